@@ -1,0 +1,2 @@
+//! The native CLI (placeholder while the CLI module is written).
+fn main() {}

@@ -1,0 +1,157 @@
+//! A small RFC 4180 CSV reader for the compiled-in catalogs and for user-supplied measurement files.
+//!
+//! Handles quoted fields, doubled quotes inside quotes, and LF or CRLF line ends. Rows are read
+//! into maps keyed by the header so callers look fields up by name, never by position.
+
+use std::collections::BTreeMap;
+
+/// A CSV that could not be read, with the 1-based line where reading stopped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CsvError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for CsvError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CSV line {}: {}", self.line, self.message)
+    }
+}
+
+/// One data row: header name → cell text (trimmed).
+pub type Record = BTreeMap<String, String>;
+
+/// Split CSV text into rows of fields.
+pub fn parse_rows(text: &str) -> Result<Vec<Vec<String>>, CsvError> {
+    let mut rows = Vec::new();
+    let mut row: Vec<String> = Vec::new();
+    let mut field = String::new();
+    let mut in_quotes = false;
+    let mut line = 1usize;
+    let mut chars = text.chars().peekable();
+    let mut row_has_content = false;
+    while let Some(c) = chars.next() {
+        if in_quotes {
+            match c {
+                '"' => {
+                    if chars.peek() == Some(&'"') {
+                        field.push('"');
+                        chars.next();
+                    } else {
+                        in_quotes = false;
+                    }
+                }
+                '\n' => {
+                    line += 1;
+                    field.push(c);
+                }
+                _ => field.push(c),
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_quotes = true;
+                row_has_content = true;
+            }
+            ',' => {
+                row.push(std::mem::take(&mut field));
+                row_has_content = true;
+            }
+            '\r' => {}
+            '\n' => {
+                line += 1;
+                if row_has_content || !field.is_empty() {
+                    row.push(std::mem::take(&mut field));
+                    rows.push(std::mem::take(&mut row));
+                }
+                row_has_content = false;
+            }
+            _ => {
+                field.push(c);
+                row_has_content = true;
+            }
+        }
+    }
+    if in_quotes {
+        return Err(CsvError {
+            line,
+            message: "a quoted field is not closed".into(),
+        });
+    }
+    if row_has_content || !field.is_empty() {
+        row.push(field);
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// Read CSV text with a header row into records keyed by column name.
+pub fn parse_records(text: &str) -> Result<Vec<Record>, CsvError> {
+    let rows = parse_rows(text)?;
+    let mut iter = rows.into_iter();
+    let header: Vec<String> = match iter.next() {
+        Some(header) => header.into_iter().map(|h| h.trim().to_string()).collect(),
+        None => {
+            return Err(CsvError {
+                line: 1,
+                message: "the file is empty (no header row)".into(),
+            })
+        }
+    };
+    let mut records = Vec::new();
+    for (index, row) in iter.enumerate() {
+        if row.len() != header.len() {
+            return Err(CsvError {
+                line: index + 2,
+                message: format!("{} fields where the header has {}", row.len(), header.len()),
+            });
+        }
+        let record = header
+            .iter()
+            .cloned()
+            .zip(row.into_iter().map(|cell| cell.trim().to_string()))
+            .collect();
+        records.push(record);
+    }
+    Ok(records)
+}
+
+/// The text of a field, empty when the column is absent.
+pub fn text<'a>(record: &'a Record, column: &str) -> &'a str {
+    record.get(column).map(String::as_str).unwrap_or("")
+}
+
+/// A number in a field; `Ok(None)` when the cell is empty, an error naming the column when it is not a number.
+pub fn number(record: &Record, column: &str) -> Result<Option<f64>, String> {
+    let cell = text(record, column);
+    if cell.is_empty() {
+        return Ok(None);
+    }
+    cell.parse::<f64>()
+        .map(Some)
+        .map_err(|_| format!("column `{column}`: `{cell}` is not a number"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_fields_commas_and_escaped_quotes() {
+        let rows = parse_rows("a,b,c\n1,\"x, \"\"y\"\"\",3\r\n").unwrap_or_default();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows.get(1).and_then(|r| r.get(1)).map(String::as_str), Some("x, \"y\""));
+    }
+
+    #[test]
+    fn unclosed_quote_is_an_error() {
+        assert!(parse_rows("a\n\"open").is_err());
+    }
+
+    #[test]
+    fn ragged_row_is_an_error_naming_the_line() {
+        let err = parse_records("a,b\n1,2\n3\n").err();
+        assert_eq!(err.map(|e| e.line), Some(3));
+    }
+}

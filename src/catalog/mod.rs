@@ -1,0 +1,62 @@
+//! The compiled-in catalogs: GPUs and models as data (facts with their sources), no logic.
+//!
+//! The CSV files in `data/` are copies of `shared/data/`; `tests/catalog.rs` checks that they still
+//! agree. They are parsed once, on first use, and kept for the life of the program.
+
+pub mod csv;
+mod gpus;
+mod models;
+
+pub use gpus::Gpu;
+pub use models::{Arch, Attention, ModelSpec};
+
+use std::sync::OnceLock;
+
+const GPUS_CSV: &str = include_str!("../../data/gpus.csv");
+const MODELS_CSV: &str = include_str!("../../data/models.csv");
+
+/// Every GPU and model the app and the CLI know by id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Catalog {
+    pub gpus: Vec<Gpu>,
+    pub models: Vec<ModelSpec>,
+}
+
+impl Catalog {
+    /// Parse catalog CSV texts; the error names the file, the row and the column.
+    pub fn parse(gpus_csv: &str, models_csv: &str) -> Result<Catalog, String> {
+        let gpus = csv::parse_records(gpus_csv)
+            .map_err(|e| format!("gpus.csv: {e}"))?
+            .iter()
+            .enumerate()
+            .map(|(i, r)| Gpu::from_record(r).map_err(|e| format!("gpus.csv row {}: {e}", i + 2)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let models = csv::parse_records(models_csv)
+            .map_err(|e| format!("models.csv: {e}"))?
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                ModelSpec::from_record(r).map_err(|e| format!("models.csv row {}: {e}", i + 2))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Catalog { gpus, models })
+    }
+
+    pub fn gpu(&self, id: &str) -> Option<&Gpu> {
+        self.gpus.iter().find(|gpu| gpu.id == id)
+    }
+
+    pub fn model(&self, id: &str) -> Option<&ModelSpec> {
+        self.models.iter().find(|model| model.id == id)
+    }
+}
+
+/// The compiled-in catalog. An error here means the bundled CSVs are malformed, which
+/// `tests/catalog.rs` rules out; callers still handle it rather than panic.
+pub fn catalog() -> Result<&'static Catalog, &'static str> {
+    static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
+    CATALOG
+        .get_or_init(|| Catalog::parse(GPUS_CSV, MODELS_CSV))
+        .as_ref()
+        .map_err(String::as_str)
+}

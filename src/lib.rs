@@ -1,0 +1,14 @@
+//! servecost: a model of LLM serving performance and cost, with a browser explorer and a CLI.
+//!
+//! The pure core (`units`, `catalog`, `model`, `scenario`, `chart`, `report`) never touches the
+//! web or a clock; `ui` is the Yew front end, compiled only for wasm32.
+
+pub mod catalog;
+pub mod chart;
+pub mod model;
+pub mod report;
+pub mod scenario;
+pub mod units;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -1,0 +1,171 @@
+//! GPU memory: weight bytes per precision and per GPU, KV bytes per token and per sequence,
+//! usable KV memory after activations and overheads, and the largest concurrency that fits.
+//!
+//! MODEL.md §1.1 (weights), §1.2 (KV per token, `min(TP, n_kv)` head sharding, MLA latent
+//! replicated across TP), §1.3 (usable memory), §1.4 (paged capacity from the time-averaged live
+//! context `E[c_live] = E[P] + E[O²]/(2·E[O])`, internal waste `(b_blk − 1)/2` tokens).
+
+use super::architecture::Architecture;
+use super::precision::{KvPrecision, Precision};
+use crate::units::Bytes;
+use serde::Serialize;
+
+/// Bytes per element of tensors kept in 16-bit regardless of the weight format
+/// (embeddings, output head, norms; MODEL.md §1.1 "embeddings and norms usually stay BF16").
+pub const HALF_BYTES: f64 = 2.0;
+
+/// vLLM's default KV block (page) size in tokens, `b_blk` (MODEL.md §0 [S14][S3]).
+pub const BLOCK_TOKENS: f64 = 16.0;
+
+/// How a replica is split across GPUs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Parallelism {
+    pub tp: u32,
+    pub pp: u32,
+    pub ep: u32,
+}
+
+impl Parallelism {
+    pub fn gpus_per_replica(self) -> u32 {
+        self.tp.saturating_mul(self.pp)
+    }
+}
+
+/// All weight bytes of the model at a precision: linear layers in `precision`, embeddings,
+/// head and norms in BF16.
+pub fn weight_bytes_total(arch: &Architecture, precision: Precision) -> Bytes {
+    let linear = arch.always_read_linear_params() + arch.routed_expert_params();
+    let half = arch.norm_params + arch.embedding_params + arch.untied_head_params;
+    Bytes(linear * precision.bytes_per_weight() + half * HALF_BYTES)
+}
+
+/// Weight bytes resident on one GPU: `W / (TP·PP)` (MODEL.md §1.1 `W_gpu`; vocabulary-parallel
+/// embedding and head shard across TP like the blocks; expert weights are spread over the same
+/// TP group whether tensor- or expert-sharded).
+pub fn weight_bytes_per_gpu(arch: &Architecture, precision: Precision, par: Parallelism) -> Bytes {
+    weight_bytes_total(arch, precision) / f64::from(par.gpus_per_replica().max(1))
+}
+
+/// KV bytes one token adds to one layer, on one GPU: `2·n_kv·d_h·b_kv / min(TP, n_kv)` for GQA
+/// and MHA (heads replicate once TP exceeds `n_kv`), `(d_c + d_r)·b_kv` for MLA (latent
+/// replicated on every TP rank) (MODEL.md §1.2).
+pub fn kv_bytes_per_layer_token_gpu(arch: &Architecture, kv: KvPrecision, tp: u32) -> Bytes {
+    let shards = if arch.is_mla {
+        1.0
+    } else {
+        f64::from(tp.max(1)).min(arch.kv_heads.max(1.0))
+    };
+    Bytes(arch.kv_elements_per_token_layer * kv.bytes_per_element() / shards)
+}
+
+/// KV bytes per token of the whole model, unsharded (`s_kv`, MODEL.md §1.2), for a context short
+/// enough that no sliding window is reached.
+pub fn kv_bytes_per_token(arch: &Architecture, kv: KvPrecision) -> Bytes {
+    Bytes(arch.layers * arch.kv_elements_per_token_layer * kv.bytes_per_element())
+}
+
+/// KV bytes one sequence of `context` tokens holds on one GPU (window layers capped; PP stages
+/// hold `L/PP` layers each).
+pub fn kv_bytes_per_sequence_gpu(
+    arch: &Architecture,
+    kv: KvPrecision,
+    par: Parallelism,
+    context: f64,
+) -> Bytes {
+    kv_bytes_per_layer_token_gpu(arch, kv, par.tp) * (arch.kv_layer_tokens(context) / f64::from(par.pp.max(1)))
+}
+
+/// Memory left for the KV cache on one GPU: `u_mem·M − W_gpu − reserved` (MODEL.md §1.3).
+/// Negative when the weights do not fit.
+pub fn kv_pool_per_gpu(memory: Bytes, mem_utilization: f64, weights_gpu: Bytes, reserved: Bytes) -> Bytes {
+    memory * mem_utilization - weights_gpu - reserved
+}
+
+/// Largest number of sequences a replica holds with paged KV:
+/// `floor(M_kv,gpu / kv_per_sequence_gpu(E[c_live] + (b_blk − 1)/2))` (MODEL.md §1.4).
+pub fn paged_capacity(kv_pool_gpu: Bytes, per_sequence_gpu: Bytes) -> u32 {
+    if kv_pool_gpu.0 <= 0.0 || per_sequence_gpu.0 <= 0.0 {
+        return 0;
+    }
+    let sequences = (kv_pool_gpu / per_sequence_gpu).floor();
+    if sequences >= f64::from(u32::MAX) {
+        u32::MAX
+    } else {
+        sequences as u32
+    }
+}
+
+/// Where one GPU's memory goes at an operating point, in GB.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MemorySplit {
+    pub total_gb: f64,
+    pub weights_gb: f64,
+    /// Activations, CUDA graphs and context held back (`reserved_gb`).
+    pub reserved_gb: f64,
+    /// The KV pool the engine allocates (`u_mem·M − W − reserved`).
+    pub kv_pool_gb: f64,
+    /// KV actually holding tokens at this operating point (time average).
+    pub kv_used_gb: f64,
+    /// Everything else: the `1 − u_mem` margin plus the unused part of the KV pool.
+    pub free_gb: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+
+    fn arch(id: &str) -> Architecture {
+        Architecture::new(catalog().expect("catalog").model(id).expect("model"))
+    }
+
+    /// MODEL.md §1.2 [derived]: Llama-2-7B 512 KiB, Llama-3.1-8B 128 KiB, 70B 320 KiB, 405B 504 KiB,
+    /// DeepSeek-V3 70,272 B (35,136 B in FP8).
+    #[test]
+    fn kv_bytes_per_token_match_model_md() {
+        let kib = |id: &str| kv_bytes_per_token(&arch(id), KvPrecision::Bf16).0 / 1024.0;
+        assert_eq!(kib("llama-2-7b"), 512.0);
+        assert_eq!(kib("llama-3.1-8b"), 128.0);
+        assert_eq!(kib("llama-3.1-70b"), 320.0);
+        assert_eq!(kib("llama-3.1-405b"), 504.0);
+        assert_eq!(kv_bytes_per_token(&arch("deepseek-v3"), KvPrecision::Bf16).0, 70_272.0);
+        assert_eq!(kv_bytes_per_token(&arch("deepseek-v3"), KvPrecision::Fp8).0, 35_136.0);
+    }
+
+    /// MODEL.md §1.3: 8B BF16 on one H100 leaves `72 − 16.1 − 2 ≈ 53.9 GB` for KV, ≈411 k tokens.
+    #[test]
+    fn usable_memory_example() {
+        let a = arch("llama-3.1-8b");
+        let par = Parallelism { tp: 1, pp: 1, ep: 1 };
+        let weights = weight_bytes_per_gpu(&a, Precision::Bf16, par);
+        assert!((weights.gb() - 16.06).abs() < 0.05);
+        let pool = kv_pool_per_gpu(Bytes::from_gb(80.0), 0.9, weights, Bytes::from_gb(2.0));
+        assert!((pool.gb() - 53.9).abs() < 0.1);
+        let tokens = pool / kv_bytes_per_token(&a, KvPrecision::Bf16);
+        assert!((tokens / 1000.0 - 411.0).abs() < 2.0, "{tokens}");
+    }
+
+    /// MODEL.md §1.3: 70B BF16 on TP4 H100 has ≈139 GB for KV, ≈424 k tokens.
+    #[test]
+    fn tp4_pool_example() {
+        let a = arch("llama-3.1-70b");
+        let par = Parallelism { tp: 4, pp: 1, ep: 1 };
+        let pool = kv_pool_per_gpu(
+            Bytes::from_gb(80.0),
+            0.9,
+            weight_bytes_per_gpu(&a, Precision::Bf16, par),
+            Bytes::from_gb(2.0),
+        ) * 4.0;
+        assert!((pool.gb() - 139.0).abs() < 1.5, "{}", pool.gb());
+        let tokens = pool / kv_bytes_per_token(&a, KvPrecision::Bf16);
+        assert!((tokens / 1000.0 - 424.0).abs() < 5.0, "{tokens}");
+    }
+
+    #[test]
+    fn tp_beyond_kv_heads_replicates() {
+        let a = arch("llama-3.1-8b");
+        let tp8 = kv_bytes_per_layer_token_gpu(&a, KvPrecision::Bf16, 8);
+        let tp16 = kv_bytes_per_layer_token_gpu(&a, KvPrecision::Bf16, 16);
+        assert_eq!(tp8, tp16);
+    }
+}

@@ -1,0 +1,177 @@
+//! The throughput–latency curve: sweep concurrency from 1 to the engine limit, filter the Pareto
+//! frontier, find the knee, and map the log-scale batch-size slider to a concurrency.
+//!
+//! MODEL.md §4.5: x = tokens/s per user, y = output tokens/s per GPU; Pareto filter = sort by x
+//! descending and keep a point only if its y exceeds the running maximum.
+
+use super::serving::{evaluate, OperatingPoint};
+use crate::scenario::Scenario;
+use serde::Serialize;
+
+/// Slider positions: `0..=SLIDER_STEPS` map log-uniformly onto `1..=limit`.
+pub const SLIDER_STEPS: u32 = 1000;
+
+/// Concurrency for a slider position: `round(limit^(position/SLIDER_STEPS))`.
+pub fn slider_to_concurrency(position: u32, limit: u32) -> u32 {
+    let limit = f64::from(limit.max(1));
+    let fraction = f64::from(position.min(SLIDER_STEPS)) / f64::from(SLIDER_STEPS);
+    let value = limit.powf(fraction).round();
+    value.clamp(1.0, limit) as u32
+}
+
+/// The slider position whose concurrency is closest to `concurrency` (inverse of the above).
+pub fn concurrency_to_slider(concurrency: u32, limit: u32) -> u32 {
+    let limit = f64::from(limit.max(1));
+    if limit <= 1.0 {
+        return 0;
+    }
+    let fraction = f64::from(concurrency.max(1)).ln() / limit.ln();
+    (fraction * f64::from(SLIDER_STEPS)).round().clamp(0.0, f64::from(SLIDER_STEPS)) as u32
+}
+
+/// One point of the curve.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CurvePoint {
+    pub concurrency: u32,
+    pub tok_s_per_user: f64,
+    pub output_tok_s_per_gpu: f64,
+    pub output_tok_s: f64,
+    pub tpot_ms: f64,
+    pub ttft_ms: f64,
+    pub usd_per_m_output: f64,
+    pub fits: bool,
+    pub bound_label: &'static str,
+    /// On the Pareto frontier of the feasible points.
+    pub pareto: bool,
+}
+
+impl CurvePoint {
+    fn from_point(point: &OperatingPoint) -> CurvePoint {
+        CurvePoint {
+            concurrency: point.concurrency,
+            tok_s_per_user: point.tok_s_per_user,
+            output_tok_s_per_gpu: point.output_tok_s_per_gpu,
+            output_tok_s: point.output_tok_s,
+            tpot_ms: point.tpot_ms,
+            ttft_ms: point.ttft_ms,
+            usd_per_m_output: point.usd_per_m_output,
+            fits: point.fits,
+            bound_label: point.bound_label,
+            pareto: false,
+        }
+    }
+}
+
+/// The swept curve with its frontier and knee.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Curve {
+    pub points: Vec<CurvePoint>,
+    /// Index into `points` of the knee (largest gain per lost interactivity), if any feasible point.
+    pub knee: Option<usize>,
+}
+
+/// Concurrencies to sweep: powers of 2^(1/4) from 1 to `limit`, deduplicated, plus the KV
+/// capacity and the limit itself so the feasibility edge is on the curve.
+pub fn sweep_grid(limit: u32, kv_capacity: u32) -> Vec<u32> {
+    let limit = limit.max(1);
+    let mut grid = Vec::new();
+    let mut value = 1.0f64;
+    while value <= f64::from(limit) {
+        grid.push(value.round() as u32);
+        value *= 2f64.powf(0.25);
+    }
+    grid.push(limit);
+    if kv_capacity >= 1 && kv_capacity < limit {
+        grid.push(kv_capacity);
+    }
+    grid.sort_unstable();
+    grid.dedup();
+    grid
+}
+
+/// Evaluate the scenario at every grid concurrency, mark the Pareto frontier and the knee.
+pub fn sweep(scenario: &Scenario) -> Curve {
+    let grid = sweep_grid(scenario.engine_limit(), scenario.kv_capacity());
+    let mut points: Vec<CurvePoint> = grid
+        .into_iter()
+        .map(|c| CurvePoint::from_point(&evaluate(&scenario.with_concurrency(c))))
+        .collect();
+    mark_pareto(&mut points);
+    let knee = knee(&points);
+    Curve { points, knee }
+}
+
+/// MODEL.md §4.5 step 3: sort feasible points by x descending; keep those whose y beats the
+/// running maximum.
+pub fn mark_pareto(points: &mut [CurvePoint]) {
+    let mut order: Vec<usize> = (0..points.len()).filter(|&i| points.get(i).is_some_and(|p| p.fits)).collect();
+    order.sort_by(|&a, &b| {
+        let xa = points.get(a).map_or(0.0, |p| p.tok_s_per_user);
+        let xb = points.get(b).map_or(0.0, |p| p.tok_s_per_user);
+        xb.total_cmp(&xa)
+    });
+    let mut best = f64::NEG_INFINITY;
+    for index in order {
+        if let Some(point) = points.get_mut(index) {
+            if point.output_tok_s_per_gpu > best {
+                best = point.output_tok_s_per_gpu;
+                point.pareto = true;
+            }
+        }
+    }
+}
+
+/// The knee (Kneedle on the frontier): normalise log-interactivity lost and throughput gained to
+/// [0, 1] from the lowest-concurrency frontier point; the knee maximises `gain − loss`.
+pub fn knee(points: &[CurvePoint]) -> Option<usize> {
+    let frontier: Vec<(usize, &CurvePoint)> =
+        points.iter().enumerate().filter(|(_, p)| p.pareto && p.tok_s_per_user > 0.0).collect();
+    let (_, first) = frontier.first()?;
+    let (_, last) = frontier.last()?;
+    let x0 = first.tok_s_per_user.ln();
+    let x1 = last.tok_s_per_user.ln();
+    let y0 = first.output_tok_s_per_gpu;
+    let y1 = last.output_tok_s_per_gpu;
+    if (x0 - x1).abs() < 1e-12 || (y1 - y0).abs() < 1e-12 {
+        return frontier.first().map(|(i, _)| *i);
+    }
+    frontier
+        .iter()
+        .map(|(i, p)| {
+            let loss = (x0 - p.tok_s_per_user.ln()) / (x0 - x1);
+            let gain = (p.output_tok_s_per_gpu - y0) / (y1 - y0);
+            (*i, gain - loss)
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slider_round_trips_and_spans_the_range() {
+        assert_eq!(slider_to_concurrency(0, 1024), 1);
+        assert_eq!(slider_to_concurrency(SLIDER_STEPS, 1024), 1024);
+        for c in [1, 2, 7, 64, 300, 1024] {
+            let back = slider_to_concurrency(concurrency_to_slider(c, 1024), 1024);
+            assert!((f64::from(back) / f64::from(c) - 1.0).abs() < 0.01, "{c} -> {back}");
+        }
+    }
+
+    #[test]
+    fn default_curve_has_frontier_knee_and_infeasible_tail() {
+        let scenario = Scenario::default_scenario().expect("valid");
+        let curve = sweep(&scenario);
+        assert!(curve.points.len() > 20);
+        assert!(curve.points.iter().any(|p| p.pareto));
+        assert!(curve.knee.is_some());
+        // Frontier: as interactivity falls, throughput per GPU rises.
+        let mut frontier: Vec<&CurvePoint> = curve.points.iter().filter(|p| p.pareto).collect();
+        frontier.sort_by(|a, b| b.tok_s_per_user.total_cmp(&a.tok_s_per_user));
+        for pair in frontier.windows(2) {
+            assert!(pair[1].output_tok_s_per_gpu > pair[0].output_tok_s_per_gpu);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Human-readable text shared by the page and the CLI: the assumptions block that must travel
+//! with every number (batch composition, lengths, hardware, precision, parallelism, price,
+//! efficiencies), and number formatting.
+
+use crate::model::OperatingPoint;
+use crate::scenario::Scenario;
+
+/// Format a number with a sensible number of significant digits for display.
+pub fn format_number(value: f64) -> String {
+    if !value.is_finite() {
+        return "–".into();
+    }
+    let magnitude = value.abs();
+    if magnitude >= 100_000.0 {
+        format!("{:.0}", value)
+    } else if magnitude >= 100.0 {
+        format!("{value:.0}")
+    } else if magnitude >= 10.0 {
+        format!("{value:.1}")
+    } else if magnitude >= 1.0 {
+        format!("{value:.2}")
+    } else {
+        format!("{value:.3}")
+    }
+}
+
+/// Format dollars per million tokens: three decimals ($1.157), more below a cent.
+pub fn format_usd(value: f64) -> String {
+    if !value.is_finite() {
+        return "–".into();
+    }
+    if value.abs() >= 0.01 || value == 0.0 {
+        format!("${value:.3}")
+    } else {
+        format!("${value:.5}")
+    }
+}
+
+/// The assumptions behind every number, as copyable plain text, one statement per line.
+pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
+    let w = &scenario.workload;
+    let e = &scenario.efficiency;
+    let lengths = |mean: f64, sigma: f64| {
+        if sigma > 0.0 {
+            format!("lognormal, mean {mean:.0} tokens, log-σ {sigma:.2}")
+        } else {
+            format!("fixed {mean:.0} tokens (synthetic uniform)")
+        }
+    };
+    let mut lines = vec![
+        format!("Model: {} ({}), {:.2} B parameters", scenario.model.name, scenario.model.id, scenario.arch.total_params() / 1e9),
+        format!(
+            "Hardware: {} × {} ({:.0} GB HBM at {:.2} TB/s, {} dense BF16 TFLOP/s each)",
+            scenario.gpu_count,
+            scenario.gpu.name,
+            scenario.gpu.memory_gb,
+            scenario.gpu.memory_bw_tb_s,
+            scenario.gpu.bf16_tflops.map_or("?".into(), |t| format!("{t:.0}"))
+        ),
+        format!(
+            "Parallelism: TP {} × PP {} (EP {}) per replica, {} replica(s){}",
+            scenario.par.tp,
+            scenario.par.pp,
+            scenario.par.ep,
+            scenario.replicas,
+            if scenario.tp_auto { ", TP chosen automatically" } else { "" }
+        ),
+        format!(
+            "Precision: weights {}, KV cache {}; GEMMs at {:.0} TFLOP/s peak",
+            scenario.precision.id(),
+            scenario.kv_precision.id(),
+            scenario.gemm.peak_tflops
+        ),
+        format!(
+            "Batch composition: continuous batching, closed loop, {} requests in flight ({:.1} batched per busy replica), paged KV (blocks of 16), chunked prefill budget {} tokens, engine limit {} sequences per replica",
+            point.concurrency, point.batch_per_replica, scenario.chunk_tokens, scenario.max_num_seqs
+        ),
+        format!("Input length: {}", lengths(w.input_mean, w.input_sigma)),
+        format!("Output length: {}", lengths(w.output_mean, w.output_sigma)),
+        format!("Prefix-cache hit rate: {:.0} %", w.prefix_hit * 100.0),
+        format!(
+            "Price: ${:.3} per GPU-hour, ${:.2}/hour in all; input/output split by GPU time (prefill vs decode); blended = 3:1 input:output",
+            scenario.usd_per_gpu_hour,
+            f64::from(scenario.gpu_count) * scenario.usd_per_gpu_hour
+        ),
+        format!(
+            "Efficiencies: η_mem {:.2}, η_compute {:.2}, roofline blend p {}, {:.0} µs per layer, {:.2} ms per step, all-reduce {:.0} µs + {:.0} % link, {:.0} % of HBM usable, {:.1} GB reserved",
+            e.eta_mem,
+            e.eta_compute,
+            if e.blend_p.is_finite() { format!("{:.1}", e.blend_p) } else { "∞ (max)".into() },
+            e.layer_overhead_us,
+            e.step_overhead_ms,
+            e.allreduce_latency_us,
+            e.link_efficiency * 100.0,
+            e.mem_utilization * 100.0,
+            e.reserved_gb
+        ),
+        "Model: servecost analytic steady state (MODEL.md §2 step time, §4.2 closed loop); means, not percentiles".into(),
+    ];
+    for warning in &point.warnings {
+        lines.push(format!("Note: {warning}"));
+    }
+    lines.join("\n")
+}

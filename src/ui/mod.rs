@@ -1,0 +1,1 @@
+//! Yew front end (wasm32 only).

@@ -1,0 +1,474 @@
+// Browser end-to-end tests for the built servecost site (dist/), run with `node --test`.
+//
+// playwright-core drives the system Chromium (/usr/bin/chromium, or $CHROMIUM_PATH); nothing is downloaded.
+// By default the tests serve ../../dist with serve.mjs on a free 127.0.0.1 port; set BASE_URL
+// (e.g. http://127.0.0.1:8080/ from `scripts/serve`) to test a running server instead.
+//
+// The page contract these tests rely on:
+//   slider #batch-size (input type=range); controls #model, #gpu (select), #gpu-count, #tp, #precision,
+//   #kv-precision, #input-len, #output-len, #usd-per-gpu-hour; metrics in [data-metric=NAME];
+//   chart <canvas id="pareto-chart">; validation messages in #input-error (role=alert);
+//   startup failure banner #fatal-error; window.__servecostDraws counts chart draws;
+//   each update is measured with performance.measure('servecost:update', ...).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+import { startServer } from './serve.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-dev-shm-usage',
+];
+const METRICS = [
+  'output_tok_s',
+  'output_tok_s_per_gpu',
+  'tok_s_per_user',
+  'tpot_ms',
+  'ttft_ms',
+  'max_concurrency',
+  'usd_per_m_output',
+  'usd_per_m_input',
+  'usd_per_m_blended',
+];
+const CONTROLS = [
+  '#batch-size',
+  '#model',
+  '#gpu',
+  '#gpu-count',
+  '#tp',
+  '#precision',
+  '#kv-precision',
+  '#input-len',
+  '#output-len',
+  '#usd-per-gpu-hour',
+];
+const READY_TIMEOUT_MS = 20_000;
+const STEP_TIMEOUT_MS = 5_000;
+
+const metricSel = (name) => `[data-metric="${name}"]`;
+
+let server;
+let baseUrl;
+let browser;
+
+before(async () => {
+  if (process.env.BASE_URL) {
+    baseUrl = process.env.BASE_URL;
+  } else {
+    server = await startServer();
+    baseUrl = server.url;
+  }
+  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// ------------------------------------------------------------------------------------------ helpers
+
+/** Everything a failing assertion should show about the page. */
+async function snapshot(page) {
+  return page.evaluate((metrics) => {
+    const text = (sel) => {
+      const el = document.querySelector(sel);
+      return el ? el.textContent.trim() : null;
+    };
+    const out = { draws: window.__servecostDraws, metrics: {} };
+    for (const m of metrics) out.metrics[m] = text(`[data-metric="${m}"]`);
+    out.inputError = text('#input-error');
+    out.fatalError = text('#fatal-error');
+    const slider = document.querySelector('#batch-size');
+    out.slider = slider ? slider.value : null;
+    return out;
+  }, METRICS);
+}
+
+/** page.waitForFunction with a readable error that includes the page state. */
+async function waitUntil(page, what, fn, arg, timeout = STEP_TIMEOUT_MS) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout, polling: 20 });
+  } catch (err) {
+    if (!/Timeout/i.test(String(err))) throw err;
+    const state = await snapshot(page).catch((e) => `unavailable: ${e}`);
+    throw new Error(`timed out after ${timeout} ms waiting for ${what}; page state: ${JSON.stringify(state)}`);
+  }
+}
+
+/** Texts of every element carrying each metric (one entry per element). */
+async function metricTexts(page) {
+  const out = {};
+  for (const m of METRICS) {
+    out[m] = (await page.locator(metricSel(m)).allTextContents()).map((t) => t.trim());
+  }
+  return out;
+}
+
+const metricText = async (page, name) => (await page.locator(metricSel(name)).first().textContent()).trim();
+const draws = (page) => page.evaluate(() => window.__servecostDraws);
+
+/** Opens the app and waits for wasm start-up: first chart draw done and metrics filled in. */
+async function openApp(t) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const log = { consoleErrors: [], pageErrors: [], requests: [], requestsAfterLoad: [], failedRequests: [] };
+  let loaded = false;
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') log.consoleErrors.push(`${msg.text()} @ ${JSON.stringify(msg.location())}`);
+  });
+  page.on('pageerror', (err) => log.pageErrors.push(String(err && err.stack ? err.stack : err)));
+  page.on('requestfailed', (req) => log.failedRequests.push(`${req.url()} (${req.failure()?.errorText})`));
+  page.on('load', () => {
+    loaded = true;
+  });
+  page.on('request', (req) => {
+    const entry = { url: req.url(), type: req.resourceType(), method: req.method() };
+    log.requests.push(entry);
+    if (loaded) log.requestsAfterLoad.push(entry);
+  });
+  t.after(() => context.close());
+
+  const resp = await page.goto(baseUrl, { waitUntil: 'load' });
+  assert.ok(resp, `no response for ${baseUrl}`);
+  assert.equal(resp.status(), 200, `GET ${baseUrl} -> HTTP ${resp.status()}`);
+  await waitUntil(
+    page,
+    'the app to start (window.__servecostDraws >= 1 and every metric containing a digit)',
+    (metrics) =>
+      Number.isInteger(window.__servecostDraws) &&
+      window.__servecostDraws >= 1 &&
+      metrics.every((m) => /\d/.test(document.querySelector(`[data-metric="${m}"]`)?.textContent ?? '')),
+    METRICS,
+    READY_TIMEOUT_MS,
+  ).catch((err) => {
+    err.message += `\npage errors: ${JSON.stringify(log.pageErrors)}\nconsole errors: ${JSON.stringify(log.consoleErrors)}`;
+    throw err;
+  });
+  return { page, log };
+}
+
+async function sliderInfo(page) {
+  return page.$eval('#batch-size', (el) => ({
+    type: el.type,
+    min: el.min === '' ? 0 : Number(el.min),
+    max: el.max === '' ? 100 : Number(el.max),
+    step: el.step,
+    value: Number(el.value),
+  }));
+}
+
+/** Sets the slider like a user would (Playwright fill on a range input fires input + change). */
+async function setSlider(page, value) {
+  await page.locator('#batch-size').fill(String(value));
+  return Number(await page.locator('#batch-size').inputValue());
+}
+
+/** Waits until the draw counter exceeds `prev`. */
+async function waitForDrawAfter(page, prev, what) {
+  await waitUntil(page, `a chart redraw after ${what} (__servecostDraws > ${prev})`, (p) => window.__servecostDraws > p, prev);
+}
+
+/** Waits until the text of a metric differs from `prev`; returns the new text. */
+async function waitForMetricChange(page, name, prev, what, timeout = STEP_TIMEOUT_MS) {
+  await waitUntil(
+    page,
+    `[data-metric=${name}] to change from ${JSON.stringify(prev)} after ${what}`,
+    ({ sel, prev }) => {
+      const el = document.querySelector(sel);
+      return !!el && el.textContent.trim() !== prev;
+    },
+    { sel: metricSel(name), prev },
+    timeout,
+  );
+  return metricText(page, name);
+}
+
+async function selectOptions(page, sel) {
+  return page.$$eval(`${sel} option`, (opts) =>
+    opts.map((o) => ({ value: o.value, label: o.textContent.trim(), disabled: o.disabled })),
+  );
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+
+// -------------------------------------------------------------------------------------------- tests
+
+test('a. page loads without errors and shows every metric', async (t) => {
+  const { page, log } = await openApp(t);
+  // let anything late (e.g. a favicon request, a deferred error) surface before judging
+  await page.waitForTimeout(300);
+
+  assert.deepEqual(log.pageErrors, [], 'uncaught page errors');
+  assert.deepEqual(log.consoleErrors, [], 'console errors');
+  assert.deepEqual(log.failedRequests, [], 'failed requests');
+
+  for (const sel of CONTROLS) {
+    assert.equal(await page.locator(sel).count(), 1, `exactly one ${sel} control`);
+  }
+  assert.equal((await sliderInfo(page)).type, 'range', '#batch-size is an <input type=range>');
+
+  const texts = await metricTexts(page);
+  for (const m of METRICS) {
+    assert.ok(texts[m].length >= 1, `[data-metric=${m}] is present`);
+    for (const txt of texts[m]) {
+      assert.notEqual(txt, '', `[data-metric=${m}] is non-empty`);
+      assert.match(txt, /\d/, `[data-metric=${m}] contains a digit (got ${JSON.stringify(txt)})`);
+    }
+  }
+  console.log(`metrics at load: ${JSON.stringify(Object.fromEntries(METRICS.map((m) => [m, texts[m][0]])))}`);
+
+  const fatal = page.locator('#fatal-error');
+  if ((await fatal.count()) > 0) {
+    assert.equal(await fatal.isVisible(), false, `#fatal-error banner is visible: ${await fatal.textContent()}`);
+  }
+
+  // the chart exists, has a size and has actually been painted (not a blank canvas)
+  const canvas = await page.$eval('#pareto-chart', (c) => {
+    const ctx = c.getContext('2d');
+    const colours = new Set();
+    if (ctx && c.width > 0 && c.height > 0) {
+      const { data } = ctx.getImageData(0, 0, c.width, c.height);
+      const stride = 4 * 7; // sample every 7th pixel
+      for (let i = 0; i < data.length; i += stride) colours.add(`${data[i]},${data[i + 1]},${data[i + 2]},${data[i + 3]}`);
+    }
+    return { tag: c.tagName, width: c.width, height: c.height, colours: colours.size };
+  });
+  assert.equal(canvas.tag, 'CANVAS', '#pareto-chart is a <canvas>');
+  assert.ok(canvas.width > 0 && canvas.height > 0, `#pareto-chart has a size (${canvas.width}x${canvas.height})`);
+  assert.ok(canvas.colours >= 3, `#pareto-chart has been drawn on (distinct colours sampled: ${canvas.colours})`);
+  assert.ok((await draws(page)) >= 1, '__servecostDraws >= 1 after start-up');
+});
+
+test('b. moving the batch slider updates $/M output and redraws the chart', async (t) => {
+  const { page } = await openApp(t);
+  const s = await sliderInfo(page);
+  assert.ok(s.max > s.min, `slider range is non-empty (min=${s.min}, max=${s.max})`);
+  const span = s.max - s.min;
+
+  // 1. locator.fill with a value at the far end of the range
+  const far = s.value - s.min > s.max - s.value ? s.min : s.max;
+  let usd = await metricText(page, 'usd_per_m_output');
+  let d = await draws(page);
+  const got = await setSlider(page, far);
+  assert.equal(got, far, `slider value after fill(${far})`);
+  const usdFar = await waitForMetricChange(page, 'usd_per_m_output', usd, `fill(${far})`);
+  await waitForDrawAfter(page, d, `fill(${far})`);
+  assert.notEqual(usdFar, usd);
+
+  // 2. back to the middle of the range with fill
+  const mid = s.min + Math.round(span / 2);
+  usd = usdFar;
+  d = await draws(page);
+  const midValue = await setSlider(page, mid);
+  const usdMid = await waitForMetricChange(page, 'usd_per_m_output', usd, `fill(${mid})`);
+  await waitForDrawAfter(page, d, `fill(${mid})`);
+
+  // 3. keyboard: PageUp (a big step) must change the value, the price and redraw
+  const slider = page.locator('#batch-size');
+  await slider.focus();
+  d = await draws(page);
+  await page.keyboard.press('PageUp');
+  const afterPageUp = Number(await slider.inputValue());
+  assert.ok(afterPageUp > midValue, `PageUp increases the slider (${midValue} -> ${afterPageUp})`);
+  const usdPageUp = await waitForMetricChange(page, 'usd_per_m_output', usdMid, 'PageUp');
+  await waitForDrawAfter(page, d, 'PageUp');
+
+  // 4. keyboard: ArrowRight (small steps); a step may land on the same batch (G11), so allow a few presses
+  d = await draws(page);
+  let value = afterPageUp;
+  let changed = false;
+  for (let i = 0; i < 20 && !changed && value < s.max; i++) {
+    await page.keyboard.press('ArrowRight');
+    const next = Number(await slider.inputValue());
+    assert.ok(next > value, `ArrowRight increases the slider (${value} -> ${next})`);
+    value = next;
+    changed = await waitForMetricChange(page, 'usd_per_m_output', usdPageUp, 'ArrowRight', 1_000).then(
+      () => true,
+      () => false,
+    );
+  }
+  assert.ok(changed, `usd_per_m_output changed within 20 ArrowRight presses (slider ${afterPageUp} -> ${value})`);
+  await waitForDrawAfter(page, d, 'ArrowRight');
+});
+
+test('c. changing the model changes output tok/s', async (t) => {
+  const { page } = await openApp(t);
+  const model = page.locator('#model');
+  const original = await model.inputValue();
+  const before = await metricText(page, 'output_tok_s');
+  const options = await selectOptions(page, '#model');
+  const others = options.filter((o) => !o.disabled && o.value !== original);
+  assert.ok(others.length >= 1, `#model offers another enabled option (options: ${JSON.stringify(options)})`);
+
+  // A model that does not fit the current GPU setup may legitimately keep the last view (with a notice),
+  // so try the other models in order until one changes the number; at least one must.
+  const tried = [];
+  let changedTo = null;
+  for (const opt of others) {
+    await model.selectOption(opt.value);
+    const ok = await waitForMetricChange(page, 'output_tok_s', before, `selecting model ${opt.value}`, 3_000).then(
+      () => true,
+      () => false,
+    );
+    tried.push({ model: opt.value, outputTokS: await metricText(page, 'output_tok_s'), notice: (await snapshot(page)).inputError });
+    if (ok) {
+      changedTo = opt;
+      break;
+    }
+  }
+  assert.ok(changedTo, `output_tok_s (${before}) changed for some other model; tried: ${JSON.stringify(tried)}`);
+  console.log(`model ${original} -> ${changedTo.value}: output_tok_s ${before} -> ${tried.at(-1).outputTokS}`);
+
+  // and selecting the original model again restores the original number (the model is deterministic)
+  await model.selectOption(original);
+  await waitUntil(
+    page,
+    `output_tok_s to return to ${JSON.stringify(before)} after re-selecting ${original}`,
+    ({ sel, before }) => document.querySelector(sel)?.textContent.trim() === before,
+    { sel: metricSel('output_tok_s'), before },
+  );
+});
+
+test('d. no network request after the load event', async (t) => {
+  const { page, log } = await openApp(t);
+  const origin = new URL(baseUrl).origin;
+  const s = await sliderInfo(page);
+
+  // interact with every kind of control
+  let d = await draws(page);
+  await setSlider(page, s.value - s.min > s.max - s.value ? s.min : s.max);
+  await waitForDrawAfter(page, d, 'moving the slider');
+  for (const sel of ['#model', '#gpu', '#precision', '#kv-precision']) {
+    const loc = page.locator(sel);
+    const tag = await loc.evaluate((el) => el.tagName);
+    if (tag !== 'SELECT') continue;
+    const current = await loc.inputValue();
+    const other = (await selectOptions(page, sel)).find((o) => !o.disabled && o.value !== current);
+    if (other) await loc.selectOption(other.value);
+  }
+  for (const [sel, value] of [
+    ['#input-len', '3000'],
+    ['#output-len', '700'],
+    ['#usd-per-gpu-hour', '3.5'],
+  ]) {
+    await page.locator(sel).fill(value);
+    await page.locator(sel).blur();
+  }
+  d = await draws(page);
+  await setSlider(page, s.min + Math.round((s.max - s.min) / 2));
+  await waitForDrawAfter(page, d, 'moving the slider back to the middle');
+  await page.waitForTimeout(1_000);
+
+  const external = (list) => list.filter((r) => !r.url.startsWith('data:') && !r.url.startsWith('blob:'));
+  const loadRequests = external(log.requests.filter((r) => !log.requestsAfterLoad.includes(r)));
+  console.log(`requests before load: ${loadRequests.map((r) => `${r.type} ${r.url}`).join(', ')}`);
+  assert.deepEqual(
+    loadRequests.filter((r) => new URL(r.url).origin !== origin),
+    [],
+    `page load fetches only from its own origin ${origin}`,
+  );
+  assert.deepEqual(external(log.requestsAfterLoad), [], 'requests made after the load event');
+});
+
+test('e. performance: 100 slider moves, servecost:update measures', async (t) => {
+  const { page } = await openApp(t);
+  const s = await sliderInfo(page);
+  const span = s.max - s.min;
+  // positions far apart (G11: the slider value must change the batch, or nothing is redrawn);
+  // start with the one farthest from the current value so that the first move changes something.
+  let cycle = [0, 0.5, 0.2, 0.7].map((f) => s.min + Math.round(f * span));
+  const start = cycle.reduce((best, v, i) => (Math.abs(v - s.value) > Math.abs(cycle[best] - s.value) ? i : best), 0);
+  cycle = [...cycle.slice(start), ...cycle.slice(0, start)];
+
+  const before = await page.evaluate(
+    () => performance.getEntriesByName('servecost:update').filter((e) => e.entryType === 'measure').length,
+  );
+  const roundTrips = [];
+  const MOVES = 100;
+  for (let i = 0; i < MOVES; i++) {
+    const target = cycle[i % cycle.length];
+    const d = await draws(page);
+    const t0 = performance.now();
+    await setSlider(page, target);
+    await waitForDrawAfter(page, d, `slider move ${i + 1}/${MOVES} to ${target}`);
+    roundTrips.push(performance.now() - t0);
+  }
+
+  const durations = await page.evaluate(() =>
+    performance
+      .getEntriesByName('servecost:update')
+      .filter((e) => e.entryType === 'measure')
+      .map((e) => e.duration),
+  );
+  assert.ok(
+    durations.length - before >= MOVES,
+    `at least ${MOVES} performance measures named 'servecost:update' for ${MOVES} moves (before: ${before}, after: ${durations.length})`,
+  );
+  const sorted = [...durations].sort((a, b) => a - b);
+  const rt = [...roundTrips].sort((a, b) => a - b);
+  const fmt = (x) => x.toFixed(2);
+  console.log(
+    `servecost:update (${sorted.length} measures): median ${fmt(quantile(sorted, 0.5))} ms, ` +
+      `p95 ${fmt(quantile(sorted, 0.95))} ms, max ${fmt(sorted.at(-1))} ms`,
+  );
+  console.log(
+    `slider move -> redraw seen by the test (${rt.length} moves, includes Playwright round trips): ` +
+      `median ${fmt(quantile(rt, 0.5))} ms, p95 ${fmt(quantile(rt, 0.95))} ms`,
+  );
+});
+
+test('f. an invalid input length shows a message and keeps the last good view', async (t) => {
+  const { page } = await openApp(t);
+  const input = page.locator('#input-len');
+  const errorBox = page.locator('#input-error');
+  const original = await input.inputValue();
+  const good = await metricTexts(page);
+  const type = await input.evaluate((el) => el.type);
+  // Playwright (like a user) cannot type letters into <input type=number>; try them only on text inputs.
+  const bad = type === 'number' ? ['0', '-5'] : ['0', '-5', 'abc'];
+
+  for (const value of bad) {
+    await input.fill(value);
+    await input.blur();
+    await waitUntil(
+      page,
+      `a visible #input-error mentioning "input" after typing ${JSON.stringify(value)} into #input-len`,
+      () => {
+        const el = document.querySelector('#input-error');
+        if (!el) return false;
+        const r = el.getBoundingClientRect();
+        const st = getComputedStyle(el);
+        const visible = r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none';
+        return visible && /input/i.test(el.textContent);
+      },
+    );
+    assert.equal(await errorBox.getAttribute('role'), 'alert', '#input-error has role=alert');
+    const now = await metricTexts(page);
+    for (const m of METRICS) {
+      for (const txt of now[m]) assert.match(txt, /\d/, `[data-metric=${m}] still shows a number after ${JSON.stringify(value)}`);
+    }
+    assert.deepEqual(now, good, `metrics keep the last good view after the invalid input ${JSON.stringify(value)}`);
+    console.log(`#input-len=${JSON.stringify(value)} -> ${JSON.stringify((await errorBox.textContent()).trim())}`);
+  }
+
+  // a valid value again clears the message and restores the same view
+  await input.fill(original);
+  await input.blur();
+  await waitUntil(page, '#input-error to be hidden or empty after restoring a valid input length', () => {
+    const el = document.querySelector('#input-error');
+    if (!el) return true;
+    const r = el.getBoundingClientRect();
+    const st = getComputedStyle(el);
+    const visible = r.width > 0 && r.height > 0 && st.visibility !== 'hidden' && st.display !== 'none';
+    return !visible || el.textContent.trim() === '';
+  });
+  assert.deepEqual(await metricTexts(page), good, 'metrics after restoring the original input length');
+});
