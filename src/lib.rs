@@ -5,6 +5,8 @@
 
 pub mod catalog;
 pub mod chart;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 pub mod model;
 pub mod report;
 pub mod scenario;

@@ -1,0 +1,258 @@
+//! The `servecost` command line: `estimate` (one operating point), `sweep` (the curve),
+//! `validate` (predicted vs published measurements), and catalog listings. Pure: `run` maps
+//! arguments to the text to print and an exit code, so tests call it without a process.
+
+mod args;
+
+use crate::catalog::catalog;
+use crate::model::{evaluate, sweep, OperatingPoint};
+use crate::report::{assumptions, format_number, format_usd};
+use crate::scenario::Scenario;
+use args::{flag_for_field, scenario_input, Flags, UsageError, SCENARIO_FLAGS};
+
+/// What the process prints and returns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub stdout: String,
+    pub stderr: String,
+    pub code: i32,
+}
+
+impl Outcome {
+    fn ok(stdout: String) -> Outcome {
+        Outcome { stdout, stderr: String::new(), code: 0 }
+    }
+    fn usage(message: impl std::fmt::Display) -> Outcome {
+        Outcome { stdout: String::new(), stderr: format!("error: {message}\n"), code: 2 }
+    }
+}
+
+const HELP: &str = "servecost — LLM serving performance and cost model
+
+USAGE
+  servecost estimate --model ID --gpu ID [--gpus N] [--tp N|auto] [--pp N] [--ep N]
+                     [--precision bf16|fp8|fp4|int4] [--kv-precision bf16|fp8]
+                     --input-len N --output-len N [--input-sigma S] [--output-sigma S] [--prefix-hit R]
+                     (--concurrency N | --max-throughput) [--usd-per-gpu-hour X] [--json]
+  servecost sweep    (same scenario flags, no operating point) [--csv] [--json]
+  servecost models   list catalog models
+  servecost gpus     list catalog GPUs
+
+SCENARIO FLAGS
+  --gpus N               GPUs in the system (default 1); they run gpus/(tp·pp) replicas
+  --tp N|auto            tensor-parallel degree; auto = smallest power of two that fits with room for KV
+  --max-num-seqs N       engine limit on sequences per replica (default 1024)
+  --chunk-tokens N       chunked-prefill token budget per step (default 2048)
+  --usd-per-gpu-hour X   rental price (default: the catalog's typical price for the GPU)
+  --concurrency N        requests in flight across the whole system
+  --max-throughput       the largest concurrency that fits in KV memory, capped by the engine limit
+
+EFFICIENCY KNOBS (defaults per GPU family; see docs/VALIDATION.md)
+  --eta-mem --eta-compute --blend-p --layer-overhead-us --step-overhead-ms --allreduce-latency-us
+  --link-efficiency --mem-utilization --reserved-gb --dequant-factor --causal-factor --moe-imbalance
+  --ideal-roofline       η = 1, max() roofline, no fixed overheads (an upper bound, not a prediction)
+
+Bad input exits with status 2 and a message naming the flag.
+";
+
+/// Run the CLI on arguments (without the program name).
+pub fn run(args: &[String]) -> Outcome {
+    let Some((command, rest)) = args.split_first() else {
+        return Outcome { stdout: HELP.into(), stderr: String::new(), code: 2 };
+    };
+    match command.as_str() {
+        "estimate" => estimate(rest),
+        "sweep" => sweep_command(rest),
+        "models" => list_models(),
+        "gpus" => list_gpus(),
+        "help" | "--help" | "-h" => Outcome::ok(HELP.into()),
+        other => Outcome::usage(format!("unknown command `{other}` (estimate, sweep, models, gpus)")),
+    }
+}
+
+/// Parse flags and validate the scenario, naming the offending flag on failure.
+fn scenario_from(flags: &Flags) -> Result<Scenario, Outcome> {
+    let mut input = scenario_input(flags).map_err(|UsageError(m)| Outcome::usage(m))?;
+    if flags.has("--ideal-roofline") {
+        let e = &mut input.efficiency;
+        e.eta_mem = Some(1.0);
+        e.eta_compute = Some(1.0);
+        e.blend_p = Some(f64::INFINITY);
+        e.layer_overhead_us = Some(0.0);
+        e.step_overhead_ms = Some(0.0);
+        e.allreduce_latency_us = Some(0.0);
+        e.link_efficiency = Some(1.0);
+    }
+    Scenario::try_from(input)
+        .map_err(|e| Outcome::usage(format!("{}: {}", flag_for_field(&e.field), e.message)))
+}
+
+fn estimate(rest: &[String]) -> Outcome {
+    let flags = match Flags::parse(rest, SCENARIO_FLAGS) {
+        Ok(flags) => flags,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    if flags.has("--help") || flags.has("-h") {
+        return Outcome::ok(HELP.into());
+    }
+    let max_throughput = flags.has("--max-throughput");
+    let has_concurrency = flags.text("--concurrency").is_some();
+    if max_throughput == has_concurrency {
+        return Outcome::usage("give exactly one operating point: --concurrency N or --max-throughput");
+    }
+    let scenario = match scenario_from(&flags) {
+        Ok(s) => s,
+        Err(outcome) => return outcome,
+    };
+    let scenario = if max_throughput {
+        let c = scenario.max_feasible_concurrency();
+        scenario.with_concurrency(c)
+    } else {
+        scenario
+    };
+    let point = evaluate(&scenario);
+    if flags.has("--json") {
+        return match serde_json::to_string_pretty(&point) {
+            Ok(json) => Outcome::ok(json + "\n"),
+            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+        };
+    }
+    Outcome::ok(human_estimate(&scenario, &point))
+}
+
+fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
+    let mut out = String::new();
+    let mut line = |label: &str, value: String| {
+        out.push_str(&format!("{label:<28} {value}\n"));
+    };
+    line("concurrency (system)", format!("{} ({:.1} per busy replica)", p.concurrency, p.batch_per_replica));
+    line("output tok/s", format!("{} ({} per GPU)", format_number(p.output_tok_s), format_number(p.output_tok_s_per_gpu)));
+    line("total tok/s", format_number(p.total_tok_s));
+    line("tok/s per user", format_number(p.tok_s_per_user));
+    line("TPOT", format!("{} ms", format_number(p.tpot_ms)));
+    line("TTFT", format!("{} ms", format_number(p.ttft_ms)));
+    line("E2E", format!("{} ms", format_number(p.e2e_ms)));
+    line("max concurrency (KV)", format!("{} (engine limit {})", p.max_concurrency, p.engine_limit));
+    line("parallelism", format!("TP {} × PP {} (EP {}), {} replicas on {} GPUs", p.tp, p.pp, p.ep, p.replicas, p.gpus));
+    line(
+        "memory per GPU",
+        format!(
+            "weights {:.1} GB, KV {:.1} GB used of {:.1} GB pool, free {:.1} GB",
+            p.memory.weights_gb, p.memory.kv_used_gb, p.memory.kv_pool_gb, p.memory.free_gb
+        ),
+    );
+    line("bound by", format!("{}{}", p.bound_label, if p.fits { "" } else { " (infeasible: beyond capacity)" }));
+    line(
+        "decode step",
+        format!(
+            "{} ms = linear {} + attention {} + elementwise {} + comm {} + overhead {}",
+            format_number(p.decode_step.total_ms),
+            format_number(p.decode_step.linear_ms),
+            format_number(p.decode_step.attention_ms),
+            format_number(p.decode_step.elementwise_ms),
+            format_number(p.decode_step.communication_ms),
+            format_number(p.decode_step.overhead_ms)
+        ),
+    );
+    line("$/M output (all-in)", format_usd(p.usd_per_m_output));
+    line("$/M input (GPU time)", format_usd(p.usd_per_m_input));
+    line("$/M blended (3:1)", format_usd(p.usd_per_m_blended));
+    out.push_str("\nAssumptions\n");
+    for assumption in assumptions(scenario, p).lines() {
+        out.push_str("  ");
+        out.push_str(assumption);
+        out.push('\n');
+    }
+    out
+}
+
+fn sweep_command(rest: &[String]) -> Outcome {
+    let flags = match Flags::parse(rest, SCENARIO_FLAGS) {
+        Ok(flags) => flags,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    if flags.has("--max-throughput") || flags.text("--concurrency").is_some() {
+        return Outcome::usage("sweep takes no operating point (--concurrency / --max-throughput)");
+    }
+    let scenario = match scenario_from(&flags) {
+        Ok(s) => s,
+        Err(outcome) => return outcome,
+    };
+    let curve = sweep(&scenario);
+    if flags.has("--json") {
+        return match serde_json::to_string_pretty(&curve) {
+            Ok(json) => Outcome::ok(json + "\n"),
+            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+        };
+    }
+    let mut out = String::new();
+    let csv = flags.has("--csv");
+    if csv {
+        out.push_str("concurrency,tok_s_per_user,output_tok_s_per_gpu,output_tok_s,tpot_ms,ttft_ms,usd_per_m_output,fits,pareto,knee,bound\n");
+    } else {
+        out.push_str(&format!(
+            "{:>8} {:>12} {:>14} {:>12} {:>10} {:>10} {:>10}  {}\n",
+            "conc", "tok/s/user", "tok/s/GPU", "tok/s", "TPOT ms", "TTFT ms", "$/M out", "notes"
+        ));
+    }
+    for (index, p) in curve.points.iter().enumerate() {
+        let knee = curve.knee == Some(index);
+        if csv {
+            out.push_str(&format!(
+                "{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.6},{},{},{},{}\n",
+                p.concurrency, p.tok_s_per_user, p.output_tok_s_per_gpu, p.output_tok_s, p.tpot_ms, p.ttft_ms,
+                p.usd_per_m_output, p.fits, p.pareto, knee, p.bound_label
+            ));
+        } else {
+            let mut notes = vec![p.bound_label.to_string()];
+            if p.pareto {
+                notes.push("pareto".into());
+            }
+            if knee {
+                notes.push("KNEE".into());
+            }
+            if !p.fits {
+                notes.push("infeasible".into());
+            }
+            out.push_str(&format!(
+                "{:>8} {:>12} {:>14} {:>12} {:>10} {:>10} {:>10}  {}\n",
+                p.concurrency,
+                format_number(p.tok_s_per_user),
+                format_number(p.output_tok_s_per_gpu),
+                format_number(p.output_tok_s),
+                format_number(p.tpot_ms),
+                format_number(p.ttft_ms),
+                format_usd(p.usd_per_m_output),
+                notes.join(", ")
+            ));
+        }
+    }
+    Outcome::ok(out)
+}
+
+fn list_models() -> Outcome {
+    match catalog() {
+        Ok(cat) => Outcome::ok(
+            cat.models
+                .iter()
+                .map(|m| format!("{:<20} {} ({:?}, {:?})\n", m.id, m.name, m.arch, m.attention))
+                .collect(),
+        ),
+        Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+    }
+}
+
+fn list_gpus() -> Outcome {
+    match catalog() {
+        Ok(cat) => Outcome::ok(
+            cat.gpus
+                .iter()
+                .map(|g| {
+                    let note = g.missing_spec().map(|why| format!("  [cannot evaluate: {why}]")).unwrap_or_default();
+                    format!("{:<16} {}{}\n", g.id, g.name, note)
+                })
+                .collect(),
+        ),
+        Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+    }
+}
