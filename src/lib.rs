@@ -5,12 +5,14 @@
 
 pub mod catalog;
 pub mod chart;
+pub mod fit;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod model;
 pub mod report;
 pub mod scenario;
 pub mod units;
+pub mod validate;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -27,6 +27,34 @@ pub const DEFAULT_MAX_NUM_SEQS: u32 = 1024;
 /// latency-sensitive serving (MODEL.md §4.3 [S16c]).
 pub const DEFAULT_CHUNK_TOKENS: u32 = 2048;
 
+/// How requests are grouped into batches (MODEL.md §4.1–§4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Batching {
+    /// Request-level: wait for a batch, pad, run to the longest output, release together.
+    Static,
+    /// Iteration-level (Orca/vLLM): sequences join and leave at every step.
+    #[default]
+    Continuous,
+}
+
+impl Batching {
+    pub fn parse(text: &str) -> Option<Batching> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "static" => Some(Batching::Static),
+            "continuous" => Some(Batching::Continuous),
+            _ => None,
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Batching::Static => "static",
+            Batching::Continuous => "continuous",
+        }
+    }
+}
+
 /// Optional overrides of the efficiency knobs; `None` keeps the GPU family's default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -96,6 +124,8 @@ pub struct ScenarioInput {
     pub max_num_seqs: f64,
     /// Per-iteration token budget for chunked prefill (`max_num_batched_tokens`).
     pub chunk_tokens: f64,
+    /// `static` or `continuous` batching.
+    pub batching: String,
     pub efficiency: EfficiencyOverrides,
 }
 
@@ -122,6 +152,7 @@ impl Default for ScenarioInput {
             concurrency: 64.0,
             max_num_seqs: f64::from(DEFAULT_MAX_NUM_SEQS),
             chunk_tokens: f64::from(DEFAULT_CHUNK_TOKENS),
+            batching: "continuous".into(),
             efficiency: EfficiencyOverrides::default(),
         }
     }
@@ -186,6 +217,7 @@ pub struct Scenario {
     pub workload: Workload,
     pub max_num_seqs: u32,
     pub chunk_tokens: u32,
+    pub batching: Batching,
     pub efficiency: Efficiency,
     pub usd_per_gpu_hour: f64,
     /// Requests in flight across the system at the chosen operating point.
@@ -287,6 +319,8 @@ impl TryFrom<ScenarioInput> for Scenario {
         let concurrency = whole("concurrency", input.concurrency, 1, 10_000_000)?;
         let max_num_seqs = whole("max-num-seqs", input.max_num_seqs, 1, 65_536)?;
         let chunk_tokens = whole("chunk-tokens", input.chunk_tokens, 16, 1_048_576)?;
+        let batching = Batching::parse(&input.batching)
+            .ok_or_else(|| error("batching", format!("`{}` is not one of static, continuous", input.batching)))?;
         let default_price = gpu.usd_per_gpu_hour_typical;
         let usd_per_gpu_hour = match input.usd_per_gpu_hour.or(default_price) {
             Some(price) => real("usd-per-gpu-hour", price, 0.0, 1000.0)?,
@@ -439,6 +473,7 @@ impl TryFrom<ScenarioInput> for Scenario {
             workload,
             max_num_seqs,
             chunk_tokens,
+            batching,
             efficiency,
             usd_per_gpu_hour,
             concurrency,

@@ -1,11 +1,11 @@
 //! Command-line flags → the raw `ScenarioInput` (parse, don't validate: numbers are read here,
 //! ranges and catalog ids are checked once by `Scenario::try_from`).
 
-use crate::scenario::ScenarioInput;
+use crate::scenario::{EfficiencyOverrides, ScenarioInput};
 use std::collections::BTreeMap;
 
 /// Flags that take no value.
-const SWITCHES: &[&str] = &["--json", "--csv", "--max-throughput", "--help", "-h", "--ideal-roofline"];
+const SWITCHES: &[&str] = &["--json", "--csv", "--max-throughput", "--help", "-h", "--ideal-roofline", "--fit"];
 
 /// A usage error naming the flag.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,6 +99,7 @@ pub const SCENARIO_FLAGS: &[&str] = &[
     "--concurrency",
     "--max-num-seqs",
     "--chunk-tokens",
+    "--batching",
     "--eta-mem",
     "--eta-compute",
     "--blend-p",
@@ -142,6 +143,9 @@ pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
     if let Some(precision) = flags.text("--precision") {
         input.precision = precision.to_string();
     }
+    if let Some(batching) = flags.text("--batching") {
+        input.batching = batching.to_string();
+    }
     if let Some(kv) = flags.text("--kv-precision") {
         input.kv_precision = kv.to_string();
     }
@@ -169,7 +173,14 @@ pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
     if let Some(price) = flags.number("--usd-per-gpu-hour")? {
         input.usd_per_gpu_hour = Some(price);
     }
-    let e = &mut input.efficiency;
+    input.efficiency = efficiency_overrides(flags)?;
+    Ok(input)
+}
+
+/// The efficiency-knob flags alone (also used by `validate`).
+pub fn efficiency_overrides(flags: &Flags) -> Result<EfficiencyOverrides, UsageError> {
+    let mut overrides = EfficiencyOverrides::default();
+    let e = &mut overrides;
     e.eta_mem = flags.number("--eta-mem")?;
     e.eta_compute = flags.number("--eta-compute")?;
     e.blend_p = flags.number("--blend-p")?;
@@ -182,5 +193,5 @@ pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
     e.dequant_factor = flags.number("--dequant-factor")?;
     e.causal_factor = flags.number("--causal-factor")?;
     e.moe_imbalance = flags.number("--moe-imbalance")?;
-    Ok(input)
+    Ok(overrides)
 }

@@ -35,6 +35,9 @@ USAGE
                      --input-len N --output-len N [--input-sigma S] [--output-sigma S] [--prefix-hit R]
                      (--concurrency N | --max-throughput) [--usd-per-gpu-hour X] [--json]
   servecost sweep    (same scenario flags, no operating point) [--csv] [--json]
+  servecost validate FILE.csv [--json] [--fit] [efficiency knobs]
+                     predicted vs measured for a measurements.csv-format file;
+                     --fit grid-searches η_mem, η_compute, step and layer overheads
   servecost models   list catalog models
   servecost gpus     list catalog GPUs
 
@@ -63,10 +66,11 @@ pub fn run(args: &[String]) -> Outcome {
     match command.as_str() {
         "estimate" => estimate(rest),
         "sweep" => sweep_command(rest),
+        "validate" => validate_command(rest),
         "models" => list_models(),
         "gpus" => list_gpus(),
         "help" | "--help" | "-h" => Outcome::ok(HELP.into()),
-        other => Outcome::usage(format!("unknown command `{other}` (estimate, sweep, models, gpus)")),
+        other => Outcome::usage(format!("unknown command `{other}` (estimate, sweep, validate, models, gpus)")),
     }
 }
 
@@ -228,6 +232,51 @@ fn sweep_command(rest: &[String]) -> Outcome {
         }
     }
     Outcome::ok(out)
+}
+
+fn validate_command(rest: &[String]) -> Outcome {
+    let flags = match Flags::parse(rest, SCENARIO_FLAGS) {
+        Ok(flags) => flags,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let [path] = flags.positional.as_slice() else {
+        return Outcome::usage("validate takes one file: servecost validate FILE.csv [--json]");
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => return Outcome::usage(format!("{path}: {e}")),
+    };
+    let overrides = match args::efficiency_overrides(&flags) {
+        Ok(o) => o,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    if flags.has("--fit") {
+        return match crate::fit::fit(&text, &overrides) {
+            Ok(fit) if flags.has("--json") => match serde_json::to_string_pretty(&fit) {
+                Ok(json) => Outcome::ok(json + "\n"),
+                Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+            },
+            Ok(fit) => Outcome::ok(format!(
+                "Best knobs on the grid (mean |ln error| {:.3} over {} comparisons):\n  --eta-mem {} --eta-compute {} --step-overhead-ms {} --layer-overhead-us {}\n\n{}",
+                fit.objective,
+                fit.comparisons,
+                fit.eta_mem,
+                fit.eta_compute,
+                fit.step_overhead_ms,
+                fit.layer_overhead_us,
+                crate::validate::render(&fit.report)
+            )),
+            Err(e) => Outcome::usage(format!("{path}: {e}")),
+        };
+    }
+    match crate::validate::validate(&text, &overrides) {
+        Ok(report) if flags.has("--json") => match serde_json::to_string_pretty(&report) {
+            Ok(json) => Outcome::ok(json + "\n"),
+            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+        },
+        Ok(report) => Outcome::ok(crate::validate::render(&report)),
+        Err(e) => Outcome::usage(format!("{path}: {e}")),
+    }
 }
 
 fn list_models() -> Outcome {

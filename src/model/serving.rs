@@ -10,7 +10,7 @@
 use super::cost::{cost_breakdown, CostBreakdown};
 use super::memory::MemorySplit;
 use super::step::{BatchShape, Bound, StepBreakdown};
-use crate::scenario::Scenario;
+use crate::scenario::{Batching, Scenario};
 use crate::units::Seconds;
 use serde::Serialize;
 
@@ -59,13 +59,19 @@ pub struct OperatingPoint {
     pub warnings: Vec<String>,
 }
 
-/// Decode iteration time of a replica with `batch` sequences: `τ_d(C) = t_iter(T = C, Σc = C·c̄)`,
-/// and with `PP` stages `PP·t_stage(C/PP)` per token (MODEL.md §2.5, §4.2).
+/// Decode iteration time of a replica with `batch` sequences at the workload's live context:
+/// `τ_d(C) = t_iter(T = C, Σc = C·c̄)` (MODEL.md §4.2).
 pub fn decode_step(scenario: &Scenario, batch: f64) -> StepBreakdown {
+    scaled_decode_step(scenario, batch, scenario.workload.live_context())
+}
+
+/// Decode iteration time at a given mean context; with `PP` stages a token takes
+/// `PP·t_stage(C/PP)` (MODEL.md §2.5: up to PP micro-batches in flight, one per stage).
+pub fn scaled_decode_step(scenario: &Scenario, batch: f64, context: f64) -> StepBreakdown {
     let pp = f64::from(scenario.par.pp.max(1));
     let stage = scenario.step_cost.step(&BatchShape {
         decode_seqs: batch / pp,
-        decode_context: scenario.workload.live_context(),
+        decode_context: context,
         ..BatchShape::default()
     });
     if scenario.par.pp <= 1 {
@@ -85,19 +91,43 @@ pub fn decode_step(scenario: &Scenario, batch: f64) -> StepBreakdown {
     }
 }
 
-/// Prefill GPU time per prompt token, `c_pf = t_iter(n prefill tokens)/n` with one prompt per
-/// prefill iteration chunked at the token budget, `n = min(P_eff, T_bud)`, causal attention over
-/// the whole prompt (MODEL.md §4.2, §4.3).
-pub fn prefill_cost_per_token(scenario: &Scenario) -> Seconds {
-    let prompt = scenario.workload.prefill_tokens().max(1.0);
-    let chunk = prompt.min(f64::from(scenario.chunk_tokens));
-    let step = scenario.step_cost.step(&BatchShape {
+/// Marginal prefill GPU time per prompt token at batch `C`, `c_pf`.
+///
+/// Under chunked prefill (Sarathi-Serve / vLLM V1, MODEL.md §4.3) prompt chunks ride in the same
+/// iteration as the other `C − 1` sequences' decodes, which read the weights anyway; so a prompt
+/// token costs what it adds to that iteration:
+/// `c_pf = (t_iter(C−1 decodes + n prefill) − t_iter(C−1 decodes)) / n`.
+/// The chunk `n` is what arrives per iteration, kept lumpy rather than smeared (§4.2): at least
+/// one whole prompt (`P_eff`), or the `C/E[O]` prompts that arrive per decode step when that is
+/// more, capped by the token budget left after the decodes (`T_bud − (C−1)`). At `C = 1` there is
+/// no decode to ride on and `c_pf = t_iter(n prefill)/n`, MODEL.md §4.2's own form.
+pub fn prefill_cost_per_token(scenario: &Scenario, batch: f64) -> Seconds {
+    let workload = &scenario.workload;
+    let prompt = workload.prefill_tokens().max(1.0);
+    let others = (batch - 1.0).max(0.0);
+    let budget = f64::from(scenario.chunk_tokens);
+    let arriving = prompt.max(batch * prompt / workload.output_mean.max(1.0));
+    let chunk = arriving.min((budget - others).max(prompt.min(budget))).max(1.0);
+    let pp = f64::from(scenario.par.pp.max(1));
+    let context = workload.live_context();
+    let with_prefill = scenario.step_cost.step(&BatchShape {
+        decode_seqs: others / pp,
+        decode_context: context,
         prefill_tokens: chunk,
         prefill_prompt: prompt,
-        prefill_chunk: chunk,
-        ..BatchShape::default()
+        prefill_chunk: prompt.min(budget),
     });
-    step.total() / chunk
+    let base = if others > 0.0 {
+        scenario.step_cost.step(&BatchShape {
+            decode_seqs: others / pp,
+            decode_context: context,
+            ..BatchShape::default()
+        })
+        .total()
+    } else {
+        Seconds(0.0)
+    };
+    (with_prefill.total() - base).max(Seconds(0.0)) / chunk
 }
 
 /// Evaluate the closed loop at the scenario's concurrency.
@@ -108,6 +138,14 @@ pub fn prefill_cost_per_token(scenario: &Scenario) -> Seconds {
 /// lone request decodes at `τ_d`; this refines §4.2's `τ_d/(1 − ρ_pf)`),
 /// `E2E = C_in_system/X` (Little's law), `TTFT = E2E − (E[O]−1)·TPOT`.
 pub fn evaluate(scenario: &Scenario) -> OperatingPoint {
+    match scenario.batching {
+        Batching::Continuous => evaluate_continuous(scenario),
+        Batching::Static => super::static_batching::evaluate_static(scenario),
+    }
+}
+
+/// The closed loop under continuous batching (see `evaluate`).
+fn evaluate_continuous(scenario: &Scenario) -> OperatingPoint {
     let workload = &scenario.workload;
     let concurrency = scenario.concurrency.max(1);
     let replicas = scenario.replicas.max(1);
@@ -119,7 +157,7 @@ pub fn evaluate(scenario: &Scenario) -> OperatingPoint {
 
     let decode = decode_step(scenario, batch);
     let tau = decode.total();
-    let c_pf = prefill_cost_per_token(scenario);
+    let c_pf = prefill_cost_per_token(scenario, batch);
     let prompt = workload.prefill_tokens();
     let output = workload.output_mean.max(1.0);
 
@@ -131,9 +169,53 @@ pub fn evaluate(scenario: &Scenario) -> OperatingPoint {
     let e2e = Seconds(in_system * service.0);
     let own_prefill = c_pf * prompt + tau;
     let ttft = (e2e - tpot * (output - 1.0)).max(own_prefill);
+    let over_kv = in_system > kv_cap;
+    let over_engine = in_system > engine_cap;
+    assemble(
+        scenario,
+        Steady {
+            concurrency,
+            busy_replicas,
+            batch,
+            kv_sequences: batch,
+            decode,
+            c_pf,
+            requests_per_s_replica,
+            prefill_share,
+            tpot,
+            ttft,
+            e2e,
+            over_kv,
+            over_engine,
+        },
+    )
+}
 
-    let busy = f64::from(busy_replicas);
-    let requests_per_s = requests_per_s_replica * busy;
+/// What a batching policy's steady state determines; `assemble` derives the rest.
+pub(super) struct Steady {
+    pub concurrency: u32,
+    pub busy_replicas: u32,
+    /// Sequences batched per busy replica.
+    pub batch: f64,
+    /// Sequences' worth of KV (at the live context) held per replica.
+    pub kv_sequences: f64,
+    pub decode: StepBreakdown,
+    pub c_pf: Seconds,
+    pub requests_per_s_replica: f64,
+    pub prefill_share: f64,
+    pub tpot: Seconds,
+    pub ttft: Seconds,
+    pub e2e: Seconds,
+    pub over_kv: bool,
+    pub over_engine: bool,
+}
+
+/// Throughputs, cost, memory split, bound and warnings from a policy's steady state.
+pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
+    let workload = &scenario.workload;
+    let replicas = scenario.replicas.max(1);
+    let busy = f64::from(s.busy_replicas);
+    let requests_per_s = s.requests_per_s_replica * busy;
     let output_tok_s = requests_per_s * workload.output_mean;
     let input_tok_s = requests_per_s * workload.input_mean;
     let total_tok_s = output_tok_s + input_tok_s;
@@ -145,58 +227,55 @@ pub fn evaluate(scenario: &Scenario) -> OperatingPoint {
         scenario.usd_per_gpu_hour,
         output_tok_s,
         input_tok_s,
-        prefill_share * busy_fraction,
+        s.prefill_share * busy_fraction,
     );
 
-    let kv_used = scenario.kv_per_sequence_gpu * batch;
+    let pool_gb = scenario.kv_pool_per_gpu.gb();
+    let kv_used_gb = (scenario.kv_per_sequence_gpu * s.kv_sequences).gb().min(pool_gb);
     let total_gb = scenario.gpu.memory_gb;
     let memory = MemorySplit {
         total_gb,
         weights_gb: scenario.weights_per_gpu.gb(),
         reserved_gb: scenario.efficiency.reserved_gb,
-        kv_pool_gb: scenario.kv_pool_per_gpu.gb(),
-        kv_used_gb: kv_used.gb().min(scenario.kv_pool_per_gpu.gb()),
-        free_gb: (total_gb
-            - scenario.weights_per_gpu.gb()
-            - scenario.efficiency.reserved_gb
-            - kv_used.gb().min(scenario.kv_pool_per_gpu.gb()))
-        .max(0.0),
+        kv_pool_gb: pool_gb,
+        kv_used_gb,
+        free_gb: (total_gb - scenario.weights_per_gpu.gb() - scenario.efficiency.reserved_gb - kv_used_gb)
+            .max(0.0),
     };
 
-    let over_kv = in_system > kv_cap;
-    let over_engine = in_system > engine_cap;
-    let bound = if over_kv {
+    let bound = if s.over_kv {
         Bound::KvCapacity
-    } else if over_engine {
+    } else if s.over_engine {
         Bound::EngineLimit
     } else {
-        decode.bound()
+        s.decode.bound()
     };
     let mut warnings = scenario.warnings.clone();
-    if over_kv {
+    if s.over_kv {
         warnings.push(format!(
-            "{concurrency} requests in flight exceed the KV cache ({} per replica, {} in all): the rest wait or are preempted, so latency grows while throughput stays at capacity",
+            "{} requests in flight exceed the KV cache ({} per replica, {} in all): the rest wait or are preempted, so latency grows while throughput stays at capacity",
+            s.concurrency,
             scenario.kv_capacity_per_replica,
             scenario.kv_capacity()
         ));
-    } else if over_engine {
+    } else if s.over_engine {
         warnings.push(format!(
-            "{concurrency} requests in flight exceed the engine limit of {} sequences per replica: the rest wait",
-            scenario.max_num_seqs
+            "{} requests in flight exceed the engine limit of {} sequences per replica: the rest wait",
+            s.concurrency, scenario.max_num_seqs
         ));
     }
 
     OperatingPoint {
-        concurrency,
-        batch_per_replica: batch,
+        concurrency: s.concurrency,
+        batch_per_replica: s.batch,
         output_tok_s,
         output_tok_s_per_gpu: output_tok_s / f64::from(gpus),
         total_tok_s,
         requests_per_s,
-        tok_s_per_user: if tpot.0 > 0.0 { 1.0 / tpot.0 } else { 0.0 },
-        tpot_ms: tpot.ms(),
-        ttft_ms: ttft.ms(),
-        e2e_ms: e2e.ms(),
+        tok_s_per_user: if s.tpot.0 > 0.0 { 1.0 / s.tpot.0 } else { 0.0 },
+        tpot_ms: s.tpot.ms(),
+        ttft_ms: s.ttft.ms(),
+        e2e_ms: s.e2e.ms(),
         max_concurrency: scenario.kv_capacity(),
         engine_limit: scenario.engine_limit(),
         tp: scenario.par.tp,
@@ -204,17 +283,17 @@ pub fn evaluate(scenario: &Scenario) -> OperatingPoint {
         ep: scenario.par.ep,
         replicas,
         gpus,
-        prefill_share,
-        prefill_us_per_token: c_pf.0 * 1e6,
+        prefill_share: s.prefill_share,
+        prefill_us_per_token: s.c_pf.0 * 1e6,
         usd_per_m_output: cost.usd_per_m_output,
         usd_per_m_input: cost.usd_per_m_input,
         usd_per_m_blended: cost.usd_per_m_blended,
         cost,
         memory,
-        decode_step: decode,
+        decode_step: s.decode,
         bound,
         bound_label: bound.label(),
-        fits: !over_kv && !over_engine,
+        fits: !s.over_kv && !s.over_engine,
         warnings,
     }
 }
@@ -224,8 +303,17 @@ mod tests {
     use super::*;
     use crate::scenario::ScenarioInput;
 
+    /// 8B BF16 on one H100 with the MODEL.md §2.7 knobs (what the spec's tables assume).
     fn h100_8b(concurrency: u32) -> OperatingPoint {
+        let e = crate::model::efficiency::Efficiency::MODEL_MD_WORKED_EXAMPLE;
         let scenario = Scenario::try_from(ScenarioInput {
+            efficiency: crate::scenario::EfficiencyOverrides {
+                eta_mem: Some(e.eta_mem),
+                eta_compute: Some(e.eta_compute),
+                step_overhead_ms: Some(e.step_overhead_ms),
+                layer_overhead_us: Some(e.layer_overhead_us),
+                ..Default::default()
+            },
             model: "llama-3.1-8b".into(),
             gpu: "h100-sxm".into(),
             gpu_count: 1.0,

@@ -313,7 +313,7 @@ mod tests {
             bf16_peak: FlopsPerSecond::from_tflops(989.0),
             link_bw: BytesPerSecond::from_gb_s(450.0),
         };
-        let eff = Efficiency::NVIDIA_DATACENTER;
+        let eff = Efficiency::MODEL_MD_WORKED_EXAMPLE;
         let gemm = gemm_mode(Precision::Bf16, gpu, 989.0, eff.dequant_factor);
         StepCost::new(
             &arch,

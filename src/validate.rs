@@ -1,0 +1,258 @@
+//! Predicted vs measured: run each row of a `measurements.csv`-format file through the model at
+//! the operating point its `mode` names, and summarise the errors.
+//!
+//! Mode mapping: `offline` → max-throughput (largest concurrency that fits, capped by the
+//! engine's limit); `concurrency`/`batch1` → that closed-loop concurrency; `static_batch` → one
+//! batch of that size under static batching; `server` → skipped until SLO mode uses simulated
+//! percentiles. Engine defaults (limit, chunk budget, KV format when unstated) are per engine,
+//! never per row.
+
+use crate::catalog::csv::{self, Record};
+use crate::model::evaluate;
+use crate::scenario::{EfficiencyOverrides, Scenario, ScenarioInput};
+use serde::Serialize;
+
+/// One metric compared.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Comparison {
+    pub predicted: f64,
+    pub measured: f64,
+    /// `predicted/measured − 1`.
+    pub error: f64,
+}
+
+impl Comparison {
+    fn new(predicted: f64, measured: f64) -> Option<Comparison> {
+        (measured > 0.0 && predicted.is_finite() && predicted > 0.0).then(|| Comparison {
+            predicted,
+            measured,
+            error: predicted / measured - 1.0,
+        })
+    }
+}
+
+/// The result for one row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RowResult {
+    pub id: String,
+    pub model: String,
+    pub gpu: String,
+    pub gpus: u32,
+    pub mode: String,
+    pub concurrency: u32,
+    pub throughput: Option<Comparison>,
+    pub tpot: Option<Comparison>,
+    pub ttft: Option<Comparison>,
+    pub notes: Vec<String>,
+}
+
+/// A row not run, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Skipped {
+    pub id: String,
+    pub reason: String,
+}
+
+/// Error statistics of one metric over the rows that report it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Summary {
+    pub rows: usize,
+    pub median_abs_error: f64,
+    pub p80_abs_error: f64,
+    /// `exp(mean(ln(predicted/measured)))`: above 1 the model over-predicts.
+    pub geometric_bias: f64,
+}
+
+/// The whole report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub rows: Vec<RowResult>,
+    pub skipped: Vec<Skipped>,
+    pub throughput: Option<Summary>,
+    pub tpot: Option<Summary>,
+    pub ttft: Option<Summary>,
+}
+
+/// Engine defaults: `(max_num_seqs, chunk tokens)`. TensorRT-LLM's `max_batch_size` 2048 and
+/// `max_num_tokens` 8192; vLLM V1 on large GPUs 1024 sequences and 8192 tokens; SGLang's
+/// chunked-prefill size 8192.
+fn engine_defaults(engine: &str) -> (f64, f64) {
+    match engine {
+        "vllm" => (1024.0, 8192.0),
+        "sglang" => (1024.0, 8192.0),
+        _ => (2048.0, 8192.0),
+    }
+}
+
+fn summarise(values: impl Iterator<Item = Comparison>) -> Option<Summary> {
+    let comparisons: Vec<Comparison> = values.collect();
+    if comparisons.is_empty() {
+        return None;
+    }
+    let mut abs: Vec<f64> = comparisons.iter().map(|c| c.error.abs()).collect();
+    abs.sort_by(f64::total_cmp);
+    let quantile = |q: f64| {
+        let position = q * (abs.len() as f64 - 1.0);
+        let low = position.floor() as usize;
+        let high = position.ceil() as usize;
+        let a = abs.get(low).copied().unwrap_or(0.0);
+        let b = abs.get(high).copied().unwrap_or(a);
+        a + (b - a) * (position - low as f64)
+    };
+    let log_mean = comparisons.iter().map(|c| (c.predicted / c.measured).ln()).sum::<f64>() / comparisons.len() as f64;
+    Some(Summary {
+        rows: comparisons.len(),
+        median_abs_error: quantile(0.5),
+        p80_abs_error: quantile(0.8),
+        geometric_bias: log_mean.exp(),
+    })
+}
+
+/// Run every row of a measurements CSV. `overrides` apply to every row (for calibration runs).
+pub fn validate(text: &str, overrides: &EfficiencyOverrides) -> Result<Report, String> {
+    let records = csv::parse_records(text).map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    let mut skipped = Vec::new();
+    for record in &records {
+        match run_row(record, overrides) {
+            Ok(row) => rows.push(row),
+            Err(reason) => skipped.push(Skipped { id: csv::text(record, "id").to_string(), reason }),
+        }
+    }
+    Ok(Report {
+        throughput: summarise(rows.iter().filter_map(|r| r.throughput)),
+        tpot: summarise(rows.iter().filter_map(|r| r.tpot)),
+        ttft: summarise(rows.iter().filter_map(|r| r.ttft)),
+        rows,
+        skipped,
+    })
+}
+
+fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult, String> {
+    let id = csv::text(record, "id").to_string();
+    let mode = csv::text(record, "mode").to_string();
+    let engine = csv::text(record, "engine");
+    let number = |column: &str| csv::number(record, column);
+    if mode == "server" {
+        return Err("server mode (latency SLOs under online arrivals) needs simulated percentiles; not modelled yet".into());
+    }
+    let input_len = number("input_len")?.ok_or("input length not stated by the source")?;
+    let output_len = number("output_len")?.ok_or("output length not stated by the source")?;
+    let gpus = number("num_gpus")?.ok_or("num_gpus missing")?;
+    let precision = csv::text(record, "precision");
+    if precision.is_empty() {
+        return Err("precision not stated by the source".into());
+    }
+    let mut notes = Vec::new();
+    let kv_precision = match csv::text(record, "kv_precision") {
+        "" if engine == "tensorrt-llm" && (precision == "fp8" || precision == "fp4") => {
+            notes.push("KV FP8 assumed (TensorRT-LLM ModelOpt FP8/FP4 checkpoints quantize KV)".into());
+            "fp8"
+        }
+        "" => "bf16",
+        kv => kv,
+    };
+    let tp = number("tp")?;
+    let ep = number("ep")?;
+    let (tp, ep) = match (tp, ep) {
+        (Some(tp), Some(ep)) if ep > tp => {
+            notes.push(format!("EP {ep} over TP {tp} (attention data-parallel) modelled as {:.0} replicas", gpus / tp));
+            (Some(tp), None)
+        }
+        other => other,
+    };
+    let (max_num_seqs, chunk_tokens) = engine_defaults(engine);
+    let concurrency = match mode.as_str() {
+        "offline" => None,
+        "concurrency" | "batch1" | "static_batch" => Some(number("concurrency")?.ok_or("concurrency not stated")?),
+        other => return Err(format!("unknown mode `{other}`")),
+    };
+    let input = ScenarioInput {
+        model: csv::text(record, "model_id").to_string(),
+        gpu: csv::text(record, "gpu_id").to_string(),
+        gpu_count: gpus,
+        tp,
+        pp: number("pp")?,
+        ep,
+        precision: precision.to_string(),
+        kv_precision: kv_precision.to_string(),
+        input_len,
+        output_len,
+        input_sigma: 0.0,
+        output_sigma: 0.0,
+        prefix_hit: 0.0,
+        usd_per_gpu_hour: Some(1.0),
+        concurrency: concurrency.unwrap_or(1.0),
+        max_num_seqs: if mode == "static_batch" { max_num_seqs.max(concurrency.unwrap_or(1.0)) } else { max_num_seqs },
+        chunk_tokens: if mode == "static_batch" { chunk_tokens.max(input_len) } else { chunk_tokens },
+        batching: if mode == "static_batch" { "static".into() } else { "continuous".into() },
+        efficiency: overrides.clone(),
+    };
+    let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;
+    let scenario = match concurrency {
+        None => {
+            let c = scenario.max_feasible_concurrency();
+            scenario.with_concurrency(c)
+        }
+        Some(_) => scenario,
+    };
+    let point = evaluate(&scenario);
+    if !point.fits {
+        notes.push(format!("the measured concurrency does not fit our KV estimate ({} fit)", point.max_concurrency));
+    }
+    let measured_tok_s = number("output_tok_s_total")?;
+    let tpot = number("tpot_ms")?;
+    let ttft = number("ttft_ms")?;
+    Ok(RowResult {
+        id,
+        model: scenario.model.id.clone(),
+        gpu: scenario.gpu.id.clone(),
+        gpus: scenario.gpu_count,
+        mode,
+        concurrency: point.concurrency,
+        throughput: measured_tok_s.and_then(|m| Comparison::new(point.output_tok_s, m)),
+        tpot: tpot.and_then(|m| Comparison::new(point.tpot_ms, m)),
+        ttft: ttft.and_then(|m| Comparison::new(point.ttft_ms, m)),
+        notes,
+    })
+}
+
+/// The report as the plain-text table `servecost validate` prints.
+pub fn render(report: &Report) -> String {
+    let cell = |c: &Option<Comparison>| match c {
+        Some(c) => format!("{:>9.1} {:>9.1} {:>+6.0}%", c.predicted, c.measured, c.error * 100.0),
+        None => format!("{:>9} {:>9} {:>7}", "", "", ""),
+    };
+    let mut out = format!(
+        "{:<9} {:<15} {:<14} {:>4} {:<12} {:>5} | {:>9} {:>9} {:>7} | {:>9} {:>9} {:>7} | {:>9} {:>9} {:>7}\n",
+        "id", "model", "gpu", "gpus", "mode", "conc", "tok/s", "measured", "err", "TPOT ms", "measured", "err", "TTFT ms", "measured", "err"
+    );
+    for r in &report.rows {
+        out.push_str(&format!(
+            "{:<9} {:<15} {:<14} {:>4} {:<12} {:>5} | {} | {} | {}\n",
+            r.id, r.model, r.gpu, r.gpus, r.mode, r.concurrency, cell(&r.throughput), cell(&r.tpot), cell(&r.ttft)
+        ));
+        for note in &r.notes {
+            out.push_str(&format!("          note: {note}\n"));
+        }
+    }
+    out.push_str("\nSkipped rows\n");
+    for s in &report.skipped {
+        out.push_str(&format!("  {:<9} {}\n", s.id, s.reason));
+    }
+    out.push_str("\nSummary (absolute relative error; bias = geometric mean of predicted/measured)\n");
+    for (name, summary) in [("output tok/s", &report.throughput), ("TPOT", &report.tpot), ("TTFT", &report.ttft)] {
+        match summary {
+            Some(s) => out.push_str(&format!(
+                "  {:<13} rows {:>3}   median {:>5.1}%   p80 {:>5.1}%   bias {:.3}\n",
+                name,
+                s.rows,
+                s.median_abs_error * 100.0,
+                s.p80_abs_error * 100.0,
+                s.geometric_bias
+            )),
+            None => out.push_str(&format!("  {name:<13} no rows\n")),
+        }
+    }
+    out
+}
