@@ -41,7 +41,10 @@ pub fn objective(report: &Report) -> (f64, usize) {
     if errors.is_empty() {
         return (f64::INFINITY, 0);
     }
-    (errors.iter().sum::<f64>() / errors.len() as f64, errors.len())
+    (
+        errors.iter().sum::<f64>() / errors.len() as f64,
+        errors.len(),
+    )
 }
 
 /// Search the grid on a measurements CSV; `base` holds knobs kept fixed.

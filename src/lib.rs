@@ -5,9 +5,9 @@
 
 pub mod catalog;
 pub mod chart;
-pub mod fit;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+pub mod fit;
 pub mod model;
 pub mod report;
 pub mod scenario;

@@ -11,9 +11,7 @@ pub fn format_number(value: f64) -> String {
         return "–".into();
     }
     let magnitude = value.abs();
-    if magnitude >= 100_000.0 {
-        format!("{:.0}", value)
-    } else if magnitude >= 100.0 {
+    if magnitude >= 100.0 {
         format!("{value:.0}")
     } else if magnitude >= 10.0 {
         format!("{value:.1}")

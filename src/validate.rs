@@ -99,7 +99,11 @@ fn summarise(values: impl Iterator<Item = Comparison>) -> Option<Summary> {
         let b = abs.get(high).copied().unwrap_or(a);
         a + (b - a) * (position - low as f64)
     };
-    let log_mean = comparisons.iter().map(|c| (c.predicted / c.measured).ln()).sum::<f64>() / comparisons.len() as f64;
+    let log_mean = comparisons
+        .iter()
+        .map(|c| (c.predicted / c.measured).ln())
+        .sum::<f64>()
+        / comparisons.len() as f64;
     Some(Summary {
         rows: comparisons.len(),
         median_abs_error: quantile(0.5),
@@ -116,7 +120,10 @@ pub fn validate(text: &str, overrides: &EfficiencyOverrides) -> Result<Report, S
     for record in &records {
         match run_row(record, overrides) {
             Ok(row) => rows.push(row),
-            Err(reason) => skipped.push(Skipped { id: csv::text(record, "id").to_string(), reason }),
+            Err(reason) => skipped.push(Skipped {
+                id: csv::text(record, "id").to_string(),
+                reason,
+            }),
         }
     }
     Ok(Report {
@@ -146,7 +153,9 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
     let mut notes = Vec::new();
     let kv_precision = match csv::text(record, "kv_precision") {
         "" if engine == "tensorrt-llm" && (precision == "fp8" || precision == "fp4") => {
-            notes.push("KV FP8 assumed (TensorRT-LLM ModelOpt FP8/FP4 checkpoints quantize KV)".into());
+            notes.push(
+                "KV FP8 assumed (TensorRT-LLM ModelOpt FP8/FP4 checkpoints quantize KV)".into(),
+            );
             "fp8"
         }
         "" => "bf16",
@@ -156,7 +165,10 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
     let ep = number("ep")?;
     let (tp, ep) = match (tp, ep) {
         (Some(tp), Some(ep)) if ep > tp => {
-            notes.push(format!("EP {ep} over TP {tp} (attention data-parallel) modelled as {:.0} replicas", gpus / tp));
+            notes.push(format!(
+                "EP {ep} over TP {tp} (attention data-parallel) modelled as {:.0} replicas",
+                gpus / tp
+            ));
             (Some(tp), None)
         }
         other => other,
@@ -164,7 +176,9 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
     let (max_num_seqs, chunk_tokens) = engine_defaults(engine);
     let concurrency = match mode.as_str() {
         "offline" => None,
-        "concurrency" | "batch1" | "static_batch" => Some(number("concurrency")?.ok_or("concurrency not stated")?),
+        "concurrency" | "batch1" | "static_batch" => {
+            Some(number("concurrency")?.ok_or("concurrency not stated")?)
+        }
         other => return Err(format!("unknown mode `{other}`")),
     };
     let input = ScenarioInput {
@@ -183,10 +197,24 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
         prefix_hit: 0.0,
         usd_per_gpu_hour: Some(1.0),
         concurrency: concurrency.unwrap_or(1.0),
-        max_num_seqs: if mode == "static_batch" { max_num_seqs.max(concurrency.unwrap_or(1.0)) } else { max_num_seqs },
-        chunk_tokens: if mode == "static_batch" { chunk_tokens.max(input_len) } else { chunk_tokens },
-        batching: if mode == "static_batch" { "static".into() } else { "continuous".into() },
+        max_num_seqs: if mode == "static_batch" {
+            max_num_seqs.max(concurrency.unwrap_or(1.0))
+        } else {
+            max_num_seqs
+        },
+        chunk_tokens: if mode == "static_batch" {
+            chunk_tokens.max(input_len)
+        } else {
+            chunk_tokens
+        },
+        batching: if mode == "static_batch" {
+            "static".into()
+        } else {
+            "continuous".into()
+        },
+        length_dist: "fixed".into(),
         efficiency: overrides.clone(),
+        ..ScenarioInput::default()
     };
     let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;
     let scenario = match concurrency {
@@ -198,7 +226,10 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
     };
     let point = evaluate(&scenario);
     if !point.fits {
-        notes.push(format!("the measured concurrency does not fit our KV estimate ({} fit)", point.max_concurrency));
+        notes.push(format!(
+            "the measured concurrency does not fit our KV estimate ({} fit)",
+            point.max_concurrency
+        ));
     }
     let measured_tok_s = number("output_tok_s_total")?;
     let tpot = number("tpot_ms")?;
@@ -220,7 +251,12 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
 /// The report as the plain-text table `servecost validate` prints.
 pub fn render(report: &Report) -> String {
     let cell = |c: &Option<Comparison>| match c {
-        Some(c) => format!("{:>9.1} {:>9.1} {:>+6.0}%", c.predicted, c.measured, c.error * 100.0),
+        Some(c) => format!(
+            "{:>9.1} {:>9.1} {:>+6.0}%",
+            c.predicted,
+            c.measured,
+            c.error * 100.0
+        ),
         None => format!("{:>9} {:>9} {:>7}", "", "", ""),
     };
     let mut out = format!(
@@ -230,7 +266,15 @@ pub fn render(report: &Report) -> String {
     for r in &report.rows {
         out.push_str(&format!(
             "{:<9} {:<15} {:<14} {:>4} {:<12} {:>5} | {} | {} | {}\n",
-            r.id, r.model, r.gpu, r.gpus, r.mode, r.concurrency, cell(&r.throughput), cell(&r.tpot), cell(&r.ttft)
+            r.id,
+            r.model,
+            r.gpu,
+            r.gpus,
+            r.mode,
+            r.concurrency,
+            cell(&r.throughput),
+            cell(&r.tpot),
+            cell(&r.ttft)
         ));
         for note in &r.notes {
             out.push_str(&format!("          note: {note}\n"));
@@ -240,8 +284,14 @@ pub fn render(report: &Report) -> String {
     for s in &report.skipped {
         out.push_str(&format!("  {:<9} {}\n", s.id, s.reason));
     }
-    out.push_str("\nSummary (absolute relative error; bias = geometric mean of predicted/measured)\n");
-    for (name, summary) in [("output tok/s", &report.throughput), ("TPOT", &report.tpot), ("TTFT", &report.ttft)] {
+    out.push_str(
+        "\nSummary (absolute relative error; bias = geometric mean of predicted/measured)\n",
+    );
+    for (name, summary) in [
+        ("output tok/s", &report.throughput),
+        ("TPOT", &report.tpot),
+        ("TTFT", &report.ttft),
+    ] {
         match summary {
             Some(s) => out.push_str(&format!(
                 "  {:<13} rows {:>3}   median {:>5.1}%   p80 {:>5.1}%   bias {:.3}\n",

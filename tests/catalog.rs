@@ -1,16 +1,30 @@
 //! The compiled-in catalog must state exactly what `shared/data` states: same ids, same values.
 
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 use servecost::catalog::{catalog, csv};
 use std::path::Path;
 
 /// The shared data folder beside the project (CI has it); falls back to the bundled copy.
 fn shared(file: &str) -> String {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data").join(file);
-    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(file);
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(file);
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(file);
     if shared.exists() {
         let shared_text = std::fs::read_to_string(&shared).expect("read shared");
         let bundled_text = std::fs::read_to_string(&bundled).expect("read bundled");
-        assert_eq!(shared_text, bundled_text, "data/{file} differs from shared/data/{file}: copy it again");
+        assert_eq!(
+            shared_text, bundled_text,
+            "data/{file} differs from shared/data/{file}: copy it again"
+        );
         shared_text
     } else {
         eprintln!("note: ../shared/data/{file} not found; checking against the bundled copy");
@@ -30,15 +44,29 @@ fn every_gpu_with_its_values() {
     assert!(rows.len() >= 19);
     for row in &rows {
         let id = csv::text(row, "id");
-        let gpu = cat.gpu(id).unwrap_or_else(|| panic!("GPU {id} missing from the catalog"));
+        let gpu = cat
+            .gpu(id)
+            .unwrap_or_else(|| panic!("GPU {id} missing from the catalog"));
         assert_eq!(Some(gpu.memory_gb), num(row, "memory_gb"), "{id} memory");
-        assert_eq!(Some(gpu.memory_bw_tb_s), num(row, "memory_bw_tb_s"), "{id} bandwidth");
+        assert_eq!(
+            Some(gpu.memory_bw_tb_s),
+            num(row, "memory_bw_tb_s"),
+            "{id} bandwidth"
+        );
         assert_eq!(gpu.bf16_tflops, num(row, "bf16_tflops"), "{id} bf16");
         assert_eq!(gpu.fp8_tflops, num(row, "fp8_tflops"), "{id} fp8");
         assert_eq!(gpu.fp4_tflops, num(row, "fp4_tflops"), "{id} fp4");
         assert_eq!(gpu.link_gb_s, num(row, "link_gb_s"), "{id} link");
-        assert_eq!(gpu.usd_per_gpu_hour_typical, num(row, "usd_per_gpu_hour_typical"), "{id} price");
-        assert_eq!(gpu.source, csv::text(row, "source"), "{id} keeps its source");
+        assert_eq!(
+            gpu.usd_per_gpu_hour_typical,
+            num(row, "usd_per_gpu_hour_typical"),
+            "{id} price"
+        );
+        assert_eq!(
+            gpu.source,
+            csv::text(row, "source"),
+            "{id} keeps its source"
+        );
     }
 }
 
@@ -50,20 +78,38 @@ fn every_model_with_its_values() {
     assert!(rows.len() >= 24);
     for row in &rows {
         let id = csv::text(row, "id");
-        let model = cat.model(id).unwrap_or_else(|| panic!("model {id} missing from the catalog"));
+        let model = cat
+            .model(id)
+            .unwrap_or_else(|| panic!("model {id} missing from the catalog"));
         let whole = |column: &str| num(row, column).map(|v| v as u32);
         assert_eq!(Some(model.num_layers), whole("num_layers"), "{id} layers");
         assert_eq!(Some(model.hidden_size), whole("hidden_size"), "{id} hidden");
         assert_eq!(Some(model.num_heads), whole("num_heads"), "{id} heads");
-        assert_eq!(Some(model.num_kv_heads), whole("num_kv_heads"), "{id} kv heads");
+        assert_eq!(
+            Some(model.num_kv_heads),
+            whole("num_kv_heads"),
+            "{id} kv heads"
+        );
         assert_eq!(Some(model.head_dim), whole("head_dim"), "{id} head dim");
-        assert_eq!(model.intermediate_size, whole("intermediate_size"), "{id} ffn");
+        assert_eq!(
+            model.intermediate_size,
+            whole("intermediate_size"),
+            "{id} ffn"
+        );
         assert_eq!(model.num_experts, whole("num_experts"), "{id} experts");
         assert_eq!(model.kv_lora_rank, whole("kv_lora_rank"), "{id} latent");
         assert_eq!(model.sliding_window, whole("sliding_window"), "{id} window");
         assert_eq!(Some(model.vocab_size), whole("vocab_size"), "{id} vocab");
-        assert_eq!(model.total_params_b, num(row, "total_params_b"), "{id} params");
-        assert_eq!(model.source, csv::text(row, "source"), "{id} keeps its source");
+        assert_eq!(
+            model.total_params_b,
+            num(row, "total_params_b"),
+            "{id} params"
+        );
+        assert_eq!(
+            model.source,
+            csv::text(row, "source"),
+            "{id} keeps its source"
+        );
     }
 }
 
@@ -76,6 +122,12 @@ fn derived_parameter_counts_agree_with_the_catalog() {
         let arch = servecost::model::architecture::Architecture::new(model);
         let stated = model.total_params_b.expect("total stated") * 1e9;
         let ours = arch.total_params();
-        assert!((ours / stated - 1.0).abs() < 0.03, "{}: ours {:.2} B vs stated {:.2} B", model.id, ours / 1e9, stated / 1e9);
+        assert!(
+            (ours / stated - 1.0).abs() < 0.03,
+            "{}: ours {:.2} B vs stated {:.2} B",
+            model.id,
+            ours / 1e9,
+            stated / 1e9
+        );
     }
 }

@@ -1,9 +1,19 @@
 //! The `servecost` binary end to end: JSON fields, exit codes and messages naming the flag.
 
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 use std::process::Command;
 
 fn servecost(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_servecost")).args(args).output().expect("runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_servecost"))
+        .args(args)
+        .output()
+        .expect("runs");
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -12,8 +22,21 @@ fn servecost(args: &[&str]) -> (i32, String, String) {
 }
 
 const BASE: &[&str] = &[
-    "estimate", "--model", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "8", "--precision", "fp8",
-    "--input-len", "1155", "--output-len", "211", "--usd-per-gpu-hour", "3.125",
+    "estimate",
+    "--model",
+    "llama-3.1-70b",
+    "--gpu",
+    "h100-sxm",
+    "--gpus",
+    "8",
+    "--precision",
+    "fp8",
+    "--input-len",
+    "1155",
+    "--output-len",
+    "211",
+    "--usd-per-gpu-hour",
+    "3.125",
 ];
 
 fn with(extra: &[&str]) -> Vec<&'static str> {
@@ -30,9 +53,23 @@ fn estimate_json_has_every_documented_field() {
     assert_eq!(code, 0, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
     for field in [
-        "concurrency", "output_tok_s", "output_tok_s_per_gpu", "total_tok_s", "tok_s_per_user", "tpot_ms",
-        "ttft_ms", "e2e_ms", "max_concurrency", "tp", "replicas", "usd_per_m_output", "usd_per_m_input",
-        "usd_per_m_blended", "bound", "fits", "warnings",
+        "concurrency",
+        "output_tok_s",
+        "output_tok_s_per_gpu",
+        "total_tok_s",
+        "tok_s_per_user",
+        "tpot_ms",
+        "ttft_ms",
+        "e2e_ms",
+        "max_concurrency",
+        "tp",
+        "replicas",
+        "usd_per_m_output",
+        "usd_per_m_input",
+        "usd_per_m_blended",
+        "bound",
+        "fits",
+        "warnings",
     ] {
         assert!(json.get(field).is_some(), "missing {field}");
     }
@@ -44,7 +81,11 @@ fn estimate_json_has_every_documented_field() {
     let tok_s = json["output_tok_s"].as_f64().expect("number");
     let usd = json["usd_per_m_output"].as_f64().expect("number");
     assert!((usd - 8.0 * 3.125 / (tok_s * 3600.0) * 1e6).abs() < 1e-9);
-    assert!(json["warnings"].as_array().expect("list").iter().any(|w| w.as_str().unwrap_or("").contains("chose TP 2")));
+    assert!(json["warnings"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .any(|w| w.as_str().unwrap_or("").contains("chose TP 2")));
 }
 
 #[test]
@@ -63,14 +104,140 @@ fn max_throughput_is_the_largest_fitting_concurrency() {
 #[test]
 fn bad_input_names_the_flag_and_exits_nonzero() {
     let cases: &[(&[&str], &str)] = &[
-        (&["estimate", "--model", "nope", "--gpu", "h100-sxm", "--input-len", "1", "--output-len", "1", "--concurrency", "1"], "--model"),
-        (&["estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--input-len", "0", "--output-len", "1", "--concurrency", "1"], "--input-len"),
-        (&["estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--input-len", "10", "--output-len", "-4", "--concurrency", "1"], "--output-len"),
-        (&["estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--gpus", "8", "--tp", "3", "--input-len", "10", "--output-len", "4", "--concurrency", "1"], "--tp"),
-        (&["estimate", "--model", "llama-3.1-405b", "--gpu", "h100-sxm", "--gpus", "1", "--input-len", "10", "--output-len", "4", "--concurrency", "1"], "--gpus"),
-        (&["estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--input-len", "abc", "--output-len", "4", "--concurrency", "1"], "--input-len"),
-        (&["estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--input-len", "10", "--output-len", "4"], "--concurrency"),
-        (&["estimate", "--model", "llama-3.1-8b", "--gpu", "h100-sxm", "--input-len", "10", "--output-len", "4", "--concurrency", "1", "--bogus", "1"], "--bogus"),
+        (
+            &[
+                "estimate",
+                "--model",
+                "nope",
+                "--gpu",
+                "h100-sxm",
+                "--input-len",
+                "1",
+                "--output-len",
+                "1",
+                "--concurrency",
+                "1",
+            ],
+            "--model",
+        ),
+        (
+            &[
+                "estimate",
+                "--model",
+                "llama-3.1-8b",
+                "--gpu",
+                "h100-sxm",
+                "--input-len",
+                "0",
+                "--output-len",
+                "1",
+                "--concurrency",
+                "1",
+            ],
+            "--input-len",
+        ),
+        (
+            &[
+                "estimate",
+                "--model",
+                "llama-3.1-8b",
+                "--gpu",
+                "h100-sxm",
+                "--input-len",
+                "10",
+                "--output-len",
+                "-4",
+                "--concurrency",
+                "1",
+            ],
+            "--output-len",
+        ),
+        (
+            &[
+                "estimate",
+                "--model",
+                "llama-3.1-8b",
+                "--gpu",
+                "h100-sxm",
+                "--gpus",
+                "8",
+                "--tp",
+                "3",
+                "--input-len",
+                "10",
+                "--output-len",
+                "4",
+                "--concurrency",
+                "1",
+            ],
+            "--tp",
+        ),
+        (
+            &[
+                "estimate",
+                "--model",
+                "llama-3.1-405b",
+                "--gpu",
+                "h100-sxm",
+                "--gpus",
+                "1",
+                "--input-len",
+                "10",
+                "--output-len",
+                "4",
+                "--concurrency",
+                "1",
+            ],
+            "--gpus",
+        ),
+        (
+            &[
+                "estimate",
+                "--model",
+                "llama-3.1-8b",
+                "--gpu",
+                "h100-sxm",
+                "--input-len",
+                "abc",
+                "--output-len",
+                "4",
+                "--concurrency",
+                "1",
+            ],
+            "--input-len",
+        ),
+        (
+            &[
+                "estimate",
+                "--model",
+                "llama-3.1-8b",
+                "--gpu",
+                "h100-sxm",
+                "--input-len",
+                "10",
+                "--output-len",
+                "4",
+            ],
+            "--concurrency",
+        ),
+        (
+            &[
+                "estimate",
+                "--model",
+                "llama-3.1-8b",
+                "--gpu",
+                "h100-sxm",
+                "--input-len",
+                "10",
+                "--output-len",
+                "4",
+                "--concurrency",
+                "1",
+                "--bogus",
+                "1",
+            ],
+            "--bogus",
+        ),
     ];
     for (args, flag) in cases {
         let (code, _, err) = servecost(args);
@@ -88,9 +255,18 @@ fn sweep_csv_has_a_header_and_a_frontier() {
     let (code, out, err) = servecost(&args);
     assert_eq!(code, 0, "{err}");
     let mut lines = out.lines();
-    assert!(lines.next().unwrap_or("").starts_with("concurrency,tok_s_per_user,output_tok_s_per_gpu"));
+    assert!(lines
+        .next()
+        .unwrap_or("")
+        .starts_with("concurrency,tok_s_per_user,output_tok_s_per_gpu"));
     let rows: Vec<&str> = lines.collect();
     assert!(rows.len() > 20);
-    assert!(rows.iter().any(|r| r.contains(",true,true,")), "some feasible frontier point");
-    assert!(rows.iter().any(|r| r.contains(",false,")), "points beyond capacity are listed as infeasible");
+    assert!(
+        rows.iter().any(|r| r.contains(",true,true,")),
+        "some feasible frontier point"
+    );
+    assert!(
+        rows.iter().any(|r| r.contains(",false,")),
+        "points beyond capacity are listed as infeasible"
+    );
 }

@@ -2,11 +2,22 @@
 //! Fails if the median absolute error of output throughput rises above 15 %, or that of TPOT or
 //! TTFT (rows that report them) above 20 % (issue: model fidelity).
 
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
 use servecost::scenario::EfficiencyOverrides;
 use servecost::validate::validate;
 
 fn report() -> servecost::validate::Report {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/measurements.csv")).expect("read");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/measurements.csv"
+    ))
+    .expect("read");
     validate(&text, &EfficiencyOverrides::default()).expect("validates")
 }
 
@@ -15,7 +26,11 @@ fn throughput_median_error_within_15_percent() {
     let r = report();
     let s = r.throughput.expect("throughput rows");
     assert!(s.rows >= 20, "only {} rows ran", s.rows);
-    assert!(s.median_abs_error <= 0.15, "median {:.1} %", s.median_abs_error * 100.0);
+    assert!(
+        s.median_abs_error <= 0.15,
+        "median {:.1} %",
+        s.median_abs_error * 100.0
+    );
 }
 
 #[test]
@@ -24,7 +39,11 @@ fn latency_median_errors_within_20_percent() {
     for (name, summary) in [("TPOT", r.tpot), ("TTFT", r.ttft)] {
         let s = summary.expect("latency rows");
         assert!(s.rows >= 3, "{name}: only {} rows", s.rows);
-        assert!(s.median_abs_error <= 0.20, "{name}: median {:.1} %", s.median_abs_error * 100.0);
+        assert!(
+            s.median_abs_error <= 0.20,
+            "{name}: median {:.1} %",
+            s.median_abs_error * 100.0
+        );
     }
 }
 
@@ -38,11 +57,25 @@ fn every_skip_has_a_reason_and_no_row_is_lost() {
 /// The shipped defaults are the grid optimum: re-running the fit finds no better knobs.
 #[test]
 fn defaults_are_the_fit_optimum() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/measurements.csv")).expect("read");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/measurements.csv"
+    ))
+    .expect("read");
     let fit = servecost::fit::fit(&text, &EfficiencyOverrides::default()).expect("fits");
     let defaults = servecost::model::efficiency::Efficiency::NVIDIA_DATACENTER;
     assert_eq!(
-        (fit.eta_mem, fit.eta_compute, fit.step_overhead_ms, fit.layer_overhead_us),
-        (defaults.eta_mem, defaults.eta_compute, defaults.step_overhead_ms, defaults.layer_overhead_us)
+        (
+            fit.eta_mem,
+            fit.eta_compute,
+            fit.step_overhead_ms,
+            fit.layer_overhead_us
+        ),
+        (
+            defaults.eta_mem,
+            defaults.eta_compute,
+            defaults.step_overhead_ms,
+            defaults.layer_overhead_us
+        )
     );
 }

@@ -141,7 +141,10 @@ mod tests {
     fn quoted_fields_commas_and_escaped_quotes() {
         let rows = parse_rows("a,b,c\n1,\"x, \"\"y\"\"\",3\r\n").unwrap_or_default();
         assert_eq!(rows.len(), 2);
-        assert_eq!(rows.get(1).and_then(|r| r.get(1)).map(String::as_str), Some("x, \"y\""));
+        assert_eq!(
+            rows.get(1).and_then(|r| r.get(1)).map(String::as_str),
+            Some("x, \"y\"")
+        );
     }
 
     #[test]

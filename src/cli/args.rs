@@ -5,7 +5,15 @@ use crate::scenario::{EfficiencyOverrides, ScenarioInput};
 use std::collections::BTreeMap;
 
 /// Flags that take no value.
-const SWITCHES: &[&str] = &["--json", "--csv", "--max-throughput", "--help", "-h", "--ideal-roofline", "--fit"];
+const SWITCHES: &[&str] = &[
+    "--json",
+    "--csv",
+    "--max-throughput",
+    "--help",
+    "-h",
+    "--ideal-roofline",
+    "--fit",
+];
 
 /// A usage error naming the flag.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +108,14 @@ pub const SCENARIO_FLAGS: &[&str] = &[
     "--max-num-seqs",
     "--chunk-tokens",
     "--batching",
+    "--kv-alloc",
+    "--length-dist",
+    "--max-model-len",
+    "--spec-decode",
+    "--spec-accept",
+    "--spec-len",
+    "--spec-draft-cost",
+    "--workload",
     "--eta-mem",
     "--eta-compute",
     "--blend-p",
@@ -127,7 +143,8 @@ pub fn flag_for_field(field: &str) -> String {
 pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
     let mut input = ScenarioInput::default();
     for required in ["--model", "--gpu", "--input-len", "--output-len"] {
-        if flags.text(required).is_none() {
+        let from_preset = flags.text("--workload").is_some() && required.ends_with("-len");
+        if flags.text(required).is_none() && !from_preset {
             return Err(UsageError(format!("{required} is required")));
         }
     }
@@ -143,9 +160,27 @@ pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
     if let Some(precision) = flags.text("--precision") {
         input.precision = precision.to_string();
     }
-    if let Some(batching) = flags.text("--batching") {
-        input.batching = batching.to_string();
+    // The CLI's lengths are what the user typed: fixed unless a distribution is asked for.
+    input.length_dist = "fixed".into();
+    if let Some(preset) = flags.text("--workload") {
+        input
+            .apply_workload_preset(preset)
+            .map_err(|e| UsageError(format!("--workload: {e}")))?;
     }
+    for (flag, target) in [
+        ("--batching", &mut input.batching),
+        ("--kv-alloc", &mut input.kv_alloc),
+        ("--length-dist", &mut input.length_dist),
+        ("--spec-decode", &mut input.spec_decode),
+    ] {
+        if let Some(value) = flags.text(flag) {
+            *target = value.to_string();
+        }
+    }
+    input.max_model_len = flags.number("--max-model-len")?;
+    input.spec_accept = flags.number("--spec-accept")?;
+    input.spec_len = flags.number("--spec-len")?;
+    input.spec_draft_cost = flags.number("--spec-draft-cost")?;
     if let Some(kv) = flags.text("--kv-precision") {
         input.kv_precision = kv.to_string();
     }
@@ -166,6 +201,11 @@ pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
     set(&mut input.output_len, "--output-len")?;
     set(&mut input.input_sigma, "--input-sigma")?;
     set(&mut input.output_sigma, "--output-sigma")?;
+    let sigma_given =
+        flags.text("--input-sigma").is_some() || flags.text("--output-sigma").is_some();
+    if sigma_given && flags.text("--length-dist").is_none() {
+        input.length_dist = "lognormal".into();
+    }
     set(&mut input.prefix_hit, "--prefix-hit")?;
     set(&mut input.concurrency, "--concurrency")?;
     set(&mut input.max_num_seqs, "--max-num-seqs")?;

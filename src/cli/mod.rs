@@ -20,10 +20,18 @@ pub struct Outcome {
 
 impl Outcome {
     fn ok(stdout: String) -> Outcome {
-        Outcome { stdout, stderr: String::new(), code: 0 }
+        Outcome {
+            stdout,
+            stderr: String::new(),
+            code: 0,
+        }
     }
     fn usage(message: impl std::fmt::Display) -> Outcome {
-        Outcome { stdout: String::new(), stderr: format!("error: {message}\n"), code: 2 }
+        Outcome {
+            stdout: String::new(),
+            stderr: format!("error: {message}\n"),
+            code: 2,
+        }
     }
 }
 
@@ -33,6 +41,10 @@ USAGE
   servecost estimate --model ID --gpu ID [--gpus N] [--tp N|auto] [--pp N] [--ep N]
                      [--precision bf16|fp8|fp4|int4] [--kv-precision bf16|fp8]
                      --input-len N --output-len N [--input-sigma S] [--output-sigma S] [--prefix-hit R]
+                     [--length-dist fixed|lognormal] [--workload chat|code|summarize|rag|reasoning]
+                     [--batching static|continuous] [--kv-alloc paged|contiguous] [--max-model-len N]
+                     [--chunk-tokens N] [--spec-decode off|draft|eagle|mtp] [--spec-accept A]
+                     [--spec-len G] [--spec-draft-cost C]
                      (--concurrency N | --max-throughput) [--usd-per-gpu-hour X] [--json]
   servecost sweep    (same scenario flags, no operating point) [--csv] [--json]
   servecost validate FILE.csv [--json] [--fit] [efficiency knobs]
@@ -61,7 +73,11 @@ Bad input exits with status 2 and a message naming the flag.
 /// Run the CLI on arguments (without the program name).
 pub fn run(args: &[String]) -> Outcome {
     let Some((command, rest)) = args.split_first() else {
-        return Outcome { stdout: HELP.into(), stderr: String::new(), code: 2 };
+        return Outcome {
+            stdout: HELP.into(),
+            stderr: String::new(),
+            code: 2,
+        };
     };
     match command.as_str() {
         "estimate" => estimate(rest),
@@ -70,7 +86,9 @@ pub fn run(args: &[String]) -> Outcome {
         "models" => list_models(),
         "gpus" => list_gpus(),
         "help" | "--help" | "-h" => Outcome::ok(HELP.into()),
-        other => Outcome::usage(format!("unknown command `{other}` (estimate, sweep, validate, models, gpus)")),
+        other => Outcome::usage(format!(
+            "unknown command `{other}` (estimate, sweep, validate, models, gpus)"
+        )),
     }
 }
 
@@ -102,7 +120,9 @@ fn estimate(rest: &[String]) -> Outcome {
     let max_throughput = flags.has("--max-throughput");
     let has_concurrency = flags.text("--concurrency").is_some();
     if max_throughput == has_concurrency {
-        return Outcome::usage("give exactly one operating point: --concurrency N or --max-throughput");
+        return Outcome::usage(
+            "give exactly one operating point: --concurrency N or --max-throughput",
+        );
     }
     let scenario = match scenario_from(&flags) {
         Ok(s) => s,
@@ -118,7 +138,11 @@ fn estimate(rest: &[String]) -> Outcome {
     if flags.has("--json") {
         return match serde_json::to_string_pretty(&point) {
             Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+            Err(e) => Outcome {
+                stdout: String::new(),
+                stderr: format!("error: {e}\n"),
+                code: 1,
+            },
         };
     }
     Outcome::ok(human_estimate(&scenario, &point))
@@ -129,15 +153,37 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
     let mut line = |label: &str, value: String| {
         out.push_str(&format!("{label:<28} {value}\n"));
     };
-    line("concurrency (system)", format!("{} ({:.1} per busy replica)", p.concurrency, p.batch_per_replica));
-    line("output tok/s", format!("{} ({} per GPU)", format_number(p.output_tok_s), format_number(p.output_tok_s_per_gpu)));
+    line(
+        "concurrency (system)",
+        format!(
+            "{} ({:.1} per busy replica)",
+            p.concurrency, p.batch_per_replica
+        ),
+    );
+    line(
+        "output tok/s",
+        format!(
+            "{} ({} per GPU)",
+            format_number(p.output_tok_s),
+            format_number(p.output_tok_s_per_gpu)
+        ),
+    );
     line("total tok/s", format_number(p.total_tok_s));
     line("tok/s per user", format_number(p.tok_s_per_user));
     line("TPOT", format!("{} ms", format_number(p.tpot_ms)));
     line("TTFT", format!("{} ms", format_number(p.ttft_ms)));
     line("E2E", format!("{} ms", format_number(p.e2e_ms)));
-    line("max concurrency (KV)", format!("{} (engine limit {})", p.max_concurrency, p.engine_limit));
-    line("parallelism", format!("TP {} × PP {} (EP {}), {} replicas on {} GPUs", p.tp, p.pp, p.ep, p.replicas, p.gpus));
+    line(
+        "max concurrency (KV)",
+        format!("{} (engine limit {})", p.max_concurrency, p.engine_limit),
+    );
+    line(
+        "parallelism",
+        format!(
+            "TP {} × PP {} (EP {}), {} replicas on {} GPUs",
+            p.tp, p.pp, p.ep, p.replicas, p.gpus
+        ),
+    );
     line(
         "memory per GPU",
         format!(
@@ -145,7 +191,18 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
             p.memory.weights_gb, p.memory.kv_used_gb, p.memory.kv_pool_gb, p.memory.free_gb
         ),
     );
-    line("bound by", format!("{}{}", p.bound_label, if p.fits { "" } else { " (infeasible: beyond capacity)" }));
+    line(
+        "bound by",
+        format!(
+            "{}{}",
+            p.bound_label,
+            if p.fits {
+                ""
+            } else {
+                " (infeasible: beyond capacity)"
+            }
+        ),
+    );
     line(
         "decode step",
         format!(
@@ -186,7 +243,11 @@ fn sweep_command(rest: &[String]) -> Outcome {
     if flags.has("--json") {
         return match serde_json::to_string_pretty(&curve) {
             Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+            Err(e) => Outcome {
+                stdout: String::new(),
+                stderr: format!("error: {e}\n"),
+                code: 1,
+            },
         };
     }
     let mut out = String::new();
@@ -204,8 +265,17 @@ fn sweep_command(rest: &[String]) -> Outcome {
         if csv {
             out.push_str(&format!(
                 "{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.6},{},{},{},{}\n",
-                p.concurrency, p.tok_s_per_user, p.output_tok_s_per_gpu, p.output_tok_s, p.tpot_ms, p.ttft_ms,
-                p.usd_per_m_output, p.fits, p.pareto, knee, p.bound_label
+                p.concurrency,
+                p.tok_s_per_user,
+                p.output_tok_s_per_gpu,
+                p.output_tok_s,
+                p.tpot_ms,
+                p.ttft_ms,
+                p.usd_per_m_output,
+                p.fits,
+                p.pareto,
+                knee,
+                p.bound_label
             ));
         } else {
             let mut notes = vec![p.bound_label.to_string()];
@@ -272,7 +342,11 @@ fn validate_command(rest: &[String]) -> Outcome {
     match crate::validate::validate(&text, &overrides) {
         Ok(report) if flags.has("--json") => match serde_json::to_string_pretty(&report) {
             Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+            Err(e) => Outcome {
+                stdout: String::new(),
+                stderr: format!("error: {e}\n"),
+                code: 1,
+            },
         },
         Ok(report) => Outcome::ok(crate::validate::render(&report)),
         Err(e) => Outcome::usage(format!("{path}: {e}")),
@@ -284,10 +358,19 @@ fn list_models() -> Outcome {
         Ok(cat) => Outcome::ok(
             cat.models
                 .iter()
-                .map(|m| format!("{:<20} {} ({:?}, {:?})\n", m.id, m.name, m.arch, m.attention))
+                .map(|m| {
+                    format!(
+                        "{:<20} {} ({:?}, {:?})\n",
+                        m.id, m.name, m.arch, m.attention
+                    )
+                })
                 .collect(),
         ),
-        Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+        Err(e) => Outcome {
+            stdout: String::new(),
+            stderr: format!("error: {e}\n"),
+            code: 1,
+        },
     }
 }
 
@@ -297,11 +380,18 @@ fn list_gpus() -> Outcome {
             cat.gpus
                 .iter()
                 .map(|g| {
-                    let note = g.missing_spec().map(|why| format!("  [cannot evaluate: {why}]")).unwrap_or_default();
+                    let note = g
+                        .missing_spec()
+                        .map(|why| format!("  [cannot evaluate: {why}]"))
+                        .unwrap_or_default();
                     format!("{:<16} {}{}\n", g.id, g.name, note)
                 })
                 .collect(),
         ),
-        Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+        Err(e) => Outcome {
+            stdout: String::new(),
+            stderr: format!("error: {e}\n"),
+            code: 1,
+        },
     }
 }

@@ -140,10 +140,18 @@ impl Architecture {
             experts,
             experts_per_token: opt(spec.experts_per_token),
             shared_expert_params_per_layer: opt(spec.shared_experts) * expert_params,
-            router_params_per_layer: if moe_layers > 0.0 { hidden * experts } else { 0.0 },
+            router_params_per_layer: if moe_layers > 0.0 {
+                hidden * experts
+            } else {
+                0.0
+            },
             embedding_params: vocab * hidden,
             lm_head_params: vocab * hidden,
-            untied_head_params: if spec.tied_embeddings { 0.0 } else { vocab * hidden },
+            untied_head_params: if spec.tied_embeddings {
+                0.0
+            } else {
+                vocab * hidden
+            },
             norm_params: 2.0 * hidden * layers,
             kv_elements_per_token_layer: kv_elements,
             decode_attention_flops_per_token_layer: decode_coeff,
@@ -184,7 +192,10 @@ impl Architecture {
 
     /// Parameters active per token as model cards count them (active linear + embedding + head).
     pub fn active_params(&self) -> f64 {
-        self.active_linear_params() + self.norm_params + self.embedding_params + self.untied_head_params
+        self.active_linear_params()
+            + self.norm_params
+            + self.embedding_params
+            + self.untied_head_params
     }
 
     /// Expected distinct routed experts per MoE layer for `tokens` tokens under uniform,
@@ -264,9 +275,18 @@ mod tests {
     #[test]
     fn distinct_experts_match_model_md() {
         let ds = arch("deepseek-v3");
-        for (tokens, expected) in [(1.0, 8.0), (8.0, 57.0), (32.0, 163.0), (64.0, 222.0), (128.0, 252.0)] {
+        for (tokens, expected) in [
+            (1.0, 8.0),
+            (8.0, 57.0),
+            (32.0, 163.0),
+            (64.0, 222.0),
+            (128.0, 252.0),
+        ] {
             let got = ds.distinct_experts(tokens);
-            assert!((got - expected).abs() < 1.0, "T={tokens}: {got} vs {expected}");
+            assert!(
+                (got - expected).abs() < 1.0,
+                "T={tokens}: {got} vs {expected}"
+            );
         }
         let mixtral = arch("mixtral-8x7b");
         assert!((mixtral.distinct_experts(4.0) - 5.5).abs() < 0.1);

@@ -72,12 +72,18 @@ pub fn kv_bytes_per_sequence_gpu(
     par: Parallelism,
     context: f64,
 ) -> Bytes {
-    kv_bytes_per_layer_token_gpu(arch, kv, par.tp) * (arch.kv_layer_tokens(context) / f64::from(par.pp.max(1)))
+    kv_bytes_per_layer_token_gpu(arch, kv, par.tp)
+        * (arch.kv_layer_tokens(context) / f64::from(par.pp.max(1)))
 }
 
 /// Memory left for the KV cache on one GPU: `u_mem·M − W_gpu − reserved` (MODEL.md §1.3).
 /// Negative when the weights do not fit.
-pub fn kv_pool_per_gpu(memory: Bytes, mem_utilization: f64, weights_gpu: Bytes, reserved: Bytes) -> Bytes {
+pub fn kv_pool_per_gpu(
+    memory: Bytes,
+    mem_utilization: f64,
+    weights_gpu: Bytes,
+    reserved: Bytes,
+) -> Bytes {
     memory * mem_utilization - weights_gpu - reserved
 }
 
@@ -128,15 +134,25 @@ mod tests {
         assert_eq!(kib("llama-3.1-8b"), 128.0);
         assert_eq!(kib("llama-3.1-70b"), 320.0);
         assert_eq!(kib("llama-3.1-405b"), 504.0);
-        assert_eq!(kv_bytes_per_token(&arch("deepseek-v3"), KvPrecision::Bf16).0, 70_272.0);
-        assert_eq!(kv_bytes_per_token(&arch("deepseek-v3"), KvPrecision::Fp8).0, 35_136.0);
+        assert_eq!(
+            kv_bytes_per_token(&arch("deepseek-v3"), KvPrecision::Bf16).0,
+            70_272.0
+        );
+        assert_eq!(
+            kv_bytes_per_token(&arch("deepseek-v3"), KvPrecision::Fp8).0,
+            35_136.0
+        );
     }
 
     /// MODEL.md §1.3: 8B BF16 on one H100 leaves `72 − 16.1 − 2 ≈ 53.9 GB` for KV, ≈411 k tokens.
     #[test]
     fn usable_memory_example() {
         let a = arch("llama-3.1-8b");
-        let par = Parallelism { tp: 1, pp: 1, ep: 1 };
+        let par = Parallelism {
+            tp: 1,
+            pp: 1,
+            ep: 1,
+        };
         let weights = weight_bytes_per_gpu(&a, Precision::Bf16, par);
         assert!((weights.gb() - 16.06).abs() < 0.05);
         let pool = kv_pool_per_gpu(Bytes::from_gb(80.0), 0.9, weights, Bytes::from_gb(2.0));
@@ -149,7 +165,11 @@ mod tests {
     #[test]
     fn tp4_pool_example() {
         let a = arch("llama-3.1-70b");
-        let par = Parallelism { tp: 4, pp: 1, ep: 1 };
+        let par = Parallelism {
+            tp: 4,
+            pp: 1,
+            ep: 1,
+        };
         let pool = kv_pool_per_gpu(
             Bytes::from_gb(80.0),
             0.9,

@@ -26,7 +26,9 @@ pub fn concurrency_to_slider(concurrency: u32, limit: u32) -> u32 {
         return 0;
     }
     let fraction = f64::from(concurrency.max(1)).ln() / limit.ln();
-    (fraction * f64::from(SLIDER_STEPS)).round().clamp(0.0, f64::from(SLIDER_STEPS)) as u32
+    (fraction * f64::from(SLIDER_STEPS))
+        .round()
+        .clamp(0.0, f64::from(SLIDER_STEPS)) as u32
 }
 
 /// One point of the curve.
@@ -104,7 +106,9 @@ pub fn sweep(scenario: &Scenario) -> Curve {
 /// MODEL.md §4.5 step 3: sort feasible points by x descending; keep those whose y beats the
 /// running maximum.
 pub fn mark_pareto(points: &mut [CurvePoint]) {
-    let mut order: Vec<usize> = (0..points.len()).filter(|&i| points.get(i).is_some_and(|p| p.fits)).collect();
+    let mut order: Vec<usize> = (0..points.len())
+        .filter(|&i| points.get(i).is_some_and(|p| p.fits))
+        .collect();
     order.sort_by(|&a, &b| {
         let xa = points.get(a).map_or(0.0, |p| p.tok_s_per_user);
         let xb = points.get(b).map_or(0.0, |p| p.tok_s_per_user);
@@ -124,8 +128,11 @@ pub fn mark_pareto(points: &mut [CurvePoint]) {
 /// The knee (Kneedle on the frontier): normalise log-interactivity lost and throughput gained to
 /// [0, 1] from the lowest-concurrency frontier point; the knee maximises `gain − loss`.
 pub fn knee(points: &[CurvePoint]) -> Option<usize> {
-    let frontier: Vec<(usize, &CurvePoint)> =
-        points.iter().enumerate().filter(|(_, p)| p.pareto && p.tok_s_per_user > 0.0).collect();
+    let frontier: Vec<(usize, &CurvePoint)> = points
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.pareto && p.tok_s_per_user > 0.0)
+        .collect();
     let (_, first) = frontier.first()?;
     let (_, last) = frontier.last()?;
     let x0 = first.tok_s_per_user.ln();
@@ -156,7 +163,10 @@ mod tests {
         assert_eq!(slider_to_concurrency(SLIDER_STEPS, 1024), 1024);
         for c in [1, 2, 7, 64, 300, 1024] {
             let back = slider_to_concurrency(concurrency_to_slider(c, 1024), 1024);
-            assert!((f64::from(back) / f64::from(c) - 1.0).abs() < 0.01, "{c} -> {back}");
+            assert!(
+                (f64::from(back) / f64::from(c) - 1.0).abs() < 0.01,
+                "{c} -> {back}"
+            );
         }
     }
 

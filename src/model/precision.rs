@@ -28,7 +28,12 @@ pub enum KvPrecision {
 }
 
 impl Precision {
-    pub const ALL: [Precision; 4] = [Precision::Bf16, Precision::Fp8, Precision::Fp4, Precision::Int4];
+    pub const ALL: [Precision; 4] = [
+        Precision::Bf16,
+        Precision::Fp8,
+        Precision::Fp4,
+        Precision::Int4,
+    ];
 
     pub fn id(self) -> &'static str {
         match self {
@@ -40,7 +45,9 @@ impl Precision {
     }
 
     pub fn parse(text: &str) -> Option<Precision> {
-        Precision::ALL.into_iter().find(|p| p.id() == text.trim().to_ascii_lowercase())
+        Precision::ALL
+            .into_iter()
+            .find(|p| p.id() == text.trim().to_ascii_lowercase())
     }
 
     /// Bytes stored per weight, scales included:
@@ -97,7 +104,12 @@ pub struct GemmMode {
 /// Pick the tensor peak for `precision` on `gpu`. `bf16_tflops` must be present (checked by the
 /// scenario). FP8/FP4 without native support run weight-only at the BF16 peak with a dequant tax;
 /// INT4 is always weight-only (W4A16, Marlin-style kernels).
-pub fn gemm_mode(precision: Precision, gpu: &Gpu, bf16_tflops: f64, dequant_factor: f64) -> GemmMode {
+pub fn gemm_mode(
+    precision: Precision,
+    gpu: &Gpu,
+    bf16_tflops: f64,
+    dequant_factor: f64,
+) -> GemmMode {
     let weight_only = |why: String| GemmMode {
         peak_tflops: bf16_tflops,
         dequant_factor,

@@ -65,6 +65,58 @@ pub fn decode_step(scenario: &Scenario, batch: f64) -> StepBreakdown {
     scaled_decode_step(scenario, batch, scenario.workload.live_context())
 }
 
+/// One decode step and the tokens it yields per sequence. Without speculation: `τ_d` and 1.
+/// With it (MODEL.md §5): `t_spec = γ·c·τ_d + t_verify`, `t_verify = t_iter(T = B·(γ+1))` with
+/// the KV read once per sequence, and `E_tok = (1 − α^(γ+1))/(1 − α)` tokens per step.
+pub fn decode_round(scenario: &Scenario, batch: f64) -> (StepBreakdown, f64) {
+    let plain = decode_step(scenario, batch);
+    let Some(spec) = scenario.spec else {
+        return (plain, 1.0);
+    };
+    let pp = f64::from(scenario.par.pp.max(1));
+    let verify = scenario.step_cost.step(&BatchShape {
+        decode_seqs: batch / pp,
+        decode_context: scenario.workload.live_context(),
+        verify_tokens: spec.len,
+        ..BatchShape::default()
+    });
+    let scale = |ms: f64| ms * pp;
+    let draft_ms = spec.len * spec.draft_cost * plain.total_ms;
+    let step = StepBreakdown {
+        linear_ms: scale(verify.linear_ms),
+        attention_ms: scale(verify.attention_ms),
+        elementwise_ms: scale(verify.elementwise_ms),
+        communication_ms: scale(verify.communication_ms),
+        overhead_ms: scale(verify.overhead_ms),
+        draft_ms,
+        total_ms: scale(verify.total_ms) + draft_ms,
+        weight_read_ms: scale(verify.weight_read_ms),
+        kv_read_ms: scale(verify.kv_read_ms),
+        compute_ms: scale(verify.compute_ms),
+    };
+    (step, expected_tokens_per_step(spec.accept, spec.len))
+}
+
+/// Leviathan et al.'s expected tokens per target step, `E_tok(α, γ) = (1 − α^(γ+1))/(1 − α)`
+/// (MODEL.md §5 [S35]); `γ + 1` when every draft is accepted.
+pub fn expected_tokens_per_step(accept: f64, len: f64) -> f64 {
+    if accept >= 1.0 {
+        return len + 1.0;
+    }
+    (1.0 - accept.powf(len + 1.0)) / (1.0 - accept)
+}
+
+/// Speculative decoding's speed-up at batch `B`: `E_tok·τ_d(B)/t_spec(B)` (1 when off).
+pub fn spec_speedup(scenario: &Scenario, batch: f64) -> f64 {
+    let plain = decode_step(scenario, batch).total_ms;
+    let (round, tokens) = decode_round(scenario, batch);
+    if round.total_ms > 0.0 {
+        tokens * plain / round.total_ms
+    } else {
+        1.0
+    }
+}
+
 /// Decode iteration time at a given mean context; with `PP` stages a token takes
 /// `PP·t_stage(C/PP)` (MODEL.md §2.5: up to PP micro-batches in flight, one per stage).
 pub fn scaled_decode_step(scenario: &Scenario, batch: f64, context: f64) -> StepBreakdown {
@@ -84,6 +136,7 @@ pub fn scaled_decode_step(scenario: &Scenario, batch: f64, context: f64) -> Step
         elementwise_ms: scale(stage.elementwise_ms),
         communication_ms: scale(stage.communication_ms),
         overhead_ms: scale(stage.overhead_ms),
+        draft_ms: 0.0,
         total_ms: scale(stage.total_ms),
         weight_read_ms: scale(stage.weight_read_ms),
         kv_read_ms: scale(stage.kv_read_ms),
@@ -107,7 +160,9 @@ pub fn prefill_cost_per_token(scenario: &Scenario, batch: f64) -> Seconds {
     let others = (batch - 1.0).max(0.0);
     let budget = f64::from(scenario.chunk_tokens);
     let arriving = prompt.max(batch * prompt / workload.output_mean.max(1.0));
-    let chunk = arriving.min((budget - others).max(prompt.min(budget))).max(1.0);
+    let chunk = arriving
+        .min((budget - others).max(prompt.min(budget)))
+        .max(1.0);
     let pp = f64::from(scenario.par.pp.max(1));
     let context = workload.live_context();
     let with_prefill = scenario.step_cost.step(&BatchShape {
@@ -116,14 +171,17 @@ pub fn prefill_cost_per_token(scenario: &Scenario, batch: f64) -> Seconds {
         prefill_tokens: chunk,
         prefill_prompt: prompt,
         prefill_chunk: prompt.min(budget),
+        verify_tokens: 0.0,
     });
     let base = if others > 0.0 {
-        scenario.step_cost.step(&BatchShape {
-            decode_seqs: others / pp,
-            decode_context: context,
-            ..BatchShape::default()
-        })
-        .total()
+        scenario
+            .step_cost
+            .step(&BatchShape {
+                decode_seqs: others / pp,
+                decode_context: context,
+                ..BatchShape::default()
+            })
+            .total()
     } else {
         Seconds(0.0)
     };
@@ -155,14 +213,19 @@ fn evaluate_continuous(scenario: &Scenario) -> OperatingPoint {
     let engine_cap = f64::from(scenario.max_num_seqs.max(1));
     let batch = in_system.min(kv_cap).min(engine_cap).max(1.0);
 
-    let decode = decode_step(scenario, batch);
-    let tau = decode.total();
+    let (decode, tokens_per_step) = decode_round(scenario, batch);
+    // Time per generated token of one sequence: one round yields `E_tok` tokens.
+    let tau = decode.total() / tokens_per_step;
     let c_pf = prefill_cost_per_token(scenario, batch);
     let prompt = workload.prefill_tokens();
     let output = workload.output_mean.max(1.0);
 
     let service = tau * (output / batch) + c_pf * prompt;
-    let requests_per_s_replica = if service.0 > 0.0 { 1.0 / service.0 } else { 0.0 };
+    let requests_per_s_replica = if service.0 > 0.0 {
+        1.0 / service.0
+    } else {
+        0.0
+    };
     let prefill_share = (requests_per_s_replica * prompt * c_pf.0).clamp(0.0, 0.999);
     let stall_share = prefill_share * (batch - 1.0) / batch;
     let tpot = tau / (1.0 - stall_share);
@@ -231,7 +294,9 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
     );
 
     let pool_gb = scenario.kv_pool_per_gpu.gb();
-    let kv_used_gb = (scenario.kv_per_sequence_gpu * s.kv_sequences).gb().min(pool_gb);
+    let kv_used_gb = (scenario.kv_per_sequence_gpu * s.kv_sequences)
+        .gb()
+        .min(pool_gb);
     let total_gb = scenario.gpu.memory_gb;
     let memory = MemorySplit {
         total_gb,
@@ -239,7 +304,10 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
         reserved_gb: scenario.efficiency.reserved_gb,
         kv_pool_gb: pool_gb,
         kv_used_gb,
-        free_gb: (total_gb - scenario.weights_per_gpu.gb() - scenario.efficiency.reserved_gb - kv_used_gb)
+        free_gb: (total_gb
+            - scenario.weights_per_gpu.gb()
+            - scenario.efficiency.reserved_gb
+            - kv_used_gb)
             .max(0.0),
     };
 
@@ -334,9 +402,18 @@ mod tests {
     /// TPOT refinement differ slightly from the spec's prototype).
     #[test]
     fn closed_loop_matches_model_md_analytic() {
-        for (c, expected) in [(1, 159.0), (8, 1058.0), (32, 2653.0), (64, 3526.0), (128, 4194.0)] {
+        for (c, expected) in [
+            (1, 159.0),
+            (8, 1058.0),
+            (32, 2653.0),
+            (64, 3526.0),
+            (128, 4194.0),
+        ] {
             let got = h100_8b(c).output_tok_s;
-            assert!((got / expected - 1.0).abs() < 0.10, "C={c}: {got:.0} vs {expected}");
+            assert!(
+                (got / expected - 1.0).abs() < 0.10,
+                "C={c}: {got:.0} vs {expected}"
+            );
         }
     }
 

@@ -14,10 +14,35 @@ use crate::units::Seconds;
 
 /// Inverse of the standard normal CDF (Acklam's rational approximation, relative error < 1.2e-9).
 pub fn inverse_normal_cdf(p: f64) -> f64 {
-    const A: [f64; 6] = [-39.696_830_286_653_76, 220.946_098_424_520_5, -275.928_510_446_968_7, 138.357_751_867_269, -30.664_798_066_147_16, 2.506_628_277_459_239];
-    const B: [f64; 5] = [-54.476_098_798_224_06, 161.585_836_858_040_9, -155.698_979_859_886_6, 66.801_311_887_719_72, -13.280_681_552_885_72];
-    const C: [f64; 6] = [-0.007_784_894_002_430_293, -0.322_396_458_041_136_5, -2.400_758_277_161_838, -2.549_732_539_343_734, 4.374_664_141_464_968, 2.938_163_982_698_783];
-    const D: [f64; 4] = [0.007_784_695_709_041_462, 0.322_467_129_070_039_8, 2.445_134_137_142_996, 3.754_408_661_907_416];
+    const A: [f64; 6] = [
+        -39.696_830_286_653_76,
+        220.946_098_424_520_5,
+        -275.928_510_446_968_7,
+        138.357_751_867_269,
+        -30.664_798_066_147_16,
+        2.506_628_277_459_239,
+    ];
+    const B: [f64; 5] = [
+        -54.476_098_798_224_06,
+        161.585_836_858_040_9,
+        -155.698_979_859_886_6,
+        66.801_311_887_719_72,
+        -13.280_681_552_885_72,
+    ];
+    const C: [f64; 6] = [
+        -0.007_784_894_002_430_293,
+        -0.322_396_458_041_136_5,
+        -2.400_758_277_161_838,
+        -2.549_732_539_343_734,
+        4.374_664_141_464_968,
+        2.938_163_982_698_783,
+    ];
+    const D: [f64; 4] = [
+        0.007_784_695_709_041_462,
+        0.322_467_129_070_039_8,
+        2.445_134_137_142_996,
+        3.754_408_661_907_416,
+    ];
     let p = p.clamp(1e-12, 1.0 - 1e-12);
     let tail = |q: f64| {
         (((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
@@ -61,10 +86,23 @@ pub fn evaluate_static(scenario: &Scenario) -> OperatingPoint {
     let reservation = |batch: f64| {
         let p_max = expected_max_length(w.input_mean, w.input_sigma, batch);
         let o_max = expected_max_length(w.output_mean, w.output_sigma, batch);
-        (p_max, o_max, kv_bytes_per_sequence_gpu(&scenario.arch, scenario.kv_precision, scenario.par, p_max + o_max))
+        (
+            p_max,
+            o_max,
+            kv_bytes_per_sequence_gpu(
+                &scenario.arch,
+                scenario.kv_precision,
+                scenario.par,
+                p_max + o_max,
+            ),
+        )
     };
     let (_, _, per_seq) = reservation(wanted);
-    let kv_cap = if per_seq.0 > 0.0 { (scenario.kv_pool_per_gpu / per_seq).floor().max(1.0) } else { 1.0 };
+    let kv_cap = if per_seq.0 > 0.0 {
+        (scenario.kv_pool_per_gpu / per_seq).floor().max(1.0)
+    } else {
+        1.0
+    };
     let batch = wanted.min(kv_cap).max(1.0);
     let (p_max, o_max, _) = reservation(batch);
 
@@ -79,10 +117,18 @@ pub fn evaluate_static(scenario: &Scenario) -> OperatingPoint {
     let decode = scaled_decode_step(scenario, batch, p_max + o_max / 2.0);
     let tau = decode.total();
     let t_batch = t_prefill + tau * (o_max - 1.0).max(0.0);
-    let requests_per_s_replica = if t_batch.0 > 0.0 { batch / t_batch.0 } else { 0.0 };
+    let requests_per_s_replica = if t_batch.0 > 0.0 {
+        batch / t_batch.0
+    } else {
+        0.0
+    };
     let e2e = Seconds(in_system / requests_per_s_replica.max(f64::MIN_POSITIVE));
     let ttft = (e2e - tau * (o_max - 1.0).max(0.0)).max(t_prefill);
-    let c_pf = if prefill_tokens > 0.0 { t_prefill / prefill_tokens } else { Seconds(0.0) };
+    let c_pf = if prefill_tokens > 0.0 {
+        t_prefill / prefill_tokens
+    } else {
+        Seconds(0.0)
+    };
     assemble(
         scenario,
         Steady {
@@ -93,7 +139,11 @@ pub fn evaluate_static(scenario: &Scenario) -> OperatingPoint {
             decode,
             c_pf,
             requests_per_s_replica,
-            prefill_share: if t_batch.0 > 0.0 { (t_prefill / t_batch).clamp(0.0, 0.999) } else { 0.0 },
+            prefill_share: if t_batch.0 > 0.0 {
+                (t_prefill / t_batch).clamp(0.0, 0.999)
+            } else {
+                0.0
+            },
             tpot: tau,
             ttft,
             e2e,

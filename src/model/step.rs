@@ -79,6 +79,9 @@ pub struct BatchShape {
     pub prefill_prompt: f64,
     /// Chunk size the prompts are split into (`min(P, T_bud)`).
     pub prefill_chunk: f64,
+    /// Extra query tokens each decoding sequence verifies (speculative decoding's `γ`); the
+    /// linear and attention FLOPs grow `(γ+1)×` but the KV is read once per sequence (MODEL.md §5).
+    pub verify_tokens: f64,
 }
 
 /// Where the time of one step goes, per GPU.
@@ -94,6 +97,8 @@ pub struct StepBreakdown {
     pub communication_ms: f64,
     /// Per-layer kernel floors and the per-step scheduler/sampler overhead.
     pub overhead_ms: f64,
+    /// Speculative-decoding draft steps (`γ·t_draft`), 0 when off.
+    pub draft_ms: f64,
     pub total_ms: f64,
     /// Unblended components, for the "bound by" label.
     pub weight_read_ms: f64,
@@ -117,7 +122,13 @@ impl StepBreakdown {
         ];
         candidates
             .into_iter()
-            .fold((Bound::Overhead, f64::NEG_INFINITY), |best, c| if c.1 > best.1 { c } else { best })
+            .fold((Bound::Overhead, f64::NEG_INFINITY), |best, c| {
+                if c.1 > best.1 {
+                    c
+                } else {
+                    best
+                }
+            })
             .0
     }
 }
@@ -183,8 +194,10 @@ impl StepCost {
             active_linear_flops_per_token: 2.0 * arch.active_linear_params() / shards,
             lm_head_flops_per_logit: 2.0 * arch.lm_head_params / tp,
             kv_bytes_per_layer_token: kv_bytes_per_layer_token_gpu(arch, kv, par.tp).0,
-            decode_attention_flops_per_layer_token: arch.decode_attention_flops_per_token_layer / tp,
-            prefill_attention_flops_per_layer_token: arch.prefill_attention_flops_per_token_layer / tp,
+            decode_attention_flops_per_layer_token: arch.decode_attention_flops_per_token_layer
+                / tp,
+            prefill_attention_flops_per_layer_token: arch.prefill_attention_flops_per_token_layer
+                / tp,
             elementwise_bytes_per_token: arch.layers / f64::from(par.pp.max(1))
                 * arch.hidden
                 * ACTIVATION_BYTES
@@ -211,10 +224,16 @@ impl StepCost {
     /// `t_iter = t_lin + t_attn + t_elem + t_TP + t_A2A + (L/PP)·t_L0 + t_it0`.
     pub fn step(&self, shape: &BatchShape) -> StepBreakdown {
         let e = &self.efficiency;
-        let tokens = (shape.decode_seqs + shape.prefill_tokens).max(0.0);
+        let queries_per_seq = 1.0 + shape.verify_tokens.max(0.0);
+        let decode_tokens = shape.decode_seqs * queries_per_seq;
+        let tokens = (decode_tokens + shape.prefill_tokens).max(0.0);
         let prompt = shape.prefill_prompt.max(1.0);
-        let finishing_prompts = if shape.prefill_tokens > 0.0 { shape.prefill_tokens / prompt } else { 0.0 };
-        let logits = shape.decode_seqs + finishing_prompts;
+        let finishing_prompts = if shape.prefill_tokens > 0.0 {
+            shape.prefill_tokens / prompt
+        } else {
+            0.0
+        };
+        let logits = decode_tokens + finishing_prompts;
 
         // Linear layers (§2.2): this GPU's share of the blocks (already divided by TP·PP) plus the head.
         let weight_bytes = self.weight_bytes_read(tokens);
@@ -227,19 +246,23 @@ impl StepCost {
 
         // Attention (§2.3): decode reads every cached token once per layer; prefill chunks write
         // their KV, re-read earlier chunks' KV, and compute the causal square.
-        let decode_layer_tokens = shape.decode_seqs * self.arch.kv_layer_tokens(shape.decode_context)
+        let decode_layer_tokens = shape.decode_seqs
+            * self.arch.kv_layer_tokens(shape.decode_context)
             / f64::from(self.par.pp.max(1));
         let prefill_attended = shape.prefill_tokens
-            * self.arch.prefill_layer_tokens_per_token(prompt, e.causal_factor)
+            * self
+                .arch
+                .prefill_layer_tokens_per_token(prompt, e.causal_factor)
             / f64::from(self.par.pp.max(1));
         let chunk = shape.prefill_chunk.clamp(1.0, prompt);
         let chunks = (prompt / chunk).ceil();
         let prior_reads_per_token = chunk * chunks * (chunks - 1.0) / 2.0 / prompt;
         let prefill_kv_layer_tokens =
             shape.prefill_tokens * (1.0 + prior_reads_per_token) * self.layers_per_stage;
-        let kv_bytes = Bytes(self.kv_bytes_per_layer_token * (decode_layer_tokens + prefill_kv_layer_tokens));
+        let kv_bytes =
+            Bytes(self.kv_bytes_per_layer_token * (decode_layer_tokens + prefill_kv_layer_tokens));
         let attention_flops = Flops(
-            self.decode_attention_flops_per_layer_token * decode_layer_tokens
+            self.decode_attention_flops_per_layer_token * decode_layer_tokens * queries_per_seq
                 + self.prefill_attention_flops_per_layer_token * prefill_attended,
         );
         let kv_read = kv_bytes / self.bandwidth;
@@ -257,6 +280,7 @@ impl StepCost {
             elementwise_ms: elementwise.ms(),
             communication_ms: communication.ms(),
             overhead_ms: overhead.ms(),
+            draft_ms: 0.0,
             total_ms: total.ms(),
             weight_read_ms: weight_read.ms(),
             kv_read_ms: kv_read.ms(),
@@ -318,7 +342,11 @@ mod tests {
         StepCost::new(
             &arch,
             hw,
-            Parallelism { tp: 1, pp: 1, ep: 1 },
+            Parallelism {
+                tp: 1,
+                pp: 1,
+                ep: 1,
+            },
             Precision::Bf16,
             &gemm,
             KvPrecision::Bf16,
@@ -342,7 +370,10 @@ mod tests {
         let cost = h100_8b();
         for (batch, expected_ms) in [(1.0, 6.1), (64.0, 10.9), (256.0, 26.8)] {
             let got = decode(&cost, batch, 1536.0);
-            assert!((got / expected_ms - 1.0).abs() < 0.03, "B={batch}: {got:.2} ms vs {expected_ms}");
+            assert!(
+                (got / expected_ms - 1.0).abs() < 0.03,
+                "B={batch}: {got:.2} ms vs {expected_ms}"
+            );
         }
     }
 
@@ -359,16 +390,27 @@ mod tests {
             ..BatchShape::default()
         });
         let per_token_us = step.total_ms * 1e3 / 2048.0;
-        assert!((per_token_us / 20.0 - 1.0).abs() < 0.10, "{per_token_us:.1} µs/token");
+        assert!(
+            (per_token_us / 20.0 - 1.0).abs() < 0.10,
+            "{per_token_us:.1} µs/token"
+        );
         assert_eq!(step.bound(), Bound::Compute);
     }
 
     #[test]
     fn small_batch_is_weight_bound_large_batch_is_kv_bound() {
         let cost = h100_8b();
-        let small = cost.step(&BatchShape { decode_seqs: 1.0, decode_context: 1536.0, ..BatchShape::default() });
+        let small = cost.step(&BatchShape {
+            decode_seqs: 1.0,
+            decode_context: 1536.0,
+            ..BatchShape::default()
+        });
         assert_eq!(small.bound(), Bound::WeightBandwidth);
-        let large = cost.step(&BatchShape { decode_seqs: 256.0, decode_context: 1536.0, ..BatchShape::default() });
+        let large = cost.step(&BatchShape {
+            decode_seqs: 256.0,
+            decode_context: 1536.0,
+            ..BatchShape::default()
+        });
         assert_eq!(large.bound(), Bound::KvBandwidth);
     }
 

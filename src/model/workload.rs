@@ -45,7 +45,13 @@ mod tests {
 
     #[test]
     fn fixed_lengths_live_context_is_prompt_plus_half_output() {
-        let w = Workload { input_mean: 1000.0, output_mean: 200.0, input_sigma: 0.0, output_sigma: 0.0, prefix_hit: 0.0 };
+        let w = Workload {
+            input_mean: 1000.0,
+            output_mean: 200.0,
+            input_sigma: 0.0,
+            output_sigma: 0.0,
+            prefix_hit: 0.0,
+        };
         assert_eq!(w.live_context(), 1100.0);
     }
 
@@ -54,7 +60,17 @@ mod tests {
     /// Stated tolerance: 7 %.
     #[test]
     fn azure_conversation_live_context() {
-        let w = Workload { input_mean: 1155.0, output_mean: 211.0, input_sigma: 0.99, output_sigma: 0.86, prefix_hit: 0.0 };
-        assert!((w.live_context() / 1460.0 - 1.0).abs() < 0.07, "{}", w.live_context());
+        let w = Workload {
+            input_mean: 1155.0,
+            output_mean: 211.0,
+            input_sigma: 0.99,
+            output_sigma: 0.86,
+            prefix_hit: 0.0,
+        };
+        assert!(
+            (w.live_context() / 1460.0 - 1.0).abs() < 0.07,
+            "{}",
+            w.live_context()
+        );
     }
 }

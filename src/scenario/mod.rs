@@ -9,6 +9,8 @@
 use crate::catalog::{catalog, Arch, Gpu, ModelSpec};
 use crate::model::architecture::Architecture;
 use crate::model::efficiency::{knob_ranges, Efficiency};
+
+mod input;
 use crate::model::memory::{
     kv_bytes_per_sequence_gpu, kv_pool_per_gpu, paged_capacity, weight_bytes_per_gpu, Parallelism,
     BLOCK_TOKENS,
@@ -17,146 +19,7 @@ use crate::model::precision::{gemm_mode, GemmMode, KvPrecision, Precision};
 use crate::model::step::{Hardware, StepCost};
 use crate::model::workload::Workload;
 use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond};
-use serde::{Deserialize, Serialize};
-
-/// Default engine concurrency limit (`max_num_seqs`, the slider's right end). vLLM V1 uses 1024
-/// on large-memory GPUs and 256 in older releases (MODEL.md §0 [S16][S45]); TensorRT-LLM's
-/// default `max_batch_size` is 2048. 1024 lets the curve reach saturation on one GPU.
-pub const DEFAULT_MAX_NUM_SEQS: u32 = 1024;
-/// Default per-iteration token budget (`max_num_batched_tokens`): the current vLLM guidance for
-/// latency-sensitive serving (MODEL.md §4.3 [S16c]).
-pub const DEFAULT_CHUNK_TOKENS: u32 = 2048;
-
-/// How requests are grouped into batches (MODEL.md §4.1–§4.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "lowercase")]
-pub enum Batching {
-    /// Request-level: wait for a batch, pad, run to the longest output, release together.
-    Static,
-    /// Iteration-level (Orca/vLLM): sequences join and leave at every step.
-    #[default]
-    Continuous,
-}
-
-impl Batching {
-    pub fn parse(text: &str) -> Option<Batching> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "static" => Some(Batching::Static),
-            "continuous" => Some(Batching::Continuous),
-            _ => None,
-        }
-    }
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Batching::Static => "static",
-            Batching::Continuous => "continuous",
-        }
-    }
-}
-
-/// Optional overrides of the efficiency knobs; `None` keeps the GPU family's default.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct EfficiencyOverrides {
-    pub eta_mem: Option<f64>,
-    pub eta_compute: Option<f64>,
-    pub blend_p: Option<f64>,
-    pub layer_overhead_us: Option<f64>,
-    pub step_overhead_ms: Option<f64>,
-    pub allreduce_latency_us: Option<f64>,
-    pub link_efficiency: Option<f64>,
-    pub mem_utilization: Option<f64>,
-    pub reserved_gb: Option<f64>,
-    pub dequant_factor: Option<f64>,
-    pub causal_factor: Option<f64>,
-    pub moe_imbalance: Option<f64>,
-}
-
-impl EfficiencyOverrides {
-    fn apply(&self, base: Efficiency) -> Efficiency {
-        Efficiency {
-            eta_mem: self.eta_mem.unwrap_or(base.eta_mem),
-            eta_compute: self.eta_compute.unwrap_or(base.eta_compute),
-            blend_p: self.blend_p.unwrap_or(base.blend_p),
-            layer_overhead_us: self.layer_overhead_us.unwrap_or(base.layer_overhead_us),
-            step_overhead_ms: self.step_overhead_ms.unwrap_or(base.step_overhead_ms),
-            allreduce_latency_us: self.allreduce_latency_us.unwrap_or(base.allreduce_latency_us),
-            link_efficiency: self.link_efficiency.unwrap_or(base.link_efficiency),
-            mem_utilization: self.mem_utilization.unwrap_or(base.mem_utilization),
-            reserved_gb: self.reserved_gb.unwrap_or(base.reserved_gb),
-            dequant_factor: self.dequant_factor.unwrap_or(base.dequant_factor),
-            causal_factor: self.causal_factor.unwrap_or(base.causal_factor),
-            moe_imbalance: self.moe_imbalance.unwrap_or(base.moe_imbalance),
-        }
-    }
-}
-
-/// The raw scenario, exactly as a user gave it. Numbers are `f64` so that a negative or
-/// fractional entry reaches validation and gets a message, instead of failing to parse.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct ScenarioInput {
-    pub model: String,
-    pub gpu: String,
-    pub gpu_count: f64,
-    /// Tensor-parallel degree; `None` picks the smallest power of two that fits.
-    pub tp: Option<f64>,
-    pub pp: Option<f64>,
-    pub ep: Option<f64>,
-    pub precision: String,
-    pub kv_precision: String,
-    /// Mean prompt tokens per request.
-    pub input_len: f64,
-    /// Mean generated tokens per request.
-    pub output_len: f64,
-    /// Log-space spread of prompt lengths (0 = every prompt the same length).
-    pub input_sigma: f64,
-    /// Log-space spread of output lengths (0 = fixed).
-    pub output_sigma: f64,
-    /// Fraction of prompt tokens served from the prefix cache.
-    pub prefix_hit: f64,
-    /// $ per GPU-hour; `None` takes the catalog's typical price for the GPU.
-    pub usd_per_gpu_hour: Option<f64>,
-    /// Requests in flight across the whole system (the batch-size slider).
-    pub concurrency: f64,
-    /// Engine limit on sequences per replica (`max_num_seqs`).
-    pub max_num_seqs: f64,
-    /// Per-iteration token budget for chunked prefill (`max_num_batched_tokens`).
-    pub chunk_tokens: f64,
-    /// `static` or `continuous` batching.
-    pub batching: String,
-    pub efficiency: EfficiencyOverrides,
-}
-
-impl Default for ScenarioInput {
-    /// The glossary's own example: Llama 3 70B on 8×H100 SXM in FP8 at $3.125/GPU-hour
-    /// ($25/hour for the node), chat-like lengths (the Azure LLM conversation trace means,
-    /// MODEL.md §6.4: 1155 prompt and 211 output tokens).
-    fn default() -> ScenarioInput {
-        ScenarioInput {
-            model: "llama-3.1-70b".into(),
-            gpu: "h100-sxm".into(),
-            gpu_count: 8.0,
-            tp: None,
-            pp: None,
-            ep: None,
-            precision: "fp8".into(),
-            kv_precision: "bf16".into(),
-            input_len: 1155.0,
-            output_len: 211.0,
-            input_sigma: 0.0,
-            output_sigma: 0.0,
-            prefix_hit: 0.0,
-            usd_per_gpu_hour: Some(3.125),
-            concurrency: 64.0,
-            max_num_seqs: f64::from(DEFAULT_MAX_NUM_SEQS),
-            chunk_tokens: f64::from(DEFAULT_CHUNK_TOKENS),
-            batching: "continuous".into(),
-            efficiency: EfficiencyOverrides::default(),
-        }
-    }
-}
+pub use input::*;
 
 /// Bad input, naming the field (kebab-case, as the CLI flag and the page control are named).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,7 +45,11 @@ fn error(field: &str, message: impl Into<String>) -> ScenarioError {
 
 /// A whole number in `[min, max]`, or an error naming the field and the allowed range.
 fn whole(field: &str, value: f64, min: u32, max: u32) -> Result<u32, ScenarioError> {
-    if !value.is_finite() || value.fract() != 0.0 || value < f64::from(min) || value > f64::from(max) {
+    if !value.is_finite()
+        || value.fract() != 0.0
+        || value < f64::from(min)
+        || value > f64::from(max)
+    {
         return Err(error(
             field,
             format!("must be a whole number from {min} to {max} (got {value})"),
@@ -194,7 +61,10 @@ fn whole(field: &str, value: f64, min: u32, max: u32) -> Result<u32, ScenarioErr
 /// A real number in `[min, max]`, or an error naming the field and the allowed range.
 fn real(field: &str, value: f64, min: f64, max: f64) -> Result<f64, ScenarioError> {
     if !value.is_finite() || value < min || value > max {
-        return Err(error(field, format!("must be a number from {min} to {max} (got {value})")));
+        return Err(error(
+            field,
+            format!("must be a number from {min} to {max} (got {value})"),
+        ));
     }
     Ok(value)
 }
@@ -218,6 +88,11 @@ pub struct Scenario {
     pub max_num_seqs: u32,
     pub chunk_tokens: u32,
     pub batching: Batching,
+    pub kv_alloc: KvAlloc,
+    /// Tokens reserved per sequence by a contiguous allocator.
+    pub max_model_len: f64,
+    /// Speculative decoding, when on.
+    pub spec: Option<SpecDecode>,
     pub efficiency: Efficiency,
     pub usd_per_gpu_hour: f64,
     /// Requests in flight across the system at the chosen operating point.
@@ -232,6 +107,30 @@ pub struct Scenario {
     pub warnings: Vec<String>,
 }
 
+/// Speculative decoding as validated: method and `(α, γ, c)` (MODEL.md §5).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpecDecode {
+    pub method: SpecMethod,
+    /// Per-token acceptance rate `α` in [0, 0.99].
+    pub accept: f64,
+    /// Draft length `γ` (tokens proposed per step).
+    pub len: f64,
+    /// Draft step cost relative to a target step, `c`.
+    pub draft_cost: f64,
+}
+
+impl SpecDecode {
+    /// Weight and KV memory the draft adds, as a fraction of the target's: a draft model costs
+    /// about `c` of the target (step cost tracks size while memory-bound); EAGLE heads and MTP
+    /// modules are about one decoder layer (`1/L`) (MODEL.md §5).
+    pub fn memory_fraction(&self, layers: f64) -> f64 {
+        match self.method {
+            SpecMethod::Draft => self.draft_cost,
+            SpecMethod::Eagle | SpecMethod::Mtp => 1.0 / layers.max(1.0),
+        }
+    }
+}
+
 /// Memory facts of one candidate parallelism.
 struct Fit {
     weights: Bytes,
@@ -240,24 +139,39 @@ struct Fit {
     capacity: u32,
 }
 
+/// What besides the workload decides memory fit.
+#[derive(Clone, Copy)]
+struct Allocation {
+    kv_alloc: KvAlloc,
+    max_model_len: f64,
+    /// Extra memory fraction for a speculative draft (weights and KV).
+    draft_fraction: f64,
+}
+
 fn fit(
     arch: &Architecture,
     gpu: &Gpu,
-    precision: Precision,
-    kv: KvPrecision,
+    (precision, kv): (Precision, KvPrecision),
     par: Parallelism,
     efficiency: &Efficiency,
     workload: &Workload,
+    allocation: Allocation,
 ) -> Fit {
-    let weights = weight_bytes_per_gpu(arch, precision, par);
+    let weights = weight_bytes_per_gpu(arch, precision, par) * (1.0 + allocation.draft_fraction);
     let pool = kv_pool_per_gpu(
         Bytes::from_gb(gpu.memory_gb),
         efficiency.mem_utilization,
         weights,
         Bytes::from_gb(efficiency.reserved_gb),
     );
-    let per_sequence =
-        kv_bytes_per_sequence_gpu(arch, kv, par, workload.live_context() + (BLOCK_TOKENS - 1.0) / 2.0);
+    // Paged: the time-averaged live context plus half a block of waste; contiguous: the whole
+    // reservation (MODEL.md §1.4).
+    let reserved_tokens = match allocation.kv_alloc {
+        KvAlloc::Paged => workload.live_context() + (BLOCK_TOKENS - 1.0) / 2.0,
+        KvAlloc::Contiguous => allocation.max_model_len,
+    };
+    let per_sequence = kv_bytes_per_sequence_gpu(arch, kv, par, reserved_tokens)
+        * (1.0 + allocation.draft_fraction);
     Fit {
         weights,
         pool,
@@ -268,7 +182,14 @@ fn fit(
 
 /// "Room for KV": the pool holds at least one whole request at its full length and is at least
 /// 10 % of the usable memory, so the replica can batch rather than merely load.
-fn has_room(fit: &Fit, arch: &Architecture, kv: KvPrecision, par: Parallelism, workload: &Workload, usable: Bytes) -> bool {
+fn has_room(
+    fit: &Fit,
+    arch: &Architecture,
+    kv: KvPrecision,
+    par: Parallelism,
+    workload: &Workload,
+    usable: Bytes,
+) -> bool {
     let full = kv_bytes_per_sequence_gpu(arch, kv, par, workload.input_mean + workload.output_mean);
     fit.pool.0 >= full.0 && fit.pool.0 >= 0.1 * usable.0 && fit.capacity >= 1
 }
@@ -284,7 +205,11 @@ impl TryFrom<ScenarioInput> for Scenario {
                 format!(
                     "unknown model `{}`; known: {}",
                     input.model,
-                    cat.models.iter().map(|m| m.id.as_str()).collect::<Vec<_>>().join(", ")
+                    cat.models
+                        .iter()
+                        .map(|m| m.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )
         })?;
@@ -294,7 +219,11 @@ impl TryFrom<ScenarioInput> for Scenario {
                 format!(
                     "unknown GPU `{}`; known: {}",
                     input.gpu,
-                    cat.gpus.iter().map(|g| g.id.as_str()).collect::<Vec<_>>().join(", ")
+                    cat.gpus
+                        .iter()
+                        .map(|g| g.id.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )
         })?;
@@ -302,10 +231,18 @@ impl TryFrom<ScenarioInput> for Scenario {
             return Err(error("gpu", why));
         }
         let bf16_tflops = gpu.bf16_tflops.unwrap_or(0.0);
-        let precision = Precision::parse(&input.precision)
-            .ok_or_else(|| error("precision", format!("`{}` is not one of bf16, fp8, fp4, int4", input.precision)))?;
-        let kv_precision = KvPrecision::parse(&input.kv_precision)
-            .ok_or_else(|| error("kv-precision", format!("`{}` is not one of bf16, fp8", input.kv_precision)))?;
+        let precision = Precision::parse(&input.precision).ok_or_else(|| {
+            error(
+                "precision",
+                format!("`{}` is not one of bf16, fp8, fp4, int4", input.precision),
+            )
+        })?;
+        let kv_precision = KvPrecision::parse(&input.kv_precision).ok_or_else(|| {
+            error(
+                "kv-precision",
+                format!("`{}` is not one of bf16, fp8", input.kv_precision),
+            )
+        })?;
         let gpu_count = whole("gpu-count", input.gpu_count, 1, 4096)?;
         let pp = match input.pp {
             Some(pp) => whole("pp", pp, 1, 64)?,
@@ -319,15 +256,69 @@ impl TryFrom<ScenarioInput> for Scenario {
         let concurrency = whole("concurrency", input.concurrency, 1, 10_000_000)?;
         let max_num_seqs = whole("max-num-seqs", input.max_num_seqs, 1, 65_536)?;
         let chunk_tokens = whole("chunk-tokens", input.chunk_tokens, 16, 1_048_576)?;
-        let batching = Batching::parse(&input.batching)
-            .ok_or_else(|| error("batching", format!("`{}` is not one of static, continuous", input.batching)))?;
+        let batching = Batching::parse(&input.batching).ok_or_else(|| {
+            error(
+                "batching",
+                format!("`{}` is not one of static, continuous", input.batching),
+            )
+        })?;
+        let kv_alloc = KvAlloc::parse(&input.kv_alloc).ok_or_else(|| {
+            error(
+                "kv-alloc",
+                format!("`{}` is not one of paged, contiguous", input.kv_alloc),
+            )
+        })?;
+        let lognormal = match input.length_dist.trim() {
+            "lognormal" => true,
+            "fixed" => false,
+            other => {
+                return Err(error(
+                    "length-dist",
+                    format!("`{other}` is not one of fixed, lognormal"),
+                ))
+            }
+        };
+        let spec = match SpecMethod::parse(&input.spec_decode) {
+            None => {
+                return Err(error(
+                    "spec-decode",
+                    format!(
+                        "`{}` is not one of off, draft, eagle, mtp",
+                        input.spec_decode
+                    ),
+                ))
+            }
+            Some(None) => None,
+            Some(Some(method)) => {
+                let (accept, len, cost) = method.preset();
+                Some(SpecDecode {
+                    method,
+                    accept: real(
+                        "spec-accept",
+                        input.spec_accept.unwrap_or(accept),
+                        0.0,
+                        0.99,
+                    )?,
+                    len: f64::from(whole("spec-len", input.spec_len.unwrap_or(len), 1, 16)?),
+                    draft_cost: real(
+                        "spec-draft-cost",
+                        input.spec_draft_cost.unwrap_or(cost),
+                        0.0,
+                        1.0,
+                    )?,
+                })
+            }
+        };
         let default_price = gpu.usd_per_gpu_hour_typical;
         let usd_per_gpu_hour = match input.usd_per_gpu_hour.or(default_price) {
             Some(price) => real("usd-per-gpu-hour", price, 0.0, 1000.0)?,
             None => {
                 return Err(error(
                     "usd-per-gpu-hour",
-                    format!("the catalog has no rental price for {}; enter one", gpu.name),
+                    format!(
+                        "the catalog has no rental price for {}; enter one",
+                        gpu.name
+                    ),
                 ))
             }
         };
@@ -343,8 +334,8 @@ impl TryFrom<ScenarioInput> for Scenario {
         let workload = Workload {
             input_mean: input_len,
             output_mean: output_len,
-            input_sigma,
-            output_sigma,
+            input_sigma: if lognormal { input_sigma } else { 0.0 },
+            output_sigma: if lognormal { output_sigma } else { 0.0 },
             prefix_hit,
         };
 
@@ -356,11 +347,29 @@ impl TryFrom<ScenarioInput> for Scenario {
         };
         if let Some(ep) = ep_given {
             if ep > 1 && !is_moe {
-                return Err(error("ep", format!("{} is dense; expert parallelism needs an MoE model", model.name)));
+                return Err(error(
+                    "ep",
+                    format!(
+                        "{} is dense; expert parallelism needs an MoE model",
+                        model.name
+                    ),
+                ));
             }
         }
         let arch = Architecture::new(&model);
         let usable = Bytes::from_gb(gpu.memory_gb) * efficiency.mem_utilization;
+        let default_model_len = f64::from(model.max_context.unwrap_or(8192).min(8192));
+        let max_model_len = match input.max_model_len {
+            Some(len) => real("max-model-len", len, 1.0, 10_000_000.0)?,
+            None => default_model_len
+                .max(input_len + output_len)
+                .min(f64::from(model.max_context.unwrap_or(u32::MAX))),
+        };
+        let allocation = Allocation {
+            kv_alloc,
+            max_model_len,
+            draft_fraction: spec.map_or(0.0, |s| s.memory_fraction(arch.layers)),
+        };
 
         let (tp, tp_auto) = match input.tp {
             Some(tp) => {
@@ -371,9 +380,21 @@ impl TryFrom<ScenarioInput> for Scenario {
                 let mut chosen = None;
                 let mut candidate = 1u32;
                 while candidate <= gpu_count {
-                    let par = Parallelism { tp: candidate, pp, ep: ep_given.map_or(1, |ep| ep.min(candidate)) };
+                    let par = Parallelism {
+                        tp: candidate,
+                        pp,
+                        ep: ep_given.map_or(1, |ep| ep.min(candidate)),
+                    };
                     if gpu_count % par.gpus_per_replica().max(1) == 0 {
-                        let f = fit(&arch, &gpu, precision, kv_precision, par, &efficiency, &workload);
+                        let f = fit(
+                            &arch,
+                            &gpu,
+                            (precision, kv_precision),
+                            par,
+                            &efficiency,
+                            &workload,
+                            allocation,
+                        );
                         if has_room(&f, &arch, kv_precision, par, &workload, usable) {
                             chosen = Some(candidate);
                             break;
@@ -400,7 +421,10 @@ impl TryFrom<ScenarioInput> for Scenario {
         };
         let ep = ep_given.unwrap_or(1);
         if ep > tp || tp % ep != 0 {
-            return Err(error("ep", format!("expert parallelism {ep} must divide the tensor-parallel group ({tp})")));
+            return Err(error(
+                "ep",
+                format!("expert parallelism {ep} must divide the tensor-parallel group ({tp})"),
+            ));
         }
         let par = Parallelism { tp, pp, ep };
         let per_replica = par.gpus_per_replica();
@@ -417,7 +441,15 @@ impl TryFrom<ScenarioInput> for Scenario {
                 format!("{} has no scale-up link bandwidth in the catalog; only TP = PP = 1 can be modelled", gpu.name),
             ));
         }
-        let f = fit(&arch, &gpu, precision, kv_precision, par, &efficiency, &workload);
+        let f = fit(
+            &arch,
+            &gpu,
+            (precision, kv_precision),
+            par,
+            &efficiency,
+            &workload,
+            allocation,
+        );
         if f.pool.0 <= 0.0 || f.capacity == 0 {
             let field = if tp_auto { "gpu-count" } else { "tp" };
             return Err(error(
@@ -457,7 +489,15 @@ impl TryFrom<ScenarioInput> for Scenario {
             bf16_peak: FlopsPerSecond::from_tflops(bf16_tflops),
             link_bw: BytesPerSecond::from_gb_s(gpu.link_gb_s.unwrap_or(0.0)),
         };
-        let step_cost = StepCost::new(&arch, hardware, par, precision, &gemm, kv_precision, efficiency);
+        let step_cost = StepCost::new(
+            &arch,
+            hardware,
+            par,
+            precision,
+            &gemm,
+            kv_precision,
+            efficiency,
+        );
         Ok(Scenario {
             input,
             model,
@@ -474,6 +514,9 @@ impl TryFrom<ScenarioInput> for Scenario {
             max_num_seqs,
             chunk_tokens,
             batching,
+            kv_alloc,
+            max_model_len,
+            spec,
             efficiency,
             usd_per_gpu_hour,
             concurrency,
@@ -526,7 +569,10 @@ mod tests {
         let s = Scenario::default_scenario().expect("default valid");
         assert_eq!(s.gpu_count, 8);
         assert!(s.tp_auto);
-        assert_eq!(s.par.tp, 2, "70B FP8 (70.6 GB) does not fit one 80 GB H100 with room; TP2 does");
+        assert_eq!(
+            s.par.tp, 2,
+            "70B FP8 (70.6 GB) does not fit one 80 GB H100 with room; TP2 does"
+        );
         assert_eq!(s.replicas, 4);
         assert!(s.warnings.iter().any(|w| w.contains("chose TP 2")));
     }
@@ -538,15 +584,79 @@ mod tests {
     #[test]
     fn bad_fields_are_named() {
         let base = ScenarioInput::default();
-        assert_eq!(err(ScenarioInput { input_len: 0.0, ..base.clone() }).field, "input-len");
-        assert_eq!(err(ScenarioInput { output_len: -3.0, ..base.clone() }).field, "output-len");
-        assert_eq!(err(ScenarioInput { model: "nope".into(), ..base.clone() }).field, "model");
-        assert_eq!(err(ScenarioInput { gpu: "h100-nvl".into(), ..base.clone() }).field, "gpu");
-        assert_eq!(err(ScenarioInput { tp: Some(3.0), ..base.clone() }).field, "tp");
-        assert_eq!(err(ScenarioInput { tp: Some(1.0), ..base.clone() }).field, "tp");
-        assert_eq!(err(ScenarioInput { ep: Some(2.0), ..base.clone() }).field, "ep");
-        assert_eq!(err(ScenarioInput { gpu_count: 1.0, precision: "bf16".into(), ..base.clone() }).field, "gpu-count");
-        assert_eq!(err(ScenarioInput { usd_per_gpu_hour: Some(f64::NAN), ..base.clone() }).field, "usd-per-gpu-hour");
+        assert_eq!(
+            err(ScenarioInput {
+                input_len: 0.0,
+                ..base.clone()
+            })
+            .field,
+            "input-len"
+        );
+        assert_eq!(
+            err(ScenarioInput {
+                output_len: -3.0,
+                ..base.clone()
+            })
+            .field,
+            "output-len"
+        );
+        assert_eq!(
+            err(ScenarioInput {
+                model: "nope".into(),
+                ..base.clone()
+            })
+            .field,
+            "model"
+        );
+        assert_eq!(
+            err(ScenarioInput {
+                gpu: "h100-nvl".into(),
+                ..base.clone()
+            })
+            .field,
+            "gpu"
+        );
+        assert_eq!(
+            err(ScenarioInput {
+                tp: Some(3.0),
+                ..base.clone()
+            })
+            .field,
+            "tp"
+        );
+        assert_eq!(
+            err(ScenarioInput {
+                tp: Some(1.0),
+                ..base.clone()
+            })
+            .field,
+            "tp"
+        );
+        assert_eq!(
+            err(ScenarioInput {
+                ep: Some(2.0),
+                ..base.clone()
+            })
+            .field,
+            "ep"
+        );
+        assert_eq!(
+            err(ScenarioInput {
+                gpu_count: 1.0,
+                precision: "bf16".into(),
+                ..base.clone()
+            })
+            .field,
+            "gpu-count"
+        );
+        assert_eq!(
+            err(ScenarioInput {
+                usd_per_gpu_hour: Some(f64::NAN),
+                ..base.clone()
+            })
+            .field,
+            "usd-per-gpu-hour"
+        );
         let mut knobs = base.clone();
         knobs.efficiency.eta_mem = Some(1.5);
         assert_eq!(err(knobs).field, "eta-mem");

@@ -1,0 +1,286 @@
+//! The raw, serde-able scenario as users give it (page controls, URL, JSON file, CLI flags),
+//! its defaults, the workload presets, and the small enums the raw strings name. Nothing here
+//! is validated; `Scenario::try_from` in `mod.rs` does that once.
+
+use crate::model::efficiency::Efficiency;
+use serde::{Deserialize, Serialize};
+
+/// Default engine concurrency limit (`max_num_seqs`, the slider's right end). vLLM V1 uses 1024
+/// on large-memory GPUs and 256 in older releases (MODEL.md §0 [S16][S45]); TensorRT-LLM's
+/// default `max_batch_size` is 2048. 1024 lets the curve reach saturation on one GPU.
+pub const DEFAULT_MAX_NUM_SEQS: u32 = 1024;
+/// Default per-iteration token budget (`max_num_batched_tokens`): the current vLLM guidance for
+/// latency-sensitive serving (MODEL.md §4.3 [S16c]).
+pub const DEFAULT_CHUNK_TOKENS: u32 = 2048;
+
+/// How requests are grouped into batches (MODEL.md §4.1–§4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Batching {
+    /// Request-level: wait for a batch, pad, run to the longest output, release together.
+    Static,
+    /// Iteration-level (Orca/vLLM): sequences join and leave at every step.
+    #[default]
+    Continuous,
+}
+
+impl Batching {
+    pub fn parse(text: &str) -> Option<Batching> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "static" => Some(Batching::Static),
+            "continuous" => Some(Batching::Continuous),
+            _ => None,
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Batching::Static => "static",
+            Batching::Continuous => "continuous",
+        }
+    }
+}
+
+/// Optional overrides of the efficiency knobs; `None` keeps the GPU family's default.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct EfficiencyOverrides {
+    pub eta_mem: Option<f64>,
+    pub eta_compute: Option<f64>,
+    pub blend_p: Option<f64>,
+    pub layer_overhead_us: Option<f64>,
+    pub step_overhead_ms: Option<f64>,
+    pub allreduce_latency_us: Option<f64>,
+    pub link_efficiency: Option<f64>,
+    pub mem_utilization: Option<f64>,
+    pub reserved_gb: Option<f64>,
+    pub dequant_factor: Option<f64>,
+    pub causal_factor: Option<f64>,
+    pub moe_imbalance: Option<f64>,
+}
+
+impl EfficiencyOverrides {
+    pub(crate) fn apply(&self, base: Efficiency) -> Efficiency {
+        Efficiency {
+            eta_mem: self.eta_mem.unwrap_or(base.eta_mem),
+            eta_compute: self.eta_compute.unwrap_or(base.eta_compute),
+            blend_p: self.blend_p.unwrap_or(base.blend_p),
+            layer_overhead_us: self.layer_overhead_us.unwrap_or(base.layer_overhead_us),
+            step_overhead_ms: self.step_overhead_ms.unwrap_or(base.step_overhead_ms),
+            allreduce_latency_us: self
+                .allreduce_latency_us
+                .unwrap_or(base.allreduce_latency_us),
+            link_efficiency: self.link_efficiency.unwrap_or(base.link_efficiency),
+            mem_utilization: self.mem_utilization.unwrap_or(base.mem_utilization),
+            reserved_gb: self.reserved_gb.unwrap_or(base.reserved_gb),
+            dequant_factor: self.dequant_factor.unwrap_or(base.dequant_factor),
+            causal_factor: self.causal_factor.unwrap_or(base.causal_factor),
+            moe_imbalance: self.moe_imbalance.unwrap_or(base.moe_imbalance),
+        }
+    }
+}
+
+/// The raw scenario, exactly as a user gave it. Numbers are `f64` so that a negative or
+/// fractional entry reaches validation and gets a message, instead of failing to parse.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ScenarioInput {
+    pub model: String,
+    pub gpu: String,
+    pub gpu_count: f64,
+    /// Tensor-parallel degree; `None` picks the smallest power of two that fits.
+    pub tp: Option<f64>,
+    pub pp: Option<f64>,
+    pub ep: Option<f64>,
+    pub precision: String,
+    pub kv_precision: String,
+    /// Mean prompt tokens per request.
+    pub input_len: f64,
+    /// Mean generated tokens per request.
+    pub output_len: f64,
+    /// Log-space σ of prompt lengths when `length_dist` is lognormal.
+    pub input_sigma: f64,
+    /// Log-space σ of output lengths when `length_dist` is lognormal.
+    pub output_sigma: f64,
+    /// Fraction of prompt tokens served from the prefix cache.
+    pub prefix_hit: f64,
+    /// $ per GPU-hour; `None` takes the catalog's typical price for the GPU.
+    pub usd_per_gpu_hour: Option<f64>,
+    /// Requests in flight across the whole system (the batch-size slider).
+    pub concurrency: f64,
+    /// Engine limit on sequences per replica (`max_num_seqs`).
+    pub max_num_seqs: f64,
+    /// Per-iteration token budget for chunked prefill (`max_num_batched_tokens`).
+    pub chunk_tokens: f64,
+    /// `static` or `continuous` batching.
+    pub batching: String,
+    /// `fixed` (every request the mean lengths: "synthetic uniform") or `lognormal`
+    /// ("production-like", spread by `input_sigma`/`output_sigma`).
+    pub length_dist: String,
+    /// `paged` (vLLM blocks) or `contiguous` (reserve `max_model_len` per sequence).
+    pub kv_alloc: String,
+    /// Tokens a contiguous allocator reserves per sequence; `None` = min(model context, 8192).
+    pub max_model_len: Option<f64>,
+    /// Speculative decoding: `off`, `draft`, `eagle` or `mtp`.
+    pub spec_decode: String,
+    /// Per-token acceptance rate `α`; `None` = the method's preset.
+    pub spec_accept: Option<f64>,
+    /// Draft length `γ`; `None` = the method's preset.
+    pub spec_len: Option<f64>,
+    /// Cost of one draft step relative to one target step, `c`; `None` = the method's preset.
+    pub spec_draft_cost: Option<f64>,
+    pub efficiency: EfficiencyOverrides,
+}
+
+impl Default for ScenarioInput {
+    /// The glossary's own example: Llama 3 70B on 8×H100 SXM in FP8 at $3.125/GPU-hour
+    /// ($25/hour for the node), chat-like lengths: the Azure LLM conversation trace, means 1155
+    /// prompt and 211 output tokens, lognormal σ 0.99 / 0.86 (MODEL.md §6.4). MODEL.md §4.1 asks
+    /// for a length distribution by default: fixed lengths hide the batching policies' gap.
+    fn default() -> ScenarioInput {
+        ScenarioInput {
+            model: "llama-3.1-70b".into(),
+            gpu: "h100-sxm".into(),
+            gpu_count: 8.0,
+            tp: None,
+            pp: None,
+            ep: None,
+            precision: "fp8".into(),
+            kv_precision: "bf16".into(),
+            input_len: 1155.0,
+            output_len: 211.0,
+            input_sigma: 0.99,
+            output_sigma: 0.86,
+            prefix_hit: 0.0,
+            usd_per_gpu_hour: Some(3.125),
+            concurrency: 64.0,
+            max_num_seqs: f64::from(DEFAULT_MAX_NUM_SEQS),
+            chunk_tokens: f64::from(DEFAULT_CHUNK_TOKENS),
+            batching: "continuous".into(),
+            length_dist: "lognormal".into(),
+            kv_alloc: "paged".into(),
+            max_model_len: None,
+            spec_decode: "off".into(),
+            spec_accept: None,
+            spec_len: None,
+            spec_draft_cost: None,
+            efficiency: EfficiencyOverrides::default(),
+        }
+    }
+}
+
+/// How KV-cache memory is allocated (MODEL.md §1.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum KvAlloc {
+    /// Blocks of 16 tokens grow with the sequence (vLLM PagedAttention): waste < 4 %.
+    #[default]
+    Paged,
+    /// Reserve the maximum length per sequence up front (FasterTransformer/Orca).
+    Contiguous,
+}
+
+impl KvAlloc {
+    pub fn parse(text: &str) -> Option<KvAlloc> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "paged" => Some(KvAlloc::Paged),
+            "contiguous" => Some(KvAlloc::Contiguous),
+            _ => None,
+        }
+    }
+    pub fn id(self) -> &'static str {
+        match self {
+            KvAlloc::Paged => "paged",
+            KvAlloc::Contiguous => "contiguous",
+        }
+    }
+}
+
+/// Speculative-decoding methods with their MODEL.md §5 presets `(α, γ, c)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SpecMethod {
+    /// A separate small draft model: α ≈ 0.6–0.8 (task dependent), here 0.7, γ 4, c 0.1.
+    Draft,
+    /// EAGLE-like feature-level draft head: α ≈ 0.8, γ 4, c ≈ 0.05 [S36].
+    Eagle,
+    /// DeepSeek-V3 multi-token prediction: 85–90 % acceptance of the 2nd token, γ 1 [S24].
+    Mtp,
+}
+
+impl SpecMethod {
+    /// `Some(None)` for off, `Some(Some(method))`, or `None` for an unknown name.
+    pub fn parse(text: &str) -> Option<Option<SpecMethod>> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "off" | "" | "none" => Some(None),
+            "draft" => Some(Some(SpecMethod::Draft)),
+            "eagle" => Some(Some(SpecMethod::Eagle)),
+            "mtp" => Some(Some(SpecMethod::Mtp)),
+            _ => None,
+        }
+    }
+    pub fn id(self) -> &'static str {
+        match self {
+            SpecMethod::Draft => "draft",
+            SpecMethod::Eagle => "eagle",
+            SpecMethod::Mtp => "mtp",
+        }
+    }
+    /// `(acceptance α, draft length γ, draft cost c)` presets (MODEL.md §5).
+    pub fn preset(self) -> (f64, f64, f64) {
+        match self {
+            SpecMethod::Draft => (0.7, 4.0, 0.1),
+            SpecMethod::Eagle => (0.8, 4.0, 0.05),
+            SpecMethod::Mtp => (0.87, 1.0, 0.05),
+        }
+    }
+}
+
+/// A named workload: mean lengths and lognormal spreads (MODEL.md §6.4 trace fits, where a trace
+/// exists; otherwise a stated assumption).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorkloadPreset {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub input_len: f64,
+    pub output_len: f64,
+    pub input_sigma: f64,
+    pub output_sigma: f64,
+    /// Where the numbers come from.
+    pub source: &'static str,
+}
+
+/// Workload presets offered by the page and `--workload`.
+pub const WORKLOAD_PRESETS: [WorkloadPreset; 5] = [
+    WorkloadPreset { id: "chat", label: "Chat", input_len: 1155.0, output_len: 211.0, input_sigma: 0.99, output_sigma: 0.86, source: "Azure LLM conversation trace (Splitwise), MODEL.md §6.4" },
+    WorkloadPreset { id: "code", label: "Code completion", input_len: 2048.0, output_len: 28.0, input_sigma: 1.36, output_sigma: 0.85, source: "Azure LLM code trace (Splitwise), MODEL.md §6.4" },
+    WorkloadPreset { id: "summarize", label: "Summarization", input_len: 2588.0, output_len: 291.0, input_sigma: 0.76, output_sigma: 0.80, source: "arXiv summarization trace, MODEL.md §6.4" },
+    WorkloadPreset { id: "rag", label: "RAG / long prompt", input_len: 8000.0, output_len: 300.0, input_sigma: 0.5, output_sigma: 0.8, source: "assumption: retrieval-stuffed 8 k prompts, chat-like answers (no public trace in MODEL.md)" },
+    WorkloadPreset { id: "reasoning", label: "Reasoning / long output", input_len: 1000.0, output_len: 2490.0, input_sigma: 0.9, output_sigma: 0.8, source: "MODEL.md §6.4: output lognormal with μ ≈ 7.5 (mean exp(7.5 + 0.8²/2) ≈ 2490); prompt spread assumed" },
+];
+
+impl ScenarioInput {
+    /// Set lengths and spreads from a named preset (`chat`, `code`, `summarize`, `rag`,
+    /// `reasoning`); an unknown name is an error listing the known ones.
+    pub fn apply_workload_preset(&mut self, id: &str) -> Result<(), String> {
+        let preset = WORKLOAD_PRESETS
+            .iter()
+            .find(|p| p.id == id.trim())
+            .ok_or_else(|| {
+                format!(
+                    "unknown workload `{id}`; known: {}",
+                    WORKLOAD_PRESETS
+                        .iter()
+                        .map(|p| p.id)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            })?;
+        self.input_len = preset.input_len;
+        self.output_len = preset.output_len;
+        self.input_sigma = preset.input_sigma;
+        self.output_sigma = preset.output_sigma;
+        self.length_dist = "lognormal".into();
+        Ok(())
+    }
+}
