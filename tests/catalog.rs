@@ -131,3 +131,63 @@ fn derived_parameter_counts_agree_with_the_catalog() {
         );
     }
 }
+
+/// Every catalog model evaluates on a system big enough to hold it, and every GPU either
+/// evaluates a small model or is rejected with an explanation naming what its spec lacks.
+#[test]
+fn every_model_and_gpu_evaluates_or_explains() {
+    use servecost::model::evaluate;
+    use servecost::scenario::{Scenario, ScenarioInput};
+    let cat = catalog().expect("catalog parses");
+    for model in &cat.models {
+        let gpu = if model.total_params_b.unwrap_or(0.0) > 300.0 {
+            "h200-sxm"
+        } else {
+            "h100-sxm"
+        };
+        let input = ScenarioInput {
+            model: model.id.clone(),
+            gpu: gpu.into(),
+            gpu_count: 8.0,
+            ..ScenarioInput::default()
+        };
+        let scenario =
+            Scenario::try_from(input).unwrap_or_else(|e| panic!("{} on 8×{gpu}: {e}", model.id));
+        let point = evaluate(&scenario);
+        assert!(
+            point.output_tok_s.is_finite() && point.output_tok_s > 0.0,
+            "{}",
+            model.id
+        );
+        assert!(
+            point.ttft_ms.is_finite() && point.tpot_ms.is_finite(),
+            "{}",
+            model.id
+        );
+    }
+    for gpu in &cat.gpus {
+        let input = ScenarioInput {
+            model: "llama-3.1-8b".into(),
+            gpu: gpu.id.clone(),
+            gpu_count: 2.0,
+            precision: "bf16".into(),
+            usd_per_gpu_hour: Some(2.0),
+            ..ScenarioInput::default()
+        };
+        match Scenario::try_from(input) {
+            Ok(scenario) => assert!(evaluate(&scenario).output_tok_s > 0.0, "{}", gpu.id),
+            Err(e) => {
+                assert!(
+                    gpu.missing_spec().is_some() || gpu.link_gb_s.is_none(),
+                    "{}: unexpected error {e}",
+                    gpu.id
+                );
+                assert!(
+                    e.message.contains(&gpu.name) || e.message.contains("link"),
+                    "{}: {e}",
+                    gpu.id
+                );
+            }
+        }
+    }
+}

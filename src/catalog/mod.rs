@@ -5,9 +5,11 @@
 
 pub mod csv;
 mod gpus;
+mod hf_config;
 mod models;
 
 pub use gpus::Gpu;
+pub use hf_config::parse_hf_config;
 pub use models::{Arch, Attention, ModelSpec};
 
 use std::sync::OnceLock;

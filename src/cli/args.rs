@@ -116,6 +116,10 @@ pub const SCENARIO_FLAGS: &[&str] = &[
     "--spec-len",
     "--spec-draft-cost",
     "--workload",
+    "--model-config",
+    "--slo-ttft-ms",
+    "--slo-tpot-ms",
+    "--slo-percentile",
     "--eta-mem",
     "--eta-compute",
     "--blend-p",
@@ -144,12 +148,21 @@ pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
     let mut input = ScenarioInput::default();
     for required in ["--model", "--gpu", "--input-len", "--output-len"] {
         let from_preset = flags.text("--workload").is_some() && required.ends_with("-len");
-        if flags.text(required).is_none() && !from_preset {
+        let from_config = flags.text("--model-config").is_some() && required == "--model";
+        if flags.text(required).is_none() && !from_preset && !from_config {
             return Err(UsageError(format!("{required} is required")));
         }
     }
     if let Some(model) = flags.text("--model") {
         input.model = model.to_string();
+    }
+    if let Some(path) = flags.text("--model-config") {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| UsageError(format!("--model-config: {path}: {e}")))?;
+        let spec = crate::catalog::parse_hf_config(&text)
+            .map_err(|e| UsageError(format!("--model-config: {e}")))?;
+        input.model = "custom".into();
+        input.custom_model = Some(spec);
     }
     if let Some(gpu) = flags.text("--gpu") {
         input.gpu = gpu.to_string();

@@ -45,7 +45,9 @@ USAGE
                      [--batching static|continuous] [--kv-alloc paged|contiguous] [--max-model-len N]
                      [--chunk-tokens N] [--spec-decode off|draft|eagle|mtp] [--spec-accept A]
                      [--spec-len G] [--spec-draft-cost C]
-                     (--concurrency N | --max-throughput) [--usd-per-gpu-hour X] [--json]
+                     [--model-config config.json]   (a Hugging Face config.json instead of --model)
+                     (--concurrency N | --max-throughput | --slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P])
+                     [--usd-per-gpu-hour X] [--json]
   servecost sweep    (same scenario flags, no operating point) [--csv] [--json]
   servecost validate FILE.csv [--json] [--fit] [efficiency knobs]
                      predicted vs measured for a measurements.csv-format file;
@@ -119,24 +121,65 @@ fn estimate(rest: &[String]) -> Outcome {
     }
     let max_throughput = flags.has("--max-throughput");
     let has_concurrency = flags.text("--concurrency").is_some();
-    if max_throughput == has_concurrency {
+    let slo = match slo_flags(&flags) {
+        Ok(slo) => slo,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let chosen = [max_throughput, has_concurrency, slo.is_some()]
+        .iter()
+        .filter(|b| **b)
+        .count();
+    if chosen != 1 {
         return Outcome::usage(
-            "give exactly one operating point: --concurrency N or --max-throughput",
+            "give exactly one operating point: --concurrency N, --max-throughput, or --slo-ttft-ms X --slo-tpot-ms Y",
         );
     }
     let scenario = match scenario_from(&flags) {
         Ok(s) => s,
         Err(outcome) => return outcome,
     };
-    let scenario = if max_throughput {
-        let c = scenario.max_feasible_concurrency();
-        scenario.with_concurrency(c)
+    let (scenario, point, tail) = if let Some(slo) = slo {
+        match crate::model::slo::best_point_meeting(&scenario, &slo) {
+            Some((point, tail)) => (scenario.with_concurrency(point.concurrency), point, Some(tail)),
+            None => {
+                return Outcome {
+                    stdout: String::new(),
+                    stderr: format!(
+                        "no concurrency meets P{} TTFT <= {} ms and TPOT <= {} ms on this configuration (analytic tail estimate); relax the SLO or change hardware\n",
+                        slo.percentile, slo.ttft_ms, slo.tpot_ms
+                    ),
+                    code: 1,
+                }
+            }
+        }
     } else {
-        scenario
+        let scenario = if max_throughput {
+            let c = scenario.max_feasible_concurrency();
+            scenario.with_concurrency(c)
+        } else {
+            scenario
+        };
+        let point = evaluate(&scenario);
+        (scenario, point, None)
     };
-    let point = evaluate(&scenario);
     if flags.has("--json") {
-        return match serde_json::to_string_pretty(&point) {
+        let mut value = match serde_json::to_value(&point) {
+            Ok(value) => value,
+            Err(e) => {
+                return Outcome {
+                    stdout: String::new(),
+                    stderr: format!("error: {e}\n"),
+                    code: 1,
+                }
+            }
+        };
+        if let (Some(tail), Some(object)) = (tail, value.as_object_mut()) {
+            object.insert(
+                "slo_tail".into(),
+                serde_json::to_value(tail).unwrap_or_default(),
+            );
+        }
+        return match serde_json::to_string_pretty(&value) {
             Ok(json) => Outcome::ok(json + "\n"),
             Err(e) => Outcome {
                 stdout: String::new(),
@@ -145,7 +188,61 @@ fn estimate(rest: &[String]) -> Outcome {
             },
         };
     }
-    Outcome::ok(human_estimate(&scenario, &point))
+    let mut text = human_estimate(&scenario, &point);
+    if let Some(tail) = tail {
+        text.push_str(&format!(
+            "\nSLO point: highest throughput meeting the targets; P{} estimates (analytic): TTFT {} ms, TPOT {} ms\n",
+            tail.percentile,
+            format_number(tail.ttft_ms),
+            format_number(tail.tpot_ms)
+        ));
+    }
+    Outcome::ok(text)
+}
+
+/// `--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]`: both targets or neither.
+fn slo_flags(flags: &Flags) -> Result<Option<crate::model::slo::Slo>, UsageError> {
+    let ttft = flags.number("--slo-ttft-ms")?;
+    let tpot = flags.number("--slo-tpot-ms")?;
+    let percentile = flags.number("--slo-percentile")?.unwrap_or(90.0);
+    match (ttft, tpot) {
+        (None, None) => {
+            if flags.text("--slo-percentile").is_some() {
+                return Err(UsageError(
+                    "--slo-percentile needs --slo-ttft-ms and --slo-tpot-ms".into(),
+                ));
+            }
+            Ok(None)
+        }
+        (Some(ttft_ms), Some(tpot_ms)) => {
+            if !(ttft_ms > 0.0 && ttft_ms.is_finite()) {
+                return Err(UsageError(format!(
+                    "--slo-ttft-ms: must be a positive number of ms (got {ttft_ms})"
+                )));
+            }
+            if !(tpot_ms > 0.0 && tpot_ms.is_finite()) {
+                return Err(UsageError(format!(
+                    "--slo-tpot-ms: must be a positive number of ms (got {tpot_ms})"
+                )));
+            }
+            if !(50.0..=99.99).contains(&percentile) {
+                return Err(UsageError(format!(
+                    "--slo-percentile: must be from 50 to 99.99 (got {percentile})"
+                )));
+            }
+            Ok(Some(crate::model::slo::Slo {
+                ttft_ms,
+                tpot_ms,
+                percentile,
+            }))
+        }
+        (None, Some(_)) => Err(UsageError(
+            "--slo-ttft-ms is required with --slo-tpot-ms".into(),
+        )),
+        (Some(_), None) => Err(UsageError(
+            "--slo-tpot-ms is required with --slo-ttft-ms".into(),
+        )),
+    }
 }
 
 fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {

@@ -8,6 +8,7 @@ pub mod memory;
 pub mod pareto;
 pub mod precision;
 pub mod serving;
+pub mod slo;
 pub mod static_batching;
 pub mod step;
 pub mod workload;

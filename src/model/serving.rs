@@ -29,6 +29,8 @@ pub struct OperatingPoint {
     pub requests_per_s: f64,
     /// Interactivity, `1/TPOT`.
     pub tok_s_per_user: f64,
+    /// Decode time per generated token of one sequence without prefill stalls (`τ_d/E_tok`).
+    pub decode_ms_per_token: f64,
     pub tpot_ms: f64,
     pub ttft_ms: f64,
     pub e2e_ms: f64,
@@ -246,6 +248,7 @@ fn evaluate_continuous(scenario: &Scenario) -> OperatingPoint {
             requests_per_s_replica,
             prefill_share,
             tpot,
+            tau_per_token: tau,
             ttft,
             e2e,
             over_kv,
@@ -267,6 +270,8 @@ pub(super) struct Steady {
     pub requests_per_s_replica: f64,
     pub prefill_share: f64,
     pub tpot: Seconds,
+    /// `τ_d/E_tok`: the TPOT a stream would see with no prefill stalls.
+    pub tau_per_token: Seconds,
     pub ttft: Seconds,
     pub e2e: Seconds,
     pub over_kv: bool,
@@ -341,6 +346,7 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
         total_tok_s,
         requests_per_s,
         tok_s_per_user: if s.tpot.0 > 0.0 { 1.0 / s.tpot.0 } else { 0.0 },
+        decode_ms_per_token: s.tau_per_token.ms(),
         tpot_ms: s.tpot.ms(),
         ttft_ms: s.ttft.ms(),
         e2e_ms: s.e2e.ms(),

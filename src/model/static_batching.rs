@@ -145,6 +145,7 @@ pub fn evaluate_static(scenario: &Scenario) -> OperatingPoint {
                 0.0
             },
             tpot: tau,
+            tau_per_token: tau,
             ttft,
             e2e,
             over_kv: wanted > kv_cap,

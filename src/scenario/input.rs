@@ -85,7 +85,10 @@ impl EfficiencyOverrides {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ScenarioInput {
+    /// A catalog model id, or `custom` to use `custom_model`.
     pub model: String,
+    /// The user's own architecture (typed fields or a pasted `config.json`), used when `model` is `custom`.
+    pub custom_model: Option<crate::catalog::ModelSpec>,
     pub gpu: String,
     pub gpu_count: f64,
     /// Tensor-parallel degree; `None` picks the smallest power of two that fits.
@@ -140,6 +143,7 @@ impl Default for ScenarioInput {
     fn default() -> ScenarioInput {
         ScenarioInput {
             model: "llama-3.1-70b".into(),
+            custom_model: None,
             gpu: "h100-sxm".into(),
             gpu_count: 8.0,
             tp: None,

@@ -139,6 +139,52 @@ struct Fit {
     capacity: u32,
 }
 
+/// A custom architecture must be internally consistent before the model uses it; the error
+/// names the field as `custom-model.<field>`.
+fn check_custom_model(spec: &ModelSpec) -> Result<(), ScenarioError> {
+    let field = |name: &str| format!("custom-model.{name}");
+    let positive = |name: &str, value: u32, max: u32| -> Result<(), ScenarioError> {
+        if value == 0 || value > max {
+            return Err(error(
+                &field(name),
+                format!("must be from 1 to {max} (got {value})"),
+            ));
+        }
+        Ok(())
+    };
+    positive("num_layers", spec.num_layers, 1024)?;
+    positive("hidden_size", spec.hidden_size, 131_072)?;
+    positive("num_heads", spec.num_heads, 4096)?;
+    positive("num_kv_heads", spec.num_kv_heads, 4096)?;
+    positive("head_dim", spec.head_dim, 4096)?;
+    positive("vocab_size", spec.vocab_size, 10_000_000)?;
+    if spec.num_kv_heads > spec.num_heads {
+        return Err(error(&field("num_kv_heads"), "cannot exceed num_heads"));
+    }
+    match spec.arch {
+        Arch::Moe => {
+            let experts = spec.num_experts.unwrap_or(0);
+            positive("num_experts", experts, 4096)?;
+            positive(
+                "moe_intermediate_size",
+                spec.moe_intermediate_size.unwrap_or(0),
+                1_000_000,
+            )?;
+            let k = spec.experts_per_token.unwrap_or(0);
+            positive("experts_per_token", k, experts)?;
+        }
+        Arch::Dense => positive(
+            "intermediate_size",
+            spec.intermediate_size.unwrap_or(0),
+            1_000_000,
+        )?,
+    }
+    if spec.attention == crate::catalog::Attention::Mla {
+        positive("kv_lora_rank", spec.kv_lora_rank.unwrap_or(0), 65_536)?;
+    }
+    Ok(())
+}
+
 /// What besides the workload decides memory fit.
 #[derive(Clone, Copy)]
 struct Allocation {
@@ -199,20 +245,31 @@ impl TryFrom<ScenarioInput> for Scenario {
 
     fn try_from(input: ScenarioInput) -> Result<Scenario, ScenarioError> {
         let cat = catalog().map_err(|e| error("catalog", e))?;
-        let model = cat.model(input.model.trim()).cloned().ok_or_else(|| {
-            error(
-                "model",
-                format!(
-                    "unknown model `{}`; known: {}",
-                    input.model,
-                    cat.models
-                        .iter()
-                        .map(|m| m.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            )
-        })?;
+        let model = if input.model.trim() == "custom" {
+            let spec = input.custom_model.clone().ok_or_else(|| {
+                error(
+                    "model",
+                    "`custom` needs a custom model (fields or a pasted config.json)",
+                )
+            })?;
+            check_custom_model(&spec)?;
+            spec
+        } else {
+            cat.model(input.model.trim()).cloned().ok_or_else(|| {
+                error(
+                    "model",
+                    format!(
+                        "unknown model `{}`; known: custom, {}",
+                        input.model,
+                        cat.models
+                            .iter()
+                            .map(|m| m.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })?
+        };
         let gpu = cat.gpu(input.gpu.trim()).cloned().ok_or_else(|| {
             error(
                 "gpu",
