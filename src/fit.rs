@@ -6,8 +6,9 @@
 //! per-step overhead 0.25–3 ms), so a fit can never buy accuracy with an impossible machine.
 //! This is how the defaults in `efficiency.rs` were produced (`servecost validate FILE --fit`).
 
+use crate::catalog::csv::{self, Record};
 use crate::scenario::EfficiencyOverrides;
-use crate::validate::{validate, Report};
+use crate::validate::{summarise_rows, validate_records, Report};
 use serde::Serialize;
 
 /// The grid searched (each knob's candidate values).
@@ -49,6 +50,36 @@ pub fn objective(report: &Report) -> (f64, usize) {
 
 /// Search the grid on a measurements CSV; `base` holds knobs kept fixed.
 pub fn fit(text: &str, base: &EfficiencyOverrides) -> Result<FitResult, String> {
+    let records = csv::parse_records(text).map_err(|e| e.to_string())?;
+    fit_records(&records, base)
+}
+
+/// K-fold cross-validation of the fit: rows are dealt round-robin into `folds` groups; each
+/// group is predicted with knobs fitted on the others. The report holds only out-of-sample
+/// predictions, an honest estimate of the error on measurements the defaults never saw.
+pub fn cross_validate(text: &str, folds: usize, base: &EfficiencyOverrides) -> Result<Report, String> {
+    let records = csv::parse_records(text).map_err(|e| e.to_string())?;
+    let folds = folds.max(2);
+    let mut out_of_sample = Vec::new();
+    for fold in 0..folds {
+        let (held, kept): (Vec<(usize, &Record)>, Vec<(usize, &Record)>) =
+            records.iter().enumerate().partition(|(i, _)| i % folds == fold);
+        let kept: Vec<Record> = kept.into_iter().map(|(_, r)| r.clone()).collect();
+        let held: Vec<Record> = held.into_iter().map(|(_, r)| r.clone()).collect();
+        let fitted = fit_records(&kept, base)?;
+        let knobs = EfficiencyOverrides {
+            eta_mem: Some(fitted.eta_mem),
+            eta_compute: Some(fitted.eta_compute),
+            step_overhead_ms: Some(fitted.step_overhead_ms),
+            layer_overhead_us: Some(fitted.layer_overhead_us),
+            ..base.clone()
+        };
+        out_of_sample.extend(validate_records(&held, &knobs).rows);
+    }
+    Ok(summarise_rows(out_of_sample))
+}
+
+fn fit_records(records: &[Record], base: &EfficiencyOverrides) -> Result<FitResult, String> {
     let mut best: Option<(f64, usize, EfficiencyOverrides)> = None;
     for eta_mem in ETA_MEM {
         for eta_compute in ETA_COMPUTE {
@@ -61,7 +92,7 @@ pub fn fit(text: &str, base: &EfficiencyOverrides) -> Result<FitResult, String> 
                         layer_overhead_us: Some(layer_overhead_us),
                         ..base.clone()
                     };
-                    let report = validate(text, &knobs)?;
+                    let report = validate_records(records, &knobs);
                     let (score, count) = objective(&report);
                     if best.as_ref().is_none_or(|(b, _, _)| score < *b) {
                         best = Some((score, count, knobs));
@@ -71,7 +102,7 @@ pub fn fit(text: &str, base: &EfficiencyOverrides) -> Result<FitResult, String> 
         }
     }
     let (score, count, knobs) = best.ok_or("no grid point evaluated")?;
-    let report = validate(text, &knobs)?;
+    let report = validate_records(records, &knobs);
     Ok(FitResult {
         eta_mem: knobs.eta_mem.unwrap_or(0.0),
         eta_compute: knobs.eta_compute.unwrap_or(0.0),

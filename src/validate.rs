@@ -115,9 +115,14 @@ fn summarise(values: impl Iterator<Item = Comparison>) -> Option<Summary> {
 /// Run every row of a measurements CSV. `overrides` apply to every row (for calibration runs).
 pub fn validate(text: &str, overrides: &EfficiencyOverrides) -> Result<Report, String> {
     let records = csv::parse_records(text).map_err(|e| e.to_string())?;
+    Ok(validate_records(&records, overrides))
+}
+
+/// Run already-parsed measurement rows.
+pub fn validate_records(records: &[Record], overrides: &EfficiencyOverrides) -> Report {
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
-    for record in &records {
+    for record in records {
         match run_row(record, overrides) {
             Ok(row) => rows.push(row),
             Err(reason) => skipped.push(Skipped {
@@ -126,13 +131,24 @@ pub fn validate(text: &str, overrides: &EfficiencyOverrides) -> Result<Report, S
             }),
         }
     }
-    Ok(Report {
+    Report {
         throughput: summarise(rows.iter().filter_map(|r| r.throughput)),
         tpot: summarise(rows.iter().filter_map(|r| r.tpot)),
         ttft: summarise(rows.iter().filter_map(|r| r.ttft)),
         rows,
         skipped,
-    })
+    }
+}
+
+/// Summaries of a set of row results (used by cross-validation).
+pub fn summarise_rows(rows: Vec<RowResult>) -> Report {
+    Report {
+        throughput: summarise(rows.iter().filter_map(|r| r.throughput)),
+        tpot: summarise(rows.iter().filter_map(|r| r.tpot)),
+        ttft: summarise(rows.iter().filter_map(|r| r.ttft)),
+        rows,
+        skipped: Vec::new(),
+    }
 }
 
 fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult, String> {

@@ -13,6 +13,7 @@ const SWITCHES: &[&str] = &[
     "-h",
     "--ideal-roofline",
     "--fit",
+    "--cross-validate",
 ];
 
 /// A usage error naming the flag.

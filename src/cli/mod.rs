@@ -49,9 +49,10 @@ USAGE
                      (--concurrency N | --max-throughput | --slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P])
                      [--usd-per-gpu-hour X] [--json]
   servecost sweep    (same scenario flags, no operating point) [--csv] [--json]
-  servecost validate FILE.csv [--json] [--fit] [efficiency knobs]
+  servecost validate FILE.csv [--json] [--fit | --cross-validate] [efficiency knobs]
                      predicted vs measured for a measurements.csv-format file;
-                     --fit grid-searches η_mem, η_compute, step and layer overheads
+                     --fit grid-searches η_mem, η_compute, step and layer overheads;
+                     --cross-validate reports 5-fold out-of-sample errors of that fit
   servecost models   list catalog models
   servecost gpus     list catalog GPUs
 
@@ -417,6 +418,15 @@ fn validate_command(rest: &[String]) -> Outcome {
         Ok(o) => o,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
+    if flags.has("--cross-validate") {
+        return match crate::fit::cross_validate(&text, 5, &overrides) {
+            Ok(report) => Outcome::ok(format!(
+                "5-fold cross-validation: each row predicted with knobs fitted on the other folds\n\n{}",
+                crate::validate::render(&report)
+            )),
+            Err(e) => Outcome::usage(format!("{path}: {e}")),
+        };
+    }
     if flags.has("--fit") {
         return match crate::fit::fit(&text, &overrides) {
             Ok(fit) if flags.has("--json") => match serde_json::to_string_pretty(&fit) {
