@@ -9,6 +9,7 @@ pub mod chart;
 pub mod cli;
 pub mod fit;
 pub mod model;
+pub mod plan;
 pub mod report;
 pub mod scenario;
 pub mod units;

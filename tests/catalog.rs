@@ -191,3 +191,18 @@ fn every_model_and_gpu_evaluates_or_explains() {
         }
     }
 }
+
+#[test]
+fn every_api_price_with_its_values() {
+    let cat = catalog().expect("catalog parses");
+    let rows = csv::parse_records(&shared("api_prices.csv")).expect("api_prices.csv parses");
+    assert_eq!(rows.len(), cat.api_prices.len());
+    for (row, price) in rows.iter().zip(&cat.api_prices) {
+        assert_eq!(csv::text(row, "model_id"), price.model_id);
+        assert_eq!(csv::text(row, "provider"), price.provider);
+        assert_eq!(num(row, "usd_per_m_input"), Some(price.usd_per_m_input));
+        assert_eq!(num(row, "usd_per_m_output"), Some(price.usd_per_m_output));
+        assert_eq!(csv::text(row, "source"), price.source);
+        assert!(cat.model(&price.model_id).is_some(), "{} priced but not in the model catalog", price.model_id);
+    }
+}

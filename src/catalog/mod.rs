@@ -1,14 +1,16 @@
-//! The compiled-in catalogs: GPUs and models as data (facts with their sources), no logic.
+//! The compiled-in catalogs: GPUs, models and API prices as data (facts with their sources), no logic.
 //!
 //! The CSV files in `data/` are copies of `shared/data/`; `tests/catalog.rs` checks that they still
 //! agree. They are parsed once, on first use, and kept for the life of the program.
 
+mod api_prices;
 pub mod csv;
 mod gpus;
 mod hf_config;
 mod models;
 
 pub use gpus::Gpu;
+pub use api_prices::ApiPrice;
 pub use hf_config::parse_hf_config;
 pub use models::{Arch, Attention, ModelSpec};
 
@@ -16,17 +18,19 @@ use std::sync::OnceLock;
 
 const GPUS_CSV: &str = include_str!("../../data/gpus.csv");
 const MODELS_CSV: &str = include_str!("../../data/models.csv");
+const API_PRICES_CSV: &str = include_str!("../../data/api_prices.csv");
 
 /// Every GPU and model the app and the CLI know by id.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Catalog {
     pub gpus: Vec<Gpu>,
     pub models: Vec<ModelSpec>,
+    pub api_prices: Vec<ApiPrice>,
 }
 
 impl Catalog {
     /// Parse catalog CSV texts; the error names the file, the row and the column.
-    pub fn parse(gpus_csv: &str, models_csv: &str) -> Result<Catalog, String> {
+    pub fn parse(gpus_csv: &str, models_csv: &str, api_prices_csv: &str) -> Result<Catalog, String> {
         let gpus = csv::parse_records(gpus_csv)
             .map_err(|e| format!("gpus.csv: {e}"))?
             .iter()
@@ -41,7 +45,13 @@ impl Catalog {
                 ModelSpec::from_record(r).map_err(|e| format!("models.csv row {}: {e}", i + 2))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Catalog { gpus, models })
+        let api_prices = csv::parse_records(api_prices_csv)
+            .map_err(|e| format!("api_prices.csv: {e}"))?
+            .iter()
+            .enumerate()
+            .map(|(i, r)| ApiPrice::from_record(r).map_err(|e| format!("api_prices.csv row {}: {e}", i + 2)))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Catalog { gpus, models, api_prices })
     }
 
     pub fn gpu(&self, id: &str) -> Option<&Gpu> {
@@ -51,6 +61,13 @@ impl Catalog {
     pub fn model(&self, id: &str) -> Option<&ModelSpec> {
         self.models.iter().find(|model| model.id == id)
     }
+
+    /// API list prices for a model, cheapest blended (3:1) first.
+    pub fn api_prices_for(&self, model_id: &str) -> Vec<&ApiPrice> {
+        let mut prices: Vec<&ApiPrice> = self.api_prices.iter().filter(|p| p.model_id == model_id).collect();
+        prices.sort_by(|a, b| a.blended(3.0).total_cmp(&b.blended(3.0)));
+        prices
+    }
 }
 
 /// The compiled-in catalog. An error here means the bundled CSVs are malformed, which
@@ -58,7 +75,7 @@ impl Catalog {
 pub fn catalog() -> Result<&'static Catalog, &'static str> {
     static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
     CATALOG
-        .get_or_init(|| Catalog::parse(GPUS_CSV, MODELS_CSV))
+        .get_or_init(|| Catalog::parse(GPUS_CSV, MODELS_CSV, API_PRICES_CSV))
         .as_ref()
         .map_err(String::as_str)
 }

@@ -53,6 +53,10 @@ USAGE
                      predicted vs measured for a measurements.csv-format file;
                      --fit grid-searches η_mem, η_compute, step and layer overheads;
                      --cross-validate reports 5-fold out-of-sample errors of that fit
+  servecost plan     --model ID --input-len N --output-len N [length flags]
+                     (--traffic-tok-s X | --traffic-req-s R) [--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]]
+                     [--gpus-allowed id,id,...] [--price-tier low|typical|high] [--top K] [--json]
+                     the cheapest GPU × TP × precision × batch meeting the SLOs for the traffic
   servecost models   list catalog models
   servecost gpus     list catalog GPUs
 
@@ -86,6 +90,7 @@ pub fn run(args: &[String]) -> Outcome {
         "estimate" => estimate(rest),
         "sweep" => sweep_command(rest),
         "validate" => validate_command(rest),
+        "plan" => plan_command(rest),
         "models" => list_models(),
         "gpus" => list_gpus(),
         "help" | "--help" | "-h" => Outcome::ok(HELP.into()),
@@ -161,7 +166,14 @@ fn estimate(rest: &[String]) -> Outcome {
             scenario
         };
         let point = evaluate(&scenario);
-        (scenario, point, None)
+        // `--slo-percentile P` alone reports the tail estimates at P (what `plan` quotes).
+        let tail = match flags.number("--slo-percentile") {
+            Ok(Some(p)) if (50.0..=99.99).contains(&p) => Some(crate::model::slo::tail_estimate(&scenario, &point, p)),
+            Ok(Some(p)) => return Outcome::usage(format!("--slo-percentile: must be from 50 to 99.99 (got {p})")),
+            Ok(None) => None,
+            Err(UsageError(m)) => return Outcome::usage(m),
+        };
+        (scenario, point, tail)
     };
     if flags.has("--json") {
         let mut value = match serde_json::to_value(&point) {
@@ -207,14 +219,7 @@ fn slo_flags(flags: &Flags) -> Result<Option<crate::model::slo::Slo>, UsageError
     let tpot = flags.number("--slo-tpot-ms")?;
     let percentile = flags.number("--slo-percentile")?.unwrap_or(90.0);
     match (ttft, tpot) {
-        (None, None) => {
-            if flags.text("--slo-percentile").is_some() {
-                return Err(UsageError(
-                    "--slo-percentile needs --slo-ttft-ms and --slo-tpot-ms".into(),
-                ));
-            }
-            Ok(None)
-        }
+        (None, None) => Ok(None),
         (Some(ttft_ms), Some(tpot_ms)) => {
             if !(ttft_ms > 0.0 && ttft_ms.is_finite()) {
                 return Err(UsageError(format!(
@@ -458,6 +463,106 @@ fn validate_command(rest: &[String]) -> Outcome {
         Ok(report) => Outcome::ok(crate::validate::render(&report)),
         Err(e) => Outcome::usage(format!("{path}: {e}")),
     }
+}
+
+fn plan_command(rest: &[String]) -> Outcome {
+    let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
+    known.extend(["--traffic-tok-s", "--traffic-req-s", "--gpus-allowed", "--price-tier", "--top"]);
+    let flags = match Flags::parse(rest, &known) {
+        Ok(flags) => flags,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    for searched in ["--gpu", "--gpus", "--tp", "--precision", "--concurrency", "--usd-per-gpu-hour"] {
+        if flags.text(searched).is_some() {
+            return Outcome::usage(format!("{searched}: plan searches this itself; use --gpus-allowed / --price-tier"));
+        }
+    }
+    let mut with_gpu = rest.to_vec();
+    with_gpu.extend(["--gpu".to_string(), "h100-sxm".to_string()]);
+    let Ok(scenario_flags) = Flags::parse(&with_gpu, &known) else {
+        return Outcome::usage("could not read the scenario flags");
+    };
+    let base = match scenario_input(&scenario_flags) {
+        Ok(input) => input,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let slo = match slo_flags(&flags) {
+        Ok(slo) => slo,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let traffic = match (flags.number("--traffic-tok-s"), flags.number("--traffic-req-s")) {
+        (Ok(Some(tok)), Ok(None)) => tok,
+        (Ok(None), Ok(Some(req))) => req * base.output_len,
+        (Err(UsageError(m)), _) | (_, Err(UsageError(m))) => return Outcome::usage(m),
+        _ => return Outcome::usage("give exactly one traffic level: --traffic-tok-s X (output tokens/s) or --traffic-req-s R"),
+    };
+    if !(traffic > 0.0 && traffic.is_finite()) {
+        return Outcome::usage(format!("--traffic-tok-s/--traffic-req-s: must be positive (got {traffic} output tok/s)"));
+    }
+    let price_tier = match flags.text("--price-tier").map(crate::model::economics::PriceTier::parse) {
+        None => crate::model::economics::PriceTier::Typical,
+        Some(Some(tier)) => tier,
+        Some(None) => return Outcome::usage("--price-tier: one of low, typical, high"),
+    };
+    let top = match flags.number("--top") {
+        Ok(None) => 5,
+        Ok(Some(k)) if k >= 1.0 && k <= 100.0 && k.fract() == 0.0 => k as usize,
+        Ok(Some(k)) => return Outcome::usage(format!("--top: a whole number from 1 to 100 (got {k})")),
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let request = crate::plan::PlanRequest {
+        base,
+        traffic_output_tok_s: traffic,
+        slo,
+        gpus_allowed: flags
+            .text("--gpus-allowed")
+            .map(|list| list.split(',').filter(|s| !s.trim().is_empty()).map(|s| s.trim().to_string()).collect())
+            .unwrap_or_default(),
+        price_tier,
+        top,
+    };
+    let plan = match crate::plan::plan(&request) {
+        Ok(plan) => plan,
+        Err(e) => return Outcome::usage(e),
+    };
+    if flags.has("--json") {
+        return match serde_json::to_string_pretty(&plan.candidates) {
+            Ok(json) => Outcome::ok(json + "\n"),
+            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+        };
+    }
+    let mut out = format!(
+        "Cheapest deployments for {} output tok/s ({} of {} configurations meet the targets)\n",
+        format_number(traffic),
+        plan.feasible,
+        plan.feasible + plan.rejected.len().saturating_sub(plan.feasible.saturating_sub(plan.candidates.len()))
+    );
+    out.push_str(&format!(
+        "{:>3} {:<14} {:>4} {:>6} {:>8} {:>6} {:>7} {:>11} {:>9} {:>9} {:>11} {:>9}\n",
+        "#", "gpu", "prec", "GPU/rep", "replicas", "GPUs", "conc", "tok/s/rep", "TTFT ms", "TPOT ms", "$/month", "$/M out"
+    ));
+    for (i, c) in plan.candidates.iter().enumerate() {
+        out.push_str(&format!(
+            "{:>3} {:<14} {:>4} {:>6} {:>8} {:>6} {:>7} {:>11} {:>9} {:>9} {:>11} {:>9}\n",
+            i + 1,
+            c.gpu,
+            c.precision,
+            c.gpus_per_replica,
+            c.replicas,
+            c.total_gpus,
+            c.concurrency,
+            format_number(c.output_tok_s_per_replica),
+            format_number(c.ttft_ms),
+            format_number(c.tpot_ms),
+            format!("${:.0}", c.usd_per_month),
+            format_usd(c.usd_per_m_output)
+        ));
+    }
+    out.push_str("\nWhy the others lost\n");
+    for r in &plan.rejected {
+        out.push_str(&format!("  {:<14} TP {:<2} {:<5} {}\n", r.gpu, r.tp, r.precision, r.reason));
+    }
+    Outcome::ok(out)
 }
 
 fn list_models() -> Outcome {

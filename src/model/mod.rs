@@ -3,6 +3,7 @@
 
 pub mod architecture;
 pub mod cost;
+pub mod economics;
 pub mod efficiency;
 pub mod memory;
 pub mod pareto;

@@ -1,0 +1,265 @@
+//! Plan: given a model, a workload, SLOs and a traffic level, search GPU type × GPUs per replica
+//! (TP) × precision × batch size for the cheapest deployments that meet the SLOs, and say why
+//! every other candidate lost (does not fit, misses TTFT, misses TPOT, costs more).
+//!
+//! For each candidate replica the highest-throughput concurrency meeting the SLO is found
+//! (`model::slo`), replicas = ceil(traffic ÷ per-replica throughput), and cost = GPUs × price ×
+//! 730 h (MODEL.md §7). Candidates are ranked by $/month, then by GPUs.
+
+use crate::catalog::catalog;
+use crate::model::economics::{replicas_needed, PriceTier, HOURS_PER_MONTH};
+use crate::model::evaluate;
+use crate::model::pareto::sweep_grid;
+use crate::model::precision::Precision;
+use crate::model::slo::{best_point_meeting, tail_estimate, Slo};
+use crate::scenario::{Scenario, ScenarioInput};
+use serde::Serialize;
+
+/// GPUs per replica tried (one node).
+pub const TP_CHOICES: [u32; 4] = [1, 2, 4, 8];
+
+/// What to plan for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanRequest {
+    /// Model, workload, engine and efficiency settings; GPU, count, TP, precision and price are searched.
+    pub base: ScenarioInput,
+    /// Output tokens per second the deployment must sustain.
+    pub traffic_output_tok_s: f64,
+    pub slo: Option<Slo>,
+    /// GPU ids to consider; empty = every catalog GPU with a price and a complete spec.
+    pub gpus_allowed: Vec<String>,
+    pub price_tier: PriceTier,
+    pub top: usize,
+}
+
+/// One deployment that meets the SLOs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Candidate {
+    pub gpu: String,
+    pub gpus_per_replica: u32,
+    pub tp: u32,
+    pub replicas: u32,
+    pub total_gpus: u32,
+    pub precision: &'static str,
+    /// Requests in flight per replica.
+    pub concurrency: u32,
+    pub output_tok_s_per_replica: f64,
+    /// At the SLO's percentile (analytic estimate), or the mean when no SLO is set.
+    pub ttft_ms: f64,
+    pub tpot_ms: f64,
+    pub percentile: Option<f64>,
+    pub usd_per_gpu_hour: f64,
+    pub usd_per_month: f64,
+    /// All-in $/M output tokens at the planned traffic (idle capacity billed).
+    pub usd_per_m_output: f64,
+    /// Blended (3:1) $/M at the planned traffic.
+    pub usd_per_m_blended: f64,
+    /// Traffic ÷ capacity of the replicas bought.
+    pub utilization: f64,
+    pub meets_slo: bool,
+    pub warnings: Vec<String>,
+}
+
+/// A configuration that lost, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rejected {
+    pub gpu: String,
+    pub tp: u32,
+    pub precision: &'static str,
+    pub reason: String,
+}
+
+/// Ranked candidates and the rejected rest.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Plan {
+    pub candidates: Vec<Candidate>,
+    pub rejected: Vec<Rejected>,
+    /// Every candidate that met the SLO (the top `K` are in `candidates`).
+    pub feasible: usize,
+}
+
+/// Search the space. Errors only for bad requests (traffic not positive, no GPU to try).
+pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
+    if !(request.traffic_output_tok_s > 0.0 && request.traffic_output_tok_s.is_finite()) {
+        return Err(format!("traffic must be a positive number of output tokens/s (got {})", request.traffic_output_tok_s));
+    }
+    let cat = catalog()?;
+    let gpus: Vec<_> = if request.gpus_allowed.is_empty() {
+        cat.gpus.iter().filter(|g| g.missing_spec().is_none() && request.price_tier.price(g).is_some()).collect()
+    } else {
+        let mut chosen = Vec::new();
+        for id in &request.gpus_allowed {
+            chosen.push(cat.gpu(id.trim()).ok_or_else(|| format!("unknown GPU `{id}` in the allowed list"))?);
+        }
+        chosen
+    };
+    if gpus.is_empty() {
+        return Err("no GPU to plan with".into());
+    }
+    let mut feasible = Vec::new();
+    let mut rejected = Vec::new();
+    for gpu in gpus {
+        for precision in Precision::ALL {
+            for tp in TP_CHOICES {
+                let reject = |reason: String| Rejected { gpu: gpu.id.clone(), tp, precision: precision.id(), reason };
+                let Some(price) = request.price_tier.price(gpu) else {
+                    rejected.push(reject(format!("no {} price for {} in the catalog", request.price_tier.id(), gpu.name)));
+                    continue;
+                };
+                let input = ScenarioInput {
+                    gpu: gpu.id.clone(),
+                    gpu_count: f64::from(tp),
+                    tp: Some(f64::from(tp)),
+                    pp: None,
+                    ep: None,
+                    precision: precision.id().into(),
+                    usd_per_gpu_hour: Some(price),
+                    ..request.base.clone()
+                };
+                let scenario = match Scenario::try_from(input) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        rejected.push(reject(format!("does not fit: {}", e.message)));
+                        continue;
+                    }
+                };
+                match evaluate_candidate(&scenario, request) {
+                    Ok(candidate) => feasible.push(candidate),
+                    Err(reason) => rejected.push(reject(reason)),
+                }
+            }
+        }
+    }
+    feasible.sort_by(|a, b| a.usd_per_month.total_cmp(&b.usd_per_month).then(a.total_gpus.cmp(&b.total_gpus)));
+    let count = feasible.len();
+    let top = request.top.max(1);
+    let cheapest = feasible.first().map(|c| c.usd_per_month);
+    for lost in feasible.iter().skip(top) {
+        rejected.push(Rejected {
+            gpu: lost.gpu.clone(),
+            tp: lost.tp,
+            precision: lost.precision,
+            reason: format!(
+                "costs more: ${:.0}/month vs ${:.0}/month for the cheapest",
+                lost.usd_per_month,
+                cheapest.unwrap_or(0.0)
+            ),
+        });
+    }
+    feasible.truncate(top);
+    Ok(Plan { candidates: feasible, rejected, feasible: count })
+}
+
+/// The best operating point of one replica configuration and what the traffic then costs.
+fn evaluate_candidate(scenario: &Scenario, request: &PlanRequest) -> Result<Candidate, String> {
+    let (point, ttft_ms, tpot_ms, percentile) = match &request.slo {
+        Some(slo) => match best_point_meeting(scenario, slo) {
+            Some((point, tail)) => (point, tail.ttft_ms, tail.tpot_ms, Some(slo.percentile)),
+            None => return Err(why_slo_missed(scenario, slo)),
+        },
+        None => {
+            let point = evaluate(&scenario.with_concurrency(scenario.max_feasible_concurrency()));
+            let (ttft, tpot) = (point.ttft_ms, point.tpot_ms);
+            (point, ttft, tpot, None)
+        }
+    };
+    let replicas = replicas_needed(request.traffic_output_tok_s, point.output_tok_s)
+        .ok_or("produces no output at any concurrency")?;
+    let gpus_per_replica = scenario.par.gpus_per_replica();
+    let total_gpus = replicas.saturating_mul(gpus_per_replica);
+    let usd_per_month = f64::from(total_gpus) * scenario.usd_per_gpu_hour * HOURS_PER_MONTH;
+    let capacity = point.output_tok_s * f64::from(replicas);
+    let utilization = (request.traffic_output_tok_s / capacity).min(1.0);
+    let usd_per_m_output = usd_per_month / (request.traffic_output_tok_s * 3600.0 * HOURS_PER_MONTH) * 1e6;
+    Ok(Candidate {
+        gpu: scenario.gpu.id.clone(),
+        gpus_per_replica,
+        tp: scenario.par.tp,
+        replicas,
+        total_gpus,
+        precision: scenario.precision.id(),
+        concurrency: point.concurrency,
+        output_tok_s_per_replica: point.output_tok_s,
+        ttft_ms,
+        tpot_ms,
+        percentile,
+        usd_per_gpu_hour: scenario.usd_per_gpu_hour,
+        usd_per_month,
+        usd_per_m_output,
+        usd_per_m_blended: point.usd_per_m_blended / utilization.max(1e-9),
+        utilization,
+        meets_slo: true,
+        warnings: scenario.warnings.clone(),
+    })
+}
+
+/// Name the target no concurrency can meet: the best tail each metric reaches on its own.
+fn why_slo_missed(scenario: &Scenario, slo: &Slo) -> String {
+    let mut best_ttft = f64::INFINITY;
+    let mut best_tpot = f64::INFINITY;
+    for c in sweep_grid(scenario.engine_limit(), scenario.kv_capacity()) {
+        let s = scenario.with_concurrency(c);
+        let point = evaluate(&s);
+        if !point.fits {
+            continue;
+        }
+        let tail = tail_estimate(&s, &point, slo.percentile);
+        best_ttft = best_ttft.min(tail.ttft_ms);
+        best_tpot = best_tpot.min(tail.tpot_ms);
+    }
+    let p = slo.percentile;
+    match (best_ttft > slo.ttft_ms, best_tpot > slo.tpot_ms) {
+        (true, true) => format!("misses TTFT and TPOT: best P{p} TTFT {best_ttft:.0} ms, TPOT {best_tpot:.1} ms"),
+        (true, false) => format!("misses TTFT: best P{p} TTFT {best_ttft:.0} ms > {} ms", slo.ttft_ms),
+        (false, true) => format!("misses TPOT: best P{p} TPOT {best_tpot:.1} ms > {} ms", slo.tpot_ms),
+        (false, false) => format!("misses TTFT and TPOT together: no single concurrency meets both (P{p})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(slo: Option<Slo>) -> PlanRequest {
+        let mut base = ScenarioInput { model: "llama-3.1-8b".into(), ..ScenarioInput::default() };
+        base.apply_workload_preset("chat").expect("preset");
+        PlanRequest {
+            base,
+            traffic_output_tok_s: 20_000.0,
+            slo,
+            gpus_allowed: vec!["h100-sxm".into(), "a100-sxm-80gb".into(), "l40s".into()],
+            price_tier: PriceTier::Typical,
+            top: 3,
+        }
+    }
+
+    #[test]
+    fn cheapest_first_and_meets_slo() {
+        let slo = Slo { ttft_ms: 1000.0, tpot_ms: 50.0, percentile: 90.0 };
+        let plan = plan(&request(Some(slo))).expect("plans");
+        assert!(!plan.candidates.is_empty());
+        for pair in plan.candidates.windows(2) {
+            assert!(pair[0].usd_per_month <= pair[1].usd_per_month);
+        }
+        for c in &plan.candidates {
+            assert!(c.ttft_ms <= 1000.0 && c.tpot_ms <= 50.0 && c.meets_slo);
+            assert!(c.output_tok_s_per_replica * f64::from(c.replicas) >= 20_000.0);
+        }
+        assert!(plan.rejected.iter().any(|r| r.reason.starts_with("costs more")));
+    }
+
+    #[test]
+    fn impossible_slo_names_the_metric() {
+        let slo = Slo { ttft_ms: 1e9, tpot_ms: 0.5, percentile: 90.0 };
+        let plan = plan(&request(Some(slo))).expect("plans");
+        assert!(plan.candidates.is_empty());
+        assert!(plan.rejected.iter().any(|r| r.reason.starts_with("misses TPOT")));
+    }
+
+    #[test]
+    fn bad_traffic_is_an_error() {
+        let mut r = request(None);
+        r.traffic_output_tok_s = 0.0;
+        assert!(plan(&r).is_err());
+    }
+}
