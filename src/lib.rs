@@ -3,6 +3,7 @@
 //! The pure core (`units`, `catalog`, `model`, `scenario`, `chart`, `report`) never touches the
 //! web or a clock; `ui` is the Yew front end, compiled only for wasm32.
 
+pub mod calibrate;
 pub mod catalog;
 pub mod chart;
 #[cfg(not(target_arch = "wasm32"))]

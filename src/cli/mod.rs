@@ -57,6 +57,9 @@ USAGE
                      (--traffic-tok-s X | --traffic-req-s R) [--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]]
                      [--gpus-allowed id,id,...] [--price-tier low|typical|high] [--top K] [--json]
                      the cheapest GPU × TP × precision × batch meeting the SLOs for the traffic
+  servecost calibrate --measurements FILE.csv|FILE.json (scenario flags) [--json]
+                     fit η_mem, η_compute and overheads to your benchmark (CSV columns concurrency,
+                     output_tok_s, tpot_ms, ttft_ms; or vllm bench serve result JSON)
   servecost models   list catalog models
   servecost gpus     list catalog GPUs
 
@@ -91,6 +94,7 @@ pub fn run(args: &[String]) -> Outcome {
         "sweep" => sweep_command(rest),
         "validate" => validate_command(rest),
         "plan" => plan_command(rest),
+        "calibrate" => calibrate_command(rest),
         "models" => list_models(),
         "gpus" => list_gpus(),
         "help" | "--help" | "-h" => Outcome::ok(HELP.into()),
@@ -561,6 +565,62 @@ fn plan_command(rest: &[String]) -> Outcome {
     out.push_str("\nWhy the others lost\n");
     for r in &plan.rejected {
         out.push_str(&format!("  {:<14} TP {:<2} {:<5} {}\n", r.gpu, r.tp, r.precision, r.reason));
+    }
+    Outcome::ok(out)
+}
+
+fn calibrate_command(rest: &[String]) -> Outcome {
+    let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
+    known.push("--measurements");
+    let flags = match Flags::parse(rest, &known) {
+        Ok(flags) => flags,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let Some(path) = flags.text("--measurements") else {
+        return Outcome::usage("--measurements FILE.csv|FILE.json is required");
+    };
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => return Outcome::usage(format!("--measurements: {path}: {e}")),
+    };
+    let points = match crate::calibrate::parse_measurements(&text) {
+        Ok(points) => points,
+        Err(e) => return Outcome::usage(format!("--measurements: {path}: {e}")),
+    };
+    let input = match scenario_input(&flags) {
+        Ok(input) => input,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let fit = match crate::calibrate::calibrate(&input, &points) {
+        Ok(fit) => fit,
+        Err(e) => return Outcome::usage(format!("{}: {}", flag_for_field(&e.field), e.message)),
+    };
+    if flags.has("--json") {
+        return match serde_json::to_string_pretty(&fit) {
+            Ok(json) => Outcome::ok(json + "\n"),
+            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+        };
+    }
+    let mut out = format!(
+        "Fitted knobs (RMS log error {:.3} → {:.3}):\n  --eta-mem {:.3} --eta-compute {:.3} --step-overhead-ms {:.3} --layer-overhead-us {:.2}\n\n",
+        fit.rms_log_error_before, fit.rms_log_error_after, fit.eta_mem, fit.eta_compute, fit.step_overhead_ms, fit.layer_overhead_us
+    );
+    out.push_str(&format!(
+        "{:>6} | {:>10} {:>10} {:>7} | {:>8} {:>8} {:>7} | {:>8} {:>8} {:>7}\n",
+        "conc", "tok/s", "fitted", "resid", "TPOT", "fitted", "resid", "TTFT", "fitted", "resid"
+    ));
+    let cell = |measured: Option<f64>, fitted: f64, residual: Option<f64>| match (measured, residual) {
+        (Some(m), Some(r)) => format!("{:>8} {:>8} {:>+6.1}%", format_number(m), format_number(fitted), (r.exp() - 1.0) * 100.0),
+        _ => format!("{:>8} {:>8} {:>7}", "–", format_number(fitted), ""),
+    };
+    for r in &fit.residuals {
+        out.push_str(&format!(
+            "{:>6} | {} | {} | {}\n",
+            r.concurrency,
+            cell(r.measured.output_tok_s, r.fitted_output_tok_s, r.residual_output_tok_s),
+            cell(r.measured.tpot_ms, r.fitted_tpot_ms, r.residual_tpot_ms),
+            cell(r.measured.ttft_ms, r.fitted_ttft_ms, r.residual_ttft_ms)
+        ));
     }
     Outcome::ok(out)
 }
