@@ -13,6 +13,7 @@ pub mod model;
 pub mod plan;
 pub mod report;
 pub mod scenario;
+pub mod share;
 pub mod units;
 pub mod validate;
 

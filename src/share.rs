@@ -1,0 +1,651 @@
+//! The view as data that travels: URL query (only values that differ from the defaults, with a
+//! version marker), JSON export/import with the same keys, and the CSV of the curve with an
+//! assumptions header. Decoding never fails: what cannot be read falls back to the default and
+//! is named in a notice. Pure: no web APIs (the page passes `location.search` in and out).
+
+use crate::model::{Curve, OperatingPoint};
+use crate::report::assumptions;
+use crate::scenario::{Scenario, ScenarioInput};
+use serde::Serialize;
+
+/// Version of the URL/JSON state format; older versions are read as far as their keys allow.
+pub const STATE_VERSION: u32 = 1;
+/// Longest query accepted; anything longer is ignored with a notice (hostile or truncated links).
+pub const MAX_QUERY_LEN: usize = 16_384;
+/// Longest single value accepted (a pasted `config.json` fits; a megabyte of junk does not).
+pub const MAX_VALUE_LEN: usize = 4_096;
+/// At most this many pinned scenarios travel in a link.
+pub const MAX_PINS: usize = 4;
+
+/// Chart axis choices.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct ChartOptions {
+    /// `interactivity` (tok/s per user, default) or `tpot`.
+    pub x: String,
+    /// `per-gpu` (default), `aggregate`, `usd` ($/M output) or `tok-per-usd`.
+    pub y: String,
+}
+
+/// Embed-mode options (the widget in someone else's page).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+pub struct EmbedOptions {
+    pub embed: bool,
+    /// Control ids to show besides the slider (`model`, `gpu`, ...).
+    pub controls: Vec<String>,
+    /// `light`, `dark` or empty (follow the system).
+    pub theme: String,
+}
+
+/// Everything a link reproduces.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ViewState {
+    pub scenario: ScenarioInput,
+    pub pins: Vec<ScenarioInput>,
+    pub chart: ChartOptions,
+    pub embed: EmbedOptions,
+}
+
+fn number_text(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{value:.0}")
+    } else {
+        format!("{value}")
+    }
+}
+
+/// The scenario's fields as `(key, value)` text pairs, in a fixed order. Keys are the CLI flags'
+/// names without `--` (and the page controls' ids).
+pub fn scenario_pairs(input: &ScenarioInput) -> Vec<(&'static str, String)> {
+    let opt = |value: Option<f64>| value.map(number_text).unwrap_or_default();
+    let e = &input.efficiency;
+    vec![
+        ("model", input.model.clone()),
+        (
+            "custom-model",
+            input
+                .custom_model
+                .as_ref()
+                .and_then(|m| serde_json::to_string(m).ok())
+                .unwrap_or_default(),
+        ),
+        ("gpu", input.gpu.clone()),
+        ("gpus", number_text(input.gpu_count)),
+        ("tp", opt(input.tp)),
+        ("pp", opt(input.pp)),
+        ("ep", opt(input.ep)),
+        ("precision", input.precision.clone()),
+        ("kv-precision", input.kv_precision.clone()),
+        ("input-len", number_text(input.input_len)),
+        ("output-len", number_text(input.output_len)),
+        ("length-dist", input.length_dist.clone()),
+        ("input-sigma", number_text(input.input_sigma)),
+        ("output-sigma", number_text(input.output_sigma)),
+        ("prefix-hit", number_text(input.prefix_hit)),
+        ("usd-per-gpu-hour", opt(input.usd_per_gpu_hour)),
+        ("concurrency", number_text(input.concurrency)),
+        ("max-num-seqs", number_text(input.max_num_seqs)),
+        ("chunk-tokens", number_text(input.chunk_tokens)),
+        ("batching", input.batching.clone()),
+        ("kv-alloc", input.kv_alloc.clone()),
+        ("max-model-len", opt(input.max_model_len)),
+        ("spec-decode", input.spec_decode.clone()),
+        ("spec-accept", opt(input.spec_accept)),
+        ("spec-len", opt(input.spec_len)),
+        ("spec-draft-cost", opt(input.spec_draft_cost)),
+        ("eta-mem", opt(e.eta_mem)),
+        ("eta-compute", opt(e.eta_compute)),
+        ("blend-p", opt(e.blend_p)),
+        ("layer-overhead-us", opt(e.layer_overhead_us)),
+        ("step-overhead-ms", opt(e.step_overhead_ms)),
+        ("allreduce-latency-us", opt(e.allreduce_latency_us)),
+        ("link-efficiency", opt(e.link_efficiency)),
+        ("mem-utilization", opt(e.mem_utilization)),
+        ("reserved-gb", opt(e.reserved_gb)),
+        ("dequant-factor", opt(e.dequant_factor)),
+        ("causal-factor", opt(e.causal_factor)),
+        ("moe-imbalance", opt(e.moe_imbalance)),
+    ]
+}
+
+/// Set one scenario field from text; the error says what was wrong with the value.
+pub fn set_scenario_field(input: &mut ScenarioInput, key: &str, value: &str) -> Result<(), String> {
+    let value = value.trim();
+    let number = || -> Result<f64, String> {
+        value
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("`{value}` is not a number"))
+    };
+    let optional = || -> Result<Option<f64>, String> {
+        if value.is_empty() || value == "auto" {
+            Ok(None)
+        } else {
+            number().map(Some)
+        }
+    };
+    let word = || -> Result<String, String> {
+        if value.len() <= 64
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        {
+            Ok(value.to_string())
+        } else {
+            Err("is not a plain identifier".into())
+        }
+    };
+    let e = &mut input.efficiency;
+    match key {
+        "model" => input.model = word()?,
+        "custom-model" => {
+            input.custom_model = if value.is_empty() {
+                None
+            } else {
+                Some(
+                    serde_json::from_str(value)
+                        .map_err(|err| format!("is not a model description: {err}"))?,
+                )
+            }
+        }
+        "gpu" => input.gpu = word()?,
+        "gpus" => input.gpu_count = number()?,
+        "tp" => input.tp = optional()?,
+        "pp" => input.pp = optional()?,
+        "ep" => input.ep = optional()?,
+        "precision" => input.precision = word()?,
+        "kv-precision" => input.kv_precision = word()?,
+        "input-len" => input.input_len = number()?,
+        "output-len" => input.output_len = number()?,
+        "length-dist" => input.length_dist = word()?,
+        "input-sigma" => input.input_sigma = number()?,
+        "output-sigma" => input.output_sigma = number()?,
+        "prefix-hit" => input.prefix_hit = number()?,
+        "usd-per-gpu-hour" => input.usd_per_gpu_hour = optional()?,
+        "concurrency" => input.concurrency = number()?,
+        "max-num-seqs" => input.max_num_seqs = number()?,
+        "chunk-tokens" => input.chunk_tokens = number()?,
+        "batching" => input.batching = word()?,
+        "kv-alloc" => input.kv_alloc = word()?,
+        "max-model-len" => input.max_model_len = optional()?,
+        "spec-decode" => input.spec_decode = word()?,
+        "spec-accept" => input.spec_accept = optional()?,
+        "spec-len" => input.spec_len = optional()?,
+        "spec-draft-cost" => input.spec_draft_cost = optional()?,
+        "eta-mem" => e.eta_mem = optional()?,
+        "eta-compute" => e.eta_compute = optional()?,
+        "blend-p" => e.blend_p = optional()?,
+        "layer-overhead-us" => e.layer_overhead_us = optional()?,
+        "step-overhead-ms" => e.step_overhead_ms = optional()?,
+        "allreduce-latency-us" => e.allreduce_latency_us = optional()?,
+        "link-efficiency" => e.link_efficiency = optional()?,
+        "mem-utilization" => e.mem_utilization = optional()?,
+        "reserved-gb" => e.reserved_gb = optional()?,
+        "dequant-factor" => e.dequant_factor = optional()?,
+        "causal-factor" => e.causal_factor = optional()?,
+        "moe-imbalance" => e.moe_imbalance = optional()?,
+        _ => return Err("unknown parameter".into()),
+    }
+    Ok(())
+}
+
+/// Only the pairs that differ from the defaults.
+fn changed_pairs(input: &ScenarioInput) -> Vec<(&'static str, String)> {
+    let defaults = scenario_pairs(&ScenarioInput::default());
+    scenario_pairs(input)
+        .into_iter()
+        .zip(defaults)
+        .filter(|((_, value), (_, default))| value != default)
+        .map(|(pair, _)| pair)
+        .collect()
+}
+
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while let Some(&byte) = bytes.get(index) {
+        match byte {
+            b'%' => {
+                let hex = text.get(index + 1..index + 3)?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                index += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                index += 1;
+            }
+            other => {
+                out.push(other);
+                index += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A pinned scenario inside one parameter: its changed pairs as `key:value` joined by `;`
+/// (values percent-encoded, so `:` and `;` inside them are safe).
+fn encode_pin(input: &ScenarioInput) -> String {
+    changed_pairs(input)
+        .into_iter()
+        .map(|(k, v)| format!("{k}:{}", percent_encode(&v)))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// The query string (without `?`) for a view: `v=1`, then only non-default values.
+pub fn encode(view: &ViewState) -> String {
+    let mut parts = vec![format!("v={STATE_VERSION}")];
+    for (key, value) in changed_pairs(&view.scenario) {
+        parts.push(format!("{key}={}", percent_encode(&value)));
+    }
+    for pin in view.pins.iter().take(MAX_PINS) {
+        parts.push(format!("pin={}", percent_encode(&encode_pin(pin))));
+    }
+    if !view.chart.x.is_empty() && view.chart.x != "interactivity" {
+        parts.push(format!("x={}", percent_encode(&view.chart.x)));
+    }
+    if !view.chart.y.is_empty() && view.chart.y != "per-gpu" {
+        parts.push(format!("y={}", percent_encode(&view.chart.y)));
+    }
+    if view.embed.embed {
+        parts.push("embed=1".into());
+    }
+    if !view.embed.controls.is_empty() {
+        parts.push(format!(
+            "controls={}",
+            percent_encode(&view.embed.controls.join(","))
+        ));
+    }
+    if !view.embed.theme.is_empty() {
+        parts.push(format!("theme={}", percent_encode(&view.embed.theme)));
+    }
+    parts.join("&")
+}
+
+/// Short, safe rendering of untrusted text for a notice (never inserted as HTML by the page).
+fn shown(text: &str) -> String {
+    let cleaned: String = text.chars().filter(|c| !c.is_control()).take(40).collect();
+    if text.chars().count() > 40 {
+        format!("{cleaned}…")
+    } else {
+        cleaned
+    }
+}
+
+/// Read a query string (with or without `?`). Never fails: unreadable parts keep their defaults
+/// and each one is named in the returned notices.
+pub fn decode(query: &str) -> (ViewState, Vec<String>) {
+    let mut view = ViewState::default();
+    let mut notices = Vec::new();
+    let query = query.strip_prefix('?').unwrap_or(query);
+    if query.is_empty() {
+        return (view, notices);
+    }
+    if query.len() > MAX_QUERY_LEN {
+        notices.push(format!(
+            "the link is {} characters long (limit {MAX_QUERY_LEN}); it was ignored",
+            query.len()
+        ));
+        return (view, notices);
+    }
+    for part in query.split('&').filter(|p| !p.is_empty()) {
+        let (raw_key, raw_value) = part.split_once('=').unwrap_or((part, ""));
+        let (Some(key), Some(value)) = (percent_decode(raw_key), percent_decode(raw_value)) else {
+            notices.push(format!(
+                "ignored `{}`: not valid percent-encoding",
+                shown(part)
+            ));
+            continue;
+        };
+        if value.len() > MAX_VALUE_LEN {
+            notices.push(format!("ignored `{}`: value too long", shown(&key)));
+            continue;
+        }
+        match key.as_str() {
+            "v" => {
+                if value.trim() != STATE_VERSION.to_string() {
+                    notices.push(format!(
+                        "link version `{}` read as version {STATE_VERSION}",
+                        shown(&value)
+                    ));
+                }
+            }
+            "pin" => {
+                if view.pins.len() >= MAX_PINS {
+                    notices.push(format!(
+                        "ignored a pin: at most {MAX_PINS} travel in a link"
+                    ));
+                    continue;
+                }
+                let mut pin = ScenarioInput::default();
+                for item in value.split(';').filter(|s| !s.is_empty()) {
+                    let (k, v) = item.split_once(':').unwrap_or((item, ""));
+                    let decoded = percent_decode(v).unwrap_or_default();
+                    if let Err(why) = set_scenario_field(&mut pin, k, &decoded) {
+                        notices.push(format!("ignored pinned `{}`: {why}", shown(k)));
+                    }
+                }
+                view.pins.push(pin);
+            }
+            "x" => match value.as_str() {
+                "interactivity" | "tpot" => view.chart.x = value,
+                _ => notices.push(format!(
+                    "ignored x=`{}`: not interactivity or tpot",
+                    shown(&value)
+                )),
+            },
+            "y" => match value.as_str() {
+                "per-gpu" | "aggregate" | "usd" | "tok-per-usd" => view.chart.y = value,
+                _ => notices.push(format!(
+                    "ignored y=`{}`: not per-gpu, aggregate, usd or tok-per-usd",
+                    shown(&value)
+                )),
+            },
+            "embed" => view.embed.embed = matches!(value.as_str(), "1" | "true" | "yes"),
+            "controls" => {
+                view.embed.controls = value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|c| {
+                        !c.is_empty()
+                            && c.len() <= 32
+                            && c.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '-')
+                    })
+                    .take(16)
+                    .map(str::to_string)
+                    .collect()
+            }
+            "theme" => match value.as_str() {
+                "light" | "dark" | "" => view.embed.theme = value,
+                _ => notices.push(format!(
+                    "ignored theme=`{}`: not light or dark",
+                    shown(&value)
+                )),
+            },
+            _ => {
+                if let Err(why) = set_scenario_field(&mut view.scenario, &key, &value) {
+                    notices.push(format!("ignored `{}`: {why}", shown(&key)));
+                }
+            }
+        }
+    }
+    (view, notices)
+}
+
+/// Validate a decoded scenario, dropping (to its default) each field the model rejects and
+/// naming it, until the scenario is valid. Returns `None` only if even the defaults fail.
+pub fn sanitize(
+    mut input: ScenarioInput,
+    notices: &mut Vec<String>,
+) -> Option<(ScenarioInput, Scenario)> {
+    let defaults = ScenarioInput::default();
+    let default_pairs = scenario_pairs(&defaults);
+    for _ in 0..default_pairs.len() + 2 {
+        match Scenario::try_from(input.clone()) {
+            Ok(scenario) => return Some((input, scenario)),
+            Err(error) => {
+                notices.push(format!("ignored {}: {}", error.field, error.message));
+                let key = match error.field.as_str() {
+                    "gpu-count" => "gpus".to_string(),
+                    other if other.starts_with("custom-model") => "custom-model".to_string(),
+                    other => other.to_string(),
+                };
+                let default_value = default_pairs
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, v)| v.clone());
+                match default_value {
+                    Some(value) if set_scenario_field(&mut input, &key, &value).is_ok() => {}
+                    _ => input = defaults.clone(),
+                }
+            }
+        }
+    }
+    Scenario::try_from(defaults.clone())
+        .ok()
+        .map(|s| (defaults, s))
+}
+
+/// The view as pretty JSON with the same keys as the URL (`v`, scenario keys, `pins`, chart).
+pub fn to_json(view: &ViewState) -> String {
+    let mut object = serde_json::Map::new();
+    object.insert("v".into(), STATE_VERSION.into());
+    for (key, value) in changed_pairs(&view.scenario) {
+        object.insert(key.into(), value.into());
+    }
+    let pins: Vec<serde_json::Value> = view
+        .pins
+        .iter()
+        .map(|pin| {
+            serde_json::Value::Object(
+                changed_pairs(pin)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v.into()))
+                    .collect(),
+            )
+        })
+        .collect();
+    if !pins.is_empty() {
+        object.insert("pins".into(), pins.into());
+    }
+    if !view.chart.x.is_empty() {
+        object.insert("x".into(), view.chart.x.clone().into());
+    }
+    if !view.chart.y.is_empty() {
+        object.insert("y".into(), view.chart.y.clone().into());
+    }
+    serde_json::to_string_pretty(&serde_json::Value::Object(object)).unwrap_or_else(|_| "{}".into())
+}
+
+/// Import a JSON export. Unlike a link, an import the user chose must be right: any bad field is
+/// an error naming it (the page keeps the current view).
+pub fn from_json(text: &str) -> Result<ViewState, String> {
+    let value: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let object = value
+        .as_object()
+        .ok_or("the file must hold a JSON object")?;
+    let text_of = |v: &serde_json::Value| match v {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        serde_json::Value::Null => Some(String::new()),
+        _ => None,
+    };
+    let mut view = ViewState::default();
+    for (key, value) in object {
+        match key.as_str() {
+            "v" => {}
+            "x" | "y" => {
+                let text = text_of(value).ok_or_else(|| format!("`{key}` must be text"))?;
+                let (probe, notices) = decode(&format!("{key}={}", percent_encode(&text)));
+                if let Some(notice) = notices.first() {
+                    return Err(notice.clone());
+                }
+                if key == "x" {
+                    view.chart.x = probe.chart.x;
+                } else {
+                    view.chart.y = probe.chart.y;
+                }
+            }
+            "pins" => {
+                let pins = value.as_array().ok_or("`pins` must be a list")?;
+                if pins.len() > MAX_PINS {
+                    return Err(format!(
+                        "`pins` holds {} scenarios; at most {MAX_PINS}",
+                        pins.len()
+                    ));
+                }
+                for (index, pin) in pins.iter().enumerate() {
+                    let fields = pin
+                        .as_object()
+                        .ok_or_else(|| format!("pins[{index}] must be an object"))?;
+                    let mut input = ScenarioInput::default();
+                    for (k, v) in fields {
+                        let text = text_of(v)
+                            .ok_or_else(|| format!("pins[{index}].{k} must be text or a number"))?;
+                        set_scenario_field(&mut input, k, &text)
+                            .map_err(|why| format!("pins[{index}].{k}: {why}"))?;
+                    }
+                    Scenario::try_from(input.clone())
+                        .map_err(|e| format!("pins[{index}].{}: {}", e.field, e.message))?;
+                    view.pins.push(input);
+                }
+            }
+            _ => {
+                let text =
+                    text_of(value).ok_or_else(|| format!("`{key}` must be text or a number"))?;
+                set_scenario_field(&mut view.scenario, key, &text)
+                    .map_err(|why| format!("`{key}`: {why}"))?;
+            }
+        }
+    }
+    Scenario::try_from(view.scenario.clone())
+        .map_err(|e| format!("`{}`: {}", e.field, e.message))?;
+    Ok(view)
+}
+
+/// The curve as CSV, preceded by `#` lines stating the assumptions and the app version.
+pub fn curve_csv(
+    scenario: &Scenario,
+    point: &OperatingPoint,
+    curve: &Curve,
+    app_version: &str,
+) -> String {
+    let mut out = format!("# servecost {app_version} — throughput–latency curve\n");
+    for line in assumptions(scenario, point).lines() {
+        out.push_str("# ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("concurrency,tok_s_per_user,output_tok_s_per_gpu,output_tok_s,tpot_ms,ttft_ms,usd_per_m_output,fits,pareto,knee,bound\n");
+    for (index, p) in curve.points.iter().enumerate() {
+        out.push_str(&format!(
+            "{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.6},{},{},{},{}\n",
+            p.concurrency,
+            p.tok_s_per_user,
+            p.output_tok_s_per_gpu,
+            p.output_tok_s,
+            p.tpot_ms,
+            p.ttft_ms,
+            p.usd_per_m_output,
+            p.fits,
+            p.pareto,
+            curve.knee == Some(index),
+            p.bound_label
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn custom() -> ViewState {
+        let mut view = ViewState::default();
+        view.scenario.model = "llama-3.1-8b".into();
+        view.scenario.gpu = "a100-sxm-80gb".into();
+        view.scenario.gpu_count = 2.0;
+        view.scenario.precision = "bf16".into();
+        view.scenario.concurrency = 37.0;
+        view.scenario.efficiency.eta_mem = Some(0.7);
+        view.scenario.spec_decode = "eagle".into();
+        let mut pin = ScenarioInput::default();
+        pin.gpu = "h200-sxm".into();
+        view.pins.push(pin);
+        view.chart.x = "tpot".into();
+        view
+    }
+
+    #[test]
+    fn round_trip_reproduces_the_view() {
+        let view = custom();
+        let query = encode(&view);
+        assert!(query.starts_with("v=1&"));
+        assert!(
+            !query.contains("output-len"),
+            "defaults stay out of the link: {query}"
+        );
+        let (back, notices) = decode(&query);
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back, view);
+        let json = to_json(&view);
+        assert_eq!(from_json(&json).expect("imports"), view);
+    }
+
+    #[test]
+    fn defaults_encode_to_the_version_alone() {
+        assert_eq!(encode(&ViewState::default()), "v=1");
+    }
+
+    #[test]
+    fn hostile_links_never_fail_and_name_what_was_ignored() {
+        for query in [
+            "?gpus=abc&model=<script>alert(1)</script>&zzz=1",
+            "%E0%A4%A",
+            "v=99&tp=3",
+            "input-len=-5&pin=gpu:%ZZ",
+            "&&&=&=",
+            &"a".repeat(MAX_QUERY_LEN + 1),
+            "custom-model=%7B%22bad%22%3A1%7D",
+        ] {
+            let (view, notices) = decode(query);
+            let mut notices = notices;
+            let sanitized = sanitize(view.scenario, &mut notices);
+            assert!(sanitized.is_some(), "{query}");
+            assert!(!notices.is_empty(), "{query} should produce a notice");
+        }
+        let (_, notices) = decode("gpus=abc");
+        assert!(notices.iter().any(|n| n.contains("gpus")));
+    }
+
+    #[test]
+    fn sanitize_drops_only_the_bad_field() {
+        let (view, mut notices) = decode("gpus=8&tp=3&model=llama-3.1-8b");
+        let (input, scenario) = sanitize(view.scenario, &mut notices).expect("valid");
+        assert_eq!(input.model, "llama-3.1-8b");
+        assert!(input.tp.is_none());
+        assert_eq!(scenario.gpu_count, 8);
+        assert!(notices.iter().any(|n| n.starts_with("ignored tp")));
+    }
+
+    #[test]
+    fn json_import_names_bad_fields() {
+        assert!(from_json(r#"{"gpus": "lots"}"#)
+            .unwrap_err()
+            .contains("gpus"));
+        assert!(from_json(r#"{"input-len": -4}"#)
+            .unwrap_err()
+            .contains("input-len"));
+        assert!(from_json(r#"{"nope": 1}"#).unwrap_err().contains("nope"));
+        assert!(from_json("[1]").unwrap_err().contains("object"));
+    }
+
+    #[test]
+    fn csv_has_assumptions_header_and_rows() {
+        let scenario = Scenario::default_scenario().expect("valid");
+        let point = crate::model::evaluate(&scenario);
+        let curve = crate::model::sweep(&scenario);
+        let csv = curve_csv(&scenario, &point, &curve, "0.1.0");
+        assert!(csv.starts_with("# servecost 0.1.0"));
+        assert!(csv.contains("# Hardware: 8 × NVIDIA H100"));
+        assert_eq!(
+            csv.lines().filter(|l| !l.starts_with('#')).count(),
+            curve.points.len() + 1
+        );
+    }
+}
