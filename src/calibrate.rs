@@ -40,7 +40,9 @@ pub fn parse_measurements(text: &str) -> Result<Vec<MeasuredPoint>, String> {
 
 fn positive(value: Option<f64>, what: &str) -> Result<Option<f64>, String> {
     match value {
-        Some(v) if !(v.is_finite() && v > 0.0) => Err(format!("{what} must be a positive number (got {v})")),
+        Some(v) if !(v.is_finite() && v > 0.0) => {
+            Err(format!("{what} must be a positive number (got {v})"))
+        }
         other => Ok(other),
     }
 }
@@ -49,7 +51,9 @@ fn concurrency(value: f64, what: &str) -> Result<u32, String> {
     if value.is_finite() && value >= 1.0 && value.fract() == 0.0 && value <= 1_000_000.0 {
         Ok(value as u32)
     } else {
-        Err(format!("{what} must be a whole number from 1 to 1000000 (got {value})"))
+        Err(format!(
+            "{what} must be a whole number from 1 to 1000000 (got {value})"
+        ))
     }
 }
 
@@ -62,7 +66,10 @@ fn parse_csv(text: &str) -> Result<Vec<MeasuredPoint>, String> {
             .map_err(|e| format!("line {line}: {e}"))?
             .ok_or_else(|| format!("line {line}: column `concurrency` is empty or missing"))?;
         let metric = |column: &str| -> Result<Option<f64>, String> {
-            positive(csv::number(record, column).map_err(|e| format!("line {line}: {e}"))?, &format!("line {line}: `{column}`"))
+            positive(
+                csv::number(record, column).map_err(|e| format!("line {line}: {e}"))?,
+                &format!("line {line}: `{column}`"),
+            )
         };
         let point = MeasuredPoint {
             concurrency: concurrency(c, &format!("line {line}: `concurrency`"))?,
@@ -71,7 +78,9 @@ fn parse_csv(text: &str) -> Result<Vec<MeasuredPoint>, String> {
             ttft_ms: metric("ttft_ms")?,
         };
         if point.output_tok_s.is_none() && point.tpot_ms.is_none() && point.ttft_ms.is_none() {
-            return Err(format!("line {line}: no metric (output_tok_s, tpot_ms or ttft_ms)"));
+            return Err(format!(
+                "line {line}: no metric (output_tok_s, tpot_ms or ttft_ms)"
+            ));
         }
         points.push(point);
     }
@@ -92,12 +101,24 @@ fn parse_vllm_json(text: &str) -> Result<Vec<MeasuredPoint>, String> {
             .ok_or_else(|| format!("result {}: key `max_concurrency` is missing (run vllm bench serve with --max-concurrency)", index + 1))?;
         let point = MeasuredPoint {
             concurrency: concurrency(c, &format!("result {}: `max_concurrency`", index + 1))?,
-            output_tok_s: positive(number("output_throughput"), &format!("result {}: `output_throughput`", index + 1))?,
-            tpot_ms: positive(number("mean_tpot_ms"), &format!("result {}: `mean_tpot_ms`", index + 1))?,
-            ttft_ms: positive(number("mean_ttft_ms"), &format!("result {}: `mean_ttft_ms`", index + 1))?,
+            output_tok_s: positive(
+                number("output_throughput"),
+                &format!("result {}: `output_throughput`", index + 1),
+            )?,
+            tpot_ms: positive(
+                number("mean_tpot_ms"),
+                &format!("result {}: `mean_tpot_ms`", index + 1),
+            )?,
+            ttft_ms: positive(
+                number("mean_ttft_ms"),
+                &format!("result {}: `mean_ttft_ms`", index + 1),
+            )?,
         };
         if point.output_tok_s.is_none() && point.tpot_ms.is_none() && point.ttft_ms.is_none() {
-            return Err(format!("result {}: none of output_throughput, mean_tpot_ms, mean_ttft_ms", index + 1));
+            return Err(format!(
+                "result {}: none of output_throughput, mean_tpot_ms, mean_ttft_ms",
+                index + 1
+            ));
         }
         points.push(point);
     }
@@ -146,7 +167,11 @@ impl Calibration {
 /// Knob bounds (MODEL.md §8 plausible ranges): (min, max) for η_m, η_c, t_it0 ms, t_L0 µs.
 const BOUNDS: [(f64, f64); 4] = [(0.3, 1.0), (0.2, 0.95), (0.0, 10.0), (0.0, 60.0)];
 
-fn residuals(input: &ScenarioInput, knobs: [f64; 4], points: &[MeasuredPoint]) -> Result<Vec<Residual>, ScenarioError> {
+fn residuals(
+    input: &ScenarioInput,
+    knobs: [f64; 4],
+    points: &[MeasuredPoint],
+) -> Result<Vec<Residual>, ScenarioError> {
     let mut scenario_input = input.clone();
     scenario_input.efficiency.eta_mem = Some(knobs[0]);
     scenario_input.efficiency.eta_compute = Some(knobs[1]);
@@ -175,7 +200,13 @@ fn residuals(input: &ScenarioInput, knobs: [f64; 4], points: &[MeasuredPoint]) -
 fn rms(residuals: &[Residual]) -> f64 {
     let logs: Vec<f64> = residuals
         .iter()
-        .flat_map(|r| [r.residual_output_tok_s, r.residual_tpot_ms, r.residual_ttft_ms])
+        .flat_map(|r| {
+            [
+                r.residual_output_tok_s,
+                r.residual_tpot_ms,
+                r.residual_ttft_ms,
+            ]
+        })
         .flatten()
         .filter(|v| v.is_finite())
         .collect();
@@ -186,12 +217,24 @@ fn rms(residuals: &[Residual]) -> f64 {
 }
 
 /// Fit the knobs of `input` (whose other settings describe the benchmarked deployment) to `points`.
-pub fn calibrate(input: &ScenarioInput, points: &[MeasuredPoint]) -> Result<Calibration, ScenarioError> {
+pub fn calibrate(
+    input: &ScenarioInput,
+    points: &[MeasuredPoint],
+) -> Result<Calibration, ScenarioError> {
     let start_scenario = Scenario::try_from(input.clone())?;
     let e = start_scenario.efficiency;
-    let start = [e.eta_mem, e.eta_compute, e.step_overhead_ms, e.layer_overhead_us];
+    let start = [
+        e.eta_mem,
+        e.eta_compute,
+        e.step_overhead_ms,
+        e.layer_overhead_us,
+    ];
     let before = rms(&residuals(input, start, points)?);
-    let score = |knobs: [f64; 4]| residuals(input, knobs, points).map(|r| rms(&r)).unwrap_or(f64::INFINITY);
+    let score = |knobs: [f64; 4]| {
+        residuals(input, knobs, points)
+            .map(|r| rms(&r))
+            .unwrap_or(f64::INFINITY)
+    };
 
     let mut best = (score(start), start);
     for eta_mem in [0.5, 0.6, 0.7, 0.8, 0.9] {
@@ -270,7 +313,12 @@ mod tests {
             .iter()
             .map(|&c| {
                 let p = evaluate(&scenario.with_concurrency(c));
-                MeasuredPoint { concurrency: c, output_tok_s: Some(p.output_tok_s), tpot_ms: Some(p.tpot_ms), ttft_ms: Some(p.ttft_ms) }
+                MeasuredPoint {
+                    concurrency: c,
+                    output_tok_s: Some(p.output_tok_s),
+                    tpot_ms: Some(p.tpot_ms),
+                    ttft_ms: Some(p.ttft_ms),
+                }
             })
             .collect();
         let fit = calibrate(&base(), &points).expect("fits");
@@ -287,8 +335,14 @@ mod tests {
         let json = r#"{"max_concurrency": 16, "output_throughput": 1800.5, "mean_tpot_ms": 8.1, "mean_ttft_ms": 55.0, "completed": 500}"#;
         let points = parse_measurements(json).expect("json");
         assert_eq!(points[0].concurrency, 16);
-        assert!(parse_measurements(r#"{"output_throughput": 5}"#).unwrap_err().contains("max_concurrency"));
-        assert!(parse_measurements("concurrency,output_tok_s\n0,5\n").unwrap_err().contains("line 2"));
-        assert!(parse_measurements("concurrency,output_tok_s\n4,-5\n").unwrap_err().contains("output_tok_s"));
+        assert!(parse_measurements(r#"{"output_throughput": 5}"#)
+            .unwrap_err()
+            .contains("max_concurrency"));
+        assert!(parse_measurements("concurrency,output_tok_s\n0,5\n")
+            .unwrap_err()
+            .contains("line 2"));
+        assert!(parse_measurements("concurrency,output_tok_s\n4,-5\n")
+            .unwrap_err()
+            .contains("output_tok_s"));
     }
 }

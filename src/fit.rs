@@ -57,13 +57,19 @@ pub fn fit(text: &str, base: &EfficiencyOverrides) -> Result<FitResult, String> 
 /// K-fold cross-validation of the fit: rows are dealt round-robin into `folds` groups; each
 /// group is predicted with knobs fitted on the others. The report holds only out-of-sample
 /// predictions, an honest estimate of the error on measurements the defaults never saw.
-pub fn cross_validate(text: &str, folds: usize, base: &EfficiencyOverrides) -> Result<Report, String> {
+pub fn cross_validate(
+    text: &str,
+    folds: usize,
+    base: &EfficiencyOverrides,
+) -> Result<Report, String> {
     let records = csv::parse_records(text).map_err(|e| e.to_string())?;
     let folds = folds.max(2);
     let mut out_of_sample = Vec::new();
     for fold in 0..folds {
-        let (held, kept): (Vec<(usize, &Record)>, Vec<(usize, &Record)>) =
-            records.iter().enumerate().partition(|(i, _)| i % folds == fold);
+        let (held, kept): (Vec<(usize, &Record)>, Vec<(usize, &Record)>) = records
+            .iter()
+            .enumerate()
+            .partition(|(i, _)| i % folds == fold);
         let kept: Vec<Record> = kept.into_iter().map(|(_, r)| r.clone()).collect();
         let held: Vec<Record> = held.into_iter().map(|(_, r)| r.clone()).collect();
         let fitted = fit_records(&kept, base)?;

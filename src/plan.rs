@@ -81,15 +81,24 @@ pub struct Plan {
 /// Search the space. Errors only for bad requests (traffic not positive, no GPU to try).
 pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     if !(request.traffic_output_tok_s > 0.0 && request.traffic_output_tok_s.is_finite()) {
-        return Err(format!("traffic must be a positive number of output tokens/s (got {})", request.traffic_output_tok_s));
+        return Err(format!(
+            "traffic must be a positive number of output tokens/s (got {})",
+            request.traffic_output_tok_s
+        ));
     }
     let cat = catalog()?;
     let gpus: Vec<_> = if request.gpus_allowed.is_empty() {
-        cat.gpus.iter().filter(|g| g.missing_spec().is_none() && request.price_tier.price(g).is_some()).collect()
+        cat.gpus
+            .iter()
+            .filter(|g| g.missing_spec().is_none() && request.price_tier.price(g).is_some())
+            .collect()
     } else {
         let mut chosen = Vec::new();
         for id in &request.gpus_allowed {
-            chosen.push(cat.gpu(id.trim()).ok_or_else(|| format!("unknown GPU `{id}` in the allowed list"))?);
+            chosen.push(
+                cat.gpu(id.trim())
+                    .ok_or_else(|| format!("unknown GPU `{id}` in the allowed list"))?,
+            );
         }
         chosen
     };
@@ -101,9 +110,18 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     for gpu in gpus {
         for precision in Precision::ALL {
             for tp in TP_CHOICES {
-                let reject = |reason: String| Rejected { gpu: gpu.id.clone(), tp, precision: precision.id(), reason };
+                let reject = |reason: String| Rejected {
+                    gpu: gpu.id.clone(),
+                    tp,
+                    precision: precision.id(),
+                    reason,
+                };
                 let Some(price) = request.price_tier.price(gpu) else {
-                    rejected.push(reject(format!("no {} price for {} in the catalog", request.price_tier.id(), gpu.name)));
+                    rejected.push(reject(format!(
+                        "no {} price for {} in the catalog",
+                        request.price_tier.id(),
+                        gpu.name
+                    )));
                     continue;
                 };
                 let input = ScenarioInput {
@@ -130,7 +148,11 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
             }
         }
     }
-    feasible.sort_by(|a, b| a.usd_per_month.total_cmp(&b.usd_per_month).then(a.total_gpus.cmp(&b.total_gpus)));
+    feasible.sort_by(|a, b| {
+        a.usd_per_month
+            .total_cmp(&b.usd_per_month)
+            .then(a.total_gpus.cmp(&b.total_gpus))
+    });
     let count = feasible.len();
     let top = request.top.max(1);
     let cheapest = feasible.first().map(|c| c.usd_per_month);
@@ -147,7 +169,11 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
         });
     }
     feasible.truncate(top);
-    Ok(Plan { candidates: feasible, rejected, feasible: count })
+    Ok(Plan {
+        candidates: feasible,
+        rejected,
+        feasible: count,
+    })
 }
 
 /// The best operating point of one replica configuration and what the traffic then costs.
@@ -170,7 +196,8 @@ fn evaluate_candidate(scenario: &Scenario, request: &PlanRequest) -> Result<Cand
     let usd_per_month = f64::from(total_gpus) * scenario.usd_per_gpu_hour * HOURS_PER_MONTH;
     let capacity = point.output_tok_s * f64::from(replicas);
     let utilization = (request.traffic_output_tok_s / capacity).min(1.0);
-    let usd_per_m_output = usd_per_month / (request.traffic_output_tok_s * 3600.0 * HOURS_PER_MONTH) * 1e6;
+    let usd_per_m_output =
+        usd_per_month / (request.traffic_output_tok_s * 3600.0 * HOURS_PER_MONTH) * 1e6;
     Ok(Candidate {
         gpu: scenario.gpu.id.clone(),
         gpus_per_replica,
@@ -209,10 +236,20 @@ fn why_slo_missed(scenario: &Scenario, slo: &Slo) -> String {
     }
     let p = slo.percentile;
     match (best_ttft > slo.ttft_ms, best_tpot > slo.tpot_ms) {
-        (true, true) => format!("misses TTFT and TPOT: best P{p} TTFT {best_ttft:.0} ms, TPOT {best_tpot:.1} ms"),
-        (true, false) => format!("misses TTFT: best P{p} TTFT {best_ttft:.0} ms > {} ms", slo.ttft_ms),
-        (false, true) => format!("misses TPOT: best P{p} TPOT {best_tpot:.1} ms > {} ms", slo.tpot_ms),
-        (false, false) => format!("misses TTFT and TPOT together: no single concurrency meets both (P{p})"),
+        (true, true) => format!(
+            "misses TTFT and TPOT: best P{p} TTFT {best_ttft:.0} ms, TPOT {best_tpot:.1} ms"
+        ),
+        (true, false) => format!(
+            "misses TTFT: best P{p} TTFT {best_ttft:.0} ms > {} ms",
+            slo.ttft_ms
+        ),
+        (false, true) => format!(
+            "misses TPOT: best P{p} TPOT {best_tpot:.1} ms > {} ms",
+            slo.tpot_ms
+        ),
+        (false, false) => {
+            format!("misses TTFT and TPOT together: no single concurrency meets both (P{p})")
+        }
     }
 }
 
@@ -221,7 +258,10 @@ mod tests {
     use super::*;
 
     fn request(slo: Option<Slo>) -> PlanRequest {
-        let mut base = ScenarioInput { model: "llama-3.1-8b".into(), ..ScenarioInput::default() };
+        let mut base = ScenarioInput {
+            model: "llama-3.1-8b".into(),
+            ..ScenarioInput::default()
+        };
         base.apply_workload_preset("chat").expect("preset");
         PlanRequest {
             base,
@@ -235,7 +275,11 @@ mod tests {
 
     #[test]
     fn cheapest_first_and_meets_slo() {
-        let slo = Slo { ttft_ms: 1000.0, tpot_ms: 50.0, percentile: 90.0 };
+        let slo = Slo {
+            ttft_ms: 1000.0,
+            tpot_ms: 50.0,
+            percentile: 90.0,
+        };
         let plan = plan(&request(Some(slo))).expect("plans");
         assert!(!plan.candidates.is_empty());
         for pair in plan.candidates.windows(2) {
@@ -245,15 +289,25 @@ mod tests {
             assert!(c.ttft_ms <= 1000.0 && c.tpot_ms <= 50.0 && c.meets_slo);
             assert!(c.output_tok_s_per_replica * f64::from(c.replicas) >= 20_000.0);
         }
-        assert!(plan.rejected.iter().any(|r| r.reason.starts_with("costs more")));
+        assert!(plan
+            .rejected
+            .iter()
+            .any(|r| r.reason.starts_with("costs more")));
     }
 
     #[test]
     fn impossible_slo_names_the_metric() {
-        let slo = Slo { ttft_ms: 1e9, tpot_ms: 0.5, percentile: 90.0 };
+        let slo = Slo {
+            ttft_ms: 1e9,
+            tpot_ms: 0.5,
+            percentile: 90.0,
+        };
         let plan = plan(&request(Some(slo))).expect("plans");
         assert!(plan.candidates.is_empty());
-        assert!(plan.rejected.iter().any(|r| r.reason.starts_with("misses TPOT")));
+        assert!(plan
+            .rejected
+            .iter()
+            .any(|r| r.reason.starts_with("misses TPOT")));
     }
 
     #[test]

@@ -203,6 +203,10 @@ fn every_api_price_with_its_values() {
         assert_eq!(num(row, "usd_per_m_input"), Some(price.usd_per_m_input));
         assert_eq!(num(row, "usd_per_m_output"), Some(price.usd_per_m_output));
         assert_eq!(csv::text(row, "source"), price.source);
-        assert!(cat.model(&price.model_id).is_some(), "{} priced but not in the model catalog", price.model_id);
+        assert!(
+            cat.model(&price.model_id).is_some(),
+            "{} priced but not in the model catalog",
+            price.model_id
+        );
     }
 }

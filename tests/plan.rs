@@ -1,13 +1,21 @@
 //! `servecost plan`: its choices meet their SLOs, nothing cheaper in the search space does, and
 //! re-evaluating a returned configuration with `estimate` gives the same numbers.
 
-#![allow(clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 use serde_json::Value;
 use std::process::Command;
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_servecost")).args(args).output().expect("runs");
+    let output = Command::new(env!("CARGO_BIN_EXE_servecost"))
+        .args(args)
+        .output()
+        .expect("runs");
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -16,9 +24,24 @@ fn run(args: &[&str]) -> (i32, String, String) {
 }
 
 const PLAN: &[&str] = &[
-    "plan", "--model", "llama-3.1-8b", "--workload", "chat", "--traffic-tok-s", "30000", "--slo-ttft-ms", "1500",
-    "--slo-tpot-ms", "40", "--slo-percentile", "90", "--gpus-allowed", "h100-sxm,a100-sxm-80gb,l40s,h200-sxm",
-    "--top", "50", "--json",
+    "plan",
+    "--model",
+    "llama-3.1-8b",
+    "--workload",
+    "chat",
+    "--traffic-tok-s",
+    "30000",
+    "--slo-ttft-ms",
+    "1500",
+    "--slo-tpot-ms",
+    "40",
+    "--slo-percentile",
+    "90",
+    "--gpus-allowed",
+    "h100-sxm,a100-sxm-80gb,l40s,h200-sxm",
+    "--top",
+    "50",
+    "--json",
 ];
 
 fn plan() -> Vec<Value> {
@@ -32,8 +55,19 @@ fn plan_json_fields_and_order() {
     let list = plan();
     assert!(list.len() > 3);
     for field in [
-        "gpu", "gpus_per_replica", "tp", "replicas", "total_gpus", "precision", "concurrency",
-        "output_tok_s_per_replica", "ttft_ms", "tpot_ms", "usd_per_month", "usd_per_m_output", "usd_per_m_blended",
+        "gpu",
+        "gpus_per_replica",
+        "tp",
+        "replicas",
+        "total_gpus",
+        "precision",
+        "concurrency",
+        "output_tok_s_per_replica",
+        "ttft_ms",
+        "tpot_ms",
+        "usd_per_month",
+        "usd_per_m_output",
+        "usd_per_m_blended",
         "meets_slo",
     ] {
         assert!(list[0].get(field).is_some(), "missing {field}");
@@ -45,7 +79,8 @@ fn plan_json_fields_and_order() {
         assert_eq!(c["meets_slo"], true);
         assert!(c["ttft_ms"].as_f64().unwrap() <= 1500.0);
         assert!(c["tpot_ms"].as_f64().unwrap() <= 40.0);
-        let capacity = c["output_tok_s_per_replica"].as_f64().unwrap() * c["replicas"].as_f64().unwrap();
+        let capacity =
+            c["output_tok_s_per_replica"].as_f64().unwrap() * c["replicas"].as_f64().unwrap();
         assert!(capacity >= 30000.0);
     }
 }
@@ -53,9 +88,26 @@ fn plan_json_fields_and_order() {
 fn estimate(c: &Value, concurrency: &str) -> Value {
     let gpus = c["gpus_per_replica"].as_u64().unwrap().to_string();
     let args = [
-        "estimate", "--model", "llama-3.1-8b", "--workload", "chat", "--gpu", c["gpu"].as_str().unwrap(), "--gpus", &gpus,
-        "--tp", &gpus, "--precision", c["precision"].as_str().unwrap(), "--usd-per-gpu-hour",
-        &c["usd_per_gpu_hour"].as_f64().unwrap().to_string(), "--concurrency", concurrency, "--slo-percentile", "90", "--json",
+        "estimate",
+        "--model",
+        "llama-3.1-8b",
+        "--workload",
+        "chat",
+        "--gpu",
+        c["gpu"].as_str().unwrap(),
+        "--gpus",
+        &gpus,
+        "--tp",
+        &gpus,
+        "--precision",
+        c["precision"].as_str().unwrap(),
+        "--usd-per-gpu-hour",
+        &c["usd_per_gpu_hour"].as_f64().unwrap().to_string(),
+        "--concurrency",
+        concurrency,
+        "--slo-percentile",
+        "90",
+        "--json",
     ];
     let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{err}");
@@ -67,9 +119,18 @@ fn estimate_reproduces_each_choice() {
     for c in plan().iter().take(4) {
         let e = estimate(c, &c["concurrency"].as_u64().unwrap().to_string());
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * a.abs().max(1.0);
-        assert!(close(e["output_tok_s"].as_f64().unwrap(), c["output_tok_s_per_replica"].as_f64().unwrap()));
-        assert!(close(e["slo_tail"]["ttft_ms"].as_f64().unwrap(), c["ttft_ms"].as_f64().unwrap()));
-        assert!(close(e["slo_tail"]["tpot_ms"].as_f64().unwrap(), c["tpot_ms"].as_f64().unwrap()));
+        assert!(close(
+            e["output_tok_s"].as_f64().unwrap(),
+            c["output_tok_s_per_replica"].as_f64().unwrap()
+        ));
+        assert!(close(
+            e["slo_tail"]["ttft_ms"].as_f64().unwrap(),
+            c["ttft_ms"].as_f64().unwrap()
+        ));
+        assert!(close(
+            e["slo_tail"]["tpot_ms"].as_f64().unwrap(),
+            c["tpot_ms"].as_f64().unwrap()
+        ));
     }
 }
 
@@ -81,19 +142,34 @@ fn nothing_cheaper_meets_the_slo() {
     let best = list[0]["usd_per_month"].as_f64().unwrap();
     let lib_request = servecost::plan::PlanRequest {
         base: {
-            let mut b = servecost::scenario::ScenarioInput { model: "llama-3.1-8b".into(), ..Default::default() };
+            let mut b = servecost::scenario::ScenarioInput {
+                model: "llama-3.1-8b".into(),
+                ..Default::default()
+            };
             b.apply_workload_preset("chat").unwrap();
             b
         },
         traffic_output_tok_s: 30000.0,
-        slo: Some(servecost::model::slo::Slo { ttft_ms: 1500.0, tpot_ms: 40.0, percentile: 90.0 }),
-        gpus_allowed: vec!["h100-sxm".into(), "a100-sxm-80gb".into(), "l40s".into(), "h200-sxm".into()],
+        slo: Some(servecost::model::slo::Slo {
+            ttft_ms: 1500.0,
+            tpot_ms: 40.0,
+            percentile: 90.0,
+        }),
+        gpus_allowed: vec![
+            "h100-sxm".into(),
+            "a100-sxm-80gb".into(),
+            "l40s".into(),
+            "h200-sxm".into(),
+        ],
         price_tier: servecost::model::economics::PriceTier::Typical,
         top: 1000,
     };
     let full = servecost::plan::plan(&lib_request).expect("plans");
     for rejected in &full.rejected {
-        assert!(!rejected.reason.starts_with("costs more"), "top 1000 keeps every feasible one");
+        assert!(
+            !rejected.reason.starts_with("costs more"),
+            "top 1000 keeps every feasible one"
+        );
     }
     // Independently re-check every rejected-for-SLO configuration with the SLO search itself.
     for c in &full.candidates {
@@ -104,13 +180,39 @@ fn nothing_cheaper_meets_the_slo() {
 
 #[test]
 fn plan_rejects_bad_input_naming_the_flag() {
-    let (code, _, err) = run(&["plan", "--model", "llama-3.1-8b", "--input-len", "100", "--output-len", "100"]);
+    let (code, _, err) = run(&[
+        "plan",
+        "--model",
+        "llama-3.1-8b",
+        "--input-len",
+        "100",
+        "--output-len",
+        "100",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("--traffic"), "{err}");
-    let (code, _, err) = run(&["plan", "--model", "llama-3.1-8b", "--workload", "chat", "--traffic-tok-s", "-5"]);
+    let (code, _, err) = run(&[
+        "plan",
+        "--model",
+        "llama-3.1-8b",
+        "--workload",
+        "chat",
+        "--traffic-tok-s",
+        "-5",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("traffic"), "{err}");
-    let (code, _, err) = run(&["plan", "--model", "llama-3.1-8b", "--workload", "chat", "--traffic-tok-s", "5", "--gpu", "h100-sxm"]);
+    let (code, _, err) = run(&[
+        "plan",
+        "--model",
+        "llama-3.1-8b",
+        "--workload",
+        "chat",
+        "--traffic-tok-s",
+        "5",
+        "--gpu",
+        "h100-sxm",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("--gpu"), "{err}");
 }

@@ -9,8 +9,8 @@ mod gpus;
 mod hf_config;
 mod models;
 
-pub use gpus::Gpu;
 pub use api_prices::ApiPrice;
+pub use gpus::Gpu;
 pub use hf_config::parse_hf_config;
 pub use models::{Arch, Attention, ModelSpec};
 
@@ -30,7 +30,11 @@ pub struct Catalog {
 
 impl Catalog {
     /// Parse catalog CSV texts; the error names the file, the row and the column.
-    pub fn parse(gpus_csv: &str, models_csv: &str, api_prices_csv: &str) -> Result<Catalog, String> {
+    pub fn parse(
+        gpus_csv: &str,
+        models_csv: &str,
+        api_prices_csv: &str,
+    ) -> Result<Catalog, String> {
         let gpus = csv::parse_records(gpus_csv)
             .map_err(|e| format!("gpus.csv: {e}"))?
             .iter()
@@ -49,9 +53,15 @@ impl Catalog {
             .map_err(|e| format!("api_prices.csv: {e}"))?
             .iter()
             .enumerate()
-            .map(|(i, r)| ApiPrice::from_record(r).map_err(|e| format!("api_prices.csv row {}: {e}", i + 2)))
+            .map(|(i, r)| {
+                ApiPrice::from_record(r).map_err(|e| format!("api_prices.csv row {}: {e}", i + 2))
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Catalog { gpus, models, api_prices })
+        Ok(Catalog {
+            gpus,
+            models,
+            api_prices,
+        })
     }
 
     pub fn gpu(&self, id: &str) -> Option<&Gpu> {
@@ -64,7 +74,11 @@ impl Catalog {
 
     /// API list prices for a model, cheapest blended (3:1) first.
     pub fn api_prices_for(&self, model_id: &str) -> Vec<&ApiPrice> {
-        let mut prices: Vec<&ApiPrice> = self.api_prices.iter().filter(|p| p.model_id == model_id).collect();
+        let mut prices: Vec<&ApiPrice> = self
+            .api_prices
+            .iter()
+            .filter(|p| p.model_id == model_id)
+            .collect();
         prices.sort_by(|a, b| a.blended(3.0).total_cmp(&b.blended(3.0)));
         prices
     }

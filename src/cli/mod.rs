@@ -172,8 +172,14 @@ fn estimate(rest: &[String]) -> Outcome {
         let point = evaluate(&scenario);
         // `--slo-percentile P` alone reports the tail estimates at P (what `plan` quotes).
         let tail = match flags.number("--slo-percentile") {
-            Ok(Some(p)) if (50.0..=99.99).contains(&p) => Some(crate::model::slo::tail_estimate(&scenario, &point, p)),
-            Ok(Some(p)) => return Outcome::usage(format!("--slo-percentile: must be from 50 to 99.99 (got {p})")),
+            Ok(Some(p)) if (50.0..=99.99).contains(&p) => {
+                Some(crate::model::slo::tail_estimate(&scenario, &point, p))
+            }
+            Ok(Some(p)) => {
+                return Outcome::usage(format!(
+                    "--slo-percentile: must be from 50 to 99.99 (got {p})"
+                ))
+            }
             Ok(None) => None,
             Err(UsageError(m)) => return Outcome::usage(m),
         };
@@ -471,14 +477,29 @@ fn validate_command(rest: &[String]) -> Outcome {
 
 fn plan_command(rest: &[String]) -> Outcome {
     let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
-    known.extend(["--traffic-tok-s", "--traffic-req-s", "--gpus-allowed", "--price-tier", "--top"]);
+    known.extend([
+        "--traffic-tok-s",
+        "--traffic-req-s",
+        "--gpus-allowed",
+        "--price-tier",
+        "--top",
+    ]);
     let flags = match Flags::parse(rest, &known) {
         Ok(flags) => flags,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
-    for searched in ["--gpu", "--gpus", "--tp", "--precision", "--concurrency", "--usd-per-gpu-hour"] {
+    for searched in [
+        "--gpu",
+        "--gpus",
+        "--tp",
+        "--precision",
+        "--concurrency",
+        "--usd-per-gpu-hour",
+    ] {
         if flags.text(searched).is_some() {
-            return Outcome::usage(format!("{searched}: plan searches this itself; use --gpus-allowed / --price-tier"));
+            return Outcome::usage(format!(
+                "{searched}: plan searches this itself; use --gpus-allowed / --price-tier"
+            ));
         }
     }
     let mut with_gpu = rest.to_vec();
@@ -501,9 +522,14 @@ fn plan_command(rest: &[String]) -> Outcome {
         _ => return Outcome::usage("give exactly one traffic level: --traffic-tok-s X (output tokens/s) or --traffic-req-s R"),
     };
     if !(traffic > 0.0 && traffic.is_finite()) {
-        return Outcome::usage(format!("--traffic-tok-s/--traffic-req-s: must be positive (got {traffic} output tok/s)"));
+        return Outcome::usage(format!(
+            "--traffic-tok-s/--traffic-req-s: must be positive (got {traffic} output tok/s)"
+        ));
     }
-    let price_tier = match flags.text("--price-tier").map(crate::model::economics::PriceTier::parse) {
+    let price_tier = match flags
+        .text("--price-tier")
+        .map(crate::model::economics::PriceTier::parse)
+    {
         None => crate::model::economics::PriceTier::Typical,
         Some(Some(tier)) => tier,
         Some(None) => return Outcome::usage("--price-tier: one of low, typical, high"),
@@ -511,7 +537,9 @@ fn plan_command(rest: &[String]) -> Outcome {
     let top = match flags.number("--top") {
         Ok(None) => 5,
         Ok(Some(k)) if k >= 1.0 && k <= 100.0 && k.fract() == 0.0 => k as usize,
-        Ok(Some(k)) => return Outcome::usage(format!("--top: a whole number from 1 to 100 (got {k})")),
+        Ok(Some(k)) => {
+            return Outcome::usage(format!("--top: a whole number from 1 to 100 (got {k})"))
+        }
         Err(UsageError(m)) => return Outcome::usage(m),
     };
     let request = crate::plan::PlanRequest {
@@ -520,7 +548,12 @@ fn plan_command(rest: &[String]) -> Outcome {
         slo,
         gpus_allowed: flags
             .text("--gpus-allowed")
-            .map(|list| list.split(',').filter(|s| !s.trim().is_empty()).map(|s| s.trim().to_string()).collect())
+            .map(|list| {
+                list.split(',')
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|s| s.trim().to_string())
+                    .collect()
+            })
             .unwrap_or_default(),
         price_tier,
         top,
@@ -532,18 +565,37 @@ fn plan_command(rest: &[String]) -> Outcome {
     if flags.has("--json") {
         return match serde_json::to_string_pretty(&plan.candidates) {
             Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+            Err(e) => Outcome {
+                stdout: String::new(),
+                stderr: format!("error: {e}\n"),
+                code: 1,
+            },
         };
     }
     let mut out = format!(
         "Cheapest deployments for {} output tok/s ({} of {} configurations meet the targets)\n",
         format_number(traffic),
         plan.feasible,
-        plan.feasible + plan.rejected.len().saturating_sub(plan.feasible.saturating_sub(plan.candidates.len()))
+        plan.feasible
+            + plan
+                .rejected
+                .len()
+                .saturating_sub(plan.feasible.saturating_sub(plan.candidates.len()))
     );
     out.push_str(&format!(
         "{:>3} {:<14} {:>4} {:>6} {:>8} {:>6} {:>7} {:>11} {:>9} {:>9} {:>11} {:>9}\n",
-        "#", "gpu", "prec", "GPU/rep", "replicas", "GPUs", "conc", "tok/s/rep", "TTFT ms", "TPOT ms", "$/month", "$/M out"
+        "#",
+        "gpu",
+        "prec",
+        "GPU/rep",
+        "replicas",
+        "GPUs",
+        "conc",
+        "tok/s/rep",
+        "TTFT ms",
+        "TPOT ms",
+        "$/month",
+        "$/M out"
     ));
     for (i, c) in plan.candidates.iter().enumerate() {
         out.push_str(&format!(
@@ -564,7 +616,10 @@ fn plan_command(rest: &[String]) -> Outcome {
     }
     out.push_str("\nWhy the others lost\n");
     for r in &plan.rejected {
-        out.push_str(&format!("  {:<14} TP {:<2} {:<5} {}\n", r.gpu, r.tp, r.precision, r.reason));
+        out.push_str(&format!(
+            "  {:<14} TP {:<2} {:<5} {}\n",
+            r.gpu, r.tp, r.precision, r.reason
+        ));
     }
     Outcome::ok(out)
 }
@@ -598,7 +653,11 @@ fn calibrate_command(rest: &[String]) -> Outcome {
     if flags.has("--json") {
         return match serde_json::to_string_pretty(&fit) {
             Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
+            Err(e) => Outcome {
+                stdout: String::new(),
+                stderr: format!("error: {e}\n"),
+                code: 1,
+            },
         };
     }
     let mut out = format!(
@@ -609,15 +668,25 @@ fn calibrate_command(rest: &[String]) -> Outcome {
         "{:>6} | {:>10} {:>10} {:>7} | {:>8} {:>8} {:>7} | {:>8} {:>8} {:>7}\n",
         "conc", "tok/s", "fitted", "resid", "TPOT", "fitted", "resid", "TTFT", "fitted", "resid"
     ));
-    let cell = |measured: Option<f64>, fitted: f64, residual: Option<f64>| match (measured, residual) {
-        (Some(m), Some(r)) => format!("{:>8} {:>8} {:>+6.1}%", format_number(m), format_number(fitted), (r.exp() - 1.0) * 100.0),
-        _ => format!("{:>8} {:>8} {:>7}", "–", format_number(fitted), ""),
-    };
+    let cell =
+        |measured: Option<f64>, fitted: f64, residual: Option<f64>| match (measured, residual) {
+            (Some(m), Some(r)) => format!(
+                "{:>8} {:>8} {:>+6.1}%",
+                format_number(m),
+                format_number(fitted),
+                (r.exp() - 1.0) * 100.0
+            ),
+            _ => format!("{:>8} {:>8} {:>7}", "–", format_number(fitted), ""),
+        };
     for r in &fit.residuals {
         out.push_str(&format!(
             "{:>6} | {} | {} | {}\n",
             r.concurrency,
-            cell(r.measured.output_tok_s, r.fitted_output_tok_s, r.residual_output_tok_s),
+            cell(
+                r.measured.output_tok_s,
+                r.fitted_output_tok_s,
+                r.residual_output_tok_s
+            ),
             cell(r.measured.tpot_ms, r.fitted_tpot_ms, r.residual_tpot_ms),
             cell(r.measured.ttft_ms, r.fitted_ttft_ms, r.residual_ttft_ms)
         ));

@@ -100,10 +100,15 @@ pub fn cost_at_load(
 
 /// Replicas needed to carry a traffic level: `ceil(traffic / per-replica throughput)`.
 pub fn replicas_needed(traffic_output_tok_s: f64, per_replica_output_tok_s: f64) -> Option<u32> {
-    if per_replica_output_tok_s <= 0.0 || !traffic_output_tok_s.is_finite() || traffic_output_tok_s < 0.0 {
+    if per_replica_output_tok_s <= 0.0
+        || !traffic_output_tok_s.is_finite()
+        || traffic_output_tok_s < 0.0
+    {
         return None;
     }
-    let replicas = (traffic_output_tok_s / per_replica_output_tok_s).ceil().max(1.0);
+    let replicas = (traffic_output_tok_s / per_replica_output_tok_s)
+        .ceil()
+        .max(1.0);
     (replicas <= f64::from(u32::MAX)).then_some(replicas as u32)
 }
 
@@ -133,8 +138,10 @@ pub fn break_even(
     if total <= 0.0 {
         return None;
     }
-    let api_usd_per_hour =
-        (capacity_input_tok_s * price.usd_per_m_input + capacity_output_tok_s * price.usd_per_m_output) * 3600.0 / 1e6;
+    let api_usd_per_hour = (capacity_input_tok_s * price.usd_per_m_input
+        + capacity_output_tok_s * price.usd_per_m_output)
+        * 3600.0
+        / 1e6;
     if api_usd_per_hour <= 0.0 {
         return None;
     }
@@ -165,7 +172,14 @@ mod tests {
     /// MODEL.md §7: 0.7 kW × 1.3 PUE × $0.10/kWh ≈ $0.09/h at full load.
     #[test]
     fn energy_example() {
-        let e = energy_usd_per_gpu_hour(700.0, 1.0, &Energy { usd_per_kwh: 0.10, pue: 1.3 });
+        let e = energy_usd_per_gpu_hour(
+            700.0,
+            1.0,
+            &Energy {
+                usd_per_kwh: 0.10,
+                pue: 1.3,
+            },
+        );
         assert!((e - 0.091).abs() < 1e-9);
     }
 
