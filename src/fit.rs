@@ -66,12 +66,18 @@ pub fn cross_validate(
     let folds = folds.max(2);
     let mut out_of_sample = Vec::new();
     for fold in 0..folds {
-        let (held, kept): (Vec<(usize, &Record)>, Vec<(usize, &Record)>) = records
+        let held: Vec<Record> = records
             .iter()
             .enumerate()
-            .partition(|(i, _)| i % folds == fold);
-        let kept: Vec<Record> = kept.into_iter().map(|(_, r)| r.clone()).collect();
-        let held: Vec<Record> = held.into_iter().map(|(_, r)| r.clone()).collect();
+            .filter(|(i, _)| i % folds == fold)
+            .map(|(_, r)| r.clone())
+            .collect();
+        let kept: Vec<Record> = records
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % folds != fold)
+            .map(|(_, r)| r.clone())
+            .collect();
         let fitted = fit_records(&kept, base)?;
         let knobs = EfficiencyOverrides {
             eta_mem: Some(fitted.eta_mem),

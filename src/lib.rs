@@ -1,7 +1,7 @@
 //! servecost: a model of LLM serving performance and cost, with a browser explorer and a CLI.
 //!
-//! The pure core (`units`, `catalog`, `model`, `scenario`, `chart`, `report`) never touches the
-//! web or a clock; `ui` is the Yew front end, compiled only for wasm32.
+//! The pure core (`units`, `catalog`, `model`, `sim`, `scenario`, `chart`, `report`) never
+//! touches the web or a clock; `ui` is the Yew front end, compiled only for wasm32.
 
 pub mod calibrate;
 pub mod catalog;
@@ -14,6 +14,7 @@ pub mod plan;
 pub mod report;
 pub mod scenario;
 pub mod share;
+pub mod sim;
 pub mod units;
 pub mod validate;
 

@@ -564,9 +564,10 @@ mod tests {
         view.scenario.concurrency = 37.0;
         view.scenario.efficiency.eta_mem = Some(0.7);
         view.scenario.spec_decode = "eagle".into();
-        let mut pin = ScenarioInput::default();
-        pin.gpu = "h200-sxm".into();
-        view.pins.push(pin);
+        view.pins.push(ScenarioInput {
+            gpu: "h200-sxm".into(),
+            ..ScenarioInput::default()
+        });
         view.chart.x = "tpot".into();
         view
     }

@@ -12,27 +12,35 @@
 //! Invariant: this module is part of the pure core and names no web API.
 
 mod layout;
+mod legend;
+mod pareto;
 mod style;
 
 pub use layout::{axes, compact, log_ticks, Axes};
+pub use pareto::draw_pareto;
 pub use style::{
     ChartOptions, Palette, Theme, OKABE_ITO_BLUE, OKABE_ITO_BLUISH_GREEN, OKABE_ITO_ORANGE,
     OKABE_ITO_SKY_BLUE, OKABE_ITO_VERMILLION,
 };
 
 use crate::model::{Curve, CurvePoint, OperatingPoint};
-use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Axis titles, with units.
 pub const X_AXIS_LABEL: &str = "tokens/s per user (interactivity, log scale)";
+/// The x axis title on a narrow chart.
+pub const X_AXIS_LABEL_SHORT: &str = "tokens/s per user (log scale)";
 pub const Y_AXIS_LABEL: &str = "output tokens/s per GPU";
 /// Legend entries.
 pub const LEGEND_CURVE: &str = "throughput–latency curve";
 pub const LEGEND_PARETO: &str = "Pareto frontier";
-pub const LEGEND_INFEASIBLE: &str = "infeasible (beyond KV capacity or engine limit)";
-const FONT_FAMILY: &str = "sans-serif";
+pub const LEGEND_INFEASIBLE: &str = "infeasible (beyond KV capacity)";
+/// Legend entries on a narrow chart.
+pub const LEGEND_CURVE_SHORT: &str = "curve";
+pub const LEGEND_INFEASIBLE_SHORT: &str = "infeasible";
+/// Charts narrower than this (CSS pixels) use the compact layout: smaller type, a shorter
+/// legend (the knee and the current point are labelled in place anyway), shorter notes.
+pub const COMPACT_BELOW_CSS_PX: f64 = 560.0;
 
 /// The operating point to highlight: all the chart needs from an `OperatingPoint`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -78,265 +86,6 @@ pub fn current_label(current: &Marker) -> String {
 /// The label drawn next to the knee (also its legend entry).
 pub fn knee_label(knee: &CurvePoint) -> String {
     format!("knee: C = {}", knee.concurrency)
-}
-
-fn drawing_error(error: impl std::fmt::Display) -> String {
-    format!("chart: {error}")
-}
-
-fn plottable(x: f64, y: f64) -> bool {
-    x.is_finite() && x > 0.0 && y.is_finite()
-}
-
-/// Which side of its point a label goes on. The curve falls from upper left to lower right, so
-/// labels above-right or below-left of a point stay clear of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Side {
-    AboveRight,
-    BelowLeft,
-    BelowRight,
-}
-
-fn label_offset(side: Side, options: &ChartOptions) -> ((i32, i32), Pos) {
-    let gap = options.offset(9.0);
-    match side {
-        Side::AboveRight => ((gap, -gap), Pos::new(HPos::Left, VPos::Bottom)),
-        Side::BelowLeft => ((-gap, gap), Pos::new(HPos::Right, VPos::Top)),
-        Side::BelowRight => ((gap, gap), Pos::new(HPos::Left, VPos::Top)),
-    }
-}
-
-/// Horizontal position of `x` across the log axis, 0 at the left edge and 1 at the right.
-fn x_fraction(axes: &Axes, x: f64) -> f64 {
-    let span = (axes.x.end / axes.x.start).ln();
-    if span > 0.0 {
-        (x / axes.x.start).ln() / span
-    } else {
-        0.5
-    }
-}
-
-/// Draw the Pareto chart of `curve` with `current` highlighted, filling the whole `root`.
-pub fn draw_pareto<DB: DrawingBackend>(
-    root: DrawingArea<DB, Shift>,
-    curve: &Curve,
-    current: &Marker,
-    options: &ChartOptions,
-) -> Result<(), String> {
-    let palette = Palette::for_theme(options.theme);
-    let px = |css: f64| options.px(css);
-    let text = |size: f64| {
-        (FONT_FAMILY, options.font(size))
-            .into_font()
-            .color(&palette.text)
-    };
-    let muted = |size: f64| {
-        (FONT_FAMILY, options.font(size))
-            .into_font()
-            .color(&palette.muted_text)
-    };
-    root.fill(&palette.background).map_err(drawing_error)?;
-
-    let Some(axes) = axes(curve, current) else {
-        let (width, height) = root.dim_in_pixel();
-        let centre = (
-            i32::try_from(width / 2).unwrap_or(0),
-            i32::try_from(height / 2).unwrap_or(0),
-        );
-        let style = muted(14.0).pos(Pos::new(HPos::Center, VPos::Center));
-        root.draw(&Text::new(
-            "Nothing to plot for this scenario",
-            centre,
-            style,
-        ))
-        .map_err(drawing_error)?;
-        return root.present().map_err(drawing_error);
-    };
-
-    let mut chart = ChartBuilder::on(&root)
-        .margin_top(px(16.0))
-        .margin_right(px(20.0))
-        .margin_left(px(6.0))
-        .margin_bottom(px(6.0))
-        .x_label_area_size(px(46.0))
-        .y_label_area_size(px(62.0))
-        .build_cartesian_2d(
-            axes.x
-                .clone()
-                .log_scale()
-                .with_key_points(axes.x_ticks.clone()),
-            axes.y.clone(),
-        )
-        .map_err(drawing_error)?;
-
-    let format_tick = |value: &f64| compact(*value);
-    chart
-        .configure_mesh()
-        .x_desc(X_AXIS_LABEL)
-        .y_desc(Y_AXIS_LABEL)
-        .axis_desc_style(text(13.0))
-        .label_style(muted(12.0))
-        .x_label_formatter(&format_tick)
-        .y_label_formatter(&format_tick)
-        .y_labels(6)
-        .max_light_lines(1)
-        .bold_line_style(palette.grid_bold.stroke_width(px(1.0)))
-        .light_line_style(palette.grid_light.stroke_width(px(1.0)))
-        .axis_style(palette.axis.stroke_width(px(1.0)))
-        .set_all_tick_mark_size(px(4.0))
-        .draw()
-        .map_err(drawing_error)?;
-
-    let legend_half = options.offset(10.0);
-    let points: Vec<&CurvePoint> = curve
-        .points
-        .iter()
-        .filter(|p| plottable(p.tok_s_per_user, p.output_tok_s_per_gpu))
-        .collect();
-    let xy = |p: &CurvePoint| (p.tok_s_per_user, p.output_tok_s_per_gpu);
-
-    // The feasible part of the curve: a solid line.
-    let curve_style = palette.curve.stroke_width(px(2.5));
-    let feasible: Vec<(f64, f64)> = points.iter().filter(|p| p.fits).map(|p| xy(p)).collect();
-    chart
-        .draw_series(LineSeries::new(feasible, curve_style))
-        .map_err(drawing_error)?
-        .label(LEGEND_CURVE)
-        .legend(move |(x, y)| {
-            PathElement::new(
-                vec![(x - legend_half, y), (x + legend_half, y)],
-                curve_style,
-            )
-        });
-
-    // The Pareto frontier: filled dots on the curve.
-    let frontier_style = palette.curve.filled();
-    let marker_radius = px(3.5);
-    chart
-        .draw_series(
-            points
-                .iter()
-                .filter(|p| p.pareto && p.fits)
-                .map(|p| Circle::new(xy(p), marker_radius, frontier_style)),
-        )
-        .map_err(drawing_error)?
-        .label(LEGEND_PARETO)
-        .legend(move |(x, y)| Circle::new((x, y), marker_radius, frontier_style));
-
-    // Infeasible points: grey rings joined by a dashed line to the last feasible point. Beyond
-    // the KV capacity the model keeps throughput and TPOT at the capacity's values (the extra
-    // requests wait), so these rings pile up at the edge; a dashed vertical line and a note mark
-    // the edge, left of which no concurrency is reachable.
-    let infeasible_line = palette.infeasible.stroke_width(px(1.5));
-    let ring_radius = px(6.0);
-    if let Some(first) = points.iter().position(|p| !p.fits) {
-        let edge = first.checked_sub(1).and_then(|i| points.get(i));
-        let mut tail: Vec<(f64, f64)> = edge.map(|p| xy(p)).into_iter().collect();
-        tail.extend(points.iter().skip(first).filter(|p| !p.fits).map(|p| xy(p)));
-        let dash = (options.offset(6.0), options.offset(4.0));
-        chart
-            .draw_series(DashedLineSeries::new(tail, dash.0, dash.1, infeasible_line))
-            .map_err(drawing_error)?;
-        if let Some(edge) = edge {
-            let edge_x = edge.tok_s_per_user;
-            chart
-                .draw_series(DashedLineSeries::new(
-                    vec![(edge_x, axes.y.start), (edge_x, axes.y.end)],
-                    dash.0,
-                    dash.1,
-                    infeasible_line,
-                ))
-                .map_err(drawing_error)?;
-            // Right of the line near the x axis: the curve's low-concurrency end is further right.
-            let note = format!(
-                "← infeasible: KV cache full beyond C = {}",
-                edge.concurrency
-            );
-            let (offset, pos) = label_offset(Side::AboveRight, options);
-            chart
-                .draw_series(std::iter::once(
-                    EmptyElement::at((edge_x, axes.y.start))
-                        + Text::new(note, (options.offset(6.0), offset.1), muted(12.0).pos(pos)),
-                ))
-                .map_err(drawing_error)?;
-        }
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .filter(|p| !p.fits)
-                    .map(|p| Circle::new(xy(p), ring_radius, infeasible_line)),
-            )
-            .map_err(drawing_error)?
-            .label(LEGEND_INFEASIBLE)
-            .legend(move |(x, y)| {
-                EmptyElement::at((x, y))
-                    + PathElement::new(vec![(-legend_half, 0), (legend_half, 0)], infeasible_line)
-                    + Circle::new((0, 0), ring_radius, infeasible_line)
-            });
-    }
-
-    // The knee: a triangle with its concurrency, labelled below-left (the current point's label
-    // goes above-right, so the two never collide).
-    if let Some(knee) = curve.knee.and_then(|i| curve.points.get(i)) {
-        if plottable(knee.tok_s_per_user, knee.output_tok_s_per_gpu) {
-            let knee_style = palette.knee.filled();
-            let knee_size = px(9.0);
-            let label = knee_label(knee);
-            let side = if x_fraction(&axes, knee.tok_s_per_user) < 0.25 {
-                Side::BelowRight
-            } else {
-                Side::BelowLeft
-            };
-            let (offset, pos) = label_offset(side, options);
-            chart
-                .draw_series(std::iter::once(
-                    EmptyElement::at(xy(knee))
-                        + TriangleMarker::new((0, 0), knee_size, knee_style)
-                        + Text::new(label.clone(), offset, text(12.0).pos(pos)),
-                ))
-                .map_err(drawing_error)?
-                .label(label)
-                .legend(move |(x, y)| TriangleMarker::new((x, y), knee_size, knee_style));
-        }
-    }
-
-    // The current operating point, on top: a ringed dot (hollow when infeasible).
-    if plottable(current.tok_s_per_user, current.output_tok_s_per_gpu) {
-        let coord = (current.tok_s_per_user, current.output_tok_s_per_gpu);
-        let label = current_label(current);
-        let (offset, pos) = label_offset(Side::AboveRight, options);
-        let radius = px(7.0);
-        let halo = palette.halo.filled();
-        let body = if current.fits {
-            palette.current.filled()
-        } else {
-            palette.current.stroke_width(px(3.0))
-        };
-        chart
-            .draw_series(std::iter::once(
-                EmptyElement::at(coord)
-                    + Circle::new((0, 0), px(10.0), halo)
-                    + Circle::new((0, 0), radius, body)
-                    + Text::new(label.clone(), offset, text(13.0).pos(pos)),
-            ))
-            .map_err(drawing_error)?
-            .label(label)
-            .legend(move |(x, y)| Circle::new((x, y), radius, body));
-    }
-
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .margin(px(8.0))
-        .legend_area_size(px(26.0))
-        .label_font(text(12.0))
-        .background_style(palette.background.mix(0.92))
-        .border_style(palette.grid_bold.stroke_width(px(1.0)))
-        .draw()
-        .map_err(drawing_error)?;
-
-    root.present().map_err(drawing_error)
 }
 
 /// The chart as an SVG document of `size` pixels (for native tests and, later, export).
@@ -457,6 +206,41 @@ mod tests {
         let dark = Palette::for_theme(Theme::Dark);
         assert!(svg.contains(&hex(dark.background)));
         assert!(svg.contains(&hex(OKABE_ITO_SKY_BLUE)));
+    }
+
+    #[test]
+    fn a_narrow_chart_is_compact_and_labels_knee_and_current_in_place() {
+        let scenario = Scenario::default_scenario().expect("default scenario");
+        let curve = sweep(&scenario);
+        let marker = Marker::from(&evaluate(&scenario));
+        let narrow = ChartOptions::default();
+        let svg = render_svg(&curve, &marker, &narrow, (340, 340)).expect("draws");
+        let labels = texts(&svg);
+        assert!(labels.iter().any(|t| t == X_AXIS_LABEL_SHORT), "{labels:?}");
+        assert!(labels.iter().any(|t| t == LEGEND_INFEASIBLE_SHORT));
+        // In place only: once each, not repeated in the legend.
+        assert_eq!(
+            labels
+                .iter()
+                .filter(|t| **t == current_label(&marker))
+                .count(),
+            1
+        );
+        // The same pixels at scale 2 are a 170-px-wide chart in CSS terms: compact too; a
+        // 1200-px canvas at scale 2 is 600 CSS px: regular.
+        let hidpi = ChartOptions {
+            scale: 2.0,
+            ..narrow
+        };
+        let wide = texts(&render_svg(&curve, &marker, &hidpi, (1200, 800)).expect("draws"));
+        assert!(wide.iter().any(|t| t == X_AXIS_LABEL));
+        assert_eq!(
+            wide.iter()
+                .filter(|t| **t == current_label(&marker))
+                .count(),
+            2,
+            "legend and in place"
+        );
     }
 
     #[test]

@@ -95,24 +95,28 @@ impl Default for ChartOptions {
 }
 
 impl ChartOptions {
-    /// A size in CSS pixels, scaled to backend pixels (at least 1).
-    pub fn px(&self, css_px: f64) -> u32 {
-        let scale = if self.scale.is_finite() {
+    /// The scale actually used: `scale` within [0.5, 4], or 1 when it is not a number.
+    fn effective_scale(&self) -> f64 {
+        if self.scale.is_finite() {
             self.scale.clamp(0.5, 4.0)
         } else {
             1.0
-        };
-        (css_px * scale).round().max(1.0) as u32
+        }
+    }
+
+    /// A size in CSS pixels, scaled to backend pixels (at least 1).
+    pub fn px(&self, css_px: f64) -> u32 {
+        (css_px * self.effective_scale()).round().max(1.0) as u32
     }
 
     /// The same, signed, for offsets.
     pub fn offset(&self, css_px: f64) -> i32 {
-        let scale = if self.scale.is_finite() {
-            self.scale.clamp(0.5, 4.0)
-        } else {
-            1.0
-        };
-        (css_px * scale).round() as i32
+        (css_px * self.effective_scale()).round() as i32
+    }
+
+    /// Backend pixels back to CSS pixels (to choose a layout by the chart's apparent size).
+    pub fn css(&self, backend_px: u32) -> f64 {
+        f64::from(backend_px) / self.effective_scale()
     }
 
     /// A font size in backend pixels.
@@ -138,6 +142,7 @@ mod tests {
         };
         assert_eq!(nan.px(10.0), 10);
         assert_eq!(one.px(0.0), 1, "never a zero-width stroke");
+        assert_eq!(two.css(640), 320.0);
     }
 
     #[test]

@@ -536,7 +536,7 @@ fn plan_command(rest: &[String]) -> Outcome {
     };
     let top = match flags.number("--top") {
         Ok(None) => 5,
-        Ok(Some(k)) if k >= 1.0 && k <= 100.0 && k.fract() == 0.0 => k as usize,
+        Ok(Some(k)) if (1.0..=100.0).contains(&k) && k.fract() == 0.0 => k as usize,
         Ok(Some(k)) => {
             return Outcome::usage(format!("--top: a whole number from 1 to 100 (got {k})"))
         }

@@ -1,8 +1,8 @@
 // Browser end-to-end tests for the built servecost site (dist/), run with `node --test`.
 //
 // playwright-core drives the system Chromium (/usr/bin/chromium, or $CHROMIUM_PATH); nothing is downloaded.
-// By default the tests serve ../../dist with serve.mjs on a free 127.0.0.1 port; set BASE_URL
-// (e.g. http://127.0.0.1:8080/ from `scripts/serve`) to test a running server instead.
+// By default the tests serve ../../dist (or $E2E_DIST) with serve.mjs on a free 127.0.0.1 port; set
+// BASE_URL (e.g. http://127.0.0.1:8080/ from `scripts/serve`) to test a running server instead.
 //
 // The page contract these tests rely on:
 //   slider #batch-size (input type=range); controls #model, #gpu (select), #gpu-count, #tp, #precision,
@@ -62,7 +62,7 @@ before(async () => {
   if (process.env.BASE_URL) {
     baseUrl = process.env.BASE_URL;
   } else {
-    server = await startServer();
+    server = await startServer(process.env.E2E_DIST ? { root: process.env.E2E_DIST } : {});
     baseUrl = server.url;
   }
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });

@@ -1,0 +1,136 @@
+//! The chart's legend, laid out as wrapped rows in a strip above the plot, so it never covers
+//! the curve (plotters' built-in legend box sits inside the plot area, where a Pareto curve
+//! that spans the whole width has nowhere to hide from it).
+
+use super::style::ChartOptions;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// How an entry's symbol is drawn.
+#[derive(Debug, Clone, Copy)]
+pub enum Symbol {
+    Line(ShapeStyle),
+    /// A short dashed line through a ring.
+    DashedRing(ShapeStyle, u32),
+    Dot(ShapeStyle, u32),
+    Triangle(ShapeStyle, u32),
+}
+
+#[derive(Debug, Clone)]
+pub struct LegendItem {
+    pub symbol: Symbol,
+    pub label: String,
+}
+
+/// Where each item goes, and how tall the strip is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendLayout {
+    /// Top-left corner of each item, in strip pixels.
+    pub positions: Vec<(i32, i32)>,
+    pub height: u32,
+}
+
+struct Metrics {
+    symbol_width: i32,
+    symbol_gap: i32,
+    item_gap: i32,
+    row_height: i32,
+    padding_top: i32,
+}
+
+fn metrics(options: &ChartOptions) -> Metrics {
+    Metrics {
+        symbol_width: options.offset(22.0),
+        symbol_gap: options.offset(6.0),
+        item_gap: options.offset(18.0),
+        row_height: options.offset(19.0),
+        padding_top: options.offset(8.0),
+    }
+}
+
+/// Flow the items left to right from `left`, wrapping before `right`.
+pub fn layout<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    items: &[LegendItem],
+    font: &TextStyle<'_>,
+    left: i32,
+    right: i32,
+    options: &ChartOptions,
+) -> LegendLayout {
+    let m = metrics(options);
+    let mut positions = Vec::with_capacity(items.len());
+    let (mut x, mut y) = (left, m.padding_top);
+    for item in items {
+        let text_width = area
+            .estimate_text_size(&item.label, font)
+            .map_or(0, |(w, _)| i32::try_from(w).unwrap_or(0));
+        let width = m.symbol_width + m.symbol_gap + text_width;
+        if x > left && x + width > right {
+            x = left;
+            y += m.row_height;
+        }
+        positions.push((x, y));
+        x += width + m.item_gap;
+    }
+    let rows_bottom = if items.is_empty() {
+        0
+    } else {
+        y + m.row_height
+    };
+    LegendLayout {
+        positions,
+        height: u32::try_from(rows_bottom + m.padding_top / 2).unwrap_or(0),
+    }
+}
+
+/// Draw the items at their laid-out positions.
+pub fn draw<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    items: &[LegendItem],
+    layout: &LegendLayout,
+    font: &TextStyle<'_>,
+    options: &ChartOptions,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let m = metrics(options);
+    for (item, &(x, y)) in items.iter().zip(&layout.positions) {
+        let middle = y + m.row_height / 2;
+        let centre = x + m.symbol_width / 2;
+        match item.symbol {
+            Symbol::Line(style) => {
+                area.draw(&PathElement::new(
+                    vec![(x, middle), (x + m.symbol_width, middle)],
+                    style,
+                ))?;
+            }
+            Symbol::DashedRing(style, radius) => {
+                let dash = m.symbol_width / 5;
+                area.draw(&PathElement::new(
+                    vec![(x, middle), (x + dash, middle)],
+                    style,
+                ))?;
+                area.draw(&PathElement::new(
+                    vec![
+                        (x + m.symbol_width - dash, middle),
+                        (x + m.symbol_width, middle),
+                    ],
+                    style,
+                ))?;
+                area.draw(&Circle::new((centre, middle), radius, style))?;
+            }
+            Symbol::Dot(style, radius) => {
+                area.draw(&Circle::new((centre, middle), radius, style))?
+            }
+            Symbol::Triangle(style, size) => {
+                area.draw(&TriangleMarker::new((centre, middle), size, style))?
+            }
+        }
+        let text_pos = (x + m.symbol_width + m.symbol_gap, middle);
+        area.draw(&Text::new(
+            item.label.as_str(),
+            text_pos,
+            font.clone().pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
+    Ok(())
+}

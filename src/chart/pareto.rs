@@ -1,0 +1,393 @@
+//! `draw_pareto`: the drawing itself (legend strip, mesh, curve, infeasible tail, frontier,
+//! knee, current point), generic over the plotters backend. See `chart/mod.rs` for what it shows.
+
+use super::layout::{axes, compact, Axes};
+use super::legend::{self, LegendItem, Symbol};
+use super::style::{ChartOptions, Palette};
+use super::{
+    current_label, knee_label, Marker, COMPACT_BELOW_CSS_PX, LEGEND_CURVE, LEGEND_CURVE_SHORT,
+    LEGEND_INFEASIBLE, LEGEND_INFEASIBLE_SHORT, LEGEND_PARETO, X_AXIS_LABEL, X_AXIS_LABEL_SHORT,
+    Y_AXIS_LABEL,
+};
+use crate::model::{Curve, CurvePoint};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+const FONT_FAMILY: &str = "sans-serif";
+
+fn drawing_error(error: impl std::fmt::Display) -> String {
+    format!("chart: {error}")
+}
+
+fn plottable(x: f64, y: f64) -> bool {
+    x.is_finite() && x > 0.0 && y.is_finite()
+}
+
+/// Which side of its point a label goes on. The curve falls from upper left to lower right, so
+/// labels above-right or below-left of a point stay clear of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    AboveRight,
+    /// For points near the right edge, where the curve runs nearly vertically.
+    AboveLeft,
+    BelowLeft,
+    BelowRight,
+}
+
+fn label_offset(side: Side, options: &ChartOptions) -> ((i32, i32), Pos) {
+    let gap = options.offset(9.0);
+    match side {
+        Side::AboveRight => ((gap, -gap), Pos::new(HPos::Left, VPos::Bottom)),
+        Side::AboveLeft => ((-gap, -gap), Pos::new(HPos::Right, VPos::Bottom)),
+        Side::BelowLeft => ((-gap, gap), Pos::new(HPos::Right, VPos::Top)),
+        Side::BelowRight => ((gap, gap), Pos::new(HPos::Left, VPos::Top)),
+    }
+}
+
+/// Horizontal position of `x` across the log axis, 0 at the left edge and 1 at the right.
+fn x_fraction(axes: &Axes, x: f64) -> f64 {
+    let span = (axes.x.end / axes.x.start).ln();
+    if span > 0.0 {
+        (x / axes.x.start).ln() / span
+    } else {
+        0.5
+    }
+}
+
+/// Every style the chart uses, scaled for the backend.
+struct Styles {
+    curve: ShapeStyle,
+    frontier: ShapeStyle,
+    infeasible: ShapeStyle,
+    knee: ShapeStyle,
+    current: ShapeStyle,
+    halo: ShapeStyle,
+    dot_radius: u32,
+    ring_radius: u32,
+    knee_size: u32,
+    current_radius: u32,
+    halo_radius: u32,
+}
+
+fn styles(palette: &Palette, current: &Marker, options: &ChartOptions) -> Styles {
+    let px = |css: f64| options.px(css);
+    Styles {
+        curve: palette.curve.stroke_width(px(2.5)),
+        frontier: palette.curve.filled(),
+        infeasible: palette.infeasible.stroke_width(px(1.5)),
+        knee: palette.knee.filled(),
+        current: if current.fits {
+            palette.current.filled()
+        } else {
+            palette.current.stroke_width(px(3.0))
+        },
+        halo: palette.halo.filled(),
+        dot_radius: px(3.5),
+        ring_radius: px(6.0),
+        knee_size: px(9.0),
+        current_radius: px(7.0),
+        halo_radius: px(10.0),
+    }
+}
+
+/// Left and right margins of the plot (CSS px).
+const MARGIN_LEFT_PX: f64 = 6.0;
+const MARGIN_RIGHT_PX: f64 = 20.0;
+
+/// Type sizes and label widths: regular, or compact for a narrow chart (a phone).
+struct Sizes {
+    compact: bool,
+    tick: f64,
+    axis_title: f64,
+    label: f64,
+    current_label: f64,
+    y_label_area: f64,
+    x_label_area: f64,
+}
+
+fn sizes(css_width: f64) -> Sizes {
+    if css_width < COMPACT_BELOW_CSS_PX {
+        Sizes {
+            compact: true,
+            tick: 11.0,
+            axis_title: 12.0,
+            label: 11.0,
+            current_label: 12.0,
+            y_label_area: 52.0,
+            x_label_area: 40.0,
+        }
+    } else {
+        Sizes {
+            compact: false,
+            tick: 12.0,
+            axis_title: 13.0,
+            label: 12.0,
+            current_label: 13.0,
+            y_label_area: 62.0,
+            x_label_area: 46.0,
+        }
+    }
+}
+
+/// Draw the Pareto chart of `curve` with `current` highlighted, filling the whole `root`.
+pub fn draw_pareto<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    curve: &Curve,
+    current: &Marker,
+    options: &ChartOptions,
+) -> Result<(), String> {
+    let palette = Palette::for_theme(options.theme);
+    let px = |css: f64| options.px(css);
+    let text = |size: f64| {
+        (FONT_FAMILY, options.font(size))
+            .into_font()
+            .color(&palette.text)
+    };
+    let muted = |size: f64| {
+        (FONT_FAMILY, options.font(size))
+            .into_font()
+            .color(&palette.muted_text)
+    };
+    root.fill(&palette.background).map_err(drawing_error)?;
+
+    let Some(axes) = axes(curve, current) else {
+        let (width, height) = root.dim_in_pixel();
+        let centre = (
+            i32::try_from(width / 2).unwrap_or(0),
+            i32::try_from(height / 2).unwrap_or(0),
+        );
+        let style = muted(14.0).pos(Pos::new(HPos::Center, VPos::Center));
+        root.draw(&Text::new(
+            "Nothing to plot for this scenario",
+            centre,
+            style,
+        ))
+        .map_err(drawing_error)?;
+        return root.present().map_err(drawing_error);
+    };
+
+    let style = styles(&palette, current, options);
+    let (width, _) = root.dim_in_pixel();
+    let size = sizes(options.css(width));
+    let points: Vec<&CurvePoint> = curve
+        .points
+        .iter()
+        .filter(|p| plottable(p.tok_s_per_user, p.output_tok_s_per_gpu))
+        .collect();
+    let xy = |p: &CurvePoint| (p.tok_s_per_user, p.output_tok_s_per_gpu);
+    let knee = curve
+        .knee
+        .and_then(|i| curve.points.get(i))
+        .filter(|k| plottable(k.tok_s_per_user, k.output_tok_s_per_gpu));
+    let current_plottable = plottable(current.tok_s_per_user, current.output_tok_s_per_gpu);
+    let first_infeasible = points.iter().position(|p| !p.fits);
+
+    // The legend strip above the plot, aligned with the plot's left edge.
+    let mut items = vec![
+        LegendItem {
+            symbol: Symbol::Line(style.curve),
+            label: if size.compact {
+                LEGEND_CURVE_SHORT
+            } else {
+                LEGEND_CURVE
+            }
+            .into(),
+        },
+        LegendItem {
+            symbol: Symbol::Dot(style.frontier, style.dot_radius),
+            label: LEGEND_PARETO.into(),
+        },
+    ];
+    if first_infeasible.is_some() {
+        items.push(LegendItem {
+            symbol: Symbol::DashedRing(style.infeasible, style.ring_radius),
+            label: if size.compact {
+                LEGEND_INFEASIBLE_SHORT
+            } else {
+                LEGEND_INFEASIBLE
+            }
+            .into(),
+        });
+    }
+    if let Some(knee) = knee.filter(|_| !size.compact) {
+        items.push(LegendItem {
+            symbol: Symbol::Triangle(style.knee, style.knee_size),
+            label: knee_label(knee),
+        });
+    }
+    if current_plottable && !size.compact {
+        items.push(LegendItem {
+            symbol: Symbol::Dot(style.current, style.current_radius),
+            label: current_label(current),
+        });
+    }
+    let legend_font = text(size.label);
+    let legend_left = options.offset(MARGIN_LEFT_PX + size.y_label_area);
+    let legend_right = i32::try_from(width).unwrap_or(i32::MAX) - options.offset(MARGIN_RIGHT_PX);
+    let legend_layout = legend::layout(
+        &root,
+        &items,
+        &legend_font,
+        legend_left,
+        legend_right,
+        options,
+    );
+    let (legend_area, plot_area) = root.split_vertically(legend_layout.height);
+    legend::draw(&legend_area, &items, &legend_layout, &legend_font, options)
+        .map_err(drawing_error)?;
+
+    let mut chart = ChartBuilder::on(&plot_area)
+        .margin_top(px(10.0))
+        .margin_right(px(MARGIN_RIGHT_PX))
+        .margin_left(px(MARGIN_LEFT_PX))
+        .margin_bottom(px(6.0))
+        .x_label_area_size(px(size.x_label_area))
+        .y_label_area_size(px(size.y_label_area))
+        .build_cartesian_2d(
+            axes.x
+                .clone()
+                .log_scale()
+                .with_key_points(axes.x_ticks.clone()),
+            axes.y.clone(),
+        )
+        .map_err(drawing_error)?;
+
+    let format_tick = |value: &f64| compact(*value);
+    chart
+        .configure_mesh()
+        .x_desc(if size.compact {
+            X_AXIS_LABEL_SHORT
+        } else {
+            X_AXIS_LABEL
+        })
+        .y_desc(Y_AXIS_LABEL)
+        .axis_desc_style(text(size.axis_title))
+        .label_style(muted(size.tick))
+        .x_label_formatter(&format_tick)
+        .y_label_formatter(&format_tick)
+        .y_labels(6)
+        .max_light_lines(1)
+        .bold_line_style(palette.grid_bold.stroke_width(px(1.0)))
+        .light_line_style(palette.grid_light.stroke_width(px(1.0)))
+        .axis_style(palette.axis.stroke_width(px(1.0)))
+        .set_all_tick_mark_size(px(4.0))
+        .draw()
+        .map_err(drawing_error)?;
+
+    // The feasible part of the curve: a solid line.
+    let feasible: Vec<(f64, f64)> = points.iter().filter(|p| p.fits).map(|p| xy(p)).collect();
+    chart
+        .draw_series(LineSeries::new(feasible, style.curve))
+        .map_err(drawing_error)?;
+
+    // The Pareto frontier: filled dots on the curve.
+    chart
+        .draw_series(
+            points
+                .iter()
+                .filter(|p| p.pareto && p.fits)
+                .map(|p| Circle::new(xy(p), style.dot_radius, style.frontier)),
+        )
+        .map_err(drawing_error)?;
+
+    // Infeasible points: grey rings joined by a dashed line to the last feasible point. Beyond
+    // the KV capacity the model keeps throughput and TPOT at the capacity's values (the extra
+    // requests wait), so these rings pile up at the edge; a dashed vertical line and a note mark
+    // the edge, left of which no concurrency is reachable.
+    if let Some(first) = first_infeasible {
+        let edge = first.checked_sub(1).and_then(|i| points.get(i));
+        let mut tail: Vec<(f64, f64)> = edge.map(|p| xy(p)).into_iter().collect();
+        tail.extend(points.iter().skip(first).filter(|p| !p.fits).map(|p| xy(p)));
+        let dash = (options.offset(6.0), options.offset(4.0));
+        chart
+            .draw_series(DashedLineSeries::new(
+                tail,
+                dash.0,
+                dash.1,
+                style.infeasible,
+            ))
+            .map_err(drawing_error)?;
+        if let Some(edge) = edge {
+            let edge_x = edge.tok_s_per_user;
+            chart
+                .draw_series(DashedLineSeries::new(
+                    vec![(edge_x, axes.y.start), (edge_x, axes.y.end)],
+                    dash.0,
+                    dash.1,
+                    style.infeasible,
+                ))
+                .map_err(drawing_error)?;
+            // Right of the line near the x axis: the curve's low-concurrency end is further right.
+            let note = if size.compact {
+                format!("← C > {}: KV full", edge.concurrency)
+            } else {
+                format!(
+                    "← infeasible: KV cache full beyond C = {}",
+                    edge.concurrency
+                )
+            };
+            let (offset, pos) = label_offset(Side::AboveRight, options);
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((edge_x, axes.y.start))
+                        + Text::new(
+                            note,
+                            (options.offset(6.0), offset.1),
+                            muted(size.label).pos(pos),
+                        ),
+                ))
+                .map_err(drawing_error)?;
+        }
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .filter(|p| !p.fits)
+                    .map(|p| Circle::new(xy(p), style.ring_radius, style.infeasible)),
+            )
+            .map_err(drawing_error)?;
+    }
+
+    // The knee: a triangle with its concurrency, labelled below-left (the current point's label
+    // goes above-right, so the two never collide).
+    if let Some(knee) = knee {
+        let side = if x_fraction(&axes, knee.tok_s_per_user) < 0.25 {
+            Side::BelowRight
+        } else {
+            Side::BelowLeft
+        };
+        let (offset, pos) = label_offset(side, options);
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at(xy(knee))
+                    + TriangleMarker::new((0, 0), style.knee_size, style.knee)
+                    + Text::new(knee_label(knee), offset, text(size.label).pos(pos)),
+            ))
+            .map_err(drawing_error)?;
+    }
+
+    // The current operating point, on top: a ringed dot (hollow when infeasible).
+    if current_plottable {
+        let side = if x_fraction(&axes, current.tok_s_per_user) > 0.72 {
+            Side::AboveLeft
+        } else {
+            Side::AboveRight
+        };
+        let (offset, pos) = label_offset(side, options);
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at((current.tok_s_per_user, current.output_tok_s_per_gpu))
+                    + Circle::new((0, 0), style.halo_radius, style.halo)
+                    + Circle::new((0, 0), style.current_radius, style.current)
+                    + Text::new(
+                        current_label(current),
+                        offset,
+                        text(size.current_label).pos(pos),
+                    ),
+            ))
+            .map_err(drawing_error)?;
+    }
+
+    root.present().map_err(drawing_error)
+}

@@ -1,0 +1,200 @@
+//! The page: holds the `State` reducer and lays out controls, chart, slider, numbers, notes and
+//! assumptions. Every user action marks the start of an update (see `perf`) and dispatches one
+//! `Action`; everything shown is derived from the state on render.
+
+use super::assumptions::Assumptions;
+use super::chart_canvas::ChartCanvas;
+use super::controls::{Controls, INPUT_ERROR_ID};
+use super::fields::Field;
+use super::notes::Notes;
+use super::numbers::Numbers;
+use super::perf;
+use super::slider::Slider;
+use super::state::{Action, State, View};
+use crate::catalog::catalog;
+use crate::chart::Marker;
+use crate::model::pareto::SLIDER_STEPS;
+use crate::report::{assumptions, format_number};
+use yew::prelude::*;
+
+pub const SLIDER_ID: &str = "batch-size";
+const KV_STATUS_ID: &str = "kv-status";
+
+/// "auto: TP 2, 4 replicas of 2 GPUs".
+fn tp_hint(view: &View) -> String {
+    let s = &view.scenario;
+    let per_replica = s.par.gpus_per_replica();
+    let replicas = match s.replicas {
+        1 => "1 replica".to_string(),
+        n => format!("{n} replicas"),
+    };
+    let gpus = if per_replica == 1 { "GPU" } else { "GPUs" };
+    if s.tp_auto {
+        format!(
+            "auto chose TP {}: {replicas} of {per_replica} {gpus}",
+            s.par.tp
+        )
+    } else {
+        format!("{replicas} of {per_replica} {gpus}")
+    }
+}
+
+/// The catalog's rental prices for the GPU named in the GPU control.
+fn price_hint(gpu_id: &str) -> String {
+    let Some(gpu) = catalog().ok().and_then(|c| c.gpu(gpu_id.trim())) else {
+        return String::new();
+    };
+    let price = |v: Option<f64>| v.map(|v| format!("${v:.2}"));
+    match (
+        price(gpu.usd_per_gpu_hour_low),
+        price(gpu.usd_per_gpu_hour_typical),
+        price(gpu.usd_per_gpu_hour_high),
+    ) {
+        (Some(low), Some(typical), Some(high)) if low != high => {
+            format!("catalog: {low}–{high}, typically {typical}")
+        }
+        (_, Some(typical), _) => format!("catalog: typically {typical}"),
+        _ => format!("no catalog price for the {}; enter one", gpu.name),
+    }
+}
+
+/// Where the current concurrency stands against the KV capacity and the engine limit.
+fn kv_status(view: &View) -> (String, bool) {
+    let capacity = view.scenario.kv_capacity();
+    let concurrency = view.concurrency();
+    if !view.point.fits {
+        let waiting = concurrency.saturating_sub(capacity);
+        (
+            format!("Beyond KV capacity: {capacity} requests fit; the other {waiting} wait, so latency grows while throughput stays flat."),
+            true,
+        )
+    } else {
+        (
+            format!(
+                "Fits: the KV cache holds up to {capacity} requests; engine limit {}.",
+                view.engine_limit()
+            ),
+            false,
+        )
+    }
+}
+
+/// A sentence describing the chart, for screen readers (the canvas's accessible name).
+fn chart_summary(view: &View) -> String {
+    let p = &view.point;
+    let mut text = format!(
+        "Throughput–latency chart: output tokens/s per GPU against tokens/s per user. Current point: {} requests, {} tok/s per user, {} output tok/s per GPU{}.",
+        p.concurrency,
+        format_number(p.tok_s_per_user),
+        format_number(p.output_tok_s_per_gpu),
+        if p.fits { "" } else { " (beyond KV capacity)" }
+    );
+    if let Some(knee) = view.curve.knee.and_then(|i| view.curve.points.get(i)) {
+        text.push_str(&format!(" Knee at {} requests.", knee.concurrency));
+    }
+    text
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(State::initial);
+    let on_edit = use_callback(
+        state.dispatcher(),
+        |(field, text): (Field, String), dispatcher| {
+            perf::mark_update_start();
+            dispatcher.dispatch(Action::Edit(field, text));
+        },
+    );
+    let on_move = use_callback(state.dispatcher(), |position: u32, dispatcher| {
+        perf::mark_update_start();
+        dispatcher.dispatch(Action::MoveSlider(position));
+    });
+
+    let Some(view) = state.view.clone() else {
+        let reason = state
+            .error
+            .as_ref()
+            .map_or_else(|| "unknown error".to_string(), |e| e.text());
+        return html! {
+            <main class="startup-error" role="alert">
+                <h1>{ "servecost could not start" }</h1>
+                <p>{ format!("The built-in scenario could not be evaluated: {reason}.") }</p>
+                <p>{ "This is a bug in this build of the page; please report it." }</p>
+            </main>
+        };
+    };
+
+    let error_text = state
+        .error
+        .as_ref()
+        .map(|e| {
+            format!(
+                "{}. The numbers and chart still show the last valid scenario.",
+                e.text().trim_end_matches('.')
+            )
+        })
+        .unwrap_or_default();
+    let (status, beyond) = kv_status(&view);
+    let concurrency = view.concurrency();
+    let value_text = match concurrency {
+        1 => "1 request in flight".to_string(),
+        c => format!("{c} requests in flight"),
+    };
+    let model_name = view.scenario.model.name.clone();
+    let hardware = format!("{} × {}", view.scenario.gpu_count, view.scenario.gpu.name);
+
+    html! {
+        <div class="app">
+            <header class="masthead">
+                <div>
+                    <h1>{ "servecost" }</h1>
+                    <p class="tagline">{ "LLM serving throughput, latency and cost: drag the batch size and watch the trade-off. Computed in your browser." }</p>
+                </div>
+            </header>
+            <main class="layout">
+                <section class="panel scenario" aria-labelledby="scenario-title">
+                    <h2 id="scenario-title">{ "Scenario" }</h2>
+                    <div id={INPUT_ERROR_ID} class="input-error" role="alert">{ error_text }</div>
+                    <Controls
+                        texts={state.texts.clone()}
+                        error_field={state.error.as_ref().map(|e| e.field.clone())}
+                        tp_hint={tp_hint(&view)}
+                        price_hint={price_hint(&state.texts.gpu)}
+                        on_edit={on_edit}
+                    />
+                </section>
+                <section class="panel hero" aria-labelledby="chart-title">
+                    <div class="panel-head">
+                        <h2 id="chart-title">{ "Throughput vs. interactivity" }</h2>
+                        <p class="subtitle">{ format!("{model_name} on {hardware}") }</p>
+                    </div>
+                    <ChartCanvas
+                        curve={view.curve.clone()}
+                        current={Marker::from(&*view.point)}
+                        summary={chart_summary(&view)}
+                    />
+                    <Slider
+                        id={SLIDER_ID}
+                        label="Batch size (max concurrency)"
+                        position={state.slider_position}
+                        steps={SLIDER_STEPS}
+                        max_value={view.engine_limit()}
+                        value_text={value_text}
+                        on_move={on_move}
+                        describedby={Some(AttrValue::from(KV_STATUS_ID))}
+                    />
+                    <p id={KV_STATUS_ID} class={classes!("kv-status", beyond.then_some("beyond"))}>{ status }</p>
+                </section>
+                <section class="panel numbers-panel" aria-labelledby="numbers-title">
+                    <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
+                    <Numbers point={view.point.clone()} />
+                </section>
+                <Notes warnings={view.point.warnings.clone()} />
+                <Assumptions text={assumptions(&view.scenario, &view.point)} />
+            </main>
+            <footer class="footer">
+                <p>{ "Analytic steady-state model; every assumption is listed above. No data leaves this page." }</p>
+            </footer>
+        </div>
+    }
+}

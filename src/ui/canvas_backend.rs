@@ -1,0 +1,166 @@
+//! The plotters backend the page draws with: plotters-canvas's `CanvasBackend`, except that text
+//! is measured with the canvas's own `measureText`.
+//!
+//! Why: plotters' default text measurement on wasm (plotters/src/style/font/web.rs) appends a
+//! `<span style="…">` to `<body>`, reads its size and removes it, once per measured string. Each
+//! of those forces a layout of the whole page on every redraw (the chart legend measures its
+//! labels), and the inline `style` attribute would need `style-src-attr 'unsafe-inline'` in the
+//! page's Content-Security-Policy. `measureText` needs neither.
+
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+};
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+
+/// A drawing error from the canvas, as text (plotters-canvas does not export its error type).
+#[derive(Debug)]
+pub struct CanvasError(String);
+
+impl std::fmt::Display for CanvasError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CanvasError {}
+
+fn convert<E: std::error::Error + Send + Sync>(
+    error: DrawingErrorKind<E>,
+) -> DrawingErrorKind<CanvasError> {
+    match error {
+        DrawingErrorKind::DrawingError(e) => {
+            DrawingErrorKind::DrawingError(CanvasError(e.to_string()))
+        }
+        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
+    }
+}
+
+pub struct MeasuringCanvas {
+    inner: CanvasBackend,
+    context: Option<web_sys::CanvasRenderingContext2d>,
+}
+
+impl MeasuringCanvas {
+    /// `None` when the browser gives no 2D context for the canvas.
+    pub fn new(canvas: &web_sys::HtmlCanvasElement) -> Option<MeasuringCanvas> {
+        let context = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
+        let inner = CanvasBackend::with_canvas_object(canvas.clone())?;
+        Some(MeasuringCanvas { inner, context })
+    }
+}
+
+/// The CSS font shorthand plotters-canvas uses when it draws the same text.
+fn css_font<S: BackendTextStyle>(style: &S) -> String {
+    format!(
+        "{} {}px {}",
+        style.style().as_str(),
+        style.size(),
+        style.family().as_str()
+    )
+}
+
+impl DrawingBackend for MeasuringCanvas {
+    type ErrorType = CanvasError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.inner.get_size()
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.ensure_prepared().map_err(convert)
+    }
+
+    fn present(&mut self) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.present().map_err(convert)
+    }
+
+    fn draw_pixel(
+        &mut self,
+        point: BackendCoord,
+        color: BackendColor,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_pixel(point, color).map_err(convert)
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_line(from, to, style).map_err(convert)
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner
+            .draw_rect(upper_left, bottom_right, style, fill)
+            .map_err(convert)
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_path(path, style).map_err(convert)
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.fill_polygon(vert, style).map_err(convert)
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner
+            .draw_circle(center, radius, style, fill)
+            .map_err(convert)
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        self.inner.draw_text(text, style, pos).map_err(convert)
+    }
+
+    /// Width from `measureText`; height = the font size (what the canvas lays a line out in).
+    /// Without a context, a rough 0.6 em per character.
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
+        let size = style.size().max(0.0);
+        let measured = self.context.as_ref().and_then(|context| {
+            context.set_font(&css_font(style));
+            context
+                .measure_text(text)
+                .ok()
+                .map(|metrics| metrics.width())
+        });
+        let width = measured.unwrap_or_else(|| size * 0.6 * text.chars().count() as f64);
+        Ok((width.max(0.0).ceil() as u32, size.ceil() as u32))
+    }
+}
