@@ -14,6 +14,7 @@ pub mod plan;
 pub mod report;
 pub mod scenario;
 pub mod share;
+pub mod slo_sim;
 pub mod sim;
 pub mod units;
 pub mod validate;

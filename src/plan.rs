@@ -3,8 +3,10 @@
 //! every other candidate lost (does not fit, misses TTFT, misses TPOT, costs more).
 //!
 //! For each candidate replica the highest-throughput concurrency meeting the SLO is found
-//! (`model::slo`), replicas = ceil(traffic ÷ per-replica throughput), and cost = GPUs × price ×
-//! 730 h (MODEL.md §7). Candidates are ranked by $/month, then by GPUs.
+//! (`model::slo`, analytic tails, fast enough for the whole space), replicas = ceil(traffic ÷
+//! per-replica throughput), and cost = GPUs × price × 730 h (MODEL.md §7). Candidates are ranked
+//! by $/month, then by GPUs; with `verify_with_simulator` the cheapest are re-searched with
+//! simulated percentiles (`slo_sim`) before the final ranking.
 
 use crate::catalog::catalog;
 use crate::model::economics::{replicas_needed, PriceTier, HOURS_PER_MONTH};
@@ -30,6 +32,9 @@ pub struct PlanRequest {
     pub gpus_allowed: Vec<String>,
     pub price_tier: PriceTier,
     pub top: usize,
+    /// Re-check the SLO of the cheapest candidates with simulated percentiles (`slo_sim`), the
+    /// tails users feel; the analytic estimate only ranks the whole space first.
+    pub verify_with_simulator: bool,
 }
 
 /// One deployment that meets the SLOs.
@@ -44,7 +49,8 @@ pub struct Candidate {
     /// Requests in flight per replica.
     pub concurrency: u32,
     pub output_tok_s_per_replica: f64,
-    /// At the SLO's percentile (analytic estimate), or the mean when no SLO is set.
+    /// At the SLO's percentile (simulated when verified, else the analytic estimate), or the mean
+    /// when no SLO is set.
     pub ttft_ms: f64,
     pub tpot_ms: f64,
     pub percentile: Option<f64>,
@@ -57,6 +63,8 @@ pub struct Candidate {
     /// Traffic ÷ capacity of the replicas bought.
     pub utilization: f64,
     pub meets_slo: bool,
+    /// How the tails were obtained: "simulated", "analytic" or "mean" (no SLO).
+    pub latency_method: &'static str,
     pub warnings: Vec<String>,
 }
 
@@ -76,6 +84,8 @@ pub struct Plan {
     pub rejected: Vec<Rejected>,
     /// Every candidate that met the SLO (the top `K` are in `candidates`).
     pub feasible: usize,
+    /// Configurations searched (GPU × precision × TP).
+    pub searched: usize,
 }
 
 /// Search the space. Errors only for bad requests (traffic not positive, no GPU to try).
@@ -148,11 +158,12 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
             }
         }
     }
-    feasible.sort_by(|a, b| {
-        a.usd_per_month
-            .total_cmp(&b.usd_per_month)
-            .then(a.total_gpus.cmp(&b.total_gpus))
-    });
+    let searched = feasible.len() + rejected.len();
+    sort(&mut feasible);
+    if let (true, Some(slo)) = (request.verify_with_simulator, &request.slo) {
+        feasible = verify(feasible, request, slo, &mut rejected);
+        sort(&mut feasible);
+    }
     let count = feasible.len();
     let top = request.top.max(1);
     let cheapest = feasible.first().map(|c| c.usd_per_month);
@@ -173,7 +184,72 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
         candidates: feasible,
         rejected,
         feasible: count,
+        searched,
     })
+}
+
+fn sort(candidates: &mut [Candidate]) {
+    candidates.sort_by(|a, b| {
+        a.usd_per_month
+            .total_cmp(&b.usd_per_month)
+            .then(a.total_gpus.cmp(&b.total_gpus))
+    });
+}
+
+/// Re-run the cheapest analytic candidates' SLO search with simulated percentiles, in cost
+/// order, until `top` pass (at most `3·top + 3` are simulated; the rest keep their analytic rank
+/// and are reported as such).
+fn verify(
+    candidates: Vec<Candidate>,
+    request: &PlanRequest,
+    slo: &Slo,
+    rejected: &mut Vec<Rejected>,
+) -> Vec<Candidate> {
+    let budget = request.top.max(1) * 3 + 3;
+    let mut verified = Vec::new();
+    let mut simulated = 0;
+    for candidate in candidates {
+        if verified.len() >= request.top.max(1) || simulated >= budget {
+            break;
+        }
+        simulated += 1;
+        let input = ScenarioInput {
+            gpu: candidate.gpu.clone(),
+            gpu_count: f64::from(candidate.gpus_per_replica),
+            tp: Some(f64::from(candidate.tp)),
+            pp: None,
+            ep: None,
+            precision: candidate.precision.into(),
+            usd_per_gpu_hour: Some(candidate.usd_per_gpu_hour),
+            ..request.base.clone()
+        };
+        let Ok(scenario) = Scenario::try_from(input) else {
+            continue;
+        };
+        match crate::slo_sim::best_point_meeting_simulated(&scenario, slo) {
+            Some((point, tail)) => {
+                let at = scenario.with_concurrency(point.concurrency);
+                let simulated_point = evaluate(&at);
+                if let Ok(mut c) = price(&at, request, &simulated_point) {
+                    c.ttft_ms = tail.ttft_ms;
+                    c.tpot_ms = tail.tpot_ms;
+                    c.percentile = Some(slo.percentile);
+                    c.latency_method = "simulated";
+                    verified.push(c);
+                }
+            }
+            None => rejected.push(Rejected {
+                gpu: candidate.gpu.clone(),
+                tp: candidate.tp,
+                precision: candidate.precision,
+                reason: format!(
+                    "misses the SLO in simulation (the analytic estimate passed): no concurrency meets P{} TTFT ≤ {} ms and TPOT ≤ {} ms",
+                    slo.percentile, slo.ttft_ms, slo.tpot_ms
+                ),
+            }),
+        }
+    }
+    verified
 }
 
 /// The best operating point of one replica configuration and what the traffic then costs.
@@ -189,6 +265,24 @@ fn evaluate_candidate(scenario: &Scenario, request: &PlanRequest) -> Result<Cand
             (point, ttft, tpot, None)
         }
     };
+    let mut candidate = price(scenario, request, &point)?;
+    candidate.ttft_ms = ttft_ms;
+    candidate.tpot_ms = tpot_ms;
+    candidate.percentile = percentile;
+    candidate.latency_method = if percentile.is_some() {
+        "analytic"
+    } else {
+        "mean"
+    };
+    Ok(candidate)
+}
+
+/// Replicas, GPUs and money for carrying the traffic at one operating point.
+fn price(
+    scenario: &Scenario,
+    request: &PlanRequest,
+    point: &crate::model::OperatingPoint,
+) -> Result<Candidate, String> {
     let replicas = replicas_needed(request.traffic_output_tok_s, point.output_tok_s)
         .ok_or("produces no output at any concurrency")?;
     let gpus_per_replica = scenario.par.gpus_per_replica();
@@ -207,15 +301,16 @@ fn evaluate_candidate(scenario: &Scenario, request: &PlanRequest) -> Result<Cand
         precision: scenario.precision.id(),
         concurrency: point.concurrency,
         output_tok_s_per_replica: point.output_tok_s,
-        ttft_ms,
-        tpot_ms,
-        percentile,
+        ttft_ms: point.ttft_ms,
+        tpot_ms: point.tpot_ms,
+        percentile: None,
         usd_per_gpu_hour: scenario.usd_per_gpu_hour,
         usd_per_month,
         usd_per_m_output,
         usd_per_m_blended: point.usd_per_m_blended / utilization.max(1e-9),
         utilization,
         meets_slo: true,
+        latency_method: "mean",
         warnings: scenario.warnings.clone(),
     })
 }
@@ -270,6 +365,7 @@ mod tests {
             gpus_allowed: vec!["h100-sxm".into(), "a100-sxm-80gb".into(), "l40s".into()],
             price_tier: PriceTier::Typical,
             top: 3,
+            verify_with_simulator: false,
         }
     }
 

@@ -270,3 +270,113 @@ fn sweep_csv_has_a_header_and_a_frontier() {
         "points beyond capacity are listed as infeasible"
     );
 }
+
+#[test]
+fn simulate_reports_tails_deterministically() {
+    let args = [
+        "simulate",
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "h100-sxm",
+        "--workload",
+        "chat",
+        "--rate",
+        "10",
+        "--requests",
+        "1500",
+        "--seed",
+        "7",
+        "--json",
+    ];
+    let (code, first, err) = servecost(&args);
+    assert_eq!(code, 0, "{err}");
+    let (_, second, _) = servecost(&args);
+    assert_eq!(first, second, "same seed, same output");
+    let json: serde_json::Value = serde_json::from_str(&first).expect("JSON");
+    for metric in ["ttft", "tpot", "itl", "e2e"] {
+        let p50 = json[metric]["p50_ms"].as_f64().expect("p50");
+        let p99 = json[metric]["p99_ms"].as_f64().expect("p99");
+        assert!(p99 >= p50 && p50 > 0.0, "{metric}");
+    }
+    let (code, _, err) = servecost(&[
+        "simulate",
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "h100-sxm",
+        "--workload",
+        "chat",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--concurrency") && err.contains("--rate"),
+        "{err}"
+    );
+    let (code, _, err) = servecost(&[
+        "simulate",
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "h100-sxm",
+        "--workload",
+        "chat",
+        "--rate",
+        "-1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("rate"), "{err}");
+}
+
+#[test]
+fn calibrate_fits_a_benchmark_file() {
+    let dir = std::env::temp_dir().join(format!("servecost-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("bench.json");
+    std::fs::write(
+        &file,
+        r#"[{"max_concurrency": 1, "output_throughput": 95, "mean_tpot_ms": 10.2, "mean_ttft_ms": 70},
+            {"max_concurrency": 32, "output_throughput": 2000, "mean_tpot_ms": 15.0, "mean_ttft_ms": 110}]"#,
+    )
+    .expect("write");
+    let path = file.to_string_lossy().into_owned();
+    let (code, out, err) = servecost(&[
+        "calibrate",
+        "--measurements",
+        &path,
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "h100-sxm",
+        "--input-len",
+        "1000",
+        "--output-len",
+        "200",
+        "--precision",
+        "bf16",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert!(
+        json["rms_log_error_after"].as_f64().unwrap()
+            <= json["rms_log_error_before"].as_f64().unwrap()
+    );
+    assert_eq!(json["residuals"].as_array().map(Vec::len), Some(2));
+    std::fs::write(&file, "{\"output_throughput\": 5}").expect("write");
+    let (code, _, err) = servecost(&[
+        "calibrate",
+        "--measurements",
+        &path,
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "h100-sxm",
+        "--input-len",
+        "10",
+        "--output-len",
+        "10",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("max_concurrency"), "{err}");
+}

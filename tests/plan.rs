@@ -163,6 +163,7 @@ fn nothing_cheaper_meets_the_slo() {
         ],
         price_tier: servecost::model::economics::PriceTier::Typical,
         top: 1000,
+        verify_with_simulator: false,
     };
     let full = servecost::plan::plan(&lib_request).expect("plans");
     for rejected in &full.rejected {

@@ -121,6 +121,7 @@ pub const SCENARIO_FLAGS: &[&str] = &[
     "--slo-ttft-ms",
     "--slo-tpot-ms",
     "--slo-percentile",
+    "--slo-method",
     "--eta-mem",
     "--eta-compute",
     "--blend-p",

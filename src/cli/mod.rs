@@ -47,6 +47,7 @@ USAGE
                      [--spec-len G] [--spec-draft-cost C]
                      [--model-config config.json]   (a Hugging Face config.json instead of --model)
                      (--concurrency N | --max-throughput | --slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P])
+                     [--slo-method simulated|analytic]   (SLO tails from the simulator by default)
                      [--usd-per-gpu-hour X] [--json]
   servecost sweep    (same scenario flags, no operating point) [--csv] [--json]
   servecost validate FILE.csv [--json] [--fit | --cross-validate] [efficiency knobs]
@@ -60,6 +61,9 @@ USAGE
   servecost calibrate --measurements FILE.csv|FILE.json (scenario flags) [--json]
                      fit η_mem, η_compute and overheads to your benchmark (CSV columns concurrency,
                      output_tok_s, tpot_ms, ttft_ms; or vllm bench serve result JSON)
+  servecost simulate (scenario flags) (--concurrency N | --rate R [--burstiness CV])
+                     [--requests N] [--seed S] [--slo-ttft-ms X --slo-tpot-ms Y] [--json]
+                     discrete-event simulation: P50/P90/P95/P99 TTFT, TPOT, ITL, E2E, goodput
   servecost models   list catalog models
   servecost gpus     list catalog GPUs
 
@@ -94,6 +98,7 @@ pub fn run(args: &[String]) -> Outcome {
         "sweep" => sweep_command(rest),
         "validate" => validate_command(rest),
         "plan" => plan_command(rest),
+        "simulate" => simulate_command(rest),
         "calibrate" => calibrate_command(rest),
         "models" => list_models(),
         "gpus" => list_gpus(),
@@ -148,15 +153,34 @@ fn estimate(rest: &[String]) -> Outcome {
         Ok(s) => s,
         Err(outcome) => return outcome,
     };
+    let simulated = match flags.text("--slo-method") {
+        None | Some("simulated") => true,
+        Some("analytic") => false,
+        Some(other) => {
+            return Outcome::usage(format!(
+                "--slo-method: `{other}` is not simulated or analytic"
+            ))
+        }
+    };
     let (scenario, point, tail) = if let Some(slo) = slo {
-        match crate::model::slo::best_point_meeting(&scenario, &slo) {
+        let found = if simulated {
+            crate::slo_sim::best_point_meeting_simulated(&scenario, &slo)
+                .map(|(point, tail)| (point, serde_json::to_value(tail).unwrap_or_default()))
+        } else {
+            crate::model::slo::best_point_meeting(&scenario, &slo)
+                .map(|(point, tail)| (point, serde_json::to_value(tail).unwrap_or_default()))
+        };
+        match found {
             Some((point, tail)) => (scenario.with_concurrency(point.concurrency), point, Some(tail)),
             None => {
                 return Outcome {
                     stdout: String::new(),
                     stderr: format!(
-                        "no concurrency meets P{} TTFT <= {} ms and TPOT <= {} ms on this configuration (analytic tail estimate); relax the SLO or change hardware\n",
-                        slo.percentile, slo.ttft_ms, slo.tpot_ms
+                        "no concurrency meets P{} TTFT <= {} ms and TPOT <= {} ms on this configuration ({} percentiles); relax the SLO or change hardware\n",
+                        slo.percentile,
+                        slo.ttft_ms,
+                        slo.tpot_ms,
+                        if simulated { "simulated" } else { "analytic" }
                     ),
                     code: 1,
                 }
@@ -170,11 +194,16 @@ fn estimate(rest: &[String]) -> Outcome {
             scenario
         };
         let point = evaluate(&scenario);
-        // `--slo-percentile P` alone reports the tail estimates at P (what `plan` quotes).
+        // `--slo-percentile P` alone reports the tails at P (what `plan` quotes).
         let tail = match flags.number("--slo-percentile") {
-            Ok(Some(p)) if (50.0..=99.99).contains(&p) => {
-                Some(crate::model::slo::tail_estimate(&scenario, &point, p))
-            }
+            Ok(Some(p)) if (50.0..=99.99).contains(&p) => Some(if simulated {
+                crate::slo_sim::simulated_tail(&scenario, p)
+                    .map(|(tail, _)| serde_json::to_value(tail).unwrap_or_default())
+                    .unwrap_or_default()
+            } else {
+                serde_json::to_value(crate::model::slo::tail_estimate(&scenario, &point, p))
+                    .unwrap_or_default()
+            }),
             Ok(Some(p)) => {
                 return Outcome::usage(format!(
                     "--slo-percentile: must be from 50 to 99.99 (got {p})"
@@ -213,11 +242,19 @@ fn estimate(rest: &[String]) -> Outcome {
     }
     let mut text = human_estimate(&scenario, &point);
     if let Some(tail) = tail {
+        let number = |key: &str| {
+            tail.get(key)
+                .and_then(serde_json::Value::as_f64)
+                .unwrap_or(f64::NAN)
+        };
         text.push_str(&format!(
-            "\nSLO point: highest throughput meeting the targets; P{} estimates (analytic): TTFT {} ms, TPOT {} ms\n",
-            tail.percentile,
-            format_number(tail.ttft_ms),
-            format_number(tail.tpot_ms)
+            "\nP{} tails ({}): TTFT {} ms, TPOT {} ms\n",
+            number("percentile"),
+            tail.get("method")
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or(""),
+            format_number(number("ttft_ms")),
+            format_number(number("tpot_ms"))
         ));
     }
     Outcome::ok(text)
@@ -557,6 +594,7 @@ fn plan_command(rest: &[String]) -> Outcome {
             .unwrap_or_default(),
         price_tier,
         top,
+        verify_with_simulator: !matches!(flags.text("--slo-method"), Some("analytic")),
     };
     let plan = match crate::plan::plan(&request) {
         Ok(plan) => plan,
@@ -573,14 +611,10 @@ fn plan_command(rest: &[String]) -> Outcome {
         };
     }
     let mut out = format!(
-        "Cheapest deployments for {} output tok/s ({} of {} configurations meet the targets)\n",
+        "Cheapest deployments for {} output tok/s ({} configurations searched; tails at the SLO from the {})\n",
         format_number(traffic),
-        plan.feasible,
-        plan.feasible
-            + plan
-                .rejected
-                .len()
-                .saturating_sub(plan.feasible.saturating_sub(plan.candidates.len()))
+        plan.searched,
+        if request.verify_with_simulator && request.slo.is_some() { "simulator" } else { "analytic model" }
     );
     out.push_str(&format!(
         "{:>3} {:<14} {:>4} {:>6} {:>8} {:>6} {:>7} {:>11} {:>9} {:>9} {:>11} {:>9}\n",
@@ -690,6 +724,166 @@ fn calibrate_command(rest: &[String]) -> Outcome {
             cell(r.measured.tpot_ms, r.fitted_tpot_ms, r.residual_tpot_ms),
             cell(r.measured.ttft_ms, r.fitted_ttft_ms, r.residual_ttft_ms)
         ));
+    }
+    Outcome::ok(out)
+}
+
+fn simulate_command(rest: &[String]) -> Outcome {
+    let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
+    known.extend(["--rate", "--burstiness", "--requests", "--seed"]);
+    let flags = match Flags::parse(rest, &known) {
+        Ok(flags) => flags,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let number = |flag: &str| flags.number(flag);
+    let (concurrency, rate, burstiness) = match (
+        number("--concurrency"),
+        number("--rate"),
+        number("--burstiness"),
+    ) {
+        (Err(UsageError(m)), _, _) | (_, Err(UsageError(m)), _) | (_, _, Err(UsageError(m))) => {
+            return Outcome::usage(m)
+        }
+        (Ok(c), Ok(r), Ok(b)) => (c, r, b),
+    };
+    let arrivals = match (concurrency, rate) {
+        (Some(c), None) => {
+            if burstiness.is_some() {
+                return Outcome::usage(
+                    "--burstiness applies to --rate (open loop), not --concurrency",
+                );
+            }
+            if !(c >= 1.0 && c.fract() == 0.0 && c <= 1_000_000.0) {
+                return Outcome::usage(format!(
+                    "--concurrency: a whole number from 1 to 1000000 (got {c})"
+                ));
+            }
+            crate::sim::Arrivals::Closed {
+                concurrency: c as u32,
+            }
+        }
+        (None, Some(r)) => match burstiness {
+            None => crate::sim::Arrivals::Poisson { rate_per_s: r },
+            Some(cv) => crate::sim::Arrivals::Gamma { rate_per_s: r, cv },
+        },
+        _ => return Outcome::usage(
+            "give exactly one of --concurrency N (closed loop) or --rate R (requests/s, open loop)",
+        ),
+    };
+    let requests = match number("--requests") {
+        Ok(None) => 2000,
+        Ok(Some(n)) if n >= 1.0 && n.fract() == 0.0 && n <= f64::from(crate::sim::MAX_REQUESTS) => {
+            n as u32
+        }
+        Ok(Some(n)) => {
+            return Outcome::usage(format!(
+                "--requests: a whole number from 1 to {} (got {n})",
+                crate::sim::MAX_REQUESTS
+            ))
+        }
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let seed = match flags.text("--seed").map(|t| t.trim().parse::<u64>()) {
+        None => 1,
+        Some(Ok(seed)) => seed,
+        Some(Err(_)) => {
+            return Outcome::usage("--seed: a whole number from 0 to 18446744073709551615")
+        }
+    };
+    let slo = match (number("--slo-ttft-ms"), number("--slo-tpot-ms")) {
+        (Ok(Some(ttft_ms)), Ok(Some(tpot_ms))) => Some(crate::sim::Slo { ttft_ms, tpot_ms }),
+        (Ok(None), Ok(None)) => None,
+        _ => return Outcome::usage("give both --slo-ttft-ms and --slo-tpot-ms (or neither)"),
+    };
+    // The scenario's operating point is the closed-loop concurrency (or 1 for open loop).
+    let mut scenario_flags = rest.to_vec();
+    if concurrency.is_none() {
+        scenario_flags.extend(["--concurrency".to_string(), "1".to_string()]);
+    }
+    let Ok(parsed) = Flags::parse(&scenario_flags, &known) else {
+        return Outcome::usage("could not read the scenario flags");
+    };
+    let scenario = match scenario_from(&parsed) {
+        Ok(s) => s,
+        Err(outcome) => return outcome,
+    };
+    let config = crate::sim::SimConfig {
+        arrivals,
+        requests,
+        seed,
+        slo,
+        ..crate::sim::SimConfig::default()
+    };
+    let result = match crate::sim::simulate(&scenario, &config) {
+        Ok(result) => result,
+        Err(e) => return Outcome::usage(format!("--{}: {}", e.field.replace('_', "-"), e.message)),
+    };
+    if flags.has("--json") {
+        return match serde_json::to_string_pretty(&result) {
+            Ok(json) => Outcome::ok(json + "\n"),
+            Err(e) => Outcome {
+                stdout: String::new(),
+                stderr: format!("error: {e}\n"),
+                code: 1,
+            },
+        };
+    }
+    let mut out = format!(
+        "Simulated {} requests ({} completed, {} measured) on {} busy replica(s), seed {seed}\n",
+        result.requests, result.completed, result.measured, result.busy_replicas
+    );
+    out.push_str(&format!(
+        "output tok/s {} ({} per GPU), total tok/s {}, requests/s {}\n",
+        format_number(result.output_tok_s),
+        format_number(result.output_tok_s_per_gpu),
+        format_number(result.total_tok_s),
+        format_number(result.requests_per_s)
+    ));
+    out.push_str(&format!(
+        "{:<6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+        "ms", "mean", "P50", "P90", "P95", "P99", "max"
+    ));
+    for (name, l) in [
+        ("TTFT", &result.ttft),
+        ("TPOT", &result.tpot),
+        ("ITL", &result.itl),
+        ("E2E", &result.e2e),
+    ] {
+        out.push_str(&format!(
+            "{:<6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+            name,
+            format_number(l.mean_ms),
+            format_number(l.p50_ms),
+            format_number(l.p90_ms),
+            format_number(l.p95_ms),
+            format_number(l.p99_ms),
+            format_number(l.max_ms)
+        ));
+    }
+    out.push_str(&format!(
+        "mean batch {:.1}, KV utilization {:.0} % (peak {:.0} %), preemptions {}, iterations {}, events {}\n",
+        result.mean_batch,
+        result.kv_utilization_mean * 100.0,
+        result.kv_utilization_peak * 100.0,
+        result.preemptions,
+        result.iterations,
+        result.events
+    ));
+    if let Some(slo) = &result.slo {
+        out.push_str(&format!(
+            "SLO attainment {:.1} %, goodput {} req/s ({} output tok/s)\n",
+            slo.attainment * 100.0,
+            format_number(slo.goodput_requests_per_s),
+            format_number(slo.goodput_output_tok_s)
+        ));
+    }
+    if let Some(reason) = &result.truncated {
+        out.push_str(&format!(
+            "TRUNCATED: {reason:?} — results cover only part of the run\n"
+        ));
+    }
+    if result.low_confidence {
+        out.push_str("low confidence: fewer than 500 measured requests after warm-up\n");
     }
     Outcome::ok(out)
 }
