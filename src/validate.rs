@@ -3,8 +3,8 @@
 //!
 //! Mode mapping: `offline` → max-throughput (largest concurrency that fits, capped by the
 //! engine's limit); `concurrency`/`batch1` → that closed-loop concurrency; `static_batch` → one
-//! batch of that size under static batching; `server` → skipped until SLO mode uses simulated
-//! percentiles. Engine defaults (limit, chunk budget, KV format when unstated) are per engine,
+//! batch of that size under static batching; `server` → the SLO mode (highest throughput whose
+//! simulated P99 TTFT and TPOT meet the row's SLOs). Engine defaults (limit, chunk budget, KV format when unstated) are per engine,
 //! never per row.
 
 use crate::catalog::csv::{self, Record};
@@ -156,9 +156,6 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
     let mode = csv::text(record, "mode").to_string();
     let engine = csv::text(record, "engine");
     let number = |column: &str| csv::number(record, column);
-    if mode == "server" {
-        return Err("server mode (latency SLOs under online arrivals) needs simulated percentiles; not modelled yet".into());
-    }
     let input_len = number("input_len")?.ok_or("input length not stated by the source")?;
     let output_len = number("output_len")?.ok_or("output length not stated by the source")?;
     let gpus = number("num_gpus")?.ok_or("num_gpus missing")?;
@@ -191,7 +188,7 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
     };
     let (max_num_seqs, chunk_tokens) = engine_defaults(engine);
     let concurrency = match mode.as_str() {
-        "offline" => None,
+        "offline" | "server" => None,
         "concurrency" | "batch1" | "static_batch" => {
             Some(number("concurrency")?.ok_or("concurrency not stated")?)
         }
@@ -234,6 +231,24 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
     };
     let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;
     let scenario = match concurrency {
+        None if mode == "server" => {
+            // Server rows run under latency SLOs (MLPerf: 99th percentile): the SLO mode, with
+            // simulated percentiles, picks the highest-throughput concurrency that meets them.
+            let ttft_ms = number("slo_ttft_ms")?.ok_or("server row without slo_ttft_ms")?;
+            let tpot_ms = number("slo_tpot_ms")?.ok_or("server row without slo_tpot_ms")?;
+            let slo = crate::model::slo::Slo {
+                ttft_ms,
+                tpot_ms,
+                percentile: 99.0,
+            };
+            notes.push(format!(
+                "SLO mode: P99 TTFT <= {ttft_ms} ms, TPOT <= {tpot_ms} ms (simulated)"
+            ));
+            match crate::slo_sim::best_point_meeting_simulated(&scenario, &slo) {
+                Some((point, _)) => scenario.with_concurrency(point.concurrency),
+                None => return Err("no concurrency meets the row's SLO in simulation".into()),
+            }
+        }
         None => {
             let c = scenario.max_feasible_concurrency();
             scenario.with_concurrency(c)

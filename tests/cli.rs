@@ -295,10 +295,22 @@ fn simulate_reports_tails_deterministically() {
     assert_eq!(first, second, "same seed, same output");
     let json: serde_json::Value = serde_json::from_str(&first).expect("JSON");
     for metric in ["ttft", "tpot", "itl", "e2e"] {
-        let p50 = json[metric]["p50_ms"].as_f64().expect("p50");
-        let p99 = json[metric]["p99_ms"].as_f64().expect("p99");
-        assert!(p99 >= p50 && p50 > 0.0, "{metric}");
+        let p50 = json[format!("{metric}_ms_p50")].as_f64().expect("p50");
+        let p95 = json[format!("{metric}_ms_p95")].as_f64().expect("p95");
+        let p99 = json[format!("{metric}_ms_p99")].as_f64().expect("p99");
+        assert!(p99 >= p95 && p95 >= p50 && p50 > 0.0, "{metric}");
     }
+    for key in [
+        "output_tok_s",
+        "total_tok_s",
+        "output_tok_s_per_gpu",
+        "preemptions",
+        "completed",
+        "bound_hit",
+    ] {
+        assert!(json.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(json["bound_hit"], false);
     let (code, _, err) = servecost(&[
         "simulate",
         "--model",

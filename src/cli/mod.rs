@@ -819,7 +819,7 @@ fn simulate_command(rest: &[String]) -> Outcome {
         Err(e) => return Outcome::usage(format!("--{}: {}", e.field.replace('_', "-"), e.message)),
     };
     if flags.has("--json") {
-        return match serde_json::to_string_pretty(&result) {
+        return match serde_json::to_string_pretty(&simulation_json(&result)) {
             Ok(json) => Outcome::ok(json + "\n"),
             Err(e) => Outcome {
                 stdout: String::new(),
@@ -886,6 +886,33 @@ fn simulate_command(rest: &[String]) -> Outcome {
         out.push_str("low confidence: fewer than 500 measured requests after warm-up\n");
     }
     Outcome::ok(out)
+}
+
+/// The simulation result as JSON, with flat percentile keys (`ttft_ms_p99`, `tpot_ms_p95`,
+/// `itl_ms_p99`, ...) beside the nested summaries, and `bound_hit` saying whether a bound cut the run.
+fn simulation_json(result: &crate::sim::SimResult) -> serde_json::Value {
+    let mut value = serde_json::to_value(result).unwrap_or_default();
+    if let Some(object) = value.as_object_mut() {
+        for (name, summary) in [
+            ("ttft", &result.ttft),
+            ("tpot", &result.tpot),
+            ("itl", &result.itl),
+            ("e2e", &result.e2e),
+        ] {
+            for (suffix, v) in [
+                ("mean", summary.mean_ms),
+                ("p50", summary.p50_ms),
+                ("p90", summary.p90_ms),
+                ("p95", summary.p95_ms),
+                ("p99", summary.p99_ms),
+                ("max", summary.max_ms),
+            ] {
+                object.insert(format!("{name}_ms_{suffix}"), v.into());
+            }
+        }
+        object.insert("bound_hit".into(), result.truncated.is_some().into());
+    }
+    value
 }
 
 fn list_models() -> Outcome {
