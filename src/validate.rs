@@ -3,8 +3,9 @@
 //!
 //! Mode mapping: `offline` → max-throughput (largest concurrency that fits, capped by the
 //! engine's limit); `concurrency`/`batch1` → that closed-loop concurrency; `static_batch` → one
-//! batch of that size under static batching; `server` → the SLO mode (highest throughput whose
-//! simulated P99 TTFT and TPOT meet the row's SLOs). Engine defaults (limit, chunk budget, KV format when unstated) are per engine,
+//! batch of that size under static batching; `server` → simulated Poisson arrivals at the row's
+//! target rate (or, without one, the SLO mode: highest throughput whose simulated P99 TTFT and
+//! TPOT meet the row's SLOs). Engine defaults (limit, chunk budget, KV format when unstated) are per engine,
 //! never per row.
 
 use crate::catalog::csv::{self, Record};
@@ -230,10 +231,15 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
         ..ScenarioInput::default()
     };
     let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;
+    if mode == "server" {
+        if let Some(rate) = number("target_qps")? {
+            return server_row(record, id, mode, scenario, rate, notes);
+        }
+    }
     let scenario = match concurrency {
         None if mode == "server" => {
-            // Server rows run under latency SLOs (MLPerf: 99th percentile): the SLO mode, with
-            // simulated percentiles, picks the highest-throughput concurrency that meets them.
+            // Server rows without an arrival rate: the SLO mode (MLPerf SLOs are 99th
+            // percentiles) picks the highest-throughput concurrency meeting them, simulated.
             let ttft_ms = number("slo_ttft_ms")?.ok_or("server row without slo_ttft_ms")?;
             let tpot_ms = number("slo_tpot_ms")?.ok_or("server row without slo_tpot_ms")?;
             let slo = crate::model::slo::Slo {
@@ -275,6 +281,47 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
         throughput: measured_tok_s.and_then(|m| Comparison::new(point.output_tok_s, m)),
         tpot: tpot.and_then(|m| Comparison::new(point.tpot_ms, m)),
         ttft: ttft.and_then(|m| Comparison::new(point.ttft_ms, m)),
+        notes,
+    })
+}
+
+/// A server row with a target arrival rate: simulate Poisson arrivals at that rate (MLPerf Server
+/// uses Poisson query arrivals) and compare the simulated throughput and mean latencies.
+fn server_row(
+    record: &Record,
+    id: String,
+    mode: String,
+    scenario: Scenario,
+    rate_per_s: f64,
+    mut notes: Vec<String>,
+) -> Result<RowResult, String> {
+    let config = crate::sim::SimConfig {
+        arrivals: crate::sim::Arrivals::Poisson { rate_per_s },
+        // Enough requests that even an overloaded run keeps a long steady-state window.
+        requests: 20_000,
+        seed: crate::slo_sim::SLO_SIM_SEED,
+        ..crate::sim::SimConfig::default()
+    };
+    let result = crate::sim::simulate(&scenario, &config)
+        .map_err(|e| format!("simulation rejected: {e}"))?;
+    notes.push(format!(
+        "Poisson arrivals at {rate_per_s} req/s, simulated (20000 requests, seed 1)"
+    ));
+    if result.truncated.is_some() || result.low_confidence {
+        notes.push("low-confidence simulation".into());
+    }
+    let number = |column: &str| csv::number(record, column);
+    Ok(RowResult {
+        id,
+        model: scenario.model.id.clone(),
+        gpu: scenario.gpu.id.clone(),
+        gpus: scenario.gpu_count,
+        mode,
+        concurrency: result.mean_batch.round().max(0.0) as u32,
+        throughput: number("output_tok_s_total")?
+            .and_then(|m| Comparison::new(result.output_tok_s, m)),
+        tpot: number("tpot_ms")?.and_then(|m| Comparison::new(result.tpot_token_mean_ms, m)),
+        ttft: number("ttft_ms")?.and_then(|m| Comparison::new(result.ttft.mean_ms, m)),
         notes,
     })
 }
