@@ -648,6 +648,9 @@ fn plan_command(rest: &[String]) -> Outcome {
             format_usd(c.usd_per_m_output)
         ));
     }
+    if let Some(best) = plan.candidates.first() {
+        out.push_str(&api_comparison(&request, best));
+    }
     out.push_str("\nWhy the others lost\n");
     for r in &plan.rejected {
         out.push_str(&format!(
@@ -913,6 +916,58 @@ fn simulation_json(result: &crate::sim::SimResult) -> serde_json::Value {
         object.insert("bound_hit".into(), result.truncated.is_some().into());
     }
     value
+}
+
+/// The cheapest plan against every API price for the model (MODEL.md §7 break-even).
+fn api_comparison(request: &crate::plan::PlanRequest, best: &crate::plan::Candidate) -> String {
+    let Ok(cat) = catalog() else {
+        return String::new();
+    };
+    let model_id = request.base.model.trim();
+    let prices = cat.api_prices_for(model_id);
+    if prices.is_empty() {
+        return format!("\nNo API prices in the catalog for {model_id}.\n");
+    }
+    let usd_per_hour = f64::from(best.total_gpus) * best.usd_per_gpu_hour;
+    let capacity_output = best.output_tok_s_per_replica * f64::from(best.replicas);
+    let ratio = request.base.input_len / request.base.output_len.max(1.0);
+    let capacity_input = capacity_output * ratio;
+    let traffic_input = request.traffic_output_tok_s * ratio;
+    let self_at_traffic =
+        usd_per_hour * 1e6 / ((request.traffic_output_tok_s + traffic_input) * 3600.0);
+    let mut out = format!(
+        "\nAgainst API prices ({} input : 1 output tokens; self-hosted ${}/M at this traffic, utilization {:.0} %)\n",
+        format_number(ratio),
+        format!("{self_at_traffic:.3}"),
+        best.utilization * 100.0
+    );
+    out.push_str(&format!(
+        "  {:<40} {:>9} {:>9} {:>10} {:>12}\n",
+        "provider", "$/M in", "$/M out", "$/M mixed", "break-even u"
+    ));
+    for price in prices {
+        if let Some(b) = crate::model::economics::break_even(
+            usd_per_hour,
+            capacity_input,
+            capacity_output,
+            price,
+        ) {
+            let verdict = if b.break_even_utilization > 1.0 {
+                "never".to_string()
+            } else {
+                format!("{:.0} %", b.break_even_utilization * 100.0)
+            };
+            out.push_str(&format!(
+                "  {:<40} {:>9.3} {:>9.3} {:>10.3} {:>12}\n",
+                price.provider.chars().take(40).collect::<String>(),
+                b.api_usd_per_m_input,
+                b.api_usd_per_m_output,
+                b.api_usd_per_m_mixed,
+                verdict
+            ));
+        }
+    }
+    out
 }
 
 fn list_models() -> Outcome {
