@@ -207,12 +207,10 @@ fn verify(
 ) -> Vec<Candidate> {
     let budget = request.top.max(1) * 3 + 3;
     let mut verified = Vec::new();
-    let mut simulated = 0;
-    for candidate in candidates {
-        if verified.len() >= request.top.max(1) || simulated >= budget {
+    for candidate in candidates.into_iter().take(budget) {
+        if verified.len() >= request.top.max(1) {
             break;
         }
-        simulated += 1;
         let input = ScenarioInput {
             gpu: candidate.gpu.clone(),
             gpu_count: f64::from(candidate.gpus_per_replica),

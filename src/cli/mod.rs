@@ -936,9 +936,9 @@ fn api_comparison(request: &crate::plan::PlanRequest, best: &crate::plan::Candid
     let self_at_traffic =
         usd_per_hour * 1e6 / ((request.traffic_output_tok_s + traffic_input) * 3600.0);
     let mut out = format!(
-        "\nAgainst API prices ({} input : 1 output tokens; self-hosted ${}/M at this traffic, utilization {:.0} %)\n",
+        "\nAgainst API prices ({} input : 1 output tokens; self-hosted ${:.3}/M at this traffic, utilization {:.0} %)\n",
         format_number(ratio),
-        format!("{self_at_traffic:.3}"),
+        self_at_traffic,
         best.utilization * 100.0
     );
     out.push_str(&format!(
