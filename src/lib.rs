@@ -9,13 +9,16 @@ pub mod chart;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod fit;
+pub mod glossary;
 pub mod model;
 pub mod plan;
+pub mod pricing;
 pub mod report;
 pub mod scenario;
 pub mod share;
-pub mod slo_sim;
 pub mod sim;
+pub mod sizing;
+pub mod slo_sim;
 pub mod units;
 pub mod validate;
 

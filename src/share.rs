@@ -8,6 +8,12 @@ use crate::report::assumptions;
 use crate::scenario::{Scenario, ScenarioInput};
 use serde::Serialize;
 
+mod page;
+pub use page::{
+    chart_caption, embed_snippet, export_file_stem, start_view, without_embed, StartSource,
+    StartView, EMBED_SNIPPET_HEIGHT_PX,
+};
+
 /// Version of the URL/JSON state format; older versions are read as far as their keys allow.
 pub const STATE_VERSION: u32 = 1;
 /// Longest query accepted; anything longer is ignored with a notice (hostile or truncated links).
@@ -107,34 +113,47 @@ pub fn scenario_pairs(input: &ScenarioInput) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// A finite number. Not inlined: `set_scenario_field` calls it for ~30 keys, and one copy
+/// instead of thirty keeps the page's wasm smaller.
+#[inline(never)]
+fn parse_number(value: &str) -> Result<f64, String> {
+    value
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+        .ok_or_else(|| format!("`{value}` is not a number"))
+}
+
+/// A number, or empty/`auto` for "let the model choose".
+#[inline(never)]
+fn parse_optional(value: &str) -> Result<Option<f64>, String> {
+    if value.is_empty() || value == "auto" {
+        Ok(None)
+    } else {
+        parse_number(value).map(Some)
+    }
+}
+
+/// An identifier (model, GPU, precision ...): short, ASCII letters, digits and `-_.`.
+#[inline(never)]
+fn parse_word(value: &str) -> Result<String, String> {
+    if value.len() <= 64
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+    {
+        Ok(value.to_string())
+    } else {
+        Err("is not a plain identifier".into())
+    }
+}
+
 /// Set one scenario field from text; the error says what was wrong with the value.
 pub fn set_scenario_field(input: &mut ScenarioInput, key: &str, value: &str) -> Result<(), String> {
     let value = value.trim();
-    let number = || -> Result<f64, String> {
-        value
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("`{value}` is not a number"))
-    };
-    let optional = || -> Result<Option<f64>, String> {
-        if value.is_empty() || value == "auto" {
-            Ok(None)
-        } else {
-            number().map(Some)
-        }
-    };
-    let word = || -> Result<String, String> {
-        if value.len() <= 64
-            && value
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-        {
-            Ok(value.to_string())
-        } else {
-            Err("is not a plain identifier".into())
-        }
-    };
+    let number = || parse_number(value);
+    let optional = || parse_optional(value);
+    let word = || parse_word(value);
     let e = &mut input.efficiency;
     match key {
         "model" => input.model = word()?,

@@ -5,7 +5,12 @@
 #![cfg(target_arch = "wasm32")]
 // Tests assert by panicking. Clippy grants `#[test]` functions that (clippy.toml) but does not
 // recognise `#[wasm_bindgen_test]` ones, so the same allowance is stated here.
-#![allow(clippy::expect_used, clippy::panic)]
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::unwrap_used
+)]
 
 use servecost::model::pareto::{slider_to_concurrency, SLIDER_STEPS};
 use servecost::model::{evaluate, sweep};
@@ -334,4 +339,813 @@ fn a_new_gpu_brings_its_catalog_price_and_scenario_errors_name_their_field() {
     let error = three.error.expect("70B FP8 does not split over 3 GPUs");
     assert_eq!(error.field, "gpu-count");
     assert!(error.text().starts_with("GPU count:"), "{}", error.text());
+}
+
+// ------------------------------------------------------------------ share, embed, glossary
+
+use servecost::share::{decode, encode, from_json};
+use servecost::ui::app::AppProps;
+use servecost::ui::metric::group_thousands;
+
+/// Mount an App that opens `query` (as a link would), without touching the page's URL.
+async fn mount_link(query: &str) -> web_sys::Element {
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    let props = AppProps {
+        query: Some(query.to_string().into()),
+        sync_location: false,
+    };
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    yew::scheduler::flush().await;
+    root
+}
+
+/// What the page should show for `scenario`, metric by metric (same order as `METRICS`).
+fn expected_metrics(scenario: &Scenario) -> Vec<String> {
+    let p = evaluate(scenario);
+    let number = |v: f64| group_thousands(&servecost::report::format_number(v));
+    vec![
+        number(p.output_tok_s),
+        number(p.output_tok_s_per_gpu),
+        number(p.tok_s_per_user),
+        number(p.tpot_ms),
+        number(p.ttft_ms),
+        group_thousands(&p.max_concurrency.to_string()),
+        format_usd(p.usd_per_m_output),
+        format_usd(p.usd_per_m_input),
+        format_usd(p.usd_per_m_blended),
+    ]
+}
+
+/// Wait `ms` milliseconds (a macrotask, so timers due before it have run).
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .expect("setTimeout");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("timer");
+}
+
+const LINK: &str = "v=1&model=llama-3.1-8b&gpu=a100-sxm-80gb&gpus=2&precision=bf16&input-len=2000&output-len=300&usd-per-gpu-hour=1.8&concurrency=37";
+
+#[wasm_bindgen_test]
+async fn a_link_reproduces_the_numbers_of_the_scenario_it_names() {
+    let root = mount_link(LINK).await;
+    let (view, notices) = decode(LINK);
+    assert!(notices.is_empty(), "{notices:?}");
+    let scenario = Scenario::try_from(view.scenario.clone()).expect("valid link");
+    assert_eq!(metrics(&root), expected_metrics(&scenario));
+    assert_ne!(
+        metrics(&root),
+        expected_metrics(&Scenario::default_scenario().expect("default")),
+        "not just the defaults"
+    );
+    let model: web_sys::HtmlSelectElement = find(&root, "#model").dyn_into().expect("select");
+    assert_eq!(model.value(), "llama-3.1-8b");
+    assert!(text(&root, ".slider-value").contains("37"));
+    assert!(root
+        .query_selector("#url-notice")
+        .expect("selector")
+        .is_none());
+
+    // The state encodes back to the same link, and a state built from it shows the same view.
+    let state = State::from_view(view.clone());
+    assert_eq!(encode(&state.view_state()), LINK);
+    assert_eq!(
+        state.view.expect("view").point.usd_per_m_output,
+        evaluate(&scenario).usd_per_m_output
+    );
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_hostile_link_shows_a_notice_as_text_and_the_defaults() {
+    let hostile = "gpus=abc&model=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&tp=3&%E0%A4%A&pin=tp:5&x=evil&theme=%3Cb%3E&zzz=1";
+    let root = mount_link(hostile).await;
+    let notice = find(&root, "#url-notice");
+    assert_eq!(notice.get_attribute("role").as_deref(), Some("status"));
+    let said = notice.text_content().unwrap_or_default();
+    for field in ["gpus", "model", "tp", "zzz", "x="] {
+        assert!(said.contains(field), "{field} named in {said:?}");
+    }
+    assert!(said.contains("theme=`<b>`"), "quoted as text: {said:?}");
+    assert!(
+        root.query_selector("img, b").expect("selector").is_none(),
+        "never markup"
+    );
+    assert_eq!(
+        metrics(&root),
+        expected_metrics(&Scenario::default_scenario().expect("default"))
+    );
+    // Dismissing the notice removes it; the page keeps working.
+    let dismiss = find(&root, "#url-notice button");
+    dismiss
+        .dyn_ref::<web_sys::HtmlElement>()
+        .expect("button")
+        .click();
+    yew::scheduler::flush().await;
+    assert!(root
+        .query_selector("#url-notice")
+        .expect("selector")
+        .is_none());
+    type_into(&root, "#batch-size", "0").await;
+    assert!(text(&root, ".slider-value").contains('1'));
+    root.remove();
+
+    let too_long = format!("v=1&model={}", "a".repeat(20_000));
+    let root = mount_link(&too_long).await;
+    assert!(text(&root, "#url-notice").contains("limit"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_embed_widget_shows_chart_slider_cost_and_only_the_controls_asked_for() {
+    let root = mount_link("v=1&embed=1&model=llama-3.1-8b&gpus=1&controls=gpu,bogus").await;
+    find(&root, "#embed");
+    find(&root, "#pareto-chart");
+    assert!(root
+        .query_selector(".masthead, .share-bar, #glossary")
+        .expect("selector")
+        .is_none());
+    assert!(root.query_selector("#gpu").expect("selector").is_some());
+    assert!(root.query_selector("#model").expect("selector").is_none());
+    assert!(text(&root, "#url-notice").contains("bogus"));
+    let href = find(&root, "#open-explorer")
+        .get_attribute("href")
+        .expect("href");
+    assert!(
+        href.contains("model=llama-3.1-8b") && href.contains("gpus=1"),
+        "{href}"
+    );
+    assert!(
+        !href.contains("embed") && !href.contains("controls"),
+        "{href}"
+    );
+    let open = find(&root, "#open-explorer");
+    assert_eq!(open.get_attribute("target").as_deref(), Some("_blank"));
+    assert_eq!(open.get_attribute("rel").as_deref(), Some("noopener"));
+
+    let before = metric(&root, "usd_per_m_output");
+    type_into(&root, "#batch-size", &SLIDER_STEPS.to_string()).await;
+    assert_ne!(metric(&root, "usd_per_m_output"), before);
+    let moved = find(&root, "#open-explorer")
+        .get_attribute("href")
+        .expect("href");
+    assert!(
+        moved.contains("concurrency="),
+        "the link follows the slider: {moved}"
+    );
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn every_glossary_term_appears_with_its_definition() {
+    let root = mount().await;
+    for term in servecost::glossary::TERMS {
+        let element = find(&root, &format!("[data-term=\"{}\"]", term.id));
+        let shown = element.text_content().unwrap_or_default();
+        let defined = root
+            .query_selector(&format!("[data-term=\"{}\"] + dd", term.id))
+            .expect("selector")
+            .and_then(|dd| dd.text_content())
+            .unwrap_or_default();
+        assert!(
+            shown.contains(term.definition) || defined == term.definition,
+            "{} has its definition",
+            term.id
+        );
+    }
+    // The chart title's terms are focusable and described by their tooltip.
+    let throughput = find(&root, "#chart-title [data-term=\"throughput\"]");
+    assert_eq!(throughput.get_attribute("tabindex").as_deref(), Some("0"));
+    let tip = throughput
+        .get_attribute("aria-describedby")
+        .expect("described");
+    assert_eq!(
+        text(&root, &format!("#{tip}")),
+        servecost::glossary::THROUGHPUT.definition
+    );
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+fn an_import_replaces_the_view_and_a_failed_one_keeps_it() {
+    let state = State::initial();
+    let imported = from_json(r#"{"v": 1, "model": "llama-3.1-8b", "gpus": 1, "concurrency": 12}"#)
+        .expect("valid export");
+    let next = state
+        .apply(Action::Load(Box::new(imported)))
+        .expect("changed");
+    assert_eq!(next.concurrency(), Some(12));
+    assert_eq!(next.texts.model, "llama-3.1-8b");
+    assert!(from_json(r#"{"gpus": "lots"}"#)
+        .expect_err("not a number")
+        .contains("gpus"));
+}
+
+#[wasm_bindgen_test]
+async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
+    let window = web_sys::window().expect("window");
+    let history = window.history().expect("history");
+    let original = window.location().href().expect("href");
+    let storage = window.local_storage().expect("storage").expect("storage");
+    let saved = storage
+        .get_item(servecost::ui::share_sync::STORAGE_KEY)
+        .expect("get");
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?v=1&gpus=4&tp=4"))
+        .expect("replaceState");
+
+    let root = document().create_element("div").expect("div");
+    document()
+        .body()
+        .expect("body")
+        .append_child(&root)
+        .expect("append");
+    let props = AppProps {
+        query: None,
+        sync_location: true,
+    };
+    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
+    yew::scheduler::flush().await;
+    let four: web_sys::HtmlInputElement = find(&root, "#gpu-count").dyn_into().expect("input");
+    assert_eq!(four.value(), "4", "the URL's scenario");
+
+    type_into(&root, "#batch-size", "0").await;
+    let search = || window.location().search().expect("search");
+    assert!(
+        !search().contains("concurrency="),
+        "not written on every input event"
+    );
+    sleep(450).await;
+    let written = search();
+    assert!(
+        written.starts_with("?v=1&") && written.contains("gpus=4"),
+        "{written}"
+    );
+    assert!(written.contains("concurrency=1"), "{written}");
+    let remembered = storage
+        .get_item(servecost::ui::share_sync::STORAGE_KEY)
+        .expect("get")
+        .expect("remembered");
+    assert_eq!(
+        from_json(&remembered).expect("valid").scenario.gpu_count,
+        4.0
+    );
+
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&original))
+        .expect("restore the URL");
+    match saved {
+        Some(text) => storage.set_item(servecost::ui::share_sync::STORAGE_KEY, &text),
+        None => storage.remove_item(servecost::ui::share_sync::STORAGE_KEY),
+    }
+    .expect("restore storage");
+    root.remove();
+}
+
+// ------------------------------------------- decision tools: compare, plan, calibrate, cost
+
+use servecost::ui::pins::{pins_from_json, pins_to_json, PinAction};
+
+/// Wait `ms` milliseconds for a timer-driven update (the plan search runs after a paint).
+async fn wait_ms(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .expect("setTimeout");
+    });
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .expect("timer");
+    yew::scheduler::flush().await;
+}
+
+async fn click(root: &web_sys::Element, selector: &str) {
+    let element: web_sys::HtmlElement = find(root, selector).dyn_into().expect("an element");
+    element.click();
+    yew::scheduler::flush().await;
+}
+
+fn count(root: &web_sys::Element, selector: &str) -> u32 {
+    root.query_selector_all(selector)
+        .expect("selector")
+        .length()
+}
+
+/// Paste into a `<textarea>` (fires `input`, as typing does).
+async fn paste(root: &web_sys::Element, selector: &str, value: &str) {
+    let area: web_sys::HtmlTextAreaElement = find(root, selector).dyn_into().expect("a <textarea>");
+    area.set_value(value);
+    fire(&area, "input");
+    yew::scheduler::flush().await;
+}
+
+#[wasm_bindgen_test]
+async fn pinning_scenarios_fills_the_compare_table_and_a_fifth_is_refused() {
+    let root = mount().await;
+    assert_eq!(
+        count(&root, "#compare-table tbody tr"),
+        1,
+        "the current scenario only"
+    );
+    let draws_before = draws();
+    click(&root, "#pin").await;
+    choose(&root, "#model", "llama-3.1-8b").await;
+    click(&root, "#pin").await;
+    let rows = count(&root, "#compare-table tbody tr");
+    assert_eq!(rows, 3, "current + two pins");
+    let table = text(&root, "#compare-table");
+    assert!(table.contains("pin 1: Llama 3.1 70B"), "{table}");
+    assert!(table.contains("pin 2: Llama 3.1 8B"), "{table}");
+    assert!(draws() > draws_before, "the pinned curves are drawn");
+    // Each row has numbers: throughput at the SLO, $/M and GPUs for the default traffic.
+    for cell in [
+        "tok_s_per_gpu",
+        "usd_per_m_output",
+        "gpus_needed",
+        "usd_per_month",
+    ] {
+        let selector = format!("#compare-table tbody tr:nth-child(3) [data-col=\"{cell}\"]");
+        assert!(
+            text(&root, &selector).chars().any(|c| c.is_ascii_digit()),
+            "{cell}"
+        );
+    }
+    // Pinning the same scenario again is refused with a message.
+    click(&root, "#pin").await;
+    assert!(text(&root, "#pins-notice").contains("already pinned"));
+    assert_eq!(count(&root, "#compare-table tbody tr"), 3);
+    // Two more, then the fifth is refused.
+    type_into(&root, "#input-len", "4000").await;
+    click(&root, "#pin").await;
+    type_into(&root, "#output-len", "800").await;
+    click(&root, "#pin").await;
+    assert_eq!(count(&root, "#compare-table tbody tr"), 5);
+    assert!(text(&root, "#pins-notice").is_empty());
+    type_into(&root, "#output-len", "900").await;
+    click(&root, "#pin").await;
+    assert_eq!(
+        count(&root, "#compare-table tbody tr"),
+        5,
+        "at most four pins"
+    );
+    assert!(text(&root, "#pins-notice").contains("at most 4"));
+    // Unpin the first: the 8B pin becomes pin 1.
+    click(&root, "#unpin-1").await;
+    assert_eq!(count(&root, "#compare-table tbody tr"), 4);
+    assert!(text(&root, "#compare-table").contains("pin 1: Llama 3.1 8B"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+fn saved_pins_are_read_back_and_a_corrupt_entry_is_only_a_notice() {
+    let state = State::initial();
+    let one = state
+        .apply(Action::Pins(PinAction::PinCurrent))
+        .expect("pinned");
+    assert_eq!(one.pins.len(), 1);
+    assert!(
+        one.apply(Action::Pins(PinAction::PinCurrent)).is_none(),
+        "a repeat"
+    );
+    let text = pins_to_json(&one.pins);
+    let (back, notice) = pins_from_json(&text);
+    assert_eq!(back, one.pins);
+    assert!(notice.is_none(), "{notice:?}");
+    for corrupt in ["", "{", "[1, 2]", "{\"pins\": 7}", "null"] {
+        let (pins, notice) = pins_from_json(corrupt);
+        assert!(pins.is_empty(), "{corrupt:?}");
+        assert!(notice.expect("a notice").contains("ignored"), "{corrupt:?}");
+    }
+    // One bad pin costs only itself.
+    let mixed = r#"{"v": 1, "pins": [{"model": "no-such-model"}, {"model": "llama-3.1-8b"}]}"#;
+    let (pins, notice) = pins_from_json(mixed);
+    assert_eq!(pins.len(), 1);
+    assert_eq!(pins.first().map(|p| p.model.as_str()), Some("llama-3.1-8b"));
+    assert!(notice.expect("a notice").contains("pin 1"));
+    // Restoring fills only an empty pin list.
+    let restored = state
+        .apply(Action::Pins(PinAction::Restore(back.clone())))
+        .expect("restored");
+    assert_eq!(restored.pins, back);
+    assert!(one.apply(Action::Pins(PinAction::Restore(back))).is_none());
+}
+
+#[wasm_bindgen_test]
+async fn the_plan_button_ranks_the_cheapest_configurations_and_apply_loads_one() {
+    let root = mount().await;
+    choose(&root, "#model", "llama-3.1-8b").await;
+    type_into(&root, "#slo-ttft-ms", "2000").await;
+    type_into(&root, "#slo-tpot-ms", "50").await;
+    assert_eq!(count(&root, "#plan-results"), 0, "not run on input");
+    click(&root, "#plan-run").await;
+    for _ in 0..100 {
+        if count(&root, "#plan-results") > 0 {
+            break;
+        }
+        wait_ms(50).await;
+    }
+    let rows = count(&root, "#plan-results tbody tr");
+    assert!(rows >= 2, "{rows} candidates");
+    let months: Vec<f64> = (1..=rows)
+        .map(|i| {
+            text(
+                &root,
+                &format!("#plan-results tbody tr:nth-child({i}) [data-col=\"usd_per_month\"]"),
+            )
+            .replace(['$', ','], "")
+            .parse::<f64>()
+            .expect("a dollar amount")
+        })
+        .collect();
+    assert!(
+        months.windows(2).all(|w| matches!(w, [a, b] if a <= b)),
+        "ranked: {months:?}"
+    );
+    assert!(text(&root, "#plan-rejected").contains("Why the others lost"));
+    // Apply the cheapest: the scenario takes its GPU and GPU count.
+    let gpu = text(&root, "#plan-results tbody tr:nth-child(1) th");
+    let total = text(
+        &root,
+        "#plan-results tbody tr:nth-child(1) [data-col=\"total_gpus\"]",
+    );
+    click(&root, "#plan-apply-1").await;
+    let count_box: web_sys::HtmlInputElement = find(&root, "#gpu-count").dyn_into().expect("input");
+    assert_eq!(count_box.value(), total);
+    assert!(text(&root, ".subtitle").contains(&gpu), "{gpu}");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn calibrating_with_pasted_csv_shows_the_fitted_knobs_and_applies_them() {
+    let root = mount().await;
+    paste(&root, "#calibrate-text", "concurrency,output_tok_s\n0,5\n").await;
+    click(&root, "#calibrate-run").await;
+    let error = text(&root, "#calibrate-error");
+    assert!(error.contains("line 2"), "{error}");
+
+    let csv = "concurrency,output_tok_s,tpot_ms,ttft_ms\n1,60,16,120\n8,420,19,160\n32,1300,24,300\n64,2100,30,520\n";
+    paste(&root, "#calibrate-text", csv).await;
+    click(&root, "#calibrate-run").await;
+    for name in [
+        "fit_eta_mem",
+        "fit_eta_compute",
+        "fit_step_overhead_ms",
+        "fit_layer_overhead_us",
+    ] {
+        assert!(
+            metric(&root, name).chars().any(|c| c.is_ascii_digit()),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        count(&root, "#calibrate-table tbody tr"),
+        4,
+        "one row per point"
+    );
+    let before = metric(&root, "output_tok_s");
+    click(&root, "#calibrate-apply").await;
+    assert_ne!(
+        metric(&root, "output_tok_s"),
+        before,
+        "the fitted knobs change the model"
+    );
+    let eta_mem: f64 = metric(&root, "fit_eta_mem").parse().expect("a number");
+    let assumptions = text(&root, "#assumptions-text");
+    assert!(
+        assumptions.contains(&format!("η_mem {eta_mem:.2}")),
+        "{assumptions}"
+    );
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn an_slo_and_a_traffic_volume_size_the_deployment() {
+    let root = mount().await;
+    let no_slo = metric(&root, "slo_output_tok_s_per_gpu");
+    assert!(no_slo.chars().any(|c| c.is_ascii_digit()));
+    type_into(&root, "#slo-tpot-ms", "30").await;
+    let with_slo = metric(&root, "slo_output_tok_s_per_gpu");
+    let number = |t: &str| t.replace(',', "").parse::<f64>().expect("a number");
+    assert!(number(&with_slo) < number(&no_slo), "{with_slo} < {no_slo}");
+    // 10 req/s by default; tokens per day is the same traffic in other units.
+    let per_day: web_sys::HtmlInputElement = find(&root, "#traffic-tok-per-day")
+        .dyn_into()
+        .expect("input");
+    assert_eq!(per_day.value(), "1180000000");
+    let gpus = metric(&root, "gpus_needed");
+    type_into(&root, "#traffic-req-s", "100").await;
+    assert!(number(&metric(&root, "gpus_needed")) > number(&gpus));
+    assert!(metric(&root, "usd_per_month").starts_with('$'));
+    // A bad SLO names its field and keeps the last good numbers.
+    type_into(&root, "#slo-tpot-ms", "fast").await;
+    assert!(text(&root, "#slo-tpot-ms-error").contains("TPOT target"));
+    assert_eq!(metric(&root, "slo_output_tok_s_per_gpu"), with_slo);
+    // Utilization: half the load doubles the effective price.
+    type_into(&root, "#offered-load", "50").await;
+    let full = metric(&root, "cost_usd_per_m_output");
+    let half = metric(&root, "effective_usd_per_m_output");
+    let dollars = |t: &str| number(&t.replace('$', ""));
+    assert!(
+        (dollars(&half) / dollars(&full) - 2.0).abs() < 0.01,
+        "{half} vs {full}"
+    );
+    // Switching the load to output tok/s keeps the same load.
+    choose(&root, "#offered-load-unit", "tok-s").await;
+    assert_eq!(metric(&root, "utilization_pct"), "50");
+    let same = dollars(&metric(&root, "effective_usd_per_m_output"));
+    assert!(
+        (same / dollars(&half) - 1.0).abs() < 1e-3,
+        "{same} vs {half}"
+    );
+    // A price tier writes the GPU's catalog price into the price field.
+    choose(&root, "#price-tier", "low").await;
+    let price: web_sys::HtmlInputElement =
+        find(&root, "#usd-per-gpu-hour").dyn_into().expect("input");
+    assert_eq!(price.value(), "1.49");
+    root.remove();
+}
+
+// ------------------------------------------- serving techniques, advanced knobs, simulator
+
+use servecost::model::techniques::TechniqueLevel;
+use servecost::scenario::ScenarioInput;
+use servecost::share::ChartOptions;
+use servecost::ui::knobs::KnobAction;
+
+/// Wait (one timer task at a time, at most `bound_ms`) until `done` holds; false if it never did.
+async fn eventually(bound_ms: i32, mut done: impl FnMut() -> bool) -> bool {
+    let mut waited = 0;
+    while !done() {
+        if waited >= bound_ms {
+            return false;
+        }
+        servecost::ui::sim_panel::sleep_ms(50).await;
+        yew::scheduler::flush().await;
+        waited += 50;
+    }
+    true
+}
+
+fn input_value(root: &web_sys::Element, selector: &str) -> String {
+    find(root, selector)
+        .dyn_into::<web_sys::HtmlInputElement>()
+        .map(|input| input.value())
+        .or_else(|e| {
+            e.dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+        })
+        .expect("an <input> or <select>")
+}
+
+#[wasm_bindgen_test]
+async fn static_batching_changes_the_numbers_to_what_the_model_says() {
+    let root = mount().await;
+    let before = metric(&root, "output_tok_s");
+    choose(&root, "#batching", "static").await;
+    let after = metric(&root, "output_tok_s");
+    assert_ne!(after, before);
+    let scenario = Scenario::try_from(ScenarioInput {
+        batching: "static".into(),
+        ..ScenarioInput::default()
+    })
+    .expect("valid");
+    let expected = evaluate(&scenario).output_tok_s;
+    assert_eq!(
+        after,
+        servecost::ui::metric::group_thousands(&servecost::report::format_number(expected))
+    );
+    // Under static batching the production-like lengths cost far more than under continuous.
+    let gap = |name: &str| {
+        metric(&root, name)
+            .split('×')
+            .next()
+            .and_then(|n| n.trim().parse::<f64>().ok())
+            .unwrap_or(1.0)
+    };
+    assert!(gap("static_length_gap") > 2.0 * gap("continuous_length_gap"));
+    assert!(text(&root, "#synthetic-summary").contains("lower throughput under static batching"));
+    choose(&root, "#batching", "continuous").await;
+    assert_eq!(metric(&root, "output_tok_s"), before, "deterministic");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_workload_preset_sets_lengths_spreads_and_the_distribution() {
+    let root = mount().await;
+    assert_eq!(input_value(&root, "#workload"), "chat");
+    let before = metric(&root, "output_tok_s");
+    choose(&root, "#workload", "code").await;
+    assert_eq!(input_value(&root, "#input-len"), "2048");
+    assert_eq!(input_value(&root, "#output-len"), "28");
+    assert_eq!(input_value(&root, "#input-sigma"), "1.36");
+    assert_eq!(input_value(&root, "#workload"), "code");
+    assert_ne!(metric(&root, "output_tok_s"), before);
+    choose(&root, "#workload", "uniform").await;
+    assert_eq!(input_value(&root, "#length-dist"), "fixed");
+    assert_eq!(input_value(&root, "#workload"), "uniform");
+    // Typing a length that matches no preset shows "custom".
+    choose(&root, "#workload", "chat").await;
+    type_into(&root, "#input-len", "1000").await;
+    assert_eq!(input_value(&root, "#workload"), "custom");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn the_simulator_fills_the_tail_latencies_after_a_pause() {
+    let root = mount().await;
+    let filled = |name: &str| metric(&root, name).chars().any(|c| c.is_ascii_digit());
+    let done = eventually(30_000, || {
+        filled("tpot_ms_p99") && !text(&root, "#sim-status").contains("updating")
+    })
+    .await;
+    assert!(done, "status: {}", text(&root, "#sim-status"));
+    for name in [
+        "ttft_ms_p95",
+        "ttft_ms_p99",
+        "tpot_ms_p95",
+        "tpot_ms_p99",
+        "itl_ms_p99",
+        "sim_preemptions",
+    ] {
+        assert!(filled(name), "{name}: {:?}", metric(&root, name));
+    }
+    let number = |name: &str| {
+        metric(&root, name)
+            .replace(',', "")
+            .parse::<f64>()
+            .expect("a number")
+    };
+    assert!(number("tpot_ms_p99") >= number("tpot_ms_p50"));
+    assert!(number("ttft_ms_p99") >= number("ttft_ms_p95"));
+    // The load sweep arrives too, and a slider move marks the operating point stale at once.
+    assert!(
+        eventually(30_000, || text(&root, "#load-status")
+            .contains("8 Poisson runs"))
+        .await
+    );
+    type_into(&root, "#batch-size", "300").await;
+    assert!(text(&root, "#sim-status").contains("updating"));
+    assert!(eventually(30_000, || !text(&root, "#sim-status").contains("updating")).await);
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_efficiency_knob_names_the_field_and_its_range() {
+    let root = mount().await;
+    let good = metrics(&root);
+    type_into(&root, "#eta-mem", "1.5").await;
+    let message = text(&root, "#input-error");
+    assert!(
+        message.contains("Memory-bandwidth efficiency") && message.contains("0.05 to 1"),
+        "{message}"
+    );
+    assert_eq!(
+        find(&root, "#eta-mem")
+            .get_attribute("aria-invalid")
+            .as_deref(),
+        Some("true")
+    );
+    assert_eq!(metrics(&root), good, "the last good view stays");
+    type_into(&root, "#eta-mem", "").await;
+    assert!(text(&root, "#input-error").is_empty());
+    assert_eq!(metrics(&root), good, "empty = the default");
+    type_into(&root, "#eta-mem", "0.9").await;
+    assert_ne!(metrics(&root), good);
+    root.remove();
+}
+
+const LLAMA_8B_CONFIG: &str = r#"{"architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
+  "intermediate_size": 14336, "num_attention_heads": 32, "num_hidden_layers": 32,
+  "num_key_value_heads": 8, "vocab_size": 128256, "max_position_embeddings": 131072,
+  "tie_word_embeddings": false, "model_type": "llama", "_name_or_path": "my-llama"}"#;
+
+async fn paste_config(root: &web_sys::Element, text: &str) {
+    let area: web_sys::HtmlTextAreaElement = find(root, "#custom-model")
+        .dyn_into()
+        .expect("a <textarea>");
+    area.set_value(text);
+    fire(&area, "input");
+    yew::scheduler::flush().await;
+}
+
+#[wasm_bindgen_test]
+async fn a_pasted_config_json_becomes_the_model() {
+    let root = mount().await;
+    let good = metrics(&root);
+    assert!(root
+        .query_selector("#custom-model")
+        .expect("selector")
+        .is_none());
+    choose(&root, "#model", "custom").await;
+    assert!(text(&root, "#input-error").contains("custom"));
+    paste_config(&root, "{ not json").await;
+    assert!(text(&root, "#input-error").contains("not valid JSON"));
+    paste_config(&root, r#"{"num_hidden_layers": 32}"#).await;
+    let message = text(&root, "#input-error");
+    assert!(message.contains("`hidden_size` is missing"), "{message}");
+    assert_eq!(metrics(&root), good, "the last good view stays");
+    paste_config(&root, LLAMA_8B_CONFIG).await;
+    assert!(
+        text(&root, "#input-error").is_empty(),
+        "{}",
+        text(&root, "#input-error")
+    );
+    assert_eq!(metric(&root, "custom_params_b"), "8.03 B");
+    let catalog_8b = Scenario::try_from(ScenarioInput {
+        model: "llama-3.1-8b".into(),
+        ..ScenarioInput::default()
+    })
+    .expect("valid");
+    assert_eq!(
+        metric(&root, "output_tok_s"),
+        servecost::ui::metric::group_thousands(&servecost::report::format_number(
+            evaluate(&catalog_8b).output_tok_s
+        )),
+        "the same architecture as the catalog's Llama 3.1 8B"
+    );
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+fn ideal_roofline_raises_throughput_and_stays_out_of_links() {
+    let state = State::initial();
+    let view = state.view.clone().expect("view");
+    let ideal = state
+        .apply(Action::Knob(KnobAction::IdealRoofline(true)))
+        .expect("changed");
+    let ideal_view = ideal.view.clone().expect("view");
+    assert!(ideal_view.point.output_tok_s > view.point.output_tok_s);
+    assert!(ideal_view.scenario.efficiency.blend_p.is_infinite());
+    assert_eq!(
+        ideal_view.scenario.input.efficiency.blend_p, None,
+        "URL-safe"
+    );
+    assert!(ideal_view.curve != view.curve, "re-swept");
+    assert!(ideal
+        .apply(Action::Knob(KnobAction::IdealRoofline(true)))
+        .is_none());
+    let back = ideal
+        .apply(Action::Knob(KnobAction::IdealRoofline(false)))
+        .expect("changed");
+    assert_eq!(
+        *back.view.expect("view").point,
+        *view.point,
+        "the same numbers again"
+    );
+}
+
+#[wasm_bindgen_test]
+fn axis_switches_and_slider_moves_never_recompute_the_ladder() {
+    let state = State::initial();
+    let view = state.view.clone().expect("view");
+    assert_eq!(view.techniques.current, TechniqueLevel::Paged);
+    assert_eq!(view.techniques.background.len(), 3);
+    let moved = state.apply(Action::MoveSlider(0)).expect("moved");
+    assert!(
+        moved.view.expect("view").techniques == view.techniques,
+        "same Rc"
+    );
+    let usd = state
+        .apply(Action::Chart(ChartOptions {
+            x: "tpot".into(),
+            y: "usd".into(),
+        }))
+        .expect("changed");
+    let usd_view = usd.view.clone().expect("view");
+    assert!(usd_view.curve == view.curve && usd_view.techniques == view.techniques);
+    assert_eq!(usd.chart.y, "usd");
+    let spec = state
+        .apply(Action::Knob(KnobAction::Edit(
+            servecost::ui::knobs::Knob::SpecDecode,
+            "eagle".into(),
+        )))
+        .expect("changed");
+    assert_eq!(
+        spec.view.expect("view").techniques.current,
+        TechniqueLevel::Speculative
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_chart_axes_redraw_the_chart() {
+    let root = mount().await;
+    let before = draws();
+    choose(&root, "#chart-y", "usd").await;
+    assert!(draws() > before, "redrawn");
+    choose(&root, "#chart-x", "tpot").await;
+    assert_eq!(input_value(&root, "#chart-x"), "tpot");
+    let label = find(&root, "label[for=\"chart-y\"]");
+    assert!(!label.text_content().unwrap_or_default().is_empty());
+    root.remove();
 }

@@ -17,6 +17,8 @@ pub struct Axes {
     pub y: Range<f64>,
     /// Tick values on the x axis, inside `x`.
     pub x_ticks: Vec<f64>,
+    /// Tick positions on the y axis, inside `y` (plot values: see `axis::Projection::plot`).
+    pub y_ticks: Vec<f64>,
 }
 
 /// Headroom around the data: a little left of the lowest x, more right of the highest x (the
@@ -57,6 +59,7 @@ pub fn axes(curve: &Curve, current: &Marker) -> Option<Axes> {
         x_ticks: log_ticks(lo, hi, 8),
         x: lo..hi,
         y: 0.0..y_top,
+        y_ticks: super::ticks::linear_ticks(y_top, 6),
     })
 }
 
@@ -144,6 +147,9 @@ mod tests {
             concurrency: 1,
             tok_s_per_user: x,
             output_tok_s_per_gpu: y,
+            tpot_ms: 1000.0 / x,
+            output_tok_s: y,
+            usd_per_m_output: 1.0,
             fits: true,
         }
     }

@@ -2,6 +2,7 @@
 //! the curve (plotters' built-in legend box sits inside the plot area, where a Pareto curve
 //! that spans the whole width has nowhere to hide from it).
 
+use super::overlay::{draw_marker_at, MarkerShape};
 use super::style::ChartOptions;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -11,10 +12,16 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 #[derive(Debug, Clone, Copy)]
 pub enum Symbol {
     Line(ShapeStyle),
+    /// A dashed line: dash and gap lengths in backend pixels.
+    Dashes(ShapeStyle, i32, i32),
     /// A short dashed line through a ring.
     DashedRing(ShapeStyle, u32),
     Dot(ShapeStyle, u32),
     Triangle(ShapeStyle, u32),
+    /// An ×, as on points that miss the SLO.
+    Cross(ShapeStyle, u32),
+    /// A pinned scenario: a dashed line through its marker.
+    Pin(ShapeStyle, MarkerShape, u32),
 }
 
 #[derive(Debug, Clone)]
@@ -103,6 +110,18 @@ pub fn draw<DB: DrawingBackend>(
                     style,
                 ))?;
             }
+            Symbol::Dashes(style, dash, gap) => {
+                let (dash, gap) = (dash.max(1), gap.max(1));
+                let mut start = x;
+                while start < x + m.symbol_width {
+                    let end = (start + dash).min(x + m.symbol_width);
+                    area.draw(&PathElement::new(
+                        vec![(start, middle), (end, middle)],
+                        style,
+                    ))?;
+                    start = end + gap;
+                }
+            }
             Symbol::DashedRing(style, radius) => {
                 let dash = m.symbol_width / 5;
                 area.draw(&PathElement::new(
@@ -123,6 +142,17 @@ pub fn draw<DB: DrawingBackend>(
             }
             Symbol::Triangle(style, size) => {
                 area.draw(&TriangleMarker::new((centre, middle), size, style))?
+            }
+            Symbol::Cross(style, size) => area.draw(&Cross::new((centre, middle), size, style))?,
+            Symbol::Pin(style, shape, size) => {
+                let dash = m.symbol_width / 4;
+                for start in [x, x + m.symbol_width - dash] {
+                    area.draw(&PathElement::new(
+                        vec![(start, middle), (start + dash, middle)],
+                        style,
+                    ))?;
+                }
+                draw_marker_at(area, shape, (centre, middle), size, style)?;
             }
         }
         let text_pos = (x + m.symbol_width + m.symbol_gap, middle);

@@ -4,24 +4,36 @@
 //! x = tokens/s per user (interactivity, log scale), y = output tokens/s per GPU (MODEL.md §4.5).
 //! The swept curve is a solid line; points beyond the KV capacity or the engine limit are grey,
 //! hollow and dashed and named "infeasible" in the legend; Pareto points are dots; the knee is a
-//! triangle; the current operating point is a large ringed dot.
+//! triangle; the current operating point is a large ringed dot. `draw_pareto_with` adds an
+//! `Overlay`: pinned scenarios' curves and crosses on the points that miss a latency SLO.
+//! `draw_pareto_layered` adds `Layers`: other axes (`axis.rs`: TPOT, aggregate tok/s, $/M,
+//! tokens per $) and other curves behind the main one (`series.rs`: the technique ladder).
 //!
 //! The curve only changes when the scenario does, the current point on every slider move, so
 //! `draw_pareto` takes an already-swept `Curve` and a small `Marker`: a redraw never re-sweeps.
 //!
 //! Invariant: this module is part of the pure core and names no web API.
 
+mod axis;
 mod layout;
 mod legend;
+pub mod load;
+mod overlay;
 mod pareto;
+mod series;
 mod style;
+mod ticks;
 
+pub use axis::{PlotValues, Projection, XAxis, YAxis};
 pub use layout::{axes, compact, log_ticks, Axes};
-pub use pareto::draw_pareto;
+pub use overlay::{pin_style, MarkerShape, Overlay, PinStyle, PinnedCurve, MAX_PINNED_CURVES};
+pub use pareto::{draw_pareto, draw_pareto_layered, draw_pareto_with};
+pub use series::{series_look, Layers, OtherCurve, SeriesLook, SERIES_COUNT};
 pub use style::{
     ChartOptions, Palette, Theme, OKABE_ITO_BLUE, OKABE_ITO_BLUISH_GREEN, OKABE_ITO_ORANGE,
     OKABE_ITO_SKY_BLUE, OKABE_ITO_VERMILLION,
 };
+pub use ticks::{linear_ticks, TickedRange};
 
 use crate::model::{Curve, CurvePoint, OperatingPoint};
 use plotters::prelude::*;
@@ -48,6 +60,10 @@ pub struct Marker {
     pub concurrency: u32,
     pub tok_s_per_user: f64,
     pub output_tok_s_per_gpu: f64,
+    /// For the other axis choices (`axis::Projection`).
+    pub tpot_ms: f64,
+    pub output_tok_s: f64,
+    pub usd_per_m_output: f64,
     /// Within KV capacity and the engine limit.
     pub fits: bool,
 }
@@ -58,6 +74,9 @@ impl From<&OperatingPoint> for Marker {
             concurrency: point.concurrency,
             tok_s_per_user: point.tok_s_per_user,
             output_tok_s_per_gpu: point.output_tok_s_per_gpu,
+            tpot_ms: point.tpot_ms,
+            output_tok_s: point.output_tok_s,
+            usd_per_m_output: point.usd_per_m_output,
             fits: point.fits,
         }
     }
@@ -69,6 +88,9 @@ impl From<&CurvePoint> for Marker {
             concurrency: point.concurrency,
             tok_s_per_user: point.tok_s_per_user,
             output_tok_s_per_gpu: point.output_tok_s_per_gpu,
+            tpot_ms: point.tpot_ms,
+            output_tok_s: point.output_tok_s,
+            usd_per_m_output: point.usd_per_m_output,
             fits: point.fits,
         }
     }
@@ -253,6 +275,9 @@ mod tests {
             concurrency: 1,
             tok_s_per_user: 0.0,
             output_tok_s_per_gpu: 0.0,
+            tpot_ms: 0.0,
+            output_tok_s: 0.0,
+            usd_per_m_output: 0.0,
             fits: true,
         };
         let svg = render_svg(&curve, &marker, &ChartOptions::default(), (300, 200)).expect("draws");

@@ -1,13 +1,15 @@
 //! `draw_pareto`: the drawing itself (legend strip, mesh, curve, infeasible tail, frontier,
 //! knee, current point), generic over the plotters backend. See `chart/mod.rs` for what it shows.
 
-use super::layout::{axes, compact, Axes};
+use super::layout::{compact, Axes};
 use super::legend::{self, LegendItem, Symbol};
+use super::overlay::{self, Overlay};
+use super::series::{self, Layers, Projected};
 use super::style::{ChartOptions, Palette};
+use super::ticks::TickedRange;
 use super::{
     current_label, knee_label, Marker, COMPACT_BELOW_CSS_PX, LEGEND_CURVE, LEGEND_CURVE_SHORT,
-    LEGEND_INFEASIBLE, LEGEND_INFEASIBLE_SHORT, LEGEND_PARETO, X_AXIS_LABEL, X_AXIS_LABEL_SHORT,
-    Y_AXIS_LABEL,
+    LEGEND_INFEASIBLE, LEGEND_INFEASIBLE_SHORT, LEGEND_PARETO,
 };
 use crate::model::{Curve, CurvePoint};
 use plotters::coord::Shift;
@@ -137,6 +139,34 @@ pub fn draw_pareto<DB: DrawingBackend>(
     current: &Marker,
     options: &ChartOptions,
 ) -> Result<(), String> {
+    draw_pareto_with(root, curve, current, &Overlay::default(), options)
+}
+
+/// The same, with pinned curves and SLO misses drawn on top (`overlay.rs`).
+pub fn draw_pareto_with<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    curve: &Curve,
+    current: &Marker,
+    overlay: &Overlay,
+    options: &ChartOptions,
+) -> Result<(), String> {
+    draw_pareto_layered(root, curve, current, overlay, &Layers::default(), options)
+}
+
+/// The same on the chosen axes, with other curves (the technique ladder) behind the main one
+/// (`series.rs`).
+pub fn draw_pareto_layered<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    curve: &Curve,
+    current: &Marker,
+    overlay: &Overlay,
+    layers: &Layers<'_>,
+    options: &ChartOptions,
+) -> Result<(), String> {
+    let projection = layers.projection;
+    let projected = Projected::new(curve, current, overlay, layers);
+    let (curve, current, overlay): (&Curve, &Marker, &Overlay) =
+        (&projected.curve, &projected.current, &projected.overlay);
     let palette = Palette::for_theme(options.theme);
     let px = |css: f64| options.px(css);
     let text = |size: f64| {
@@ -151,7 +181,7 @@ pub fn draw_pareto<DB: DrawingBackend>(
     };
     root.fill(&palette.background).map_err(drawing_error)?;
 
-    let Some(axes) = axes(curve, current) else {
+    let Some(axes) = projected.axes(&projection) else {
         let (width, height) = root.dim_in_pixel();
         let centre = (
             i32::try_from(width / 2).unwrap_or(0),
@@ -167,7 +197,12 @@ pub fn draw_pareto<DB: DrawingBackend>(
         return root.present().map_err(drawing_error);
     };
 
-    let style = styles(&palette, current, options);
+    let mut style = styles(&palette, current, options);
+    if let Some((_, _, series)) = layers.main {
+        let colour = series::series_look(series, options.theme).colour;
+        style.curve = colour.stroke_width(options.px(2.5));
+        style.frontier = colour.filled();
+    }
     let (width, _) = root.dim_in_pixel();
     let size = sizes(options.css(width));
     let points: Vec<&CurvePoint> = curve
@@ -184,8 +219,10 @@ pub fn draw_pareto<DB: DrawingBackend>(
     let first_infeasible = points.iter().position(|p| !p.fits);
 
     // The legend strip above the plot, aligned with the plot's left edge.
-    let mut items = vec![
-        LegendItem {
+    let mut items = if layers.main.is_some() || !projected.others.is_empty() {
+        series::curve_legend(&projected, layers, style.curve, size.compact, options)
+    } else {
+        vec![LegendItem {
             symbol: Symbol::Line(style.curve),
             label: if size.compact {
                 LEGEND_CURVE_SHORT
@@ -193,12 +230,12 @@ pub fn draw_pareto<DB: DrawingBackend>(
                 LEGEND_CURVE
             }
             .into(),
-        },
-        LegendItem {
-            symbol: Symbol::Dot(style.frontier, style.dot_radius),
-            label: LEGEND_PARETO.into(),
-        },
-    ];
+        }]
+    };
+    items.push(LegendItem {
+        symbol: Symbol::Dot(style.frontier, style.dot_radius),
+        label: LEGEND_PARETO.into(),
+    });
     if first_infeasible.is_some() {
         items.push(LegendItem {
             symbol: Symbol::DashedRing(style.infeasible, style.ring_radius),
@@ -222,6 +259,7 @@ pub fn draw_pareto<DB: DrawingBackend>(
             label: current_label(current),
         });
     }
+    items.extend(overlay::legend_items(overlay, size.compact, options));
     let legend_font = text(size.label);
     let legend_left = options.offset(MARGIN_LEFT_PX + size.y_label_area);
     let legend_right = i32::try_from(width).unwrap_or(i32::MAX) - options.offset(MARGIN_RIGHT_PX);
@@ -249,24 +287,20 @@ pub fn draw_pareto<DB: DrawingBackend>(
                 .clone()
                 .log_scale()
                 .with_key_points(axes.x_ticks.clone()),
-            axes.y.clone(),
+            TickedRange::new(axes.y.clone(), axes.y_ticks.clone()),
         )
         .map_err(drawing_error)?;
 
     let format_tick = |value: &f64| compact(*value);
+    let format_y_tick = |value: &f64| projection.y_tick(*value);
     chart
         .configure_mesh()
-        .x_desc(if size.compact {
-            X_AXIS_LABEL_SHORT
-        } else {
-            X_AXIS_LABEL
-        })
-        .y_desc(Y_AXIS_LABEL)
+        .x_desc(projection.x.title(size.compact))
+        .y_desc(projection.y.title())
         .axis_desc_style(text(size.axis_title))
         .label_style(muted(size.tick))
         .x_label_formatter(&format_tick)
-        .y_label_formatter(&format_tick)
-        .y_labels(6)
+        .y_label_formatter(&format_y_tick)
         .max_light_lines(1)
         .bold_line_style(palette.grid_bold.stroke_width(px(1.0)))
         .light_line_style(palette.grid_light.stroke_width(px(1.0)))
@@ -274,6 +308,8 @@ pub fn draw_pareto<DB: DrawingBackend>(
         .set_all_tick_mark_size(px(4.0))
         .draw()
         .map_err(drawing_error)?;
+
+    overlay::draw_pins(&mut chart, overlay, options)?;
 
     // The feasible part of the curve: a solid line.
     let feasible: Vec<(f64, f64)> = points.iter().filter(|p| p.fits).map(|p| xy(p)).collect();
@@ -290,6 +326,11 @@ pub fn draw_pareto<DB: DrawingBackend>(
                 .map(|p| Circle::new(xy(p), style.dot_radius, style.frontier)),
         )
         .map_err(drawing_error)?;
+
+    // The other curves over the main line and its dots (thinner and dashed, so where a
+    // technique changes nothing, e.g. paged vs contiguous KV below the contiguous capacity,
+    // both stay visible).
+    series::draw_others(&mut chart, &projected, options)?;
 
     // Infeasible points: grey rings joined by a dashed line to the last feasible point. Beyond
     // the KV capacity the model keeps throughput and TPOT at the capacity's values (the extra
@@ -318,24 +359,31 @@ pub fn draw_pareto<DB: DrawingBackend>(
                     style.infeasible,
                 ))
                 .map_err(drawing_error)?;
-            // Right of the line near the x axis: the curve's low-concurrency end is further right.
-            let note = if size.compact {
-                format!("← C > {}: KV full", edge.concurrency)
-            } else {
-                format!(
+            // Beside the line near the x axis, on the feasible side, pointing at the infeasible
+            // one (left on the interactivity axis, right on the TPOT axis).
+            let left = projection.infeasible_to_the_left();
+            let note = match (size.compact, left) {
+                (true, true) => format!("← C > {}: KV full", edge.concurrency),
+                (true, false) => format!("C > {}: KV full →", edge.concurrency),
+                (false, true) => format!(
                     "← infeasible: KV cache full beyond C = {}",
                     edge.concurrency
-                )
+                ),
+                (false, false) => format!(
+                    "infeasible: KV cache full beyond C = {} →",
+                    edge.concurrency
+                ),
             };
-            let (offset, pos) = label_offset(Side::AboveRight, options);
+            let (side, shift) = if left {
+                (Side::AboveRight, options.offset(6.0))
+            } else {
+                (Side::AboveLeft, -options.offset(6.0))
+            };
+            let (offset, pos) = label_offset(side, options);
             chart
                 .draw_series(std::iter::once(
                     EmptyElement::at((edge_x, axes.y.start))
-                        + Text::new(
-                            note,
-                            (options.offset(6.0), offset.1),
-                            muted(size.label).pos(pos),
-                        ),
+                        + Text::new(note, (shift, offset.1), muted(size.label).pos(pos)),
                 ))
                 .map_err(drawing_error)?;
         }
@@ -349,13 +397,17 @@ pub fn draw_pareto<DB: DrawingBackend>(
             .map_err(drawing_error)?;
     }
 
+    overlay::draw_slo_misses(&mut chart, curve, overlay, options)?;
+
     // The knee: a triangle with its concurrency, labelled below-left (the current point's label
     // goes above-right, so the two never collide).
     if let Some(knee) = knee {
-        let side = if x_fraction(&axes, knee.tok_s_per_user) < 0.25 {
-            Side::BelowRight
-        } else {
-            Side::BelowLeft
+        let at = x_fraction(&axes, knee.tok_s_per_user);
+        let side = match (projection.rising(), at) {
+            (false, at) if at < 0.25 => Side::BelowRight,
+            (false, _) => Side::BelowLeft,
+            (true, at) if at > 0.75 => Side::BelowLeft,
+            (true, _) => Side::BelowRight,
         };
         let (offset, pos) = label_offset(side, options);
         chart
@@ -369,10 +421,12 @@ pub fn draw_pareto<DB: DrawingBackend>(
 
     // The current operating point, on top: a ringed dot (hollow when infeasible).
     if current_plottable {
-        let side = if x_fraction(&axes, current.tok_s_per_user) > 0.72 {
-            Side::AboveLeft
-        } else {
-            Side::AboveRight
+        let at = x_fraction(&axes, current.tok_s_per_user);
+        let side = match (projection.rising(), at) {
+            (false, at) if at > 0.72 => Side::AboveLeft,
+            (false, _) => Side::AboveRight,
+            (true, at) if at < 0.28 => Side::AboveRight,
+            (true, _) => Side::AboveLeft,
         };
         let (offset, pos) = label_offset(side, options);
         chart

@@ -12,6 +12,7 @@ pub mod serving;
 pub mod slo;
 pub mod static_batching;
 pub mod step;
+pub mod techniques;
 pub mod workload;
 
 pub use pareto::{sweep, Curve, CurvePoint};

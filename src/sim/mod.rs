@@ -18,6 +18,7 @@
 mod continuous;
 pub mod histogram;
 pub mod kv;
+pub mod load;
 mod metrics;
 mod replica;
 mod result;

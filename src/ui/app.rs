@@ -2,19 +2,36 @@
 //! assumptions. Every user action marks the start of an update (see `perf`) and dispatches one
 //! `Action`; everything shown is derived from the state on render.
 
+use super::advanced::Advanced;
 use super::assumptions::Assumptions;
+use super::chart_axes::{projection, ChartAxes};
 use super::chart_canvas::ChartCanvas;
 use super::controls::{Controls, INPUT_ERROR_ID};
+use super::custom_model::CustomModel;
+use super::decision_data::use_decision_data;
+use super::decision_panels::DecisionPanels;
+use super::decisions::DecisionState;
+use super::embed::{embed_controls, EmbedView};
+use super::export::ShareBar;
 use super::fields::Field;
+use super::glossary::{GlossaryPanel, Term};
+use super::knobs::KnobAction;
 use super::notes::Notes;
 use super::numbers::Numbers;
 use super::perf;
+use super::pins::use_pin_storage;
+use super::share_sync::{self, UrlNotice};
+use super::sim_panel::SimPanel;
 use super::slider::Slider;
 use super::state::{Action, State, View};
+use super::synthetic::Synthetic;
+use super::techniques::{ladder_summary, TechniqueControls, WorkloadSelect};
 use crate::catalog::catalog;
 use crate::chart::Marker;
+use crate::glossary;
 use crate::model::pareto::SLIDER_STEPS;
 use crate::report::{assumptions, format_number};
+use crate::share::{self, ViewState};
 use yew::prelude::*;
 
 pub const SLIDER_ID: &str = "batch-size";
@@ -95,9 +112,35 @@ fn chart_summary(view: &View) -> String {
     text
 }
 
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// Open this query string (`v=1&model=...`) instead of the built-in scenario (tests).
+    #[prop_or_default]
+    pub query: Option<AttrValue>,
+    /// The real page: open the URL's query (else the remembered scenario) and keep the URL and
+    /// `localStorage` up to date. Off by default, so tests mount an app that touches neither.
+    #[prop_or_default]
+    pub sync_location: bool,
+}
+
 #[function_component(App)]
-pub fn app() -> Html {
-    let state = use_reducer(State::initial);
+pub fn app(props: &AppProps) -> Html {
+    let start = use_memo((), |_| {
+        share_sync::page_start(props.query.as_deref(), props.sync_location)
+    });
+    let state = use_reducer({
+        let view = start.start.view.clone();
+        move || State::from_view(view)
+    });
+    share_sync::use_persist(&state, start.persist);
+    let decisions = use_reducer(DecisionState::default);
+    let restore_pins = start.start.source != share::StartSource::Link;
+    use_pin_storage(&state, &decisions.dispatcher(), start.persist, restore_pins);
+    let decision_data = use_decision_data(state.view.as_ref(), &state.pins, decisions.slo());
+    let on_import = use_callback(state.dispatcher(), |view: ViewState, dispatcher| {
+        perf::mark_update_start();
+        dispatcher.dispatch(Action::Load(Box::new(view)));
+    });
     let on_edit = use_callback(
         state.dispatcher(),
         |(field, text): (Field, String), dispatcher| {
@@ -109,6 +152,17 @@ pub fn app() -> Html {
         perf::mark_update_start();
         dispatcher.dispatch(Action::MoveSlider(position));
     });
+    let on_knob = use_callback(state.dispatcher(), |action: KnobAction, dispatcher| {
+        perf::mark_update_start();
+        dispatcher.dispatch(Action::Knob(action));
+    });
+    let on_chart = use_callback(
+        state.dispatcher(),
+        |chart: share::ChartOptions, dispatcher| {
+            perf::mark_update_start();
+            dispatcher.dispatch(Action::Chart(chart));
+        },
+    );
 
     let Some(view) = state.view.clone() else {
         let reason = state
@@ -140,6 +194,26 @@ pub fn app() -> Html {
         1 => "1 request in flight".to_string(),
         c => format!("{c} requests in flight"),
     };
+    if start.start.view.embed.embed {
+        let (controls, mut notices) = embed_controls(&start.start.view.embed.controls);
+        notices.splice(0..0, start.start.notices.iter().cloned());
+        let explorer = share_sync::link_to(&share::without_embed(&state.view_state()));
+        return html! {
+            <EmbedView
+                view={view}
+                texts={state.texts.clone()}
+                error={state.error.clone()}
+                slider_position={state.slider_position}
+                {controls}
+                explorer_href={explorer}
+                projection={projection(&state.chart)}
+                {notices}
+                {on_move}
+                {on_edit}
+            />
+        };
+    }
+    let error_field = state.error.as_ref().map(|e| e.field.clone());
     let model_name = view.scenario.model.name.clone();
     let hardware = format!("{} × {}", view.scenario.gpu_count, view.scenario.gpu.name);
 
@@ -150,7 +224,9 @@ pub fn app() -> Html {
                     <h1>{ "servecost" }</h1>
                     <p class="tagline">{ "LLM serving throughput, latency and cost: drag the batch size and watch the trade-off. Computed in your browser." }</p>
                 </div>
+                <ShareBar view={view.clone()} pins={state.pins.clone()} chart={state.chart.clone()} {on_import} />
             </header>
+            <UrlNotice notices={start.start.notices.clone()} />
             <main class="layout">
                 <section class="panel scenario" aria-labelledby="scenario-title">
                     <h2 id="scenario-title">{ "Scenario" }</h2>
@@ -160,18 +236,33 @@ pub fn app() -> Html {
                         error_field={state.error.as_ref().map(|e| e.field.clone())}
                         tp_hint={tp_hint(&view)}
                         price_hint={price_hint(&state.texts.gpu)}
-                        on_edit={on_edit}
+                        on_edit={on_edit.clone()}
+                        model_extra={html! {
+                            <CustomModel knobs={state.knobs.clone()} model={state.texts.model.clone()}
+                                error_field={error_field.clone()} on_knob={on_knob.clone()} />
+                        }}
+                        workload_extra={html! {
+                            <WorkloadSelect knobs={state.knobs.clone()} texts={state.texts.clone()} on_knob={on_knob.clone()} />
+                        }}
                     />
+                    <TechniqueControls knobs={state.knobs.clone()} error_field={error_field.clone()} on_knob={on_knob.clone()} />
+                    <Advanced knobs={state.knobs.clone()} gpu={state.texts.gpu.clone()} error_field={error_field.clone()} on_knob={on_knob.clone()} />
                 </section>
                 <section class="panel hero" aria-labelledby="chart-title">
                     <div class="panel-head">
-                        <h2 id="chart-title">{ "Throughput vs. interactivity" }</h2>
+                        <h2 id="chart-title">
+                        <Term term={glossary::THROUGHPUT} />{ " vs. " }<Term term={glossary::INTERACTIVITY}>{ "interactivity" }</Term>
+                    </h2>
                         <p class="subtitle">{ format!("{model_name} on {hardware}") }</p>
                     </div>
+                    <ChartAxes chart={state.chart.clone()} on_change={on_chart} />
                     <ChartCanvas
                         curve={view.curve.clone()}
                         current={Marker::from(&*view.point)}
-                        summary={chart_summary(&view)}
+                        summary={format!("{} {}", chart_summary(&view), ladder_summary(&view.techniques))}
+                        overlay={Some(decision_data.overlay.clone())}
+                        techniques={Some(view.techniques.clone())}
+                        projection={projection(&state.chart)}
                     />
                     <Slider
                         id={SLIDER_ID}
@@ -190,8 +281,12 @@ pub fn app() -> Html {
                     <Numbers point={view.point.clone()} />
                 </section>
                 <Notes warnings={view.point.warnings.clone()} />
+                <Synthetic techniques={view.techniques.clone()} {concurrency} />
+                <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
+                <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={decision_data.clone()} on_edit={on_edit.clone()} />
                 <Assumptions text={assumptions(&view.scenario, &view.point)} />
             </main>
+            <GlossaryPanel />
             <footer class="footer">
                 <p>{ "Analytic steady-state model; every assumption is listed above. No data leaves this page." }</p>
             </footer>

@@ -24,7 +24,7 @@ enum CopyStatus {
 }
 
 /// `navigator.clipboard.writeText(text)`, if the browser offers it here.
-async fn write_clipboard(text: String) -> Result<(), JsValue> {
+pub async fn write_clipboard(text: String) -> Result<(), JsValue> {
     let window = web_sys::window().ok_or_else(|| JsValue::from_str("no window"))?;
     let navigator = window.navigator();
     let clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))?;

@@ -1,11 +1,14 @@
 //! The Pareto chart on a `<canvas id="pareto-chart">`: sizes the canvas to its box in device
-//! pixels, draws with `chart::draw_pareto` through plotters-canvas, and redraws when the curve,
+//! pixels, draws with `chart::draw_pareto_with` through plotters-canvas, and redraws when the curve,
 //! the current point, the box size or the colour scheme changes. Nothing here computes the model.
 
 use super::canvas_backend::MeasuringCanvas;
 use super::perf;
 use super::state::Shared;
-use crate::chart::{draw_pareto, ChartOptions, Marker, Theme};
+use crate::chart::{
+    draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection, Theme,
+};
+use crate::model::techniques::TechniqueStudy;
 use crate::model::Curve;
 use plotters::prelude::IntoDrawingArea;
 use std::rc::Rc;
@@ -21,8 +24,23 @@ const FALLBACK_SIZE_CSS_PX: (f64, f64) = (640.0, 400.0);
 pub struct ChartCanvasProps {
     pub curve: Shared<Curve>,
     pub current: Marker,
+    /// Pinned curves and SLO misses drawn on top (`chart::Overlay`); none by default.
+    #[prop_or_default]
+    pub overlay: Option<Shared<Overlay>>,
     /// A text equivalent of the chart for screen readers.
     pub summary: AttrValue,
+    /// The technique ladder's other curves, drawn behind the main one (`model::techniques`).
+    #[prop_or_default]
+    pub techniques: Option<Shared<TechniqueStudy>>,
+    /// Which axes to show (`chart_axes.rs`); tokens/s per user against tokens/s per GPU by default.
+    #[prop_or_default]
+    pub projection: Projection,
+}
+
+/// What `draw` needs besides curve, point and overlay.
+struct Extras<'a> {
+    techniques: Option<&'a TechniqueStudy>,
+    projection: Projection,
 }
 
 /// Bumped by the resize observer and the colour-scheme listener to force a redraw.
@@ -36,22 +54,39 @@ impl Reducible for Layout {
     }
 }
 
-fn prefers_dark() -> bool {
-    web_sys::window()
-        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-        .is_some_and(|query| query.matches())
+/// Dark when the page forces it (`<html data-theme="dark">`, from a link's `theme=`), else as
+/// the system prefers.
+pub fn prefers_dark() -> bool {
+    let forced = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|root| root.get_attribute("data-theme"));
+    match forced.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|query| query.matches()),
+    }
 }
 
-/// Size the canvas backing store to its CSS box × devicePixelRatio and draw.
+/// Size the canvas backing store to its CSS box × devicePixelRatio and draw. `known_box` is the
+/// box as the resize observer last saw it: reading `clientWidth` here instead would force a
+/// synchronous layout of the whole page on every slider move (the DOM was just patched), which
+/// was most of an update's time.
 fn draw(
     canvas: &web_sys::HtmlCanvasElement,
     curve: &Curve,
     current: &Marker,
+    overlay: Option<&Overlay>,
+    extras: &Extras<'_>,
+    known_box: Option<(i32, i32)>,
 ) -> Result<(), String> {
     let ratio = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .clamp(1.0, 3.0);
-    let (css_width, css_height) = match (canvas.client_width(), canvas.client_height()) {
+    let measured = known_box.unwrap_or_else(|| (canvas.client_width(), canvas.client_height()));
+    let (css_width, css_height) = match measured {
         (w, h) if w > 0 && h > 0 => (f64::from(w), f64::from(h)),
         _ => FALLBACK_SIZE_CSS_PX,
     };
@@ -73,7 +108,45 @@ fn draw(
         },
         scale: ratio,
     };
-    draw_pareto(backend.into_drawing_area(), curve, current, &options)
+    let none = Overlay::default();
+    let overlay = overlay.unwrap_or(&none);
+    let others: Vec<OtherCurve<'_>> = extras
+        .techniques
+        .map(|study| {
+            study
+                .background
+                .iter()
+                .map(|t| OtherCurve {
+                    label: &t.label,
+                    short_label: t.level.short_label(),
+                    curve: &t.curve,
+                    series: t.level.index(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let main_label = extras.techniques.map(|study| {
+        (
+            format!("{} (current)", study.current_label),
+            format!("{} (current)", study.current.short_label()),
+            study.current.index(),
+        )
+    });
+    let layers = Layers {
+        projection: extras.projection,
+        others: &others,
+        main: main_label
+            .as_ref()
+            .map(|(label, short, series)| (label.as_str(), short.as_str(), *series)),
+    };
+    draw_pareto_layered(
+        backend.into_drawing_area(),
+        curve,
+        current,
+        overlay,
+        &layers,
+        &options,
+    )
 }
 
 #[function_component(ChartCanvas)]
@@ -81,17 +154,39 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     let canvas_ref = use_node_ref();
     let layout = use_reducer(Layout::default);
     let failure = use_state(|| None::<String>);
+    // The canvas's CSS box (clientWidth, clientHeight), kept by the resize observer.
+    let known_box = use_mut_ref(|| None::<(i32, i32)>);
 
     // Redraw on every change of curve, marker or layout.
     {
         let canvas_ref = canvas_ref.clone();
         let failure = failure.clone();
+        let known_box = known_box.clone();
         use_effect_with(
-            (props.curve.clone(), props.current, layout.0),
-            move |(curve, current, _)| {
+            (
+                props.curve.clone(),
+                props.current,
+                props.overlay.clone(),
+                props.techniques.clone(),
+                props.projection,
+                layout.0,
+            ),
+            move |(curve, current, overlay, techniques, projection, _)| {
                 if let Some(canvas) = canvas_ref.cast::<web_sys::HtmlCanvasElement>() {
                     perf::mark_draw_start();
-                    match draw(&canvas, curve, current) {
+                    let extras = Extras {
+                        techniques: techniques.as_deref(),
+                        projection: *projection,
+                    };
+                    let measured = *known_box.borrow();
+                    match draw(
+                        &canvas,
+                        curve,
+                        current,
+                        overlay.as_deref(),
+                        &extras,
+                        measured,
+                    ) {
                         Ok(()) => {
                             if failure.is_some() {
                                 failure.set(None);
@@ -115,7 +210,15 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         use_effect_with((), move |_| {
             let on_resize = {
                 let bump = bump.clone();
-                Closure::<dyn Fn()>::new(move || bump.dispatch(()))
+                let canvas_ref = canvas_ref.clone();
+                // Layout is fresh when the observer reports, so reading the box here is free.
+                Closure::<dyn Fn()>::new(move || {
+                    if let Some(canvas) = canvas_ref.cast::<web_sys::Element>() {
+                        *known_box.borrow_mut() =
+                            Some((canvas.client_width(), canvas.client_height()));
+                    }
+                    bump.dispatch(())
+                })
             };
             let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
             if let (Some(observer), Some(canvas)) =

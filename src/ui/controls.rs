@@ -21,6 +21,16 @@ pub struct ControlsProps {
     /// The catalog's price range for the chosen GPU.
     pub price_hint: AttrValue,
     pub on_edit: Callback<(Field, String)>,
+    /// Show only these fields (the embed widget's `controls=`); `None` shows them all.
+    #[prop_or_default]
+    pub only: Option<Vec<Field>>,
+    /// Shown under the model select (the custom model's `config.json` box, `custom_model.rs`).
+    /// With it, the select offers "Custom (paste config.json)".
+    #[prop_or_default]
+    pub model_extra: Option<Html>,
+    /// Shown first in the workload fieldset (the workload preset select, `techniques.rs`).
+    #[prop_or_default]
+    pub workload_extra: Option<Html>,
 }
 
 /// One labelled control with an optional hint under it.
@@ -55,8 +65,17 @@ fn described_by(field: Field, has_hint: bool, invalid: bool) -> Option<AttrValue
 #[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
     let invalid = |field: Field| props.error_field.as_deref() == Some(field.id());
+    let hidden = |field: Field| {
+        props
+            .only
+            .as_ref()
+            .is_some_and(|only| !only.contains(&field))
+    };
 
     let select = |field: Field, options: Vec<(String, String)>, hint: Option<AttrValue>| -> Html {
+        if hidden(field) {
+            return Html::default();
+        }
         let on_edit = props.on_edit.clone();
         let onchange = Callback::from(move |event: Event| {
             if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
@@ -82,6 +101,9 @@ pub fn controls(props: &ControlsProps) -> Html {
 
     let text =
         |field: Field, unit: Option<&str>, mode: &'static str, hint: Option<AttrValue>| -> Html {
+            if hidden(field) {
+                return Html::default();
+            }
             let on_edit = props.on_edit.clone();
             let oninput = Callback::from(move |event: InputEvent| {
                 if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
@@ -124,6 +146,13 @@ pub fn controls(props: &ControlsProps) -> Html {
         ),
         Err(_) => (Vec::new(), Vec::new()),
     };
+    let mut models: Vec<(String, String)> = models;
+    if props.model_extra.is_some() {
+        models.push((
+            super::knobs::CUSTOM_MODEL_VALUE.to_string(),
+            "Custom (paste config.json)".to_string(),
+        ));
+    }
     let pairs = |items: &[(&str, &str)]| -> Vec<(String, String)> {
         items
             .iter()
@@ -143,6 +172,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             <fieldset>
                 <legend>{ "Model" }</legend>
                 { select(Field::Model, models, None) }
+                { props.model_extra.clone().unwrap_or_default() }
                 { select(Field::Precision, pairs(&[("bf16", "BF16"), ("fp8", "FP8"), ("fp4", "FP4"), ("int4", "INT4 (weight-only)")]), None) }
                 { select(Field::KvPrecision, pairs(&[("bf16", "BF16"), ("fp8", "FP8")]), None) }
             </fieldset>
@@ -155,6 +185,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             </fieldset>
             <fieldset>
                 <legend>{ "Workload (mean lengths)" }</legend>
+                { props.workload_extra.clone().unwrap_or_default() }
                 { text(Field::InputLen, Some("tokens"), "numeric", None) }
                 { text(Field::OutputLen, Some("tokens"), "numeric", None) }
             </fieldset>

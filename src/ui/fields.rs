@@ -151,9 +151,11 @@ impl InputError {
 
     /// "Input length: must be a number from 1 to …": the control's label, or the raw field name.
     pub fn text(&self) -> String {
-        let label: &str = match Field::from_id(&self.field) {
-            Some(field) => field.label(),
-            None => &self.field,
+        let label = match Field::from_id(&self.field) {
+            Some(field) => field.label().to_string(),
+            None => {
+                super::knobs::label_for_field(&self.field).unwrap_or_else(|| self.field.clone())
+            }
         };
         format!("{label}: {}", self.message)
     }

@@ -3,9 +3,11 @@
 //!
 //! Each definition is worded to match the model (`model::serving`, `model::cost`): TPOT excludes
 //! the first token; $/M output is the whole bill over output tokens; $/M input is the prefill
-//! share of GPU time over input tokens; blended mixes 3 input : 1 output.
+//! share of GPU time over input tokens; blended mixes 3 input : 1 output. Terms that the
+//! glossary defines (TPOT, TTFT, interactivity, $/M) take their definition from it.
 
 use super::metric::{group_thousands, Metric};
+use crate::glossary;
 use crate::model::memory::MemorySplit;
 use crate::model::step::StepBreakdown;
 use crate::model::OperatingPoint;
@@ -36,7 +38,7 @@ pub fn numbers(props: &NumbersProps) -> Html {
                 <div class="metrics">
                     <Metric name="usd_per_m_output" label="Output" primary=true
                         value={format_usd(p.usd_per_m_output)} unit="per M"
-                        definition="The whole GPU bill ÷ output tokens, per million: (GPUs × $/GPU-hour) ÷ (output tok/s × 3600) × 10⁶. Idle capacity still bills." />
+                        definition={glossary::USD_PER_M_TOKENS.definition} />
                     <Metric name="usd_per_m_input" label="Input"
                         value={format_usd(p.usd_per_m_input)} unit="per M"
                         definition="The prefill share of GPU time ÷ input (prompt) tokens, per million. With the decode share billed to output tokens, the two add up to the whole bill." />
@@ -56,7 +58,7 @@ pub fn numbers(props: &NumbersProps) -> Html {
                         definition="Generated tokens per second across every GPU, in steady state with this many requests in flight (closed loop)." />
                     <Metric name="tok_s_per_user" label="Per user"
                         value={number(p.tok_s_per_user)} unit="tok/s"
-                        definition="Decode speed one request sees, 1 ÷ TPOT: the chart's x axis." />
+                        definition={glossary::INTERACTIVITY.definition} />
                 </div>
             </div>
             <div class="metric-group">
@@ -64,10 +66,10 @@ pub fn numbers(props: &NumbersProps) -> Html {
                 <div class="metrics">
                     <Metric name="tpot_ms" label="TPOT"
                         value={number(p.tpot_ms)} unit="ms"
-                        definition="Time per output token: mean time between consecutive output tokens of a request, excluding the first; includes stalls while other requests prefill." />
+                        definition={glossary::TPOT.definition} />
                     <Metric name="ttft_ms" label="TTFT"
                         value={number(p.ttft_ms)} unit="ms"
-                        definition="Time to first token: mean time from sending a request to its first output token, including waiting for a slot and its own prefill." />
+                        definition={glossary::TTFT.definition} />
                 </div>
             </div>
             <div class="metric-group">

@@ -1,11 +1,13 @@
 //! A reusable log-scale slider: a native `<input type=range>` over positions `0..=steps`, which
 //! the caller maps log-uniformly onto `1..=max_value` (see `model::pareto::slider_to_concurrency`).
 //!
-//! Native range inputs are keyboard operable for free (arrows = one step, PageUp/PageDown = a
-//! tenth, Home/End); `aria-valuetext` makes screen readers announce the mapped value rather than
-//! the raw position. Scale labels under the track show where the log scale puts round values.
+//! Native range inputs are keyboard operable for free (arrows = one step, Home/End);
+//! PageUp/PageDown move to the next power of two of the mapped value above or below (64 → 128,
+//! 100 → 64; as near as the track allows), clamped to the ends. `aria-valuetext` makes screen
+//! readers announce the mapped value rather than the raw position. Scale labels under the track
+//! show where the log scale puts round values.
 
-use crate::model::pareto::slider_to_concurrency;
+use crate::model::pareto::{concurrency_to_slider, slider_to_concurrency};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -36,6 +38,32 @@ fn scale_labels(steps: u32, max_value: u32) -> Vec<u32> {
     labels
 }
 
+/// Values within about 1 % of a power of two count as that power for PageUp/PageDown: the log-scale
+/// track cannot always land on it exactly (e.g. 257 is the position nearest 256).
+const POWER_OF_TWO_TOLERANCE_LOG2: f64 = 0.015;
+
+/// The position PageUp (`up`) or PageDown moves to from `position`: the one nearest the next
+/// power of two above (or below) the current value, at least one step away, clamped to the track.
+pub fn page_position(position: u32, steps: u32, max_value: u32, up: bool) -> u32 {
+    let current_log2 = f64::from(slider_to_concurrency(position, max_value)).log2();
+    let exponent = if up {
+        (current_log2 + POWER_OF_TWO_TOLERANCE_LOG2).floor() + 1.0
+    } else {
+        (current_log2 - POWER_OF_TWO_TOLERANCE_LOG2).ceil() - 1.0
+    };
+    let target = exponent.clamp(0.0, 31.0).exp2();
+    let nearest = if target > f64::from(max_value) {
+        steps
+    } else {
+        concurrency_to_slider(target as u32, max_value).min(steps)
+    };
+    if up {
+        nearest.max(position.saturating_add(1)).min(steps)
+    } else {
+        nearest.min(position.saturating_sub(1))
+    }
+}
+
 #[function_component(Slider)]
 pub fn slider(props: &SliderProps) -> Html {
     let on_move = props.on_move.clone();
@@ -46,6 +74,28 @@ pub fn slider(props: &SliderProps) -> Html {
             }
         }
     });
+    // PageUp/PageDown by powers of two (the native step would be a tenth of the track).
+    let onkeydown = {
+        let (on_move, steps, max_value) = (props.on_move.clone(), props.steps, props.max_value);
+        Callback::from(move |event: KeyboardEvent| {
+            let up = match event.key().as_str() {
+                "PageUp" => true,
+                "PageDown" => false,
+                _ => return,
+            };
+            let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            event.prevent_default();
+            if let Ok(position) = input.value().trim().parse::<u32>() {
+                let next = page_position(position, steps, max_value, up);
+                if next != position {
+                    input.set_value(&next.to_string());
+                    on_move.emit(next);
+                }
+            }
+        })
+    };
     let output_id = format!("{}-value", props.id);
     html! {
         <div class="slider">
@@ -65,6 +115,7 @@ pub fn slider(props: &SliderProps) -> Html {
                 aria-valuetext={props.value_text.clone()}
                 aria-describedby={props.describedby.clone()}
                 {oninput}
+                {onkeydown}
             />
             <div class="slider-scale" aria-hidden="true">
                 { for scale_labels(props.steps, props.max_value).into_iter().map(|v| html! { <span>{ v }</span> }) }

@@ -10,10 +10,13 @@
 //! only a change of the scenario itself re-sweeps.
 
 use super::fields::{input_from_texts, number_text, Field, FieldTexts, InputError};
+use super::knobs::{KnobAction, Knobs};
 use crate::catalog::catalog;
 use crate::model::pareto::{concurrency_to_slider, slider_to_concurrency, SLIDER_STEPS};
+use crate::model::techniques::TechniqueStudy;
 use crate::model::{evaluate, sweep, Curve, OperatingPoint};
-use crate::scenario::{Scenario, ScenarioInput};
+use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
+use crate::share::{ChartOptions, ViewState};
 use std::ops::Deref;
 use std::rc::Rc;
 use yew::Reducible;
@@ -56,27 +59,53 @@ pub struct View {
     /// The swept curve; the same `Rc` for as long as the scenario (concurrency aside) is unchanged.
     pub curve: Shared<Curve>,
     pub point: Shared<OperatingPoint>,
+    /// The technique ladder's other curves and the synthetic-vs-production comparison
+    /// (`model::techniques`); like the curve, recomputed only when the scenario changes.
+    pub techniques: Shared<TechniqueStudy>,
 }
 
 impl View {
     /// Evaluate `scenario` (concurrency clamped to the engine limit), re-using `previous`'s curve
     /// when only the concurrency differs.
     pub fn compute(scenario: Scenario, previous: Option<&View>) -> View {
+        let input = scenario.input.clone();
+        View::compute_shown(scenario, input, previous)
+    }
+
+    /// The same for a scenario validated from page flags applied to `shown_input` (the ideal
+    /// roofline, `knobs.rs`): the view's `scenario.input` is `shown_input`, which is what links,
+    /// exports and pins carry; the numbers are the evaluated scenario's.
+    pub fn compute_shown(
+        scenario: Scenario,
+        shown_input: ScenarioInput,
+        previous: Option<&View>,
+    ) -> View {
         let limit = scenario.engine_limit().max(1);
         let scenario = if scenario.concurrency > limit {
             scenario.with_concurrency(limit)
         } else {
             scenario
         };
-        let curve = match previous {
-            Some(view) if same_curve(&view.scenario, &scenario) => view.curve.clone(),
-            _ => Shared::new(sweep(&scenario)),
+        let mut shown = scenario.clone();
+        shown.input = ScenarioInput {
+            concurrency: scenario.input.concurrency,
+            ..shown_input
         };
-        let point = Shared::new(evaluate(&scenario));
+        let (curve, techniques) = match previous {
+            Some(view) if same_curve(&view.scenario, &shown) => {
+                (view.curve.clone(), view.techniques.clone())
+            }
+            _ => (
+                Shared::new(sweep(&scenario)),
+                Shared::new(TechniqueStudy::new(&scenario)),
+            ),
+        };
+        let point = Shared::new(evaluate(&shown));
         View {
-            scenario: Shared::new(scenario),
+            scenario: Shared::new(shown),
             curve,
             point,
+            techniques,
         }
     }
 
@@ -89,11 +118,22 @@ impl View {
     }
 }
 
-/// Two scenarios give the same curve when their inputs differ at most in concurrency.
+/// Two scenarios give the same curve when their inputs differ at most in concurrency (and
+/// their efficiencies agree: the ideal-roofline flag changes them without changing the input).
 fn same_curve(a: &Scenario, b: &Scenario) -> bool {
     let mut a_input = a.input.clone();
     a_input.concurrency = b.input.concurrency;
-    a_input == b.input
+    a_input == b.input && a.efficiency == b.efficiency
+}
+
+/// Validate `input` with the page's flags and compute its view.
+fn view_of(
+    knobs: &Knobs,
+    input: &ScenarioInput,
+    previous: Option<&View>,
+) -> Result<View, ScenarioError> {
+    let scenario = Scenario::try_from(knobs.effective(input))?;
+    Ok(View::compute_shown(scenario, input.clone(), previous))
 }
 
 /// Everything the page shows.
@@ -109,6 +149,13 @@ pub struct State {
     /// The last good view; `None` only when even the default scenario failed (a broken build).
     pub view: Option<View>,
     pub error: Option<InputError>,
+    /// Pinned scenarios to compare against (they travel in links and JSON exports).
+    pub pins: Vec<ScenarioInput>,
+    /// The chart's axis choices (they travel in links and JSON exports).
+    pub chart: ChartOptions,
+    /// Technique, workload-shape and advanced controls, the ideal-roofline switch and the
+    /// pasted custom model (`knobs.rs`).
+    pub knobs: Knobs,
 }
 
 /// What a control can do to the state.
@@ -118,6 +165,15 @@ pub enum Action {
     MoveSlider(u32),
     /// A control's text or selection changed.
     Edit(Field, String),
+    /// Replace scenario, pins and chart options at once (a JSON import). If the scenario does
+    /// not validate, the last good view stays and the error names the field.
+    Load(Box<ViewState>),
+    /// Pin, unpin or restore pinned scenarios (`pins.rs`).
+    Pins(super::pins::PinAction),
+    /// A technique, workload-shape or advanced control changed (`knobs.rs`).
+    Knob(KnobAction),
+    /// The chart's axis choices changed (`#chart-x`, `#chart-y`).
+    Chart(ChartOptions),
 }
 
 impl State {
@@ -128,24 +184,50 @@ impl State {
 
     pub fn from_input(input: ScenarioInput) -> State {
         let texts = FieldTexts::from_input(&input);
-        match Scenario::try_from(input.clone()) {
-            Ok(scenario) => {
-                let view = View::compute(scenario, None);
-                State {
-                    input,
-                    texts,
-                    slider_position: concurrency_to_slider(view.concurrency(), view.engine_limit()),
-                    view: Some(view),
-                    error: None,
-                }
-            }
+        let knobs = Knobs::from_input(&input);
+        match view_of(&knobs, &input, None) {
+            Ok(view) => State {
+                input,
+                texts,
+                slider_position: concurrency_to_slider(view.concurrency(), view.engine_limit()),
+                view: Some(view),
+                error: None,
+                pins: Vec::new(),
+                chart: ChartOptions::default(),
+                knobs,
+            },
             Err(error) => State {
                 input,
                 texts,
                 slider_position: 0,
                 view: None,
                 error: Some(error.into()),
+                pins: Vec::new(),
+                chart: ChartOptions::default(),
+                knobs,
             },
+        }
+    }
+
+    /// The state a link or an import describes (the embed options are the page's business).
+    pub fn from_view(view: ViewState) -> State {
+        let mut state = State::from_input(view.scenario);
+        state.pins = view.pins;
+        state.chart = view.chart;
+        state
+    }
+
+    /// What a link or an export of this state holds: the last good scenario at the current
+    /// concurrency (or the typed one if nothing was ever valid), pins and chart options.
+    pub fn view_state(&self) -> ViewState {
+        ViewState {
+            scenario: self
+                .view
+                .as_ref()
+                .map_or_else(|| self.input.clone(), |view| view.scenario.input.clone()),
+            pins: self.pins.clone(),
+            chart: self.chart.clone(),
+            embed: Default::default(),
         }
     }
 
@@ -159,6 +241,25 @@ impl State {
         match action {
             Action::MoveSlider(position) => self.move_slider(position),
             Action::Edit(field, text) => Some(self.edit(field, text)),
+            Action::Load(view) => Some(self.load(*view)),
+            Action::Pins(action) => self.apply_pins(action),
+            Action::Knob(action) => self.knob(action),
+            Action::Chart(chart) => (chart != self.chart).then(|| State {
+                chart,
+                ..self.clone()
+            }),
+        }
+    }
+
+    fn load(&self, view: ViewState) -> State {
+        let loaded = State::from_view(view);
+        if loaded.view.is_some() {
+            return loaded;
+        }
+        State {
+            view: self.view.clone(),
+            slider_position: self.slider_position,
+            ..loaded
         }
     }
 
@@ -178,6 +279,7 @@ impl State {
                 point: Shared::new(evaluate(&scenario)),
                 scenario: Shared::new(scenario),
                 curve: view.curve.clone(),
+                techniques: view.techniques.clone(),
             });
         }
         Some(next)
@@ -196,7 +298,25 @@ impl State {
             }
         }
         next.texts.set(field, text);
-        let mut input = match input_from_texts(&self.input, &next.texts, Some(field)) {
+        let parsed = input_from_texts(&self.input, &next.texts, Some(field))
+            .and_then(|input| next.knobs.apply(input, None));
+        self.revalidate(next, parsed)
+    }
+
+    /// A technique, workload-shape or advanced control changed: re-parse every text (basic and
+    /// knob) and validate, as `edit` does.
+    fn knob(&self, action: KnobAction) -> Option<State> {
+        let mut next = self.clone();
+        let edited = next.knobs.update(action, &mut next.texts)?;
+        let parsed = input_from_texts(&self.input, &next.texts, None)
+            .and_then(|input| next.knobs.apply(input, edited));
+        Some(self.revalidate(next, parsed))
+    }
+
+    /// Validate a freshly parsed input: a new view and slider position when it is good, else the
+    /// error with the last good view kept.
+    fn revalidate(&self, mut next: State, parsed: Result<ScenarioInput, InputError>) -> State {
+        let mut input = match parsed {
             Ok(input) => input,
             Err(error) => {
                 next.error = Some(error);
@@ -207,9 +327,8 @@ impl State {
             input.concurrency = f64::from(concurrency);
         }
         next.input = input.clone();
-        match Scenario::try_from(input) {
-            Ok(scenario) => {
-                let view = View::compute(scenario, self.view.as_ref());
+        match view_of(&next.knobs, &input, self.view.as_ref()) {
+            Ok(view) => {
                 let limit = view.engine_limit();
                 let keeps_position = self
                     .view

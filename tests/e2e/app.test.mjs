@@ -472,3 +472,201 @@ test('f. an invalid input length shows a message and keeps the last good view', 
   });
   assert.deepEqual(await metricTexts(page), good, 'metrics after restoring the original input length');
 });
+
+// ------------------------------------------------------------------ decision tools (cost, compare, plan)
+// Page contract: #pin, #compare-table (one tbody row for the current scenario + one per pin),
+// #pins-notice, #slo-ttft-ms, #slo-tpot-ms, #slo-percentile, #traffic-req-s, #traffic-tok-per-day,
+// #price-tier, #energy, #offered-load, #plan-run, #plan-results, #plan-rejected, #calibrate-text,
+// #calibrate-run, #calibrate-knobs; pins are saved in localStorage['servecost.pins.v1'].
+
+const PINS_KEY = 'servecost.pins.v1';
+const compareRows = (page) => page.locator('#compare-table tbody tr').count();
+
+test('g. pinned scenarios survive a reload; a corrupt saved entry is only a notice', async (t) => {
+  const { page, log } = await openApp(t);
+  await page.locator('#pin').click();
+  await page.locator('#model').selectOption('llama-3.1-8b');
+  await waitUntil(page, 'the model change to reach the compare table', () =>
+    /Llama 3\.1 8B/.test(document.querySelector('#compare-table tbody tr')?.textContent ?? ''),
+  );
+  await page.locator('#pin').click();
+  await waitUntil(page, 'two pins in #compare-table', () => document.querySelectorAll('#compare-table tbody tr').length === 3);
+  const saved = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null'), PINS_KEY);
+  assert.equal(saved?.pins?.length, 2, `two pins saved under ${PINS_KEY}: ${JSON.stringify(saved)}`);
+
+  // Let the page's debounced link/memory writes settle, as a user's reload would.
+  await page.waitForTimeout(600);
+  await page.reload({ waitUntil: 'load' });
+  await waitUntil(page, 'the app to start again', () => window.__servecostDraws >= 1, undefined, READY_TIMEOUT_MS);
+  await waitUntil(page, 'both pins back after the reload', () => document.querySelectorAll('#compare-table tbody tr').length === 3);
+  const table = await page.locator('#compare-table').textContent();
+  assert.match(table, /pin 1: Llama 3\.1 70B/);
+  assert.match(table, /pin 2: Llama 3\.1 8B/);
+
+  // A corrupt entry (and no other memory of the page) opens with no pins and a notice, never a crash.
+  await page.evaluate((key) => {
+    localStorage.clear();
+    localStorage.setItem(key, '{"pins": [ not json');
+  }, PINS_KEY);
+  await page.goto(new URL(baseUrl).origin + new URL(baseUrl).pathname, { waitUntil: 'load' });
+  await waitUntil(page, 'the app to start with a corrupt saved entry', () => window.__servecostDraws >= 1, undefined, READY_TIMEOUT_MS);
+  await waitUntil(page, 'a notice about the saved pins', () => /could not be read/.test(document.querySelector('#pins-notice')?.textContent ?? ''));
+  assert.equal(await compareRows(page), 1, 'no pins restored from a corrupt entry');
+  assert.deepEqual(log.pageErrors, [], 'uncaught page errors');
+  assert.equal(await page.locator('#fatal-error').count(), 0, 'no fatal error banner');
+});
+
+test('h. the plan ranks the cheapest configurations that meet the SLO', async (t) => {
+  const { page } = await openApp(t);
+  await page.locator('#model').selectOption('llama-3.1-8b');
+  await page.locator('#slo-ttft-ms').fill('2000');
+  await page.locator('#slo-tpot-ms').fill('50');
+  await page.locator('#traffic-req-s').fill('20');
+  assert.equal(await page.locator('#plan-results').count(), 0, 'the search runs only on the button');
+  await page.locator('#plan-run').click();
+  await page.waitForSelector('#plan-results tbody tr', { timeout: 20_000 });
+  const months = await page.$$eval('#plan-results tbody tr [data-col="usd_per_month"]', (cells) =>
+    cells.map((c) => Number(c.textContent.replace(/[$,]/g, ''))),
+  );
+  console.log(`plan: ${months.length} candidates, $/month ${months.join(', ')}`);
+  assert.ok(months.length >= 2, `at least two candidates (got ${months.length})`);
+  assert.ok(months.every((m) => Number.isFinite(m) && m > 0), `dollar amounts: ${months}`);
+  assert.ok(months.every((m, i) => i === 0 || months[i - 1] <= m), `ranked cheapest first: ${months}`);
+  await page.locator('#plan-rejected summary').click();
+  assert.ok((await page.locator('#plan-rejected li').count()) >= 1, 'why the others lost');
+  // Apply loads the cheapest configuration into the scenario.
+  const total = (await page.locator('#plan-results tbody tr').first().locator('[data-col="total_gpus"]').textContent()).trim();
+  await page.locator('#plan-apply-1').click();
+  await waitUntil(page, `#gpu-count to become ${total}`, (n) => document.querySelector('#gpu-count')?.value === n, total);
+});
+
+test('i. no network request while using the decision tools', async (t) => {
+  const { page, log } = await openApp(t);
+  await page.locator('#pin').click();
+  await page.locator('#slo-tpot-ms').fill('40');
+  await page.locator('#traffic-tok-per-day').fill('2000000000');
+  await page.locator('#price-tier').selectOption('low');
+  await page.locator('#energy').check();
+  await page.locator('#offered-load').fill('30');
+  await page.locator('#plan-run').click();
+  await page.waitForSelector('#plan-rejected', { timeout: 20_000 });
+  await page.locator('#calibrate-text').fill('concurrency,output_tok_s,tpot_ms,ttft_ms\n1,60,16,120\n8,420,19,160\n32,1300,24,300\n');
+  await page.locator('#calibrate-run').click();
+  await page.waitForSelector('#calibrate-knobs', { timeout: 10_000 });
+  await page.locator('#calibrate-apply').click();
+  await page.waitForTimeout(1_000);
+  for (const name of ['gpus_needed', 'usd_per_month', 'effective_usd_per_m_output', 'cost_usd_per_m_blended']) {
+    assert.match(await metricText(page, name), /\d/, `[data-metric=${name}] shows a number`);
+  }
+  const external = (list) => list.filter((r) => !r.url.startsWith('data:') && !r.url.startsWith('blob:'));
+  assert.deepEqual(external(log.requestsAfterLoad), [], 'requests made after the load event');
+  assert.deepEqual(log.pageErrors, [], 'uncaught page errors');
+});
+
+// ------------------------------------------ serving techniques, advanced knobs, simulator
+
+test('tech-1. static batching and a workload preset move the numbers; the simulator fills the tails offline', async (t) => {
+  const { page, log } = await openApp(t);
+  const before = await metricText(page, 'output_tok_s');
+  await page.locator('#batching').selectOption('static');
+  const staticTokS = await waitForMetricChange(page, 'output_tok_s', before, 'selecting static batching');
+  console.log(`output_tok_s continuous ${before} -> static ${staticTokS}`);
+  const gap = (await page.locator('#synthetic-summary').textContent()).trim();
+  assert.match(gap, /lower throughput under static batching/, gap);
+  await page.locator('#batching').selectOption('continuous');
+  await waitUntil(page, 'output_tok_s back to continuous', ({ sel, v }) => document.querySelector(sel)?.textContent.trim() === v, {
+    sel: metricSel('output_tok_s'),
+    v: before,
+  });
+
+  await page.locator('#workload').selectOption('code');
+  await waitUntil(page, '#input-len to become 2048 (code preset)', () => document.querySelector('#input-len')?.value === '2048');
+  assert.equal(await page.locator('#output-len').inputValue(), '28');
+  assert.equal(await page.locator('#length-dist').inputValue(), 'lognormal');
+  await waitForMetricChange(page, 'output_tok_s', before, 'the code preset');
+
+  // After a pause the simulator fills P95/P99 and the latency-vs-load sweep, without the network.
+  await waitUntil(
+    page,
+    'the simulator to fill [data-metric=tpot_ms_p99] and finish the load sweep',
+    () =>
+      /\d/.test(document.querySelector('[data-metric="tpot_ms_p99"]')?.textContent ?? '') &&
+      /8 Poisson runs/.test(document.querySelector('#load-status')?.textContent ?? '') &&
+      !/updating/.test(document.querySelector('#sim-status')?.textContent ?? ''),
+    undefined,
+    30_000,
+  );
+  const tails = {};
+  for (const name of ['ttft_ms_p95', 'ttft_ms_p99', 'tpot_ms_p95', 'tpot_ms_p99', 'itl_ms_p99']) {
+    tails[name] = await metricText(page, name);
+    assert.match(tails[name], /\d/, `[data-metric=${name}] shows a number`);
+  }
+  console.log(`simulated tails: ${JSON.stringify(tails)}; ${(await page.locator('#load-status').textContent()).trim()}`);
+  const loadChart = await page.$eval('#load-chart', (c) => ({ w: c.width, h: c.height }));
+  assert.ok(loadChart.w > 0 && loadChart.h > 0, `#load-chart has a size (${JSON.stringify(loadChart)})`);
+  const external = (list) => list.filter((r) => !r.url.startsWith('data:') && !r.url.startsWith('blob:'));
+  assert.deepEqual(external(log.requestsAfterLoad), [], 'requests made after the load event');
+  assert.deepEqual(log.pageErrors, [], 'uncaught page errors');
+  assert.deepEqual(log.consoleErrors, [], 'console errors');
+});
+
+test('tech-2. a bad efficiency knob names the field and its range; the axis switches redraw', async (t) => {
+  const { page } = await openApp(t);
+  const good = await metricTexts(page);
+  await page.locator('#advanced summary').click();
+  await page.locator('#eta-mem').fill('2');
+  await waitUntil(page, '#input-error to name eta-mem and its range', () =>
+    /Memory-bandwidth efficiency.*0\.05 to 1/.test(document.querySelector('#input-error')?.textContent ?? ''),
+  );
+  assert.equal(await page.locator('#eta-mem').getAttribute('aria-invalid'), 'true');
+  assert.deepEqual(await metricTexts(page), good, 'the last good view stays');
+  await page.locator('#eta-mem').fill('');
+  await waitUntil(page, '#input-error to clear', () => (document.querySelector('#input-error')?.textContent ?? '').trim() === '');
+  assert.deepEqual(await metricTexts(page), good, 'empty = the default');
+  assert.match(await page.locator('#eta-mem').getAttribute('placeholder'), /default 0\.75/);
+
+  const usd = await metricText(page, 'usd_per_m_output');
+  await page.locator('#ideal-roofline').check();
+  const ideal = await waitForMetricChange(page, 'usd_per_m_output', usd, 'the ideal-roofline switch');
+  console.log(`ideal roofline: $/M output ${usd} -> ${ideal}`);
+  assert.equal(await page.locator('#eta-mem').isDisabled(), true, 'ideal roofline sets η_m');
+  await page.locator('#ideal-roofline').uncheck();
+  await waitForMetricChange(page, 'usd_per_m_output', ideal, 'switching ideal roofline off');
+
+  for (const [sel, value] of [
+    ['#chart-y', 'usd'],
+    ['#chart-x', 'tpot'],
+    ['#chart-y', 'tok-per-usd'],
+    ['#chart-y', 'aggregate'],
+  ]) {
+    const d = await draws(page);
+    await page.locator(sel).selectOption(value);
+    await waitForDrawAfter(page, d, `${sel} = ${value}`);
+  }
+});
+
+test('tech-3. a pasted config.json becomes the model, and a bad one names the key', async (t) => {
+  const { page } = await openApp(t);
+  const before = await metricText(page, 'output_tok_s');
+  await page.locator('#model').selectOption('custom');
+  await page.locator('#custom-model').fill('{"hidden_size": 4096}');
+  await waitUntil(page, '#input-error to name the missing key', () =>
+    /num_hidden_layers/.test(document.querySelector('#input-error')?.textContent ?? ''),
+  );
+  assert.equal(await metricText(page, 'output_tok_s'), before, 'the last good view stays');
+  const config = {
+    architectures: ['LlamaForCausalLM'],
+    hidden_size: 4096,
+    intermediate_size: 14336,
+    num_attention_heads: 32,
+    num_hidden_layers: 32,
+    num_key_value_heads: 8,
+    vocab_size: 128256,
+    max_position_embeddings: 131072,
+    model_type: 'llama',
+  };
+  await page.locator('#custom-model').fill(JSON.stringify(config, null, 2));
+  await waitForMetricChange(page, 'output_tok_s', before, 'pasting a Llama 3.1 8B config.json');
+  assert.equal((await page.locator('#input-error').textContent()).trim(), '');
+  assert.equal(await metricText(page, 'custom_params_b'), '8.03 B');
+});

@@ -1,0 +1,359 @@
+//! Extra layers on the Pareto chart: pinned scenarios' curves, for comparison, and the points of
+//! the current curve that miss a latency SLO.
+//!
+//! Pins never rely on colour alone (Okabe & Ito 2008 colours, plus a dash pattern and a marker
+//! shape per pin); SLO misses are grey crosses, the same grey as the other infeasible points.
+//! The page builds an `Overlay` from its state; `draw_pareto_with` draws it.
+
+use super::legend::{LegendItem, Symbol};
+use super::style::{
+    ChartOptions, Palette, Theme, OKABE_ITO_ORANGE, OKABE_ITO_SKY_BLUE, OKABE_ITO_VERMILLION,
+};
+use super::Marker;
+use crate::model::{Curve, CurvePoint};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// Okabe–Ito "yellow": the fourth pin on a dark background.
+pub const OKABE_ITO_YELLOW: RGBColor = RGBColor(0xF0, 0xE4, 0x42);
+/// Pin markers are drawn on every `MARKER_EVERY`-th point (and the last), so a dense sweep
+/// stays a readable line.
+const MARKER_EVERY: usize = 3;
+/// At most this many pinned curves are drawn (PRODUCT.md: pin up to four scenarios).
+pub const MAX_PINNED_CURVES: usize = 4;
+
+/// One pinned scenario's curve.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PinnedCurve {
+    /// Legend text, e.g. "pin 1: Llama 3.1 8B · 1× H100 SXM · FP8".
+    pub label: String,
+    /// Feasible points as (tokens/s per user, output tokens/s per GPU), in sweep order.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// What to draw on top of the main curve.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Overlay {
+    /// Concurrencies of main-curve points that fit in memory but miss the SLO.
+    pub slo_missed: Vec<u32>,
+    /// Legend text for those points, e.g. "misses P90 SLO".
+    pub slo_label: String,
+    pub pins: Vec<PinnedCurve>,
+}
+
+/// The marker a pin's points carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MarkerShape {
+    Square,
+    Triangle,
+    Cross,
+    Ring,
+}
+
+/// How pin `index` is drawn: colour, dash (on, off, CSS px) and marker.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PinStyle {
+    pub color: RGBColor,
+    pub dash_css_px: (f64, f64),
+    pub marker: MarkerShape,
+}
+
+/// Distinct by colour, dash and marker, so each stays identifiable in grey-scale print and for
+/// every common colour-vision deficiency. The technique ladder (`series.rs`) already uses grey,
+/// bluish green, blue and reddish purple, so pins take orange, vermillion, black (white on dark)
+/// and sky blue (yellow on dark); the marker tells a pin from a technique curve of a similar
+/// hue. Indices past the fourth reuse the styles.
+pub fn pin_style(index: usize, theme: Theme) -> PinStyle {
+    let dark = theme == Theme::Dark;
+    match index % MAX_PINNED_CURVES {
+        0 => PinStyle {
+            color: OKABE_ITO_ORANGE,
+            dash_css_px: (12.0, 5.0),
+            marker: MarkerShape::Square,
+        },
+        1 => PinStyle {
+            color: OKABE_ITO_VERMILLION,
+            dash_css_px: (2.5, 4.0),
+            marker: MarkerShape::Triangle,
+        },
+        2 => PinStyle {
+            color: Palette::for_theme(theme).text,
+            dash_css_px: (6.0, 6.0),
+            marker: MarkerShape::Cross,
+        },
+        _ => PinStyle {
+            color: if dark {
+                OKABE_ITO_YELLOW
+            } else {
+                OKABE_ITO_SKY_BLUE
+            },
+            dash_css_px: (20.0, 4.0),
+            marker: MarkerShape::Ring,
+        },
+    }
+}
+
+fn drawing_error(error: impl std::fmt::Display) -> String {
+    format!("chart: {error}")
+}
+
+fn plottable((x, y): &(f64, f64)) -> bool {
+    x.is_finite() && *x > 0.0 && y.is_finite()
+}
+
+/// Axis ranges covering the main curve, the current point and every pinned curve.
+pub fn axes_with(curve: &Curve, current: &Marker, overlay: &Overlay) -> Option<super::Axes> {
+    if overlay.pins.is_empty() {
+        return super::axes(curve, current);
+    }
+    let mut all = curve.clone();
+    all.points.extend(
+        overlay
+            .pins
+            .iter()
+            .flat_map(|pin| pin.points.iter())
+            .map(|&(x, y)| CurvePoint {
+                concurrency: 1,
+                tok_s_per_user: x,
+                output_tok_s_per_gpu: y,
+                output_tok_s: 0.0,
+                tpot_ms: 0.0,
+                ttft_ms: 0.0,
+                usd_per_m_output: 0.0,
+                fits: true,
+                bound_label: "",
+                pareto: false,
+            }),
+    );
+    super::axes(&all, current)
+}
+
+/// Legend entries for the SLO misses (when any) and each pin; pins are "pin N" on a narrow chart.
+pub fn legend_items(overlay: &Overlay, compact: bool, options: &ChartOptions) -> Vec<LegendItem> {
+    let palette = Palette::for_theme(options.theme);
+    let mut items = Vec::new();
+    if !overlay.slo_missed.is_empty() {
+        items.push(LegendItem {
+            symbol: Symbol::Cross(
+                palette.infeasible.stroke_width(options.px(2.0)),
+                options.px(4.5),
+            ),
+            label: overlay.slo_label.clone(),
+        });
+    }
+    for (index, pin) in overlay.pins.iter().enumerate().take(MAX_PINNED_CURVES) {
+        let style = pin_style(index, options.theme);
+        items.push(LegendItem {
+            symbol: Symbol::Pin(
+                style.color.stroke_width(options.px(2.0)),
+                style.marker,
+                options.px(4.5),
+            ),
+            label: if compact {
+                format!("pin {}", index + 1)
+            } else {
+                pin.label.clone()
+            },
+        });
+    }
+    items
+}
+
+/// One marker centred on `centre` (backend pixels): for the legend.
+pub fn draw_marker_at<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    shape: MarkerShape,
+    centre: (i32, i32),
+    size: u32,
+    style: ShapeStyle,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let r = i32::try_from(size).unwrap_or(4);
+    let (x, y) = centre;
+    match shape {
+        MarkerShape::Square => area.draw(&Rectangle::new(
+            [(x - r, y - r), (x + r, y + r)],
+            style.filled(),
+        )),
+        MarkerShape::Triangle => area.draw(&TriangleMarker::new(
+            centre,
+            size + size / 3,
+            style.filled(),
+        )),
+        MarkerShape::Cross => area.draw(&Cross::new(centre, size, style)),
+        MarkerShape::Ring => area.draw(&Circle::new(centre, size, style)),
+    }
+}
+
+/// Draw every pinned curve: a dashed line in the pin's colour, with its marker on each point.
+pub fn draw_pins<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<'_, DB, CT>,
+    overlay: &Overlay,
+    options: &ChartOptions,
+) -> Result<(), String> {
+    for (index, pin) in overlay.pins.iter().enumerate().take(MAX_PINNED_CURVES) {
+        let style = pin_style(index, options.theme);
+        let line = style.color.stroke_width(options.px(2.0));
+        let points: Vec<(f64, f64)> = pin.points.iter().copied().filter(plottable).collect();
+        let (on, off) = style.dash_css_px;
+        chart
+            .draw_series(DashedLineSeries::new(
+                points.iter().copied(),
+                options.offset(on),
+                options.offset(off),
+                line,
+            ))
+            .map_err(drawing_error)?;
+        let last = points.len().saturating_sub(1);
+        let points: Vec<(f64, f64)> = points
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % MARKER_EVERY == 0 || *i == last)
+            .map(|(_, xy)| xy)
+            .collect();
+        let size = options.px(4.0);
+        let r = options.offset(4.0);
+        let result = match style.marker {
+            MarkerShape::Square => chart
+                .draw_series(points.iter().map(|&xy| {
+                    EmptyElement::at(xy) + Rectangle::new([(-r, -r), (r, r)], line.filled())
+                }))
+                .map(|_| ()),
+            MarkerShape::Triangle => chart
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|&xy| TriangleMarker::new(xy, size + size / 3, line.filled())),
+                )
+                .map(|_| ()),
+            MarkerShape::Cross => chart
+                .draw_series(points.iter().map(|&xy| Cross::new(xy, size, line)))
+                .map(|_| ()),
+            MarkerShape::Ring => chart
+                .draw_series(points.iter().map(|&xy| Circle::new(xy, size, line)))
+                .map(|_| ()),
+        };
+        result.map_err(drawing_error)?;
+    }
+    Ok(())
+}
+
+/// Cross out the main curve's points that fit but miss the SLO.
+pub fn draw_slo_misses<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<'_, DB, CT>,
+    curve: &Curve,
+    overlay: &Overlay,
+    options: &ChartOptions,
+) -> Result<(), String> {
+    if overlay.slo_missed.is_empty() {
+        return Ok(());
+    }
+    let palette = Palette::for_theme(options.theme);
+    let style = palette.infeasible.stroke_width(options.px(2.0));
+    let size = options.px(5.0);
+    chart
+        .draw_series(
+            curve
+                .points
+                .iter()
+                .filter(|p| p.fits && overlay.slo_missed.contains(&p.concurrency))
+                .map(|p| (p.tok_s_per_user, p.output_tok_s_per_gpu))
+                .filter(plottable)
+                .map(|xy| Cross::new(xy, size, style)),
+        )
+        .map_err(drawing_error)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::{draw_pareto_with, ChartOptions};
+    use crate::model::{evaluate, sweep};
+    use crate::scenario::{Scenario, ScenarioInput};
+
+    fn hex(color: RGBColor) -> String {
+        format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2)
+    }
+
+    fn render(overlay: &Overlay, size: (u32, u32)) -> String {
+        let scenario = Scenario::default_scenario().expect("default scenario");
+        let curve = sweep(&scenario);
+        let marker = Marker::from(&evaluate(&scenario));
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            draw_pareto_with(root, &curve, &marker, overlay, &ChartOptions::default())
+                .expect("draws");
+        }
+        svg
+    }
+
+    fn pinned(model: &str, label: &str) -> PinnedCurve {
+        let scenario = Scenario::try_from(ScenarioInput {
+            model: model.into(),
+            ..ScenarioInput::default()
+        })
+        .expect("valid");
+        PinnedCurve {
+            label: label.into(),
+            points: sweep(&scenario)
+                .points
+                .iter()
+                .filter(|p| p.fits)
+                .map(|p| (p.tok_s_per_user, p.output_tok_s_per_gpu))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn pins_get_distinct_styles_and_legend_labels() {
+        for theme in [Theme::Light, Theme::Dark] {
+            let styles: Vec<PinStyle> = (0..4).map(|i| pin_style(i, theme)).collect();
+            for (i, a) in styles.iter().enumerate() {
+                for b in styles.iter().skip(i + 1) {
+                    assert_ne!(a.color, b.color);
+                    assert_ne!(a.marker, b.marker);
+                    assert_ne!(a.dash_css_px, b.dash_css_px);
+                }
+            }
+        }
+        let overlay = Overlay {
+            pins: vec![
+                pinned("llama-3.1-8b", "pin 1: Llama 3.1 8B"),
+                pinned("qwen2.5-72b", "pin 2: Qwen 2.5 72B"),
+            ],
+            ..Overlay::default()
+        };
+        let svg = render(&overlay, (900, 560));
+        assert!(svg.contains("pin 1: Llama 3.1 8B") && svg.contains("pin 2: Qwen 2.5 72B"));
+        assert!(svg.contains(&hex(OKABE_ITO_ORANGE)));
+        assert!(svg.contains(&hex(OKABE_ITO_VERMILLION)));
+        // The 8B curve reaches far more tokens/s per GPU than the 70B one: the y axis grew to show it.
+        let plain = render(&Overlay::default(), (900, 560));
+        assert_ne!(svg, plain);
+        // Narrow: pins are named by number only.
+        let narrow = render(&overlay, (340, 340));
+        assert!(narrow.contains("pin 1") && !narrow.contains("pin 1: Llama"));
+    }
+
+    #[test]
+    fn slo_misses_are_crossed_out_and_named_in_the_legend() {
+        let scenario = Scenario::default_scenario().expect("default scenario");
+        let curve = sweep(&scenario);
+        let missed: Vec<u32> = curve
+            .points
+            .iter()
+            .filter(|p| p.fits && p.concurrency > 32)
+            .map(|p| p.concurrency)
+            .collect();
+        assert!(!missed.is_empty());
+        let overlay = Overlay {
+            slo_missed: missed,
+            slo_label: "misses P90 SLO".into(),
+            pins: Vec::new(),
+        };
+        let svg = render(&overlay, (900, 560));
+        assert!(svg.contains("misses P90 SLO"));
+        assert!(!render(&Overlay::default(), (900, 560)).contains("misses P90 SLO"));
+    }
+}

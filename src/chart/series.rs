@@ -1,0 +1,451 @@
+//! Several curves on one chart: the line look of each series (colour and dash pattern), so the
+//! technique ladder — static batching, continuous batching, + paged KV, + speculative decoding
+//! — reads apart by colour *and* by dash, and the current scenario's curve stands out by being
+//! solid and thicker.
+//!
+//! Colours are Okabe–Ito hues (colour-blind safe); on the light background the reddish purple is
+//! darkened and static batching is grey so every line keeps ≥ 3:1 contrast (WCAG 1.4.11).
+
+use super::axis::{frame, Projection, XAxis, YAxis};
+use super::layout::Axes;
+use super::legend::{LegendItem, Symbol};
+use super::overlay::{self, Overlay, PinnedCurve};
+use super::style::{
+    ChartOptions, Theme, OKABE_ITO_BLUE, OKABE_ITO_BLUISH_GREEN, OKABE_ITO_SKY_BLUE,
+};
+use super::Marker;
+use crate::model::Curve;
+use plotters::prelude::*;
+use std::borrow::Cow;
+
+/// Distinct series looks; indices beyond wrap around.
+pub const SERIES_COUNT: usize = 4;
+
+/// How one series is drawn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeriesLook {
+    pub colour: RGBColor,
+    /// Dash and gap lengths in CSS pixels; `None` for a solid line.
+    pub dash_px: Option<(f64, f64)>,
+}
+
+/// The look of series `index` (0 = oldest technique: dotted grey; 1 dashed green/yellow;
+/// 2 solid blue, the default single curve's colour; 3 long-dashed reddish purple).
+pub fn series_look(index: usize, theme: Theme) -> SeriesLook {
+    let light = theme == Theme::Light;
+    match index % SERIES_COUNT {
+        0 => SeriesLook {
+            colour: if light {
+                RGBColor(0x55, 0x55, 0x55)
+            } else {
+                RGBColor(0xC4, 0xC4, 0xC4)
+            },
+            dash_px: Some((3.0, 4.0)),
+        },
+        1 => SeriesLook {
+            colour: if light {
+                OKABE_ITO_BLUISH_GREEN
+            } else {
+                RGBColor(0xF0, 0xE4, 0x42)
+            },
+            dash_px: Some((9.0, 5.0)),
+        },
+        2 => SeriesLook {
+            colour: if light {
+                OKABE_ITO_BLUE
+            } else {
+                OKABE_ITO_SKY_BLUE
+            },
+            dash_px: None,
+        },
+        _ => SeriesLook {
+            colour: if light {
+                RGBColor(0xB0, 0x4F, 0x8C)
+            } else {
+                RGBColor(0xCC, 0x79, 0xA7)
+            },
+            dash_px: Some((16.0, 5.0)),
+        },
+    }
+}
+
+/// A curve drawn thinner behind the chart's main curve, with its legend text.
+#[derive(Debug, Clone, Copy)]
+pub struct OtherCurve<'a> {
+    pub label: &'a str,
+    /// The legend text on a narrow chart.
+    pub short_label: &'a str,
+    pub curve: &'a Curve,
+    /// Index into `series_look`.
+    pub series: usize,
+}
+
+/// What a multi-curve view adds to the Pareto chart: the axis choice, curves behind the main
+/// one, and the main curve's own legend text and look. The default is the single-curve chart.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Layers<'a> {
+    pub projection: Projection,
+    pub others: &'a [OtherCurve<'a>],
+    /// Legend text (regular, narrow) and series index of the main curve, when it is one of several.
+    pub main: Option<(&'a str, &'a str, usize)>,
+}
+
+/// The chart's inputs moved onto the chosen axes (`Projection::project_curve`): borrowed as
+/// they are on the native axes, projected copies otherwise.
+pub(super) struct Projected<'a> {
+    pub curve: Cow<'a, Curve>,
+    /// The current point; NaN coordinates when the axes cannot show it.
+    pub current: Marker,
+    pub overlay: Cow<'a, Overlay>,
+    pub others: Vec<ProjectedOther<'a>>,
+}
+
+/// An other curve's label, projected feasible points and series index.
+pub(super) struct ProjectedOther<'a> {
+    pub label: &'a str,
+    pub short_label: &'a str,
+    pub points: Vec<(f64, f64)>,
+    pub series: usize,
+}
+
+/// Pinned curves carry only (tokens/s per user, tokens/s per GPU) pairs: x can become TPOT
+/// (`1000/x` ms), but y can only be shown per GPU, so other y axes leave the pins out.
+fn project_overlay<'a>(overlay: &'a Overlay, projection: &Projection) -> Cow<'a, Overlay> {
+    if projection.is_native() || overlay.pins.is_empty() {
+        return Cow::Borrowed(overlay);
+    }
+    let pins = if projection.y == YAxis::PerGpu {
+        overlay
+            .pins
+            .iter()
+            .map(|pin| PinnedCurve {
+                label: pin.label.clone(),
+                points: pin
+                    .points
+                    .iter()
+                    .filter(|(x, _)| *x > 0.0)
+                    .map(|&(x, y)| match projection.x {
+                        XAxis::Interactivity => (x, y),
+                        XAxis::Tpot => (1000.0 / x, y),
+                    })
+                    .collect(),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Cow::Owned(Overlay {
+        pins,
+        ..overlay.clone()
+    })
+}
+
+impl<'a> Projected<'a> {
+    pub fn new(
+        curve: &'a Curve,
+        current: &Marker,
+        overlay: &'a Overlay,
+        layers: &Layers<'a>,
+    ) -> Projected<'a> {
+        let projection = layers.projection;
+        let others = layers
+            .others
+            .iter()
+            .map(|other| {
+                let points = other
+                    .curve
+                    .points
+                    .iter()
+                    .filter(|p| p.fits)
+                    .filter_map(|p| projection.plot(p))
+                    .collect();
+                ProjectedOther {
+                    label: other.label,
+                    short_label: other.short_label,
+                    points,
+                    series: other.series,
+                }
+            })
+            .collect();
+        if projection.is_native() {
+            return Projected {
+                curve: Cow::Borrowed(curve),
+                current: *current,
+                overlay: Cow::Borrowed(overlay),
+                others,
+            };
+        }
+        let current = projection.project_marker(current).unwrap_or(Marker {
+            tok_s_per_user: f64::NAN,
+            output_tok_s_per_gpu: f64::NAN,
+            ..*current
+        });
+        Projected {
+            curve: Cow::Owned(projection.project_curve(curve)),
+            current,
+            overlay: project_overlay(overlay, &projection),
+            others,
+        }
+    }
+
+    /// Axis ranges covering everything drawn. The single-curve native chart keeps its own
+    /// ranges (`overlay::axes_with`); otherwise `axis::frame` over every point.
+    pub fn axes(&self, projection: &Projection) -> Option<Axes> {
+        if projection.is_native() && self.others.is_empty() {
+            return overlay::axes_with(&self.curve, &self.current, &self.overlay);
+        }
+        let mut points: Vec<(f64, f64)> = self
+            .curve
+            .points
+            .iter()
+            .map(|p| (p.tok_s_per_user, p.output_tok_s_per_gpu))
+            .chain(std::iter::once((
+                self.current.tok_s_per_user,
+                self.current.output_tok_s_per_gpu,
+            )))
+            .chain(
+                self.overlay
+                    .pins
+                    .iter()
+                    .flat_map(|pin| pin.points.iter().copied()),
+            )
+            .collect();
+        points.extend(self.others.iter().flat_map(|o| o.points.iter().copied()));
+        points.retain(|(x, y)| x.is_finite() && *x > 0.0 && y.is_finite());
+        frame(projection, &points)
+    }
+}
+
+/// The line style of a series other than the main curve.
+fn other_style(series: usize, options: &ChartOptions) -> (ShapeStyle, Option<(i32, i32)>) {
+    let look = series_look(series, options.theme);
+    (
+        look.colour.stroke_width(options.px(1.8)),
+        look.dash_px
+            .map(|(dash, gap)| (options.offset(dash), options.offset(gap))),
+    )
+}
+
+/// Legend entries of every curve in series order: the others with their dashes, the main curve
+/// (`main_style`, solid and thicker) at its own place.
+pub(super) fn curve_legend(
+    projected: &Projected<'_>,
+    layers: &Layers<'_>,
+    main_style: ShapeStyle,
+    compact: bool,
+    options: &ChartOptions,
+) -> Vec<LegendItem> {
+    let pick = |regular: &str, short: &str| if compact { short } else { regular }.to_string();
+    let mut entries: Vec<(usize, LegendItem)> = projected
+        .others
+        .iter()
+        .map(|other| {
+            let (style, dash) = other_style(other.series, options);
+            let symbol = match dash {
+                Some((dash, gap)) => Symbol::Dashes(style, dash, gap),
+                None => Symbol::Line(style),
+            };
+            (
+                other.series,
+                LegendItem {
+                    symbol,
+                    label: pick(other.label, other.short_label),
+                },
+            )
+        })
+        .collect();
+    if let Some((label, short_label, series)) = layers.main {
+        entries.push((
+            series,
+            LegendItem {
+                symbol: Symbol::Line(main_style),
+                label: pick(label, short_label),
+            },
+        ));
+    }
+    entries.sort_by_key(|(series, _)| *series);
+    entries.into_iter().map(|(_, item)| item).collect()
+}
+
+/// Draw the other curves: thinner lines, each in its series look, with a ring where each ends
+/// (its last feasible point: where that technique runs out of KV memory or engine slots).
+pub(super) fn draw_others<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<'_, DB, CT>,
+    projected: &Projected<'_>,
+    options: &ChartOptions,
+) -> Result<(), String> {
+    let error = |e: DrawingAreaErrorKind<DB::ErrorType>| format!("chart: {e}");
+    for other in &projected.others {
+        let (style, dash) = other_style(other.series, options);
+        let points = other.points.clone();
+        match dash {
+            Some((dash, gap)) => chart
+                .draw_series(DashedLineSeries::new(points, dash, gap, style))
+                .map(|_| ())
+                .map_err(error)?,
+            None => chart
+                .draw_series(LineSeries::new(points, style))
+                .map(|_| ())
+                .map_err(error)?,
+        }
+        let end = other
+            .points
+            .last()
+            .map(|&xy| Circle::new(xy, options.px(4.0), style.stroke_width(options.px(2.0))));
+        chart.draw_series(end).map_err(error)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chart::{draw_pareto_layered, ChartOptions};
+    use crate::model::techniques::{background_curves, TechniqueLevel};
+    use crate::model::{evaluate, sweep};
+    use crate::scenario::{Scenario, ScenarioInput};
+
+    fn hex(color: RGBColor) -> String {
+        format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2)
+    }
+
+    /// The glossary scenario with its technique ladder behind it, on the given axes.
+    fn ladder_svg(input: ScenarioInput, projection: Projection, concurrency: u32) -> String {
+        ladder_svg_sized(input, projection, concurrency, (900, 600))
+    }
+
+    fn ladder_svg_sized(
+        input: ScenarioInput,
+        projection: Projection,
+        concurrency: u32,
+        size: (u32, u32),
+    ) -> String {
+        let scenario = Scenario::try_from(input)
+            .expect("valid")
+            .with_concurrency(concurrency);
+        let curve = sweep(&scenario);
+        let current = Marker::from(&evaluate(&scenario));
+        let background = background_curves(&scenario);
+        let others: Vec<OtherCurve<'_>> = background
+            .iter()
+            .map(|t| OtherCurve {
+                label: &t.label,
+                short_label: t.level.short_label(),
+                curve: &t.curve,
+                series: t.level.index(),
+            })
+            .collect();
+        let level = TechniqueLevel::of(&scenario.input);
+        let main_label = format!("{} (current)", level.label());
+        let main_short = format!("{} (current)", level.short_label());
+        let layers = Layers {
+            projection,
+            others: &others,
+            main: Some((&main_label, &main_short, level.index())),
+        };
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+            draw_pareto_layered(
+                root,
+                &curve,
+                &current,
+                &Overlay::default(),
+                &layers,
+                &ChartOptions::default(),
+            )
+            .expect("draws");
+        }
+        svg
+    }
+
+    #[test]
+    fn the_ladder_draws_every_level_with_its_look_and_legend() {
+        let svg = ladder_svg(ScenarioInput::default(), Projection::default(), 64);
+        for needle in [
+            "static batching",
+            "continuous batching (contiguous KV)",
+            "+ paged KV (current)",
+            "+ speculative decoding (EAGLE, α 0.8, γ 4)",
+            crate::chart::X_AXIS_LABEL,
+        ] {
+            assert!(svg.contains(needle), "SVG lacks {needle:?}");
+        }
+        for index in 0..SERIES_COUNT {
+            let colour = hex(series_look(index, Theme::Light).colour);
+            assert!(svg.contains(&colour), "series {index} ({colour}) drawn");
+        }
+    }
+
+    #[test]
+    fn a_narrow_chart_uses_the_short_names() {
+        let svg = ladder_svg_sized(
+            ScenarioInput::default(),
+            Projection::default(),
+            64,
+            (360, 360),
+        );
+        assert!(svg.contains("contiguous KV") && svg.contains("paged KV (current)"));
+        assert!(!svg.contains("continuous batching (contiguous KV)"));
+    }
+
+    #[test]
+    fn other_axes_relabel_the_chart_and_flip_the_infeasible_note() {
+        let tpot = Projection {
+            x: XAxis::Tpot,
+            y: YAxis::UsdPerMOutput,
+        };
+        // Far right of the slider: beyond the KV capacity, so the infeasible note is drawn.
+        let svg = ladder_svg(ScenarioInput::default(), tpot, 4096);
+        assert!(svg.contains(XAxis::Tpot.title(false)));
+        assert!(svg.contains(YAxis::UsdPerMOutput.title()));
+        assert!(svg.contains("KV cache full beyond C =") && svg.contains(" →"));
+        assert!(
+            svg.lines().any(|l| l.trim().starts_with('$')),
+            "dollar tick labels"
+        );
+        let per_usd = Projection {
+            x: XAxis::Interactivity,
+            y: YAxis::TokensPerUsd,
+        };
+        let svg = ladder_svg(ScenarioInput::default(), per_usd, 64);
+        assert!(svg.contains(YAxis::TokensPerUsd.title()));
+    }
+
+    #[test]
+    fn pins_follow_the_x_axis_but_need_per_gpu_y() {
+        let overlay = Overlay {
+            pins: vec![PinnedCurve {
+                label: "pin 1".into(),
+                points: vec![(50.0, 100.0), (10.0, 900.0)],
+            }],
+            ..Overlay::default()
+        };
+        let tpot = Projection {
+            x: XAxis::Tpot,
+            y: YAxis::PerGpu,
+        };
+        let moved = project_overlay(&overlay, &tpot);
+        assert_eq!(moved.pins[0].points, vec![(20.0, 100.0), (100.0, 900.0)]);
+        let usd = Projection {
+            y: YAxis::UsdPerMOutput,
+            ..tpot
+        };
+        assert!(project_overlay(&overlay, &usd).pins.is_empty());
+        assert_eq!(*project_overlay(&overlay, &Projection::default()), overlay);
+    }
+
+    #[test]
+    fn looks_differ_by_colour_and_by_dash() {
+        for theme in [Theme::Light, Theme::Dark] {
+            let looks: Vec<SeriesLook> = (0..SERIES_COUNT).map(|i| series_look(i, theme)).collect();
+            for (i, a) in looks.iter().enumerate() {
+                for b in looks.iter().skip(i + 1) {
+                    assert_ne!(a.colour, b.colour);
+                    assert_ne!(a.dash_px, b.dash_px);
+                }
+            }
+            assert_eq!(series_look(SERIES_COUNT, theme), looks[0], "wraps");
+        }
+    }
+}

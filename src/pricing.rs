@@ -1,0 +1,276 @@
+//! The prices of one operating point as the cost panel states them: $/M input, output and
+//! blended at any input:output ratio, optional electricity on top of the rental, the effective
+//! price at a utilization below capacity, which catalog tier a price is, and the break-even
+//! utilization against each API provider of the model.
+//!
+//! MODEL.md §7: `$/M = (GPU $/hour) ÷ (M tokens/hour)`; input vs output by time attribution
+//! (`model::cost`); `effective $/M = $/M at capacity ÷ u` (idle capacity still bills); energy
+//! `N·(P_idle + (P_tdp − P_idle)·busy)·PUE·$/kWh/1000` per hour with busy = the utilization;
+//! `u* = self-hosted $/hour ÷ API bill per hour for the same tokens at capacity`.
+
+use crate::catalog::{catalog, Gpu};
+use crate::model::cost::{cost_breakdown, BLEND_INPUT_PER_OUTPUT};
+use crate::model::economics::{
+    break_even, energy_usd_per_gpu_hour, BreakEven, Energy, PriceTier, HOURS_PER_MONTH,
+};
+use crate::model::OperatingPoint;
+use crate::scenario::Scenario;
+
+/// Blend ratio of API price comparisons: 3 input tokens per output token.
+pub const DEFAULT_INPUT_PER_OUTPUT: f64 = BLEND_INPUT_PER_OUTPUT;
+/// Utilizations the page tabulates the effective price at (the 1/u curve).
+pub const UTILIZATION_STEPS: [f64; 8] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0];
+/// Lowest utilization priced (the effective price grows without bound as u → 0).
+pub const MIN_UTILIZATION: f64 = 0.001;
+
+/// Blended $/M at `input_per_output` input tokens per output token:
+/// `(r·$in + $out)/(r + 1)`. With r = 3 and the decode-share output price this is
+/// `model::cost`'s 3:1 blended price.
+pub fn blended_usd_per_m(
+    usd_per_m_input: f64,
+    usd_per_m_output: f64,
+    input_per_output: f64,
+) -> f64 {
+    let r = if input_per_output.is_finite() {
+        input_per_output.max(0.0)
+    } else {
+        DEFAULT_INPUT_PER_OUTPUT
+    };
+    (r * usd_per_m_input + usd_per_m_output) / (r + 1.0)
+}
+
+/// The catalog tier `usd_per_gpu_hour` equals for this GPU (typical first), if any.
+pub fn tier_of(gpu: &Gpu, usd_per_gpu_hour: f64) -> Option<PriceTier> {
+    let quoted = |price: Option<f64>| price.is_some_and(|p| (p - usd_per_gpu_hour).abs() < 1e-9);
+    if quoted(gpu.usd_per_gpu_hour_typical) {
+        Some(PriceTier::Typical)
+    } else if quoted(gpu.usd_per_gpu_hour_low) {
+        Some(PriceTier::Low)
+    } else if quoted(gpu.usd_per_gpu_hour_high) {
+        Some(PriceTier::High)
+    } else {
+        None
+    }
+}
+
+/// Prices at one load.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prices {
+    /// Offered load ÷ capacity at the operating point, in (0, 1].
+    pub utilization: f64,
+    /// Rental plus electricity, all GPUs.
+    pub usd_per_hour: f64,
+    pub energy_usd_per_hour: f64,
+    pub usd_per_month: f64,
+    /// Prefill share of the bill ÷ input tokens served.
+    pub usd_per_m_input: f64,
+    /// The whole bill ÷ output tokens served.
+    pub usd_per_m_output: f64,
+    /// Decode share of the bill ÷ output tokens served.
+    pub usd_per_m_output_attributed: f64,
+    /// `(r·input + attributed output)/(r + 1)` at the chosen ratio.
+    pub usd_per_m_blended: f64,
+}
+
+/// What it takes to price one operating point at any load.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointCost {
+    pub gpus: u32,
+    pub usd_per_gpu_hour: f64,
+    pub tdp_w: Option<f64>,
+    pub energy: Option<Energy>,
+    pub output_tok_s: f64,
+    pub input_tok_s: f64,
+    /// Fraction of the bill charged to prefill (input tokens).
+    pub prefill_share: f64,
+    pub input_per_output: f64,
+}
+
+impl PointCost {
+    pub fn new(
+        scenario: &Scenario,
+        point: &OperatingPoint,
+        input_per_output: f64,
+        energy: Option<Energy>,
+    ) -> PointCost {
+        let input_tok_s = (point.total_tok_s - point.output_tok_s).max(0.0);
+        let rental = point.cost.usd_per_hour;
+        // The share `model::serving` used: its input price is `rental · share` per input token.
+        let prefill_share = if rental > 0.0 && input_tok_s > 0.0 {
+            (point.cost.usd_per_m_input * input_tok_s * 3600.0 / 1e6 / rental).clamp(0.0, 1.0)
+        } else {
+            point.prefill_share.clamp(0.0, 1.0)
+        };
+        PointCost {
+            gpus: point.gpus.max(1),
+            usd_per_gpu_hour: scenario.usd_per_gpu_hour,
+            tdp_w: scenario.gpu.tdp_w,
+            energy,
+            output_tok_s: point.output_tok_s,
+            input_tok_s,
+            prefill_share,
+            input_per_output,
+        }
+    }
+
+    /// Electricity $/hour for all GPUs busy a fraction `busy` of the time (0 when off or no TDP).
+    pub fn energy_usd_per_hour(&self, busy: f64) -> f64 {
+        match (&self.energy, self.tdp_w) {
+            (Some(energy), Some(tdp_w)) => {
+                f64::from(self.gpus) * energy_usd_per_gpu_hour(tdp_w, busy, energy)
+            }
+            _ => 0.0,
+        }
+    }
+
+    /// Prices when serving at full capacity (GPUs always busy).
+    pub fn at_capacity(&self) -> Prices {
+        self.at_load(1.0)
+    }
+
+    /// Prices when the offered load is `utilization` × capacity: the bill at that load (rental
+    /// plus the power drawn then) over the tokens actually served, i.e. without energy exactly
+    /// the at-capacity price ÷ u.
+    pub fn at_load(&self, utilization: f64) -> Prices {
+        let u = if utilization.is_finite() {
+            utilization.clamp(MIN_UTILIZATION, 1.0)
+        } else {
+            1.0
+        };
+        let energy_usd_per_hour = self.energy_usd_per_hour(u);
+        let usd_per_hour = f64::from(self.gpus) * self.usd_per_gpu_hour + energy_usd_per_hour;
+        let breakdown = cost_breakdown(
+            self.gpus,
+            usd_per_hour / f64::from(self.gpus),
+            self.output_tok_s * u,
+            self.input_tok_s * u,
+            self.prefill_share,
+        );
+        Prices {
+            utilization: u,
+            usd_per_hour,
+            energy_usd_per_hour,
+            usd_per_month: usd_per_hour * HOURS_PER_MONTH,
+            usd_per_m_input: breakdown.usd_per_m_input,
+            usd_per_m_output: breakdown.usd_per_m_output,
+            usd_per_m_output_attributed: breakdown.usd_per_m_output_attributed,
+            usd_per_m_blended: blended_usd_per_m(
+                breakdown.usd_per_m_input,
+                breakdown.usd_per_m_output_attributed,
+                self.input_per_output,
+            ),
+        }
+    }
+
+    /// Self-hosting at this point (bill at full load) against every API price of `model_id`,
+    /// cheapest API first. Empty when the catalog lists no API price for the model.
+    pub fn break_even(&self, model_id: &str) -> Vec<BreakEven> {
+        let usd_per_hour = self.at_capacity().usd_per_hour;
+        catalog()
+            .map(|c| c.api_prices_for(model_id))
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|price| {
+                break_even(usd_per_hour, self.input_tok_s, self.output_tok_s, price)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::evaluate;
+
+    fn default_point() -> (Scenario, OperatingPoint) {
+        let scenario = Scenario::default_scenario().expect("default scenario");
+        let point = evaluate(&scenario);
+        (scenario, point)
+    }
+
+    #[test]
+    fn without_energy_at_capacity_is_the_model_price() {
+        let (scenario, point) = default_point();
+        let cost = PointCost::new(&scenario, &point, 3.0, None);
+        let prices = cost.at_capacity();
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1e-12);
+        assert!(close(prices.usd_per_m_output, point.usd_per_m_output));
+        assert!(close(prices.usd_per_m_input, point.usd_per_m_input));
+        assert!(
+            close(prices.usd_per_m_blended, point.usd_per_m_blended),
+            "3:1 as in model::cost"
+        );
+        assert!(close(prices.usd_per_hour, 8.0 * 3.125));
+        assert_eq!(prices.energy_usd_per_hour, 0.0);
+    }
+
+    /// MODEL.md §7: at 40 % utilization the price is 2.5× the at-capacity price.
+    #[test]
+    fn idle_capacity_still_bills() {
+        let (scenario, point) = default_point();
+        let cost = PointCost::new(&scenario, &point, 3.0, None);
+        let full = cost.at_capacity();
+        let forty = cost.at_load(0.4);
+        assert!((forty.usd_per_m_output - full.usd_per_m_output * 2.5).abs() < 1e-9);
+        assert!((forty.usd_per_m_blended - full.usd_per_m_blended * 2.5).abs() < 1e-9);
+        assert_eq!(
+            forty.usd_per_hour, full.usd_per_hour,
+            "the rental does not shrink"
+        );
+        assert_eq!(cost.at_load(0.0).utilization, MIN_UTILIZATION);
+        assert_eq!(cost.at_load(7.0).utilization, 1.0);
+    }
+
+    #[test]
+    fn blend_ratio_moves_between_input_and_output_prices() {
+        assert_eq!(blended_usd_per_m(1.0, 5.0, 3.0), 2.0);
+        assert_eq!(blended_usd_per_m(1.0, 5.0, 1.0), 3.0);
+        assert_eq!(blended_usd_per_m(1.0, 5.0, 0.0), 5.0);
+        assert_eq!(blended_usd_per_m(1.0, 5.0, f64::NAN), 2.0);
+        let (scenario, point) = default_point();
+        let mostly_output = PointCost::new(&scenario, &point, 0.25, None).at_capacity();
+        let mostly_input = PointCost::new(&scenario, &point, 10.0, None).at_capacity();
+        assert!(mostly_output.usd_per_m_blended > mostly_input.usd_per_m_blended);
+    }
+
+    /// MODEL.md §7: 0.7 kW × 1.3 PUE × $0.10/kWh ≈ $0.09/h per busy H100.
+    #[test]
+    fn energy_adds_the_power_bill() {
+        let (scenario, point) = default_point();
+        let energy = Energy {
+            usd_per_kwh: 0.10,
+            pue: 1.3,
+        };
+        let cost = PointCost::new(&scenario, &point, 3.0, Some(energy));
+        let full = cost.at_capacity();
+        assert!((full.energy_usd_per_hour - 8.0 * 0.091).abs() < 1e-9);
+        assert!(full.usd_per_m_output > point.usd_per_m_output);
+        let idle_ish = cost.at_load(0.1);
+        assert!(idle_ish.energy_usd_per_hour < full.energy_usd_per_hour);
+    }
+
+    #[test]
+    fn break_even_is_the_bill_ratio_and_tiers_are_recognised() {
+        let (scenario, point) = default_point();
+        let cost = PointCost::new(&scenario, &point, 3.0, None);
+        let rows = cost.break_even("llama-3.1-70b");
+        assert!(!rows.is_empty(), "the catalog prices Llama 3.1 70B");
+        let bill = cost.at_capacity().usd_per_hour;
+        for row in &rows {
+            let api_bill = (cost.input_tok_s * row.api_usd_per_m_input
+                + cost.output_tok_s * row.api_usd_per_m_output)
+                * 3600.0
+                / 1e6;
+            assert!((row.break_even_utilization - bill / api_bill).abs() < 1e-9);
+        }
+        assert!(
+            cost.break_even("qwen3-8b").is_empty(),
+            "no API prices listed"
+        );
+        let h100 = scenario.gpu.clone();
+        assert_eq!(tier_of(&h100, 2.65), Some(PriceTier::Typical));
+        assert_eq!(tier_of(&h100, 1.49), Some(PriceTier::Low));
+        assert_eq!(tier_of(&h100, 3.50), Some(PriceTier::High));
+        assert_eq!(tier_of(&h100, 3.125), None);
+    }
+}

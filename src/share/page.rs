@@ -1,0 +1,274 @@
+//! The share layer's page-facing helpers: which view a page opens with (a link, the remembered
+//! scenario or the defaults), the same view for the full explorer or as an `<iframe>` snippet,
+//! and the names and captions of exported files. Pure like the rest of `share`: the page passes
+//! `location.search` and the stored text in and gets text back.
+
+use super::{decode, encode, from_json, sanitize, EmbedOptions, ViewState};
+use crate::model::OperatingPoint;
+use crate::report::{format_number, format_usd};
+use crate::scenario::Scenario;
+
+/// Where the view a page opens with came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartSource {
+    /// A non-empty query string: an explicit link always wins.
+    Link,
+    /// The last scenario remembered by this browser.
+    Storage,
+    Defaults,
+}
+
+/// The view a page opens with, already sanitized, and what could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StartView {
+    pub view: ViewState,
+    /// What the link held that was ignored (empty unless `source` is `Link`).
+    pub notices: Vec<String>,
+    pub source: StartSource,
+}
+
+/// Sanitize the scenario and every pin of a decoded view, naming what was dropped.
+fn sanitize_view(mut view: ViewState, notices: &mut Vec<String>) -> ViewState {
+    if let Some((input, _)) = sanitize(view.scenario.clone(), notices) {
+        view.scenario = input;
+    }
+    let mut pins = Vec::with_capacity(view.pins.len());
+    for (index, pin) in view.pins.into_iter().enumerate() {
+        let mut pin_notices = Vec::new();
+        if let Some((input, _)) = sanitize(pin, &mut pin_notices) {
+            pins.push(input);
+        }
+        notices.extend(
+            pin_notices
+                .into_iter()
+                .map(|notice| format!("pin {}: {notice}", index + 1)),
+        );
+    }
+    view.pins = pins;
+    view
+}
+
+/// Choose the opening view: a non-empty `query` (an explicit link) always wins and is read with
+/// notices; otherwise the `stored` JSON (the last scenario) if it still imports cleanly;
+/// otherwise the defaults. Unreadable storage is ignored without a notice: the user did not ask
+/// for it, and a stale entry must never block the page.
+pub fn start_view(query: &str, stored: Option<&str>) -> StartView {
+    let query = query.trim().trim_start_matches('?');
+    if !query.is_empty() {
+        let (view, mut notices) = decode(query);
+        let view = sanitize_view(view, &mut notices);
+        return StartView {
+            view,
+            notices,
+            source: StartSource::Link,
+        };
+    }
+    match stored.map(from_json) {
+        Some(Ok(view)) => StartView {
+            view: without_embed(&view),
+            notices: Vec::new(),
+            source: StartSource::Storage,
+        },
+        _ => StartView {
+            view: ViewState::default(),
+            notices: Vec::new(),
+            source: StartSource::Defaults,
+        },
+    }
+}
+
+/// The same view for the full explorer: no embed flag, controls or theme.
+pub fn without_embed(view: &ViewState) -> ViewState {
+    ViewState {
+        embed: EmbedOptions::default(),
+        ..view.clone()
+    }
+}
+
+/// Escape text for an HTML attribute value.
+fn escape_attribute(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Height of the iframe in the embed snippet (CSS pixels); the widget fits 600 × 400 and up.
+pub const EMBED_SNIPPET_HEIGHT_PX: u32 = 420;
+
+/// The `<iframe>` snippet that embeds `view` as a widget. `page_url` is the explorer's address
+/// without a query (e.g. `https://example.com/servecost/`); `title` names the figure for screen
+/// readers.
+pub fn embed_snippet(page_url: &str, view: &ViewState, title: &str) -> String {
+    let mut embedded = view.clone();
+    embedded.embed.embed = true;
+    let src = format!("{page_url}?{}", encode(&embedded));
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"600\" height=\"{EMBED_SNIPPET_HEIGHT_PX}\" loading=\"lazy\" style=\"border:0;width:100%;max-width:760px\"></iframe>",
+        escape_attribute(&src),
+        escape_attribute(title)
+    )
+}
+
+/// A file name stem for exports: `servecost-llama-3.1-70b-8x-h100-sxm-c64`.
+pub fn export_file_stem(scenario: &Scenario) -> String {
+    let raw = format!(
+        "servecost-{}-{}x-{}-c{}",
+        scenario.model.id, scenario.gpu_count, scenario.gpu.id, scenario.concurrency
+    );
+    raw.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .take(96)
+        .collect()
+}
+
+/// The caption drawn under an exported chart image: what, on which hardware, at which operating
+/// point, at what cost, and where the rest of the assumptions are.
+pub fn chart_caption(
+    scenario: &Scenario,
+    point: &OperatingPoint,
+    app_version: &str,
+) -> [String; 3] {
+    [
+        format!(
+            "{} on {} × {} ({} weights), mean input {:.0} / output {:.0} tokens",
+            scenario.model.name,
+            scenario.gpu_count,
+            scenario.gpu.name,
+            scenario.precision.id(),
+            scenario.workload.input_mean,
+            scenario.workload.output_mean
+        ),
+        format!(
+            "At {} in flight: {} output tok/s per GPU, {} tok/s per user, TPOT {} ms, {} per M output tokens at ${:.3}/GPU-hour",
+            point.concurrency,
+            format_number(point.output_tok_s_per_gpu),
+            format_number(point.tok_s_per_user),
+            format_number(point.tpot_ms),
+            format_usd(point.usd_per_m_output),
+            scenario.usd_per_gpu_hour
+        ),
+        format!(
+            "servecost {app_version}, analytic steady-state model; every assumption is in the JSON and CSV exports"
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::ScenarioInput;
+    use crate::share::to_json;
+
+    fn custom() -> ViewState {
+        let mut view = ViewState::default();
+        view.scenario.model = "llama-3.1-8b".into();
+        view.scenario.gpu = "a100-sxm-80gb".into();
+        view.scenario.gpu_count = 2.0;
+        view.scenario.concurrency = 37.0;
+        view.pins.push(ScenarioInput {
+            gpu: "h200-sxm".into(),
+            ..ScenarioInput::default()
+        });
+        view.chart.x = "tpot".into();
+        view
+    }
+
+    #[test]
+    fn an_explicit_link_wins_over_storage_and_bad_storage_is_ignored() {
+        let stored = to_json(&custom());
+        let from_link = start_view("?v=1&gpus=4", Some(&stored));
+        assert_eq!(from_link.source, StartSource::Link);
+        assert_eq!(from_link.view.scenario.gpu_count, 4.0);
+        assert_eq!(
+            from_link.view.scenario.model,
+            ScenarioInput::default().model
+        );
+        let from_storage = start_view("", Some(&stored));
+        assert_eq!(from_storage.source, StartSource::Storage);
+        assert_eq!(from_storage.view, custom());
+        for corrupt in ["", "{", "null", "[1,2]", r#"{"gpus":"x"}"#, "\u{0}\u{ffff}"] {
+            let start = start_view("?", Some(corrupt));
+            assert_eq!(start.source, StartSource::Defaults, "{corrupt:?}");
+            assert_eq!(start.view, ViewState::default());
+            assert!(start.notices.is_empty());
+        }
+        assert_eq!(start_view("", None).source, StartSource::Defaults);
+    }
+
+    #[test]
+    fn a_hostile_link_is_sanitized_with_notices_for_scenario_and_pins() {
+        let start = start_view("tp=3&gpus=8&pin=tp:5;gpus:8&pin=model:%3Cb%3E", None);
+        assert!(start.view.scenario.tp.is_none());
+        assert_eq!(start.view.pins.len(), 2);
+        assert!(start
+            .view
+            .pins
+            .iter()
+            .all(|p| Scenario::try_from(p.clone()).is_ok()));
+        assert!(start.notices.iter().any(|n| n.starts_with("ignored tp")));
+        assert!(
+            start
+                .notices
+                .iter()
+                .any(|n| n.starts_with("pin 1: ignored tp")),
+            "{:?}",
+            start.notices
+        );
+        assert!(start
+            .notices
+            .iter()
+            .any(|n| n.starts_with("ignored pinned `model`")));
+    }
+
+    #[test]
+    fn the_embed_snippet_is_escaped_and_carries_the_view_in_embed_mode() {
+        let mut view = custom();
+        view.embed.theme = "dark".into();
+        let snippet = embed_snippet("https://example.com/sc/", &view, "Cost of \"Llama\" <8B>");
+        assert!(
+            snippet.starts_with("<iframe src=\"https://example.com/sc/?v=1&amp;model="),
+            "{snippet}"
+        );
+        assert!(snippet.contains("&amp;embed=1"));
+        assert!(snippet.contains("&amp;theme=dark"));
+        assert!(snippet.contains("title=\"Cost of &quot;Llama&quot; &lt;8B&gt;\""));
+        assert_eq!(snippet.matches('<').count(), 2, "{snippet}");
+        let plain = without_embed(&view);
+        assert_eq!(plain.embed, EmbedOptions::default());
+        assert_eq!(plain.scenario, view.scenario);
+        assert!(!encode(&plain).contains("embed"));
+    }
+
+    #[test]
+    fn export_names_and_captions_describe_the_scenario() {
+        let scenario = Scenario::default_scenario().expect("valid");
+        let point = crate::model::evaluate(&scenario);
+        assert_eq!(
+            export_file_stem(&scenario),
+            "servecost-llama-3.1-70b-8x-h100-sxm-c64"
+        );
+        let caption = chart_caption(&scenario, &point, "0.1.0");
+        assert!(
+            caption[0].starts_with("Llama 3.1 70B on 8 × NVIDIA H100"),
+            "{}",
+            caption[0]
+        );
+        assert!(caption[1].contains("At 64 in flight"), "{}", caption[1]);
+        assert!(caption[1].contains(&format_usd(point.usd_per_m_output)));
+    }
+}

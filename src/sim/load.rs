@@ -1,0 +1,254 @@
+//! Latency against load: the open-loop rate sweep behind the page's latency-vs-load chart
+//! (MODEL.md §4.5 step 5: "sweep λ; plot P50/P99 TTFT and TPOT; the vertical asymptote is
+//! λ_max"), and the closed-loop run at the slider's concurrency that supplies the page's
+//! P95/P99 numbers (§6.5).
+//!
+//! The rates run from 10 % to 110 % of the analytic capacity `λ_max` (the max-throughput
+//! operating point's requests/s, §4.2), so the sweep crosses saturation whether the analytic
+//! model is optimistic or pessimistic there. Every run uses the same seed, so a rate sweep moves
+//! every arrival by the same factor (common random numbers, `workload`) and curves do not jitter.
+//!
+//! Each run is independent: the page runs one per browser tick (`simulate_load_point`) and never
+//! the whole sweep at once; `latency_vs_load` is the same sweep in one call, for tests and tools.
+
+use super::{simulate, Arrivals, LatencySummary, SimConfig, SimConfigError, SimResult, Truncation};
+use crate::model::evaluate;
+use crate::scenario::Scenario;
+use serde::Serialize;
+
+/// Rates in a sweep.
+pub const LOAD_POINTS: usize = 8;
+/// The sweep's first and last rate, as fractions of the analytic capacity.
+pub const LOAD_FROM_FRACTION: f64 = 0.1;
+pub const LOAD_TO_FRACTION: f64 = 1.1;
+/// Requests per open-loop run: enough for a P99 from ~1000 measured requests, small enough for
+/// a few milliseconds per run (MODEL.md §6.6).
+pub const LOAD_REQUESTS: u32 = 1500;
+/// The closed-loop run samples `2 × C` requests, within these bounds (at least 2000 as MODEL.md
+/// §6.6 suggests; at most 4000 so one run stays short in the browser).
+pub const OPERATING_REQUESTS_MIN: u32 = 2000;
+pub const OPERATING_REQUESTS_MAX: u32 = 4000;
+/// Scheduler passes allowed per run (MODEL.md §6.6 caps a point at 10⁵ iterations; a macro-step
+/// covers many iterations, so this bounds the run's time, not its accuracy).
+pub const RUN_MAX_EVENTS: u64 = 200_000;
+/// One fixed seed for every run the page shows.
+pub const SEED: u64 = 1;
+/// A run is saturated when it completes requests at less than this fraction of the offered rate.
+pub const SATURATED_BELOW: f64 = 0.95;
+
+/// `λ_max`: requests/s at the max-throughput operating point of the analytic model.
+pub fn analytic_capacity_per_s(scenario: &Scenario) -> f64 {
+    evaluate(&scenario.with_concurrency(scenario.max_feasible_concurrency())).requests_per_s
+}
+
+/// `points` rates spaced evenly from 10 % to 110 % of `capacity_per_s`; empty when the capacity
+/// is not a positive number.
+pub fn load_rates(capacity_per_s: f64, points: usize) -> Vec<f64> {
+    if !(capacity_per_s.is_finite() && capacity_per_s > 0.0) || points == 0 {
+        return Vec::new();
+    }
+    let step = if points > 1 {
+        (LOAD_TO_FRACTION - LOAD_FROM_FRACTION) / (points - 1) as f64
+    } else {
+        0.0
+    };
+    (0..points)
+        .map(|i| capacity_per_s * (LOAD_FROM_FRACTION + step * i as f64))
+        .collect()
+}
+
+/// The open-loop run at `rate_per_s` (Poisson arrivals).
+pub fn load_config(rate_per_s: f64) -> SimConfig {
+    SimConfig {
+        arrivals: Arrivals::Poisson { rate_per_s },
+        requests: LOAD_REQUESTS,
+        seed: SEED,
+        max_events: RUN_MAX_EVENTS,
+        ..SimConfig::default()
+    }
+}
+
+/// The closed-loop run at `concurrency` requests in flight (the slider's operating point).
+pub fn operating_point_config(concurrency: u32) -> SimConfig {
+    SimConfig {
+        arrivals: Arrivals::Closed {
+            concurrency: concurrency.max(1),
+        },
+        requests: concurrency
+            .saturating_mul(2)
+            .clamp(OPERATING_REQUESTS_MIN, OPERATING_REQUESTS_MAX),
+        seed: SEED,
+        max_events: RUN_MAX_EVENTS,
+        ..SimConfig::default()
+    }
+}
+
+/// Simulate the scenario at its own concurrency, closed loop.
+pub fn simulate_operating_point(scenario: &Scenario) -> Result<SimResult, SimConfigError> {
+    simulate(scenario, &operating_point_config(scenario.concurrency))
+}
+
+/// What the latency-vs-load chart needs from one open-loop run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct LoadPoint {
+    /// Offered rate.
+    pub rate_per_s: f64,
+    /// Completed requests/s in the measurement window.
+    pub achieved_per_s: f64,
+    pub output_tok_s: f64,
+    pub ttft: LatencySummary,
+    pub tpot: LatencySummary,
+    pub preemptions: u64,
+    pub low_confidence: bool,
+    pub truncated: Option<Truncation>,
+}
+
+impl LoadPoint {
+    pub fn from_result(rate_per_s: f64, result: &SimResult) -> LoadPoint {
+        LoadPoint {
+            rate_per_s,
+            achieved_per_s: result.requests_per_s,
+            output_tok_s: result.output_tok_s,
+            ttft: result.ttft,
+            tpot: result.tpot,
+            preemptions: result.preemptions,
+            low_confidence: result.low_confidence,
+            truncated: result.truncated,
+        }
+    }
+
+    /// The engine fell behind: requests complete clearly slower than they arrive, so the queue
+    /// (and TTFT) grows for as long as the run lasts.
+    pub fn saturated(&self) -> bool {
+        self.achieved_per_s < SATURATED_BELOW * self.rate_per_s
+    }
+}
+
+/// Simulate one rate of the sweep.
+pub fn simulate_load_point(
+    scenario: &Scenario,
+    rate_per_s: f64,
+) -> Result<LoadPoint, SimConfigError> {
+    simulate(scenario, &load_config(rate_per_s)).map(|r| LoadPoint::from_result(rate_per_s, &r))
+}
+
+/// A finished (or partly finished) sweep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoadCurve {
+    /// The analytic `λ_max` the rates were chosen from.
+    pub capacity_per_s: f64,
+    /// In increasing rate.
+    pub points: Vec<LoadPoint>,
+}
+
+impl LoadCurve {
+    /// Where the simulated engine saturates: the most requests/s any run completed, if some run
+    /// was saturated (otherwise the sweep never reached the engine's limit).
+    pub fn saturation_per_s(&self) -> Option<f64> {
+        saturation_per_s(&self.points)
+    }
+}
+
+/// See `LoadCurve::saturation_per_s`.
+pub fn saturation_per_s(points: &[LoadPoint]) -> Option<f64> {
+    if !points.iter().any(LoadPoint::saturated) {
+        return None;
+    }
+    points
+        .iter()
+        .map(|p| p.achieved_per_s)
+        .filter(|r| r.is_finite())
+        .reduce(f64::max)
+}
+
+/// The whole sweep in one call: `LOAD_POINTS` rates from 10 % to 110 % of `λ_max`.
+pub fn latency_vs_load(scenario: &Scenario) -> Result<LoadCurve, SimConfigError> {
+    let capacity_per_s = analytic_capacity_per_s(scenario);
+    let points = load_rates(capacity_per_s, LOAD_POINTS)
+        .into_iter()
+        .map(|rate| simulate_load_point(scenario, rate))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(LoadCurve {
+        capacity_per_s,
+        points,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::ScenarioInput;
+
+    fn chat_8b() -> Scenario {
+        Scenario::try_from(ScenarioInput {
+            model: "llama-3.1-8b".into(),
+            gpu: "h100-sxm".into(),
+            gpu_count: 1.0,
+            precision: "bf16".into(),
+            usd_per_gpu_hour: None,
+            ..ScenarioInput::default()
+        })
+        .expect("valid")
+    }
+
+    #[test]
+    fn rates_span_ten_to_a_hundred_and_ten_percent() {
+        let rates = load_rates(20.0, LOAD_POINTS);
+        assert_eq!(rates.len(), LOAD_POINTS);
+        assert!((rates[0] - 2.0).abs() < 1e-9);
+        assert!((rates[LOAD_POINTS - 1] - 22.0).abs() < 1e-9);
+        assert!(rates.windows(2).all(|w| w[1] > w[0]));
+        assert!(load_rates(0.0, 8).is_empty());
+        assert!(load_rates(f64::NAN, 8).is_empty());
+        assert_eq!(load_rates(10.0, 1), vec![1.0]);
+    }
+
+    #[test]
+    fn the_operating_point_run_is_closed_loop_and_bounded() {
+        let small = operating_point_config(1);
+        assert_eq!(small.arrivals, Arrivals::Closed { concurrency: 1 });
+        assert_eq!(small.requests, OPERATING_REQUESTS_MIN);
+        assert_eq!(
+            operating_point_config(100_000).requests,
+            OPERATING_REQUESTS_MAX
+        );
+        assert!(small.check().is_ok() && load_config(3.0).check().is_ok());
+        let result = simulate_operating_point(&chat_8b().with_concurrency(32)).expect("runs");
+        assert!(result.tpot.p99_ms >= result.tpot.p50_ms && result.tpot.p50_ms > 0.0);
+        assert!(result.truncated.is_none());
+    }
+
+    /// MODEL.md §6.7: open-loop throughput plateaus near the capacity and TTFT grows steeply
+    /// as the offered rate approaches it; TPOT rises with load.
+    #[test]
+    fn latency_rises_with_load_and_the_engine_saturates() {
+        let scenario = chat_8b();
+        let curve = latency_vs_load(&scenario).expect("runs");
+        assert_eq!(curve.points.len(), LOAD_POINTS);
+        assert!(curve.capacity_per_s > 1.0, "{}", curve.capacity_per_s);
+        let (first, last) = (curve.points[0], curve.points[LOAD_POINTS - 1]);
+        assert!(!first.saturated(), "10 % load keeps up: {first:?}");
+        assert!(last.ttft.p50_ms > 3.0 * first.ttft.p50_ms);
+        assert!(last.tpot.p50_ms > first.tpot.p50_ms);
+        for p in &curve.points {
+            assert!(p.ttft.p99_ms >= p.ttft.p95_ms && p.ttft.p95_ms >= p.ttft.p50_ms);
+        }
+        let saturation = curve.saturation_per_s().expect("110 % of λ_max saturates");
+        assert!(
+            saturation < last.rate_per_s && saturation > 0.5 * curve.capacity_per_s,
+            "{saturation} vs λ_max {}",
+            curve.capacity_per_s
+        );
+        // Deterministic: the same sweep again gives the same numbers.
+        assert_eq!(latency_vs_load(&scenario).expect("runs"), curve);
+    }
+
+    #[test]
+    fn no_saturated_run_means_no_saturation_rate() {
+        let scenario = chat_8b();
+        let light = simulate_load_point(&scenario, 1.0).expect("runs");
+        assert!(!light.saturated());
+        assert_eq!(saturation_per_s(&[light]), None);
+        assert_eq!(saturation_per_s(&[]), None);
+    }
+}

@@ -1,0 +1,68 @@
+//! The Pareto chart's axis switches: x = tokens/s per user or TPOT (ms) (`#chart-x`); y = output
+//! tokens/s per GPU, aggregate tokens/s, $ per M output tokens or tokens per dollar
+//! (`#chart-y`). A switch only redraws: nothing is recomputed. The choice lives in the state's
+//! `chart` options (the words `share.rs` puts in links: `x=tpot`, `y=usd`, ...).
+
+use crate::chart::{Projection, XAxis, YAxis};
+use crate::share::ChartOptions;
+use yew::prelude::*;
+
+pub const CHART_X_ID: &str = "chart-x";
+pub const CHART_Y_ID: &str = "chart-y";
+
+/// The axes a chart option pair names (unknown words: the defaults).
+pub fn projection(chart: &ChartOptions) -> Projection {
+    Projection {
+        x: XAxis::from_id(&chart.x).unwrap_or_default(),
+        y: YAxis::from_id(&chart.y).unwrap_or_default(),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChartAxesProps {
+    pub chart: ChartOptions,
+    pub on_change: Callback<ChartOptions>,
+}
+
+#[function_component(ChartAxes)]
+pub fn chart_axes(props: &ChartAxesProps) -> Html {
+    let current = projection(&props.chart);
+    let on_x = {
+        let (on_change, chart) = (props.on_change.clone(), props.chart.clone());
+        Callback::from(move |event: Event| {
+            if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                on_change.emit(ChartOptions {
+                    x: select.value(),
+                    ..chart.clone()
+                });
+            }
+        })
+    };
+    let on_y = {
+        let (on_change, chart) = (props.on_change.clone(), props.chart.clone());
+        Callback::from(move |event: Event| {
+            if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
+                on_change.emit(ChartOptions {
+                    y: select.value(),
+                    ..chart.clone()
+                });
+            }
+        })
+    };
+    html! {
+        <div class="chart-axes" role="group" aria-label="Chart axes">
+            <label for={CHART_X_ID}>{ "x" }</label>
+            <select id={CHART_X_ID} onchange={on_x}>
+                { for XAxis::ALL.into_iter().map(|axis| html! {
+                    <option value={axis.id()} selected={axis == current.x}>{ axis.choice() }</option>
+                }) }
+            </select>
+            <label for={CHART_Y_ID}>{ "y" }</label>
+            <select id={CHART_Y_ID} onchange={on_y}>
+                { for YAxis::ALL.into_iter().map(|axis| html! {
+                    <option value={axis.id()} selected={axis == current.y}>{ axis.choice() }</option>
+                }) }
+            </select>
+        </div>
+    }
+}

@@ -1,0 +1,374 @@
+// Quality-gate measurements of the built site in headless Chromium; run by `scripts/bench`, which
+// builds the release site into its own directory and passes it here:
+//
+//   node tests/e2e/bench.mjs DIST_DIR [--native-poisson-req-s N] [--native-closed-req-s N] [--json FILE]
+//
+// Prints one figure per line, then every budget as PASS/FAIL; exits 1 if a budget fails.
+//   first load      the files the explorer fetches on its first load (html, js, wasm, css), raw and
+//                   gzip -9 (what a compressing static host sends); budget: gzip <= 300 KB
+//   first chart     navigation start -> performance mark `servecost:first-draw` (after the first
+//                   chart draw), median of 5 fresh loads (new browser context each); budget <= 400 ms
+//   update          `servecost:update` measures (control input -> chart drawn) over 200 slider moves,
+//                   each waited for; median and p95; budget: p95 <= 8 ms. `servecost:draw` (the
+//                   canvas draw alone) is printed beside it to show what dominates.
+//   drag            a 200-step mouse drag along the slider (press to release): the longest
+//                   main-thread task, from a Chrome trace (task events on the page's renderer main
+//                   thread), and the `longtask` entries (> 50 ms) a PerformanceObserver saw;
+//                   budget: no task > 50 ms. Tasks over 50 ms are broken down by trace event
+//                   (script, layout, paint, ...); the second after the release is reported too.
+//   simulator       requests/s of the standard 10,000-request run in the page, timed with
+//                   performance.now() around `wasmBindings.__servecostSimBench(kind)` (best of 5,
+//                   as the native simbench reports); the native figures come from the command line
+//
+// playwright-core drives the system Chromium (/usr/bin/chromium or $CHROMIUM_PATH); the site is
+// served by serve.mjs on a free 127.0.0.1 port. Nothing is downloaded.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { openPage as openAppPage, openSite } from './browser.mjs';
+
+const LOADS = 5;
+const MOVES = 200;
+const DRAG_STEPS = 200;
+const SETTLE_MS = 1_000;
+const SIM_REPEATS = 5;
+
+const BUDGET = {
+  firstLoadGzipBytes: 300_000, // 300 KB
+  firstChartMs: 400,
+  updateP95Ms: 8,
+  longestDragTaskMs: 50,
+};
+
+// ------------------------------------------------------------------------------------ arguments
+const args = process.argv.slice(2);
+const option = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const dist = args.find((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
+if (!dist) {
+  console.error('usage: node bench.mjs DIST_DIR [--native-poisson-req-s N] [--native-closed-req-s N] [--json FILE]');
+  process.exit(2);
+}
+const nativeReqS = {
+  poisson: Number(option('--native-poisson-req-s')) || null,
+  closed: Number(option('--native-closed-req-s')) || null,
+};
+const jsonOut = option('--json');
+
+// ------------------------------------------------------------------------------------ helpers
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+};
+const ms = (x) => `${x.toFixed(2)} ms`;
+const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+const figures = {};
+const budgets = [];
+const line = (label, text) => console.log(`${label.padEnd(34)} ${text}`);
+function budget(name, ok, detail) {
+  budgets.push({ name, ok, detail });
+}
+
+/** A fresh page with the app drawn; `responses` lists every URL it requested, from navigation on. */
+async function openPage(browser, url) {
+  const opened = await openAppPage(browser, url);
+  return { ...opened, responses: opened.log.requests };
+}
+
+/** Waits until the chart has been drawn again (polled every animation frame). */
+async function waitForDrawAfter(page, previous) {
+  await page.waitForFunction((p) => window.__servecostDraws > p, previous, { timeout: 5_000, polling: 'raf' });
+}
+
+// ------------------------------------------------------------------------------------ 1. first load
+async function measureFirstLoad(browser, baseUrl) {
+  const origin = new URL(baseUrl).origin;
+  const firstChartMs = [];
+  const phases = [];
+  let files = null;
+  for (let i = 0; i < LOADS; i++) {
+    const { context, page, responses } = await openPage(browser, baseUrl);
+    const timing = await page.evaluate(() => {
+      const entry = performance.getEntriesByName('servecost:first-draw')[0];
+      const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('.wasm'));
+      const nav = performance.getEntriesByType('navigation')[0];
+      return {
+        firstDraw: entry ? entry.startTime : null,
+        wasmLoaded: wasm ? wasm.responseEnd : null,
+        domContentLoaded: nav ? nav.domContentLoadedEventEnd : null,
+      };
+    });
+    if (timing.firstDraw === null) throw new Error('no performance mark servecost:first-draw after the first draw');
+    firstChartMs.push(timing.firstDraw);
+    phases.push(timing);
+    if (files === null) {
+      // Everything the first load fetched from the site (page, glue, module, stylesheet).
+      files = [...new Set(responses)]
+        .filter((u) => u.startsWith(origin))
+        .map((u) => {
+          let rel = decodeURIComponent(new URL(u).pathname);
+          if (rel.endsWith('/')) rel += 'index.html';
+          const body = fs.readFileSync(path.join(dist, rel));
+          return { file: rel.replace(/^\//, ''), raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length };
+        });
+    }
+    await context.close();
+  }
+  const raw = files.reduce((s, f) => s + f.raw, 0);
+  const gzip = files.reduce((s, f) => s + f.gzip, 0);
+  const byKind = (ext) => files.filter((f) => f.file.endsWith(ext));
+  const parts = ['.wasm', '.js', '.css', '.html']
+    .map((ext) => {
+      const list = byKind(ext);
+      if (list.length === 0) return null;
+      return `${ext.slice(1)} ${kb(list.reduce((s, f) => s + f.raw, 0))}/${kb(list.reduce((s, f) => s + f.gzip, 0))}`;
+    })
+    .filter(Boolean)
+    .join(', ');
+  figures.firstLoad = { files, raw, gzip };
+  line('first load, raw', `${kb(raw)} (${raw} bytes; ${files.length} files)`);
+  line('first load, gzip -9', `${kb(gzip)} (${gzip} bytes; raw/gzip by kind: ${parts})`);
+  budget('first load gzip <= 300 KB', gzip <= BUDGET.firstLoadGzipBytes, kb(gzip));
+
+  const median = quantile(firstChartMs, 0.5);
+  figures.firstChart = { runs: firstChartMs, median };
+  line('first chart (median of 5 loads)', `${ms(median)} (runs: ${firstChartMs.map((x) => x.toFixed(0)).join(', ')} ms)`);
+  const medianOf = (key) => quantile(phases.map((p) => p[key]).filter((x) => x !== null), 0.5);
+  line(
+    '  on the way (medians)',
+    `wasm downloaded ${ms(medianOf('wasmLoaded'))}, DOMContentLoaded ${ms(medianOf('domContentLoaded'))}; ` +
+      'the rest is compiling and starting the module and the first render of the whole page',
+  );
+  budget('first chart <= 400 ms', median <= BUDGET.firstChartMs, ms(median));
+}
+
+// ------------------------------------------------------------------------------------ 2. updates
+async function sliderInfo(page) {
+  return page.$eval('#batch-size', (el) => ({
+    min: el.min === '' ? 0 : Number(el.min),
+    max: el.max === '' ? 100 : Number(el.max),
+    value: Number(el.value),
+  }));
+}
+
+async function measureUpdates(browser, baseUrl) {
+  const { context, page } = await openPage(browser, baseUrl);
+  const s = await sliderInfo(page);
+  const span = s.max - s.min;
+  // Far-apart positions, so that every move changes the concurrency (several positions near the
+  // left end map to the same one, and then nothing is redrawn).
+  const cycle = [0.1, 0.6, 0.3, 0.9, 0.2, 0.7, 0.4, 1.0].map((f) => s.min + Math.round(f * span));
+  await page.evaluate(() => {
+    performance.clearMeasures('servecost:update');
+    performance.clearMeasures('servecost:draw');
+  });
+  for (let i = 0; i < MOVES; i++) {
+    const previous = await page.evaluate(() => window.__servecostDraws);
+    await page.locator('#batch-size').fill(String(cycle[i % cycle.length]));
+    await waitForDrawAfter(page, previous);
+  }
+  const { update, draw } = await page.evaluate(() => ({
+    update: performance.getEntriesByName('servecost:update', 'measure').map((e) => e.duration),
+    draw: performance.getEntriesByName('servecost:draw', 'measure').map((e) => e.duration),
+  }));
+  await context.close();
+  if (update.length < MOVES) throw new Error(`only ${update.length} servecost:update measures for ${MOVES} moves`);
+  const u = { n: update.length, median: quantile(update, 0.5), p95: quantile(update, 0.95), max: Math.max(...update) };
+  const d = { n: draw.length, median: quantile(draw, 0.5), p95: quantile(draw, 0.95), max: Math.max(...draw) };
+  figures.update = u;
+  figures.draw = d;
+  line(`update (${MOVES} slider moves)`, `median ${ms(u.median)}, p95 ${ms(u.p95)}, max ${ms(u.max)}`);
+  line('  of which chart draw', `median ${ms(d.median)}, p95 ${ms(d.p95)}, max ${ms(d.max)}`);
+  budget('update p95 <= 8 ms', u.p95 <= BUDGET.updateP95Ms, ms(u.p95));
+}
+
+// ------------------------------------------------------------------------------------ 3. drag
+/** The longest task on the renderer main thread that recorded our marks, between two marks. */
+function longestTask(trace, startMark, endMark) {
+  const events = trace.traceEvents || [];
+  const mainThreads = new Set(
+    events
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain')
+      .map((e) => `${e.pid}:${e.tid}`),
+  );
+  const mark = (name) => events.find((e) => e.name === name && mainThreads.has(`${e.pid}:${e.tid}`));
+  const start = mark(startMark);
+  const end = mark(endMark);
+  if (!start || !end) return null;
+  const thread = `${start.pid}:${start.tid}`;
+  // A task is one top-level scheduler event; Chrome names it one of these (nested, so use one).
+  const onThread = events.filter((e) => e.ph === 'X' && `${e.pid}:${e.tid}` === thread);
+  const taskName = ['ThreadControllerImpl::RunTask', 'RunTask'].find((n) => onThread.some((e) => e.name === n));
+  const tasks = onThread.filter((e) => e.name === taskName && e.ts >= start.ts && e.ts <= end.ts);
+  const durations = tasks.map((e) => (e.dur || 0) / 1000);
+  // What the long tasks did: time by trace event name inside each (nested events counted in each).
+  const inside = {};
+  for (const task of tasks.filter((e) => e.dur > 50_000)) {
+    for (const e of onThread) {
+      if (e === task || e.ts < task.ts || e.ts + (e.dur || 0) > task.ts + task.dur) continue;
+      if (!BREAKDOWN.has(e.name)) continue;
+      const key = e.name === 'EventDispatch' ? `EventDispatch(${e.args?.data?.type})` : e.name;
+      inside[key] = (inside[key] || 0) + (e.dur || 0) / 1000;
+    }
+  }
+  return {
+    tasks: durations.length,
+    longest: durations.length ? Math.max(...durations) : 0,
+    over50: durations.filter((x) => x > 50).length,
+    over50Ms: durations.filter((x) => x > 50).map((x) => Math.round(x)),
+    inside,
+  };
+}
+const BREAKDOWN = new Set([
+  'FunctionCall',
+  'TimerFire',
+  'EventDispatch',
+  'RunMicrotasks',
+  'FireAnimationFrame',
+  'UpdateLayoutTree',
+  'Layout',
+  'PrePaint',
+  'Paint',
+  'Layerize',
+  'MajorGC',
+  'MinorGC',
+  'ResizeObserver',
+]);
+
+async function measureDrag(browser, baseUrl) {
+  const { context, page } = await openPage(browser, baseUrl);
+  const slider = page.locator('#batch-size');
+  await slider.scrollIntoViewIfNeeded();
+  const box = await slider.boundingBox();
+  if (!box) throw new Error('#batch-size has no box');
+  const y = box.y + box.height / 2;
+  const left = box.x + 4;
+  const right = box.x + box.width - 4;
+  await page.evaluate(() => {
+    window.__benchLongTasks = [];
+    new PerformanceObserver((list) => window.__benchLongTasks.push(...list.getEntries().map((e) => [e.startTime, e.duration]))).observe({
+      type: 'longtask',
+    });
+    performance.clearMeasures('servecost:update');
+  });
+  const drawsBefore = await page.evaluate(() => window.__servecostDraws);
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel', 'blink.user_timing'],
+  });
+  await page.evaluate(() => performance.mark('bench:drag-start'));
+  await page.mouse.move(left, y);
+  await page.mouse.down();
+  // There and back: 200 moves in all, one pixel-ish step each, every one dispatched and acknowledged.
+  const half = DRAG_STEPS / 2;
+  for (let i = 1; i <= DRAG_STEPS; i++) {
+    const f = i <= half ? i / half : (DRAG_STEPS - i) / half;
+    await page.mouse.move(left + f * (right - left), y);
+  }
+  await page.mouse.up();
+  await page.evaluate(() => performance.mark('bench:drag-end'));
+  // After the release: the last redraw and whatever the page does once the slider rests.
+  await page.waitForTimeout(SETTLE_MS);
+  await page.evaluate(() => performance.mark('bench:settle-end'));
+  const trace = JSON.parse((await browser.stopTracing()).toString('utf8'));
+  const seen = await page.evaluate(() => ({
+    longTasks: window.__benchLongTasks
+      .filter(([start]) => start >= performance.getEntriesByName('bench:drag-start')[0].startTime)
+      .filter(([start]) => start <= performance.getEntriesByName('bench:drag-end')[0].startTime)
+      .map(([, duration]) => duration),
+    updates: performance.getEntriesByName('servecost:update', 'measure').map((e) => e.duration),
+    draws: window.__servecostDraws,
+  }));
+  await context.close();
+  const traced = longestTask(trace, 'bench:drag-start', 'bench:drag-end');
+  const settled = longestTask(trace, 'bench:drag-end', 'bench:settle-end');
+  const observedMax = seen.longTasks.length ? Math.max(...seen.longTasks) : 0;
+  const longest = traced ? traced.longest : observedMax;
+  figures.drag = { traced, settled, longTasks: seen.longTasks, draws: seen.draws - drawsBefore, updates: seen.updates.length };
+  line(
+    `drag (${DRAG_STEPS} mouse moves)`,
+    `longest main-thread task ${traced ? ms(traced.longest) : 'n/a (no trace)'} of ${traced ? traced.tasks : '?'} tasks; ` +
+      `longtask entries (> 50 ms): ${seen.longTasks.length}${seen.longTasks.length ? ` (max ${ms(observedMax)})` : ''}; ` +
+      `${seen.draws - drawsBefore} redraws`,
+  );
+  const inside = (t) =>
+    Object.entries(t.inside)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 6)
+      .map(([name, ms]) => `${name} ${ms.toFixed(0)} ms`)
+      .join(', ');
+  if (traced && traced.over50) {
+    line('  tasks over 50 ms', `${traced.over50Ms.join(', ')} ms; inside them (nested events overlap): ${inside(traced)}`);
+  }
+  if (settled) {
+    line(
+      `  after release (${SETTLE_MS} ms)`,
+      `longest task ${ms(settled.longest)}${settled.over50 ? `; over 50 ms: ${settled.over50Ms.join(', ')} ms (${inside(settled)})` : ''} (not budgeted)`,
+    );
+  }
+  if (seen.updates.length) {
+    line('  update while dragging', `median ${ms(quantile(seen.updates, 0.5))}, p95 ${ms(quantile(seen.updates, 0.95))} (${seen.updates.length} measures)`);
+  }
+  budget('no main-thread task > 50 ms while dragging', Math.max(longest, observedMax) <= BUDGET.longestDragTaskMs, ms(Math.max(longest, observedMax)));
+}
+
+// ------------------------------------------------------------------------------------ 4. simulator
+async function measureSimulator(browser, baseUrl) {
+  const { context, page } = await openPage(browser, baseUrl);
+  const hook = await page.evaluate(() => typeof window.wasmBindings?.__servecostSimBench);
+  if (hook !== 'function') {
+    await context.close();
+    line('simulator, browser', 'n/a: window.wasmBindings.__servecostSimBench is missing from this build');
+    budget('simulator hook present', false, 'missing');
+    return;
+  }
+  figures.simulator = {};
+  for (const kind of ['poisson', 'closed']) {
+    const runs = [];
+    for (let i = 0; i < SIM_REPEATS; i++) {
+      runs.push(
+        await page.evaluate((k) => {
+          const t0 = performance.now();
+          const r = window.wasmBindings.__servecostSimBench(k);
+          const wall = performance.now() - t0;
+          return { requests: r.requests, wall_ms: wall, inner_ms: r.wall_ms, events: r.events, truncated: r.truncated };
+        }, kind),
+      );
+    }
+    const best = runs.reduce((a, b) => (b.wall_ms < a.wall_ms ? b : a));
+    const reqS = best.requests / (best.wall_ms / 1000);
+    figures.simulator[kind] = { best, runs, requestsPerS: reqS, native: nativeReqS[kind] };
+    const native = nativeReqS[kind];
+    line(
+      `simulator ${kind}, browser`,
+      `${Math.round(reqS)} requests/s (${best.requests} requests in ${ms(best.wall_ms)}, best of ${SIM_REPEATS}${best.truncated ? ', TRUNCATED' : ''})` +
+        (native ? `; native ${Math.round(native)} requests/s, browser/native ${(reqS / native).toFixed(2)}` : ''),
+    );
+  }
+  await context.close();
+}
+
+// ------------------------------------------------------------------------------------ main
+const site = await openSite({ root: dist });
+const { browser, baseUrl } = site;
+let failed = false;
+try {
+  console.log(`bench: ${path.resolve(dist)} served at ${baseUrl}; Chromium ${browser.version()}`);
+  await measureFirstLoad(browser, baseUrl);
+  await measureUpdates(browser, baseUrl);
+  await measureDrag(browser, baseUrl);
+  await measureSimulator(browser, baseUrl);
+  console.log('budgets:');
+  for (const b of budgets) {
+    console.log(`  ${b.ok ? 'PASS' : 'FAIL'}  ${b.name.padEnd(44)} ${b.detail}`);
+    if (!b.ok) failed = true;
+  }
+  if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ figures, budgets }, null, 2));
+} catch (err) {
+  console.error(`bench: ${err && err.stack ? err.stack : err}`);
+  failed = true;
+} finally {
+  await site.close();
+}
+process.exit(failed ? 1 : 0);
