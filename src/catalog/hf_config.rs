@@ -103,7 +103,8 @@ pub fn parse_hf_config(text: &str) -> Result<ModelSpec, String> {
         .unwrap_or("custom model");
     Ok(ModelSpec {
         id: "custom".into(),
-        name: format!("Custom: {name}"),
+        // Capped so a long `model_type` cannot push the model out of a share link.
+        name: format!("Custom: {}", name.chars().take(80).collect::<String>()),
         hf_id: String::new(),
         arch,
         attention: if is_mla {
