@@ -43,17 +43,36 @@ fn document() -> web_sys::Document {
         .expect("document")
 }
 
-/// Mount a fresh App in its own container and let it render and draw.
-async fn mount() -> web_sys::Element {
+/// Mount a fresh page in its own container, as `index.html` lays it out: the explorer `App` in
+/// one element and, beside it, the `#tools` element the page's second module (`ui::tools`: the
+/// simulator, decision and glossary panels) mounts into. Both render here from this one test
+/// module; they talk through the `#tools` element exactly as the two modules of the real page do.
+async fn mount_props(mut props: servecost::ui::app::AppProps) -> web_sys::Element {
     let root = document().create_element("div").expect("div");
     document()
         .body()
         .expect("body")
         .append_child(&root)
         .expect("append");
-    yew::Renderer::<App>::with_root(root.clone()).render();
+    let app_root = document().create_element("div").expect("div");
+    let tools = document().create_element("div").expect("div");
+    tools.set_id(servecost::ui::tools::TOOLS_ROOT_ID);
+    root.append_child(&app_root).expect("append");
+    root.append_child(&tools).expect("append");
+    props.tools = Some(tools.clone());
+    yew::Renderer::<App>::with_root_and_props(app_root, props).render();
     yew::scheduler::flush().await;
+    // As on the real page, the tools come only where the explorer links them (not in the embed).
+    if tools.has_attribute(servecost::ui::tools::STATE_ATTR) {
+        assert!(servecost::ui::tools::mount(Some(&root)), "the tools mount");
+    }
+    settle().await;
     root
+}
+
+/// Mount a fresh page with the built-in scenario and let it render and draw.
+async fn mount() -> web_sys::Element {
+    mount_props(servecost::ui::app::AppProps::default()).await
 }
 
 fn find(root: &web_sys::Element, selector: &str) -> web_sys::Element {
@@ -86,19 +105,30 @@ fn fire(element: &web_sys::Element, kind: &str) {
     element.dispatch_event(&event).expect("dispatch");
 }
 
+/// Let Yew render, then let the tools follow: the explorer writes its state on the `#tools`
+/// element, and the tools sync to it in a zero-delay timeout of their own (`ui::tools`), which
+/// may in turn send a state back. Two timer turns cover the round trip.
+async fn settle() {
+    yew::scheduler::flush().await;
+    for _ in 0..2 {
+        sleep(0).await;
+        yew::scheduler::flush().await;
+    }
+}
+
 /// Type `value` into an `<input>` and fire `input`, as a browser does on each keystroke.
 async fn type_into(root: &web_sys::Element, selector: &str, value: &str) {
     let input: web_sys::HtmlInputElement = find(root, selector).dyn_into().expect("an <input>");
     input.set_value(value);
     fire(&input, "input");
-    yew::scheduler::flush().await;
+    settle().await;
 }
 
 async fn choose(root: &web_sys::Element, selector: &str, value: &str) {
     let select: web_sys::HtmlSelectElement = find(root, selector).dyn_into().expect("a <select>");
     select.set_value(value);
     fire(&select, "change");
-    yew::scheduler::flush().await;
+    settle().await;
 }
 
 fn draws() -> f64 {
@@ -349,19 +379,11 @@ use servecost::ui::metric::group_thousands;
 
 /// Mount an App that opens `query` (as a link would), without touching the page's URL.
 async fn mount_link(query: &str) -> web_sys::Element {
-    let root = document().create_element("div").expect("div");
-    document()
-        .body()
-        .expect("body")
-        .append_child(&root)
-        .expect("append");
-    let props = AppProps {
+    mount_props(AppProps {
         query: Some(query.to_string().into()),
-        sync_location: false,
-    };
-    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
-    yew::scheduler::flush().await;
-    root
+        ..AppProps::default()
+    })
+    .await
 }
 
 /// What the page should show for `scenario`, metric by metric (same order as `METRICS`).
@@ -564,18 +586,11 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?v=1&gpus=4&tp=4"))
         .expect("replaceState");
 
-    let root = document().create_element("div").expect("div");
-    document()
-        .body()
-        .expect("body")
-        .append_child(&root)
-        .expect("append");
-    let props = AppProps {
-        query: None,
+    let root = mount_props(AppProps {
         sync_location: true,
-    };
-    yew::Renderer::<App>::with_root_and_props(root.clone(), props).render();
-    yew::scheduler::flush().await;
+        ..AppProps::default()
+    })
+    .await;
     let four: web_sys::HtmlInputElement = find(&root, "#gpu-count").dyn_into().expect("input");
     assert_eq!(four.value(), "4", "the URL's scenario");
 
@@ -633,7 +648,7 @@ async fn wait_ms(ms: i32) {
 async fn click(root: &web_sys::Element, selector: &str) {
     let element: web_sys::HtmlElement = find(root, selector).dyn_into().expect("an element");
     element.click();
-    yew::scheduler::flush().await;
+    settle().await;
 }
 
 fn count(root: &web_sys::Element, selector: &str) -> u32 {
@@ -647,7 +662,7 @@ async fn paste(root: &web_sys::Element, selector: &str, value: &str) {
     let area: web_sys::HtmlTextAreaElement = find(root, selector).dyn_into().expect("a <textarea>");
     area.set_value(value);
     fire(&area, "input");
-    yew::scheduler::flush().await;
+    settle().await;
 }
 
 #[wasm_bindgen_test]
@@ -1036,7 +1051,7 @@ async fn paste_config(root: &web_sys::Element, text: &str) {
         .expect("a <textarea>");
     area.set_value(text);
     fire(&area, "input");
-    yew::scheduler::flush().await;
+    settle().await;
 }
 
 #[wasm_bindgen_test]

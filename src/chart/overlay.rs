@@ -41,6 +41,92 @@ pub struct Overlay {
     pub pins: Vec<PinnedCurve>,
 }
 
+/// Most points one pinned curve carries through `Overlay::decode` (a sweep has far fewer).
+const MAX_TEXT_POINTS: usize = 512;
+
+/// A label as one line of the overlay text: tabs and line breaks become spaces.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c == '\t' || c == '\n' || c == '\r' {
+                ' '
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+impl Overlay {
+    /// The overlay as text, for the page's second module (`ui::tools`), which computes it, to
+    /// hand to the explorer, which draws it. One line per layer, fields separated by tabs:
+    /// `slo⇥label⇥c1,c2,…` and `pin⇥label⇥x y;x y;…`. Numbers use Rust's shortest round-trip
+    /// form, so `decode(encode(o)) == o` for finite points.
+    pub fn encode(&self) -> String {
+        let mut text = format!(
+            "slo\t{}\t{}",
+            one_line(&self.slo_label),
+            self.slo_missed
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        for pin in &self.pins {
+            let points = pin
+                .points
+                .iter()
+                .map(|(x, y)| format!("{x} {y}"))
+                .collect::<Vec<_>>()
+                .join(";");
+            text.push_str(&format!("\npin\t{}\t{points}", one_line(&pin.label)));
+        }
+        text
+    }
+
+    /// Read `encode`'s text back. Never fails: a malformed line, number or point is skipped,
+    /// non-finite points are dropped, and at most `MAX_PINNED_CURVES` pins of at most 512
+    /// points are kept, so whatever arrives can only draw less.
+    pub fn decode(text: &str) -> Overlay {
+        let mut overlay = Overlay::default();
+        for line in text.lines() {
+            let mut fields = line.splitn(3, '\t');
+            let (Some(kind), Some(label), Some(values)) =
+                (fields.next(), fields.next(), fields.next())
+            else {
+                continue;
+            };
+            match kind {
+                "slo" => {
+                    overlay.slo_label = label.to_string();
+                    overlay.slo_missed = values
+                        .split(',')
+                        .filter_map(|c| c.trim().parse::<u32>().ok())
+                        .take(MAX_TEXT_POINTS)
+                        .collect();
+                }
+                "pin" if overlay.pins.len() < MAX_PINNED_CURVES => {
+                    let points = values
+                        .split(';')
+                        .filter_map(|pair| {
+                            let (x, y) = pair.trim().split_once(' ')?;
+                            let (x, y) = (x.parse::<f64>().ok()?, y.parse::<f64>().ok()?);
+                            (x.is_finite() && y.is_finite()).then_some((x, y))
+                        })
+                        .take(MAX_TEXT_POINTS)
+                        .collect();
+                    overlay.pins.push(PinnedCurve {
+                        label: label.to_string(),
+                        points,
+                    });
+                }
+                _ => {}
+            }
+        }
+        overlay
+    }
+}
+
 /// The marker a pin's points carry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MarkerShape {
@@ -270,6 +356,44 @@ mod tests {
     use crate::chart::{draw_pareto_with, ChartOptions};
     use crate::model::{evaluate, sweep};
     use crate::scenario::{Scenario, ScenarioInput};
+
+    #[test]
+    fn overlay_text_round_trips_and_hostile_text_only_draws_less() {
+        let overlay = Overlay {
+            slo_missed: vec![64, 128, 256],
+            slo_label: "misses P90 SLO".into(),
+            pins: vec![
+                PinnedCurve {
+                    label: "pin 1: Llama\t3.1 8B\n· H100".into(),
+                    points: vec![(91.25, 120.5), (1.0 / 3.0, 2e-7), (12345.678, 0.1)],
+                },
+                PinnedCurve {
+                    label: "pin 2".into(),
+                    points: vec![],
+                },
+            ],
+        };
+        let back = Overlay::decode(&overlay.encode());
+        assert_eq!(back.slo_missed, overlay.slo_missed);
+        assert_eq!(back.slo_label, overlay.slo_label);
+        assert_eq!(back.pins.len(), 2);
+        assert_eq!(back.pins[0].label, "pin 1: Llama 3.1 8B · H100");
+        assert_eq!(back.pins[0].points, overlay.pins[0].points);
+        assert!(back.pins[1].points.is_empty());
+        assert_eq!(
+            Overlay::decode(&Overlay::default().encode()),
+            Overlay::default()
+        );
+
+        let hostile = "pin\tx\t1 2;NaN 3;inf 4;5;a b;6 7\nbogus\nslo\tmiss\t1,-2,x,3\n".to_string()
+            + &"pin\tp\t1 1\n".repeat(9);
+        let read = Overlay::decode(&hostile);
+        assert_eq!(read.pins.len(), MAX_PINNED_CURVES);
+        assert_eq!(read.pins[0].points, vec![(1.0, 2.0), (6.0, 7.0)]);
+        assert_eq!(read.slo_missed, vec![1, 3]);
+        let long = format!("pin\tp\t{}", "1 1;".repeat(5000));
+        assert_eq!(Overlay::decode(&long).pins[0].points.len(), MAX_TEXT_POINTS);
+    }
 
     fn hex(color: RGBColor) -> String {
         format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2)

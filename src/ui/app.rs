@@ -8,24 +8,20 @@ use super::chart_axes::{projection, ChartAxes};
 use super::chart_canvas::ChartCanvas;
 use super::controls::{Controls, INPUT_ERROR_ID};
 use super::custom_model::CustomModel;
-use super::decision_data::use_decision_data;
-use super::decision_panels::DecisionPanels;
-use super::decisions::DecisionState;
 use super::embed::{embed_controls, EmbedView};
 use super::export::ShareBar;
 use super::fields::Field;
-use super::glossary::{GlossaryPanel, Term};
+use super::glossary::Term;
 use super::knobs::KnobAction;
 use super::notes::Notes;
 use super::numbers::Numbers;
 use super::perf;
-use super::pins::use_pin_storage;
 use super::share_sync::{self, UrlNotice};
-use super::sim_panel::SimPanel;
 use super::slider::Slider;
 use super::state::{Action, State, View};
 use super::synthetic::Synthetic;
 use super::techniques::{ladder_summary, TechniqueControls, WorkloadSelect};
+use super::tools_link::{use_tools_link, LinkOptions};
 use crate::catalog::catalog;
 use crate::chart::Marker;
 use crate::glossary;
@@ -121,6 +117,10 @@ pub struct AppProps {
     /// `localStorage` up to date. Off by default, so tests mount an app that touches neither.
     #[prop_or_default]
     pub sync_location: bool,
+    /// The element the page's second module (`tools.rs`: simulator, decision and glossary
+    /// panels) mounts into, a sibling of the app's root (`tools_link.rs`); none: no tools.
+    #[prop_or_default]
+    pub tools: Option<web_sys::Element>,
 }
 
 #[function_component(App)]
@@ -133,14 +133,21 @@ pub fn app(props: &AppProps) -> Html {
         move || State::from_view(view)
     });
     share_sync::use_persist(&state, start.persist);
-    let decisions = use_reducer(DecisionState::default);
-    let restore_pins = start.start.source != share::StartSource::Link;
-    use_pin_storage(&state, &decisions.dispatcher(), start.persist, restore_pins);
-    let decision_data = use_decision_data(state.view.as_ref(), &state.pins, decisions.slo());
     let on_import = use_callback(state.dispatcher(), |view: ViewState, dispatcher| {
         perf::mark_update_start();
         dispatcher.dispatch(Action::Load(Box::new(view)));
     });
+    let embed = start.start.view.embed.embed;
+    let overlay = use_tools_link(
+        LinkOptions {
+            host: if embed { None } else { props.tools.clone() },
+            load: props.sync_location && !embed,
+            persist: start.persist,
+            restore_pins: start.start.source != share::StartSource::Link,
+        },
+        &state.view_state(),
+        on_import.clone(),
+    );
     let on_edit = use_callback(
         state.dispatcher(),
         |(field, text): (Field, String), dispatcher| {
@@ -194,7 +201,7 @@ pub fn app(props: &AppProps) -> Html {
         1 => "1 request in flight".to_string(),
         c => format!("{c} requests in flight"),
     };
-    if start.start.view.embed.embed {
+    if embed {
         let (controls, mut notices) = embed_controls(&start.start.view.embed.controls);
         notices.splice(0..0, start.start.notices.iter().cloned());
         let explorer = share_sync::link_to(&share::without_embed(&state.view_state()));
@@ -260,7 +267,7 @@ pub fn app(props: &AppProps) -> Html {
                         curve={view.curve.clone()}
                         current={Marker::from(&*view.point)}
                         summary={format!("{} {}", chart_summary(&view), ladder_summary(&view.techniques))}
-                        overlay={Some(decision_data.overlay.clone())}
+                        overlay={Some(overlay)}
                         techniques={Some(view.techniques.clone())}
                         projection={projection(&state.chart)}
                     />
@@ -282,14 +289,8 @@ pub fn app(props: &AppProps) -> Html {
                 </section>
                 <Notes warnings={view.point.warnings.clone()} />
                 <Synthetic techniques={view.techniques.clone()} {concurrency} />
-                <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
-                <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={decision_data.clone()} on_edit={on_edit.clone()} />
                 <Assumptions text={assumptions(&view.scenario, &view.point)} />
             </main>
-            <GlossaryPanel />
-            <footer class="footer">
-                <p>{ "Analytic steady-state model; every assumption is listed above. No data leaves this page." }</p>
-            </footer>
         </div>
     }
 }

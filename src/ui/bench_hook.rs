@@ -1,7 +1,7 @@
 //! A hidden hook for `scripts/bench`: the simulator's standard run, timed in the browser.
 //!
-//! `window.wasmBindings.__servecostSimBench(kind)` (Trunk exposes the wasm exports as
-//! `window.wasmBindings`) runs the same standard run as the native `simbench` binary
+//! `__servecostSimBench(kind)`, an export of the page's second module (`src/bin/tools.rs`;
+//! `import()` the page's `tools-<hash>.js`) runs the same standard run as the native `simbench` binary
 //! (`src/bin/simbench.rs`): Llama-3.1-8B BF16 on one H100 SXM, chat lengths, 10,000 requests,
 //! seed 1, either Poisson arrivals at 80 % of the analytic capacity (`"poisson"`, the default) or
 //! a closed loop at concurrency 64 (`"closed"`). It returns `{ run, requests, wall_ms, events,
@@ -40,8 +40,8 @@ fn set(object: &js_sys::Object, key: &str, value: JsValue) -> Result<(), JsValue
     js_sys::Reflect::set(object, &JsValue::from_str(key), &value).map(|_| ())
 }
 
-/// Run the standard simulation once; see the module docs.
-#[wasm_bindgen(js_name = "__servecostSimBench")]
+/// Run the standard simulation once; see the module docs. Exported only by the tools module
+/// (`src/bin/tools.rs`): an export in this library would land in both modules.
 pub fn sim_bench(kind: Option<String>) -> Result<JsValue, JsValue> {
     let scenario = standard_scenario().map_err(|e| JsValue::from_str(&e))?;
     let (run, arrivals) = match kind.as_deref().unwrap_or("poisson") {

@@ -45,6 +45,8 @@ pub mod state;
 pub mod synthetic;
 pub mod targets;
 pub mod techniques;
+pub mod tools;
+pub mod tools_link;
 
 pub use app::App;
 
@@ -56,6 +58,7 @@ fn page_props() -> app::AppProps {
     app::AppProps {
         query: None,
         sync_location: true,
+        tools: tools_link::page_host(),
     }
 }
 

@@ -22,6 +22,16 @@ fn performance() -> Option<web_sys::Performance> {
 }
 
 /// Call at the start of every user-driven update, before dispatching.
+/// Performance mark set once the page's second module has mounted its panels (`tools.rs`).
+pub const TOOLS_READY_MARK: &str = "servecost:tools-ready";
+
+/// Mark that the tools have mounted (tests and `scripts/bench` wait for it).
+pub fn mark_tools_ready() {
+    if let Some(performance) = web_sys::window().and_then(|w| w.performance()) {
+        let _ = performance.mark(TOOLS_READY_MARK);
+    }
+}
+
 pub fn mark_update_start() {
     if let Some(performance) = performance() {
         performance.clear_marks_with_mark_name(UPDATE_START_MARK);

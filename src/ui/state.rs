@@ -174,6 +174,9 @@ pub enum Action {
     Knob(KnobAction),
     /// The chart's axis choices changed (`#chart-x`, `#chart-y`).
     Chart(ChartOptions),
+    /// Follow the explorer's state (the deferred module's copy, `tools.rs`): a change of
+    /// concurrency alone only re-evaluates the point, anything else loads the view.
+    Sync(Box<ViewState>),
 }
 
 impl State {
@@ -248,7 +251,36 @@ impl State {
                 chart,
                 ..self.clone()
             }),
+            Action::Sync(view) => self.sync(*view),
         }
+    }
+
+    fn sync(&self, target: ViewState) -> Option<State> {
+        if target == self.view_state() {
+            return None;
+        }
+        if let Some(view) = &self.view {
+            let mut same = target.scenario.clone();
+            same.concurrency = view.scenario.input.concurrency;
+            if same == view.scenario.input && target.pins == self.pins && target.chart == self.chart
+            {
+                let limit = view.engine_limit();
+                // Saturating float-to-int cast: a hostile value clamps instead of wrapping.
+                let concurrency = (target.scenario.concurrency.round() as u32).clamp(1, limit);
+                let scenario = view.scenario.with_concurrency(concurrency);
+                let mut next = self.clone();
+                next.input.concurrency = f64::from(concurrency);
+                next.slider_position = concurrency_to_slider(concurrency, limit);
+                next.view = Some(View {
+                    point: Shared::new(evaluate(&scenario)),
+                    scenario: Shared::new(scenario),
+                    curve: view.curve.clone(),
+                    techniques: view.techniques.clone(),
+                });
+                return Some(next);
+            }
+        }
+        Some(self.load(target))
     }
 
     fn load(&self, view: ViewState) -> State {

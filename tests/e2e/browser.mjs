@@ -43,11 +43,12 @@ export async function openSite({ root } = {}) {
 /**
  * Opens `url` in a fresh context (options: viewport, colorScheme, reducedMotion, ... and
  * `initScript`, a function run in the page before any of its own scripts) and waits until the app
- * has drawn its chart (`window.__servecostDraws >= 1`). `log` collects page errors, console
+ * has drawn its chart (`window.__servecostDraws >= 1`) and, on the explorer, mounted its second module
+ * (`servecost:tools-ready`; `waitForTools: false` skips that). `log` collects page errors, console
  * errors, dialogs and every request URL.
  */
 export async function openPage(browser, url, options = {}) {
-  const { initScript, ...contextOptions } = options;
+  const { initScript, waitForTools, ...contextOptions } = options;
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
@@ -74,6 +75,22 @@ export async function openPage(browser, url, options = {}) {
   } catch (err) {
     await context.close();
     throw new Error(`${url}: the app did not draw its chart (${err}); page errors: ${JSON.stringify(log.pageErrors)}`);
+  }
+  if (options.waitForTools !== false) {
+    // The explorer imports its second module (simulator, decision and glossary panels) after the
+    // first chart; wait for it to mount, except in the embed widget, which never loads it.
+    try {
+      await page.waitForFunction(
+        () => document.documentElement.classList.contains('embed-mode') ||
+          !document.getElementById('tools') ||
+          performance.getEntriesByName('servecost:tools-ready').length > 0,
+        null,
+        { timeout: READY_TIMEOUT_MS, polling: 20 },
+      );
+    } catch (err) {
+      await context.close();
+      throw new Error(`${url}: the tools module did not mount (${err}); page errors: ${JSON.stringify(log.pageErrors)}`);
+    }
   }
   return { context, page, log };
 }

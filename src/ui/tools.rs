@@ -1,0 +1,194 @@
+//! The page's second, deferred module: the simulator panel, the decision panels (targets, cost,
+//! self-host vs API, compare, plan, calibrate) and the glossary panel. `src/bin/tools.rs` is its
+//! entry, `scripts/build-tools` builds it, and the explorer imports it right after its first
+//! chart is drawn (`tools_link.rs`), so the first chart waits for the explorer's code alone and
+//! the embed widget never loads this one.
+//!
+//! The two modules share no memory. They talk through the `#tools` element the explorer renders
+//! and this module mounts into (both sides live in this crate, so they change together):
+//! - explorer → tools: the element's `data-state` attribute holds the explorer's state as a share
+//!   query (`share::encode`). A `MutationObserver` notices a change and a zero-delay timeout syncs
+//!   a replica `State` (`Action::Sync`), so the explorer's slider task is never lengthened by ours.
+//! - tools → explorer: `servecost:overlay` events (detail: `Overlay::encode`) carry the pinned
+//!   curves and SLO misses the chart draws; `servecost:apply` events (detail: a share query)
+//!   carry what the panels changed in the replica (pins, "Apply" of a plan or a calibration, a
+//!   price tier), which the explorer loads as if from a link and then reflects back.
+//!
+//! `data-persist` on the element means "the real page": read and save pins in `localStorage`;
+//! `data-restore-pins` means the page did not open from a link, so saved pins come back.
+
+use super::decision_data::use_decision_data;
+use super::decision_panels::DecisionPanels;
+use super::decisions::DecisionState;
+use super::fields::Field;
+use super::glossary::GlossaryPanel;
+use super::pins::use_pin_storage;
+use super::sim_panel::SimPanel;
+use super::state::{Action, State};
+use crate::share;
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use yew::prelude::*;
+
+/// Id of the element the explorer renders for this module (`app.rs`).
+pub const TOOLS_ROOT_ID: &str = "tools";
+/// Attribute holding the explorer's state as a share query.
+pub const STATE_ATTR: &str = "data-state";
+/// Event: the chart overlay to draw (detail: `Overlay::encode`).
+pub const OVERLAY_EVENT: &str = "servecost:overlay";
+/// Event: a state the tools changed (detail: a share query) for the explorer to load.
+pub const APPLY_EVENT: &str = "servecost:apply";
+
+/// Dispatch a `CustomEvent` named `name` with a string `detail` on `target`.
+pub fn send(target: &web_sys::Element, name: &str, detail: &str) {
+    let init = web_sys::CustomEventInit::new();
+    init.set_detail(&JsValue::from_str(detail));
+    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict(name, &init) {
+        let _ = target.dispatch_event(&event);
+    }
+}
+
+fn state_of(host: &web_sys::Element) -> String {
+    host.get_attribute(STATE_ATTR).unwrap_or_default()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ToolsProps {
+    /// The explorer's `#tools` element this app is mounted in.
+    pub host: web_sys::Element,
+}
+
+/// Watches `host`'s `data-state`; calls `on_change` with it in a task of its own, once per burst.
+struct StateWatch {
+    observer: web_sys::MutationObserver,
+    _callback: Closure<dyn FnMut()>,
+}
+
+impl StateWatch {
+    fn new(host: &web_sys::Element, on_change: Callback<String>) -> Option<StateWatch> {
+        let pending: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
+        let watched = host.clone();
+        let callback = Closure::<dyn FnMut()>::new(move || {
+            if pending.borrow().is_some() {
+                return;
+            }
+            let (host, on_change, done) = (watched.clone(), on_change.clone(), pending.clone());
+            let timeout = Timeout::new(0, move || {
+                done.borrow_mut().take();
+                on_change.emit(state_of(&host));
+            });
+            *pending.borrow_mut() = Some(timeout);
+        });
+        let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        let options = web_sys::MutationObserverInit::new();
+        options.set_attributes(true);
+        options.set_attribute_filter(&js_sys::Array::of1(&JsValue::from_str(STATE_ATTR)));
+        observer.observe_with_options(host, &options).ok()?;
+        Some(StateWatch {
+            observer,
+            _callback: callback,
+        })
+    }
+}
+
+impl Drop for StateWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+#[function_component(ToolsApp)]
+pub fn tools_app(props: &ToolsProps) -> Html {
+    let host = props.host.clone();
+    let state = use_reducer({
+        let query = state_of(&host);
+        move || State::from_view(share::decode(&query).0)
+    });
+    // The last state both sides agree on: what the explorer sent, or what we sent it.
+    let agreed = use_mut_ref({
+        let query = state_of(&host);
+        move || query
+    });
+    {
+        let (dispatcher, agreed) = (state.dispatcher(), agreed.clone());
+        use_effect_with(host.clone(), move |host| {
+            let on_change = Callback::from(move |query: String| {
+                let (view, _) = share::decode(&query);
+                *agreed.borrow_mut() = query;
+                dispatcher.dispatch(Action::Sync(Box::new(view)));
+            });
+            let watch = StateWatch::new(host, on_change);
+            move || drop(watch)
+        });
+    }
+    let persist = host.has_attribute("data-persist");
+    let restore_pins = host.has_attribute("data-restore-pins");
+    let decisions = use_reducer(DecisionState::default);
+    use_pin_storage(&state, &decisions.dispatcher(), persist, restore_pins);
+    let data = use_decision_data(state.view.as_ref(), &state.pins, decisions.slo());
+    {
+        let host = host.clone();
+        use_effect_with(data.overlay.clone(), move |overlay| {
+            send(&host, OVERLAY_EVENT, &overlay.encode());
+        });
+    }
+    {
+        let query = share::encode(&state.view_state());
+        let host = host.clone();
+        use_effect_with(query, move |query| {
+            if *agreed.borrow() != *query {
+                *agreed.borrow_mut() = query.clone();
+                send(&host, APPLY_EVENT, query);
+            }
+        });
+    }
+    let on_edit = use_callback(
+        state.dispatcher(),
+        |(field, text): (Field, String), dispatcher| {
+            dispatcher.dispatch(Action::Edit(field, text));
+        },
+    );
+    let Some(view) = state.view.clone() else {
+        return Html::default();
+    };
+    html! {
+        <>
+            <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
+            <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
+            <GlossaryPanel />
+            <footer class="footer">
+                <p>{ "Analytic steady-state model; every assumption is listed above. No data leaves this page." }</p>
+            </footer>
+        </>
+    }
+}
+
+/// Mount the tools into the `#tools` element under `within` (the document when `None`); false
+/// when there is none (the embed widget, or a page without the explorer).
+pub fn mount(within: Option<&web_sys::Element>) -> bool {
+    let selector = format!("#{TOOLS_ROOT_ID}");
+    let host = match within {
+        Some(root) => root.query_selector(&selector).ok().flatten(),
+        None => web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(&selector).ok().flatten()),
+    };
+    match host {
+        Some(host) => {
+            yew::Renderer::<ToolsApp>::with_root_and_props(host.clone(), ToolsProps { host })
+                .render();
+            true
+        }
+        None => false,
+    }
+}
+
+/// The module's entry (`src/bin/tools.rs`): the panic hook, then mount into the page.
+pub fn start() {
+    super::panic::install();
+    if mount(None) {
+        super::perf::mark_tools_ready();
+    }
+}
