@@ -43,17 +43,21 @@ fn document() -> web_sys::Document {
         .expect("document")
 }
 
-/// Mount a fresh page in its own container, as `index.html` lays it out: the explorer `App` in
-/// one element and, beside it, the `#tools` element the page's second module (`ui::tools`: the
+/// Mount a fresh page in its own container, as `index.html` lays it out: the masthead's share
+/// slot, the explorer `App` in one element and, beside it, the `#tools` element the page's second module (`ui::tools`: the
 /// simulator, decision and glossary panels) mounts into. Both render here from this one test
 /// module; they talk through the `#tools` element exactly as the two modules of the real page do.
 async fn mount_props(mut props: servecost::ui::app::AppProps) -> web_sys::Element {
     let root = document().create_element("div").expect("div");
+    root.set_class_name("page");
     document()
         .body()
         .expect("body")
         .append_child(&root)
         .expect("append");
+    let share_slot = document().create_element("div").expect("div");
+    share_slot.set_id(servecost::ui::tools::SHARE_SLOT_ID);
+    root.append_child(&share_slot).expect("append");
     let app_root = document().create_element("div").expect("div");
     let tools = document().create_element("div").expect("div");
     tools.set_id(servecost::ui::tools::TOOLS_ROOT_ID);
@@ -325,6 +329,53 @@ fn slider_moves_keep_the_curve_and_edits_resweep_only_when_needed() {
         .apply(Action::Edit(Field::InputLen, "4000".into()))
         .expect("edited");
     assert!(longer.view.expect("view").curve != view.curve);
+}
+
+/// The tools module's copy of the state follows the explorer's (`Action::Sync`): a concurrency
+/// change alone keeps the curve and only re-evaluates the point; anything else reloads; the
+/// same state is no change at all (no re-render on the tools' side).
+#[wasm_bindgen_test]
+fn the_tools_copy_follows_the_explorer_and_resweeps_only_when_needed() {
+    let explorer = State::initial();
+    let replica = State::initial();
+    let view = replica.view.clone().expect("default view");
+    assert!(replica
+        .apply(Action::Sync(Box::new(explorer.view_state())))
+        .is_none());
+
+    let moved = explorer.apply(Action::MoveSlider(0)).expect("moved");
+    let synced = replica
+        .apply(Action::Sync(Box::new(moved.view_state())))
+        .expect("follows");
+    let synced_view = synced.view.clone().expect("view");
+    assert_eq!(synced_view.concurrency(), 1);
+    assert!(synced_view.curve == view.curve, "no re-sweep");
+    assert_eq!(synced.slider_position, moved.slider_position);
+    assert_eq!(synced.view_state(), moved.view_state());
+    assert_eq!(*synced_view.point, *moved.view.expect("view").point);
+
+    let edited = explorer
+        .apply(Action::Edit(Field::InputLen, "4000".into()))
+        .expect("edited");
+    let reloaded = replica
+        .apply(Action::Sync(Box::new(edited.view_state())))
+        .expect("follows");
+    assert!(reloaded.view.clone().expect("view").curve != view.curve);
+    assert_eq!(reloaded.view_state(), edited.view_state());
+    let (a, b) = (
+        reloaded.view.clone().expect("view"),
+        edited.view.clone().expect("view"),
+    );
+    assert_eq!(*a.point, *b.point);
+
+    // A hostile concurrency is clamped to the engine limit, never wraps.
+    let mut hostile = explorer.view_state();
+    hostile.scenario.concurrency = 1e30;
+    let clamped = replica
+        .apply(Action::Sync(Box::new(hostile)))
+        .expect("follows");
+    let clamped_view = clamped.view.expect("view");
+    assert_eq!(clamped_view.concurrency(), clamped_view.engine_limit());
 }
 
 #[wasm_bindgen_test]
@@ -611,10 +662,7 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
         .get_item(servecost::ui::share_sync::STORAGE_KEY)
         .expect("get")
         .expect("remembered");
-    assert_eq!(
-        from_json(&remembered).expect("valid").scenario.gpu_count,
-        4.0
-    );
+    assert_eq!(decode(&remembered).0.scenario.gpu_count, 4.0);
 
     history
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&original))

@@ -18,7 +18,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::ops::Range;
 
-const FONT_FAMILY: &str = "sans-serif";
+/// The chart font. A `FontFamily`, not the string "sans-serif": plotters reads a string family
+/// with `str::to_lowercase`, which links ~24 KB of Unicode case tables into the wasm.
+const FONT_FAMILY: FontFamily = FontFamily::SansSerif;
 /// Shown before the first run has finished.
 pub const LOAD_CHART_EMPTY: &str = "The simulator has not run yet";
 pub const LOAD_X_LABEL: &str = "offered load, requests/s (Poisson arrivals)";

@@ -3,7 +3,7 @@
 //! and the names and captions of exported files. Pure like the rest of `share`: the page passes
 //! `location.search` and the stored text in and gets text back.
 
-use super::{decode, encode, from_json, sanitize, EmbedOptions, ViewState};
+use super::{decode, encode, sanitize, EmbedOptions, ViewState};
 use crate::model::OperatingPoint;
 use crate::report::{format_number, format_usd};
 use crate::scenario::Scenario;
@@ -49,9 +49,11 @@ fn sanitize_view(mut view: ViewState, notices: &mut Vec<String>) -> ViewState {
 }
 
 /// Choose the opening view: a non-empty `query` (an explicit link) always wins and is read with
-/// notices; otherwise the `stored` JSON (the last scenario) if it still imports cleanly;
-/// otherwise the defaults. Unreadable storage is ignored without a notice: the user did not ask
-/// for it, and a stale entry must never block the page.
+/// notices; otherwise the `stored` text (the last scenario, as the query `encode` writes) if it
+/// still reads cleanly, without a single notice; otherwise the defaults. Unreadable storage (an
+/// entry of an older version, which stored JSON, included) is ignored without a notice: the user
+/// did not ask for it, and a stale entry must never block the page. (A query, not JSON, so the
+/// explorer's module needs no JSON code for it.)
 pub fn start_view(query: &str, stored: Option<&str>) -> StartView {
     let query = query.trim().trim_start_matches('?');
     if !query.is_empty() {
@@ -63,8 +65,12 @@ pub fn start_view(query: &str, stored: Option<&str>) -> StartView {
             source: StartSource::Link,
         };
     }
-    match stored.map(from_json) {
-        Some(Ok(view)) => StartView {
+    let remembered = stored
+        .filter(|text| text.starts_with("v="))
+        .map(decode)
+        .filter(|(_, notices)| notices.is_empty());
+    match remembered {
+        Some((view, _)) => StartView {
             view: without_embed(&view),
             notices: Vec::new(),
             source: StartSource::Storage,
@@ -190,7 +196,7 @@ mod tests {
 
     #[test]
     fn an_explicit_link_wins_over_storage_and_bad_storage_is_ignored() {
-        let stored = to_json(&custom());
+        let stored = encode(&custom());
         let from_link = start_view("?v=1&gpus=4", Some(&stored));
         assert_eq!(from_link.source, StartSource::Link);
         assert_eq!(from_link.view.scenario.gpu_count, 4.0);
@@ -201,7 +207,19 @@ mod tests {
         let from_storage = start_view("", Some(&stored));
         assert_eq!(from_storage.source, StartSource::Storage);
         assert_eq!(from_storage.view, custom());
-        for corrupt in ["", "{", "null", "[1,2]", r#"{"gpus":"x"}"#, "\u{0}\u{ffff}"] {
+        let older_json = to_json(&custom());
+        for corrupt in [
+            "",
+            "{",
+            "null",
+            "[1,2]",
+            r#"{"gpus":"x"}"#,
+            "\u{0}\u{ffff}",
+            "v=1&gpus=x",
+            "v=1&bogus=1",
+            "gpus=4",
+            older_json.as_str(),
+        ] {
             let start = start_view("?", Some(corrupt));
             assert_eq!(start.source, StartSource::Defaults, "{corrupt:?}");
             assert_eq!(start.view, ViewState::default());

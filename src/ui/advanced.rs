@@ -56,7 +56,7 @@ pub fn advanced(props: &AdvancedProps) -> Html {
         "nvidia" => "NVIDIA GPUs (fitted on published measurements)".to_string(),
         other => format!(
             "{} accelerators (the NVIDIA fit, discounted: no measurements yet)",
-            other.to_uppercase()
+            other.to_ascii_uppercase()
         ),
     };
     let on_ideal = {

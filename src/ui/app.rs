@@ -9,7 +9,6 @@ use super::chart_canvas::ChartCanvas;
 use super::controls::{Controls, INPUT_ERROR_ID};
 use super::custom_model::CustomModel;
 use super::embed::{embed_controls, EmbedView};
-use super::export::ShareBar;
 use super::fields::Field;
 use super::glossary::Term;
 use super::knobs::KnobAction;
@@ -146,7 +145,7 @@ pub fn app(props: &AppProps) -> Html {
             restore_pins: start.start.source != share::StartSource::Link,
         },
         &state.view_state(),
-        on_import.clone(),
+        on_import,
     );
     let on_edit = use_callback(
         state.dispatcher(),
@@ -226,13 +225,6 @@ pub fn app(props: &AppProps) -> Html {
 
     html! {
         <div class="app">
-            <header class="masthead">
-                <div>
-                    <h1>{ "servecost" }</h1>
-                    <p class="tagline">{ "LLM serving throughput, latency and cost: drag the batch size and watch the trade-off. Computed in your browser." }</p>
-                </div>
-                <ShareBar view={view.clone()} pins={state.pins.clone()} chart={state.chart.clone()} {on_import} />
-            </header>
             <UrlNotice notices={start.start.notices.clone()} />
             <main class="layout">
                 <section class="panel scenario" aria-labelledby="scenario-title">

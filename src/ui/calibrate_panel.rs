@@ -47,7 +47,7 @@ pub fn run_calibration(state: &State, text: &str) -> CalibrationRun {
         s.par.gpus_per_replica(),
         s.gpu.name,
         s.par.tp,
-        s.precision.id().to_uppercase()
+        s.precision.id().to_ascii_uppercase()
     );
     let input = one_replica_input(s);
     let result = parse_measurements(text).and_then(|points| {

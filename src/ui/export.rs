@@ -59,11 +59,13 @@ fn view_state(view: &View, pins: &[ScenarioInput], chart: &ChartOptions) -> View
     }
 }
 
-/// The chart canvas of the app this event happened in (tests mount several apps in one page).
+/// The chart canvas of the page this event happened in (`.page`: the document's body, or one of
+/// the pages tests mount side by side). The bar belongs to the page's second module, outside
+/// the explorer's element, so the canvas is found from the page, not from the bar.
 fn chart_canvas_near(event: &MouseEvent) -> Option<web_sys::HtmlCanvasElement> {
     let from_app = event
         .target_dyn_into::<web_sys::Element>()
-        .and_then(|target| target.closest(".app").ok().flatten())
+        .and_then(|target| target.closest(".page").ok().flatten())
         .and_then(|app| app.query_selector(&format!("#{CHART_ID}")).ok().flatten());
     let element = match from_app {
         Some(element) => element,

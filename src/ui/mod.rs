@@ -64,6 +64,7 @@ fn page_props() -> app::AppProps {
 
 /// Install the panic hook and render the app.
 pub fn start() {
+    perf::mark_start();
     panic::install();
     let root = web_sys::window()
         .and_then(|w| w.document())

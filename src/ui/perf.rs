@@ -22,6 +22,17 @@ fn performance() -> Option<web_sys::Performance> {
 }
 
 /// Call at the start of every user-driven update, before dispatching.
+/// Performance mark at the explorer module's entry (the wasm is fetched, compiled and running):
+/// what comes before is download and compile, what comes after is start-up and first render.
+pub const START_MARK: &str = "servecost:start";
+
+/// Mark the explorer module's entry.
+pub fn mark_start() {
+    if let Some(performance) = performance() {
+        let _ = performance.mark(START_MARK);
+    }
+}
+
 /// Performance mark set once the page's second module has mounted its panels (`tools.rs`).
 pub const TOOLS_READY_MARK: &str = "servecost:tools-ready";
 

@@ -85,7 +85,7 @@ pub fn pin_label(input: &ScenarioInput) -> String {
     format!(
         "{model} · {}× {gpu} · {}",
         input.gpu_count,
-        input.precision.to_uppercase()
+        input.precision.to_ascii_uppercase()
     )
 }
 

@@ -120,7 +120,7 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
             <td>{ c.gpus_per_replica }</td>
             <td>{ c.replicas }</td>
             <td data-col="total_gpus">{ c.total_gpus }</td>
-            <td>{ c.precision.to_uppercase() }</td>
+            <td>{ c.precision.to_ascii_uppercase() }</td>
             <td>{ c.concurrency }</td>
             <td>{ format!("{} ({p})", format_number(c.ttft_ms)) }</td>
             <td>{ format!("{} ({p})", format_number(c.tpot_ms)) }</td>
@@ -251,7 +251,7 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
                             <summary>{ format!("Why the others lost ({})", found.rejected.len()) }</summary>
                             <ul>
                                 { for found.rejected.iter().map(|r| html! {
-                                    <li>{ format!("{}, TP {}, {}: {}", gpu_name(&r.gpu), r.tp, r.precision.to_uppercase(), r.reason) }</li>
+                                    <li>{ format!("{}, TP {}, {}: {}", gpu_name(&r.gpu), r.tp, r.precision.to_ascii_uppercase(), r.reason) }</li>
                                 }) }
                             </ul>
                         </details>

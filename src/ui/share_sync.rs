@@ -123,7 +123,7 @@ fn write_location(view: &ViewState) -> Option<()> {
 
 fn remember(view: &ViewState) -> Option<()> {
     let storage = window()?.local_storage().ok()??;
-    storage.set_item(STORAGE_KEY, &share::to_json(view)).ok()
+    storage.set_item(STORAGE_KEY, &share::encode(view)).ok()
 }
 
 /// Keep the URL and storage in step with the state, `WRITE_DELAY_MS` after the last change.

@@ -20,6 +20,7 @@
 use super::decision_data::use_decision_data;
 use super::decision_panels::DecisionPanels;
 use super::decisions::DecisionState;
+use super::export::ShareBar;
 use super::fields::Field;
 use super::glossary::GlossaryPanel;
 use super::pins::use_pin_storage;
@@ -58,6 +59,8 @@ fn state_of(host: &web_sys::Element) -> String {
 pub struct ToolsProps {
     /// The explorer's `#tools` element this app is mounted in.
     pub host: web_sys::Element,
+    /// The masthead's `#share-slot`, where the share-and-export bar goes (none: no bar).
+    pub share_slot: Option<web_sys::Element>,
 }
 
 /// Watches `host`'s `data-state`; calls `on_change` with it in a task of its own, once per burst.
@@ -150,11 +153,21 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             dispatcher.dispatch(Action::Edit(field, text));
         },
     );
+    let on_import = use_callback(state.dispatcher(), |view: share::ViewState, dispatcher| {
+        dispatcher.dispatch(Action::Load(Box::new(view)));
+    });
     let Some(view) = state.view.clone() else {
         return Html::default();
     };
+    let share_bar = props.share_slot.clone().map(|slot| {
+        create_portal(
+            html! { <ShareBar view={view.clone()} pins={state.pins.clone()} chart={state.chart.clone()} {on_import} /> },
+            slot,
+        )
+    });
     html! {
         <>
+            { for share_bar }
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
             <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
             <GlossaryPanel />
@@ -165,20 +178,29 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     }
 }
 
-/// Mount the tools into the `#tools` element under `within` (the document when `None`); false
-/// when there is none (the embed widget, or a page without the explorer).
+/// Id of the masthead's slot for the share-and-export bar (`index.html`).
+pub const SHARE_SLOT_ID: &str = "share-slot";
+
+/// Mount the tools into the `#tools` element under `within` (the document when `None`), with
+/// the share bar in `#share-slot` if there is one; false when there is no `#tools` (a page
+/// without the explorer).
 pub fn mount(within: Option<&web_sys::Element>) -> bool {
-    let selector = format!("#{TOOLS_ROOT_ID}");
-    let host = match within {
-        Some(root) => root.query_selector(&selector).ok().flatten(),
-        None => web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector(&selector).ok().flatten()),
+    let find = |id: &str| {
+        let selector = format!("#{id}");
+        match within {
+            Some(root) => root.query_selector(&selector).ok().flatten(),
+            None => web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.query_selector(&selector).ok().flatten()),
+        }
     };
-    match host {
+    match find(TOOLS_ROOT_ID) {
         Some(host) => {
-            yew::Renderer::<ToolsApp>::with_root_and_props(host.clone(), ToolsProps { host })
-                .render();
+            let props = ToolsProps {
+                host: host.clone(),
+                share_slot: find(SHARE_SLOT_ID),
+            };
+            yew::Renderer::<ToolsApp>::with_root_and_props(host, props).render();
             true
         }
         None => false,
