@@ -1166,6 +1166,40 @@ fn ideal_roofline_raises_throughput_and_stays_out_of_links() {
         *view.point,
         "the same numbers again"
     );
+    // A page flag: loading a view (an import, or a state the tools apply) keeps it on.
+    let mut other = ideal.view_state();
+    other.scenario.gpu_count = 2.0;
+    let loaded = ideal.apply(Action::Load(Box::new(other))).expect("loaded");
+    assert!(loaded.knobs.ideal_roofline);
+    assert!(loaded
+        .view
+        .expect("view")
+        .scenario
+        .efficiency
+        .blend_p
+        .is_infinite());
+}
+
+/// The tools module's numbers follow the explorer's ideal-roofline switch, which the share query
+/// does not carry: the explorer mirrors it on the `#tools` element.
+#[wasm_bindgen_test]
+async fn the_tools_follow_the_ideal_roofline_switch() {
+    let root = mount().await;
+    let tools = find(&root, "#tools");
+    assert!(!tools.has_attribute(servecost::ui::tools::IDEAL_ATTR));
+    let cost_before = text(&root, ".decisions");
+    let checkbox: web_sys::HtmlInputElement = find(&root, "#ideal-roofline")
+        .dyn_into()
+        .expect("a checkbox");
+    checkbox.set_checked(true);
+    fire(&checkbox, "change");
+    settle().await;
+    assert!(tools.has_attribute(servecost::ui::tools::IDEAL_ATTR));
+    assert!(
+        eventually(2_000, || text(&root, ".decisions") != cost_before).await,
+        "the decision panels' numbers move with the switch"
+    );
+    root.remove();
 }
 
 #[wasm_bindgen_test]

@@ -143,6 +143,7 @@ pub fn app(props: &AppProps) -> Html {
             load: props.sync_location && !embed,
             persist: start.persist,
             restore_pins: start.start.source != share::StartSource::Link,
+            ideal_roofline: state.knobs.ideal_roofline,
         },
         &state.view_state(),
         on_import,

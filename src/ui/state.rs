@@ -285,6 +285,13 @@ impl State {
 
     fn load(&self, view: ViewState) -> State {
         let loaded = State::from_view(view);
+        // The ideal-roofline switch is a page flag, not part of what is loaded: it stays as set.
+        let loaded = match self.knobs.ideal_roofline {
+            true => loaded
+                .knob(KnobAction::IdealRoofline(true))
+                .unwrap_or(loaded),
+            false => loaded,
+        };
         if loaded.view.is_some() {
             return loaded;
         }

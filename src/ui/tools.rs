@@ -14,7 +14,8 @@
 //!   carry what the panels changed in the replica (pins, "Apply" of a plan or a calibration, a
 //!   price tier), which the explorer loads as if from a link and then reflects back.
 //!
-//! `data-persist` on the element means "the real page": read and save pins in `localStorage`;
+//! `data-ideal-roofline` on the element mirrors the explorer's ideal-roofline switch (a page
+//! flag outside the share query). `data-persist` on the element means "the real page": read and save pins in `localStorage`;
 //! `data-restore-pins` means the page did not open from a link, so saved pins come back.
 
 use super::decision_data::use_decision_data;
@@ -23,6 +24,7 @@ use super::decisions::DecisionState;
 use super::export::ShareBar;
 use super::fields::Field;
 use super::glossary::GlossaryPanel;
+use super::knobs::KnobAction;
 use super::pins::use_pin_storage;
 use super::sim_panel::SimPanel;
 use super::state::{Action, State};
@@ -37,6 +39,9 @@ use yew::prelude::*;
 pub const TOOLS_ROOT_ID: &str = "tools";
 /// Attribute holding the explorer's state as a share query.
 pub const STATE_ATTR: &str = "data-state";
+/// Attribute present while the explorer's "ideal roofline" switch is on: a page flag, not part of
+/// the share query (`knobs.rs`), which the tools' numbers must follow all the same.
+pub const IDEAL_ATTR: &str = "data-ideal-roofline";
 /// Event: the chart overlay to draw (detail: `Overlay::encode`).
 pub const OVERLAY_EVENT: &str = "servecost:overlay";
 /// Event: a state the tools changed (detail: a share query) for the explorer to load.
@@ -63,14 +68,15 @@ pub struct ToolsProps {
     pub share_slot: Option<web_sys::Element>,
 }
 
-/// Watches `host`'s `data-state`; calls `on_change` with it in a task of its own, once per burst.
+/// Watches `host`'s `data-state` and `data-ideal-roofline`; calls `on_change` with them in a task
+/// of its own, once per burst.
 struct StateWatch {
     observer: web_sys::MutationObserver,
     _callback: Closure<dyn FnMut()>,
 }
 
 impl StateWatch {
-    fn new(host: &web_sys::Element, on_change: Callback<String>) -> Option<StateWatch> {
+    fn new(host: &web_sys::Element, on_change: Callback<(String, bool)>) -> Option<StateWatch> {
         let pending: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
         let watched = host.clone();
         let callback = Closure::<dyn FnMut()>::new(move || {
@@ -80,14 +86,17 @@ impl StateWatch {
             let (host, on_change, done) = (watched.clone(), on_change.clone(), pending.clone());
             let timeout = Timeout::new(0, move || {
                 done.borrow_mut().take();
-                on_change.emit(state_of(&host));
+                on_change.emit((state_of(&host), host.has_attribute(IDEAL_ATTR)));
             });
             *pending.borrow_mut() = Some(timeout);
         });
         let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
         let options = web_sys::MutationObserverInit::new();
         options.set_attributes(true);
-        options.set_attribute_filter(&js_sys::Array::of1(&JsValue::from_str(STATE_ATTR)));
+        options.set_attribute_filter(&js_sys::Array::of2(
+            &JsValue::from_str(STATE_ATTR),
+            &JsValue::from_str(IDEAL_ATTR),
+        ));
         observer.observe_with_options(host, &options).ok()?;
         Some(StateWatch {
             observer,
@@ -106,8 +115,16 @@ impl Drop for StateWatch {
 pub fn tools_app(props: &ToolsProps) -> Html {
     let host = props.host.clone();
     let state = use_reducer({
-        let query = state_of(&host);
-        move || State::from_view(share::decode(&query).0)
+        let (query, ideal) = (state_of(&host), host.has_attribute(IDEAL_ATTR));
+        move || {
+            let state = State::from_view(share::decode(&query).0);
+            match ideal {
+                true => state
+                    .apply(Action::Knob(KnobAction::IdealRoofline(true)))
+                    .unwrap_or(state),
+                false => state,
+            }
+        }
     });
     // The last state both sides agree on: what the explorer sent, or what we sent it.
     let agreed = use_mut_ref({
@@ -117,10 +134,11 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     {
         let (dispatcher, agreed) = (state.dispatcher(), agreed.clone());
         use_effect_with(host.clone(), move |host| {
-            let on_change = Callback::from(move |query: String| {
+            let on_change = Callback::from(move |(query, ideal): (String, bool)| {
                 let (view, _) = share::decode(&query);
                 *agreed.borrow_mut() = query;
                 dispatcher.dispatch(Action::Sync(Box::new(view)));
+                dispatcher.dispatch(Action::Knob(KnobAction::IdealRoofline(ideal)));
             });
             let watch = StateWatch::new(host, on_change);
             move || drop(watch)

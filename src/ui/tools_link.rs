@@ -7,7 +7,7 @@
 //! module's events.
 
 use super::state::Shared;
-use super::tools::{APPLY_EVENT, OVERLAY_EVENT, STATE_ATTR, TOOLS_ROOT_ID};
+use super::tools::{APPLY_EVENT, IDEAL_ATTR, OVERLAY_EVENT, STATE_ATTR, TOOLS_ROOT_ID};
 use crate::chart::Overlay;
 use crate::share;
 use gloo::events::EventListener;
@@ -60,6 +60,8 @@ pub struct LinkOptions {
     pub persist: bool,
     /// The page did not open from a link: saved pins come back.
     pub restore_pins: bool,
+    /// The ideal-roofline switch (a page flag the share query does not carry).
+    pub ideal_roofline: bool,
 }
 
 /// Keep the tools in step with `view` (the explorer's `State::view_state`); returns the overlay
@@ -75,8 +77,12 @@ pub fn use_tools_link(
     let query = share::encode(view);
     {
         let host = host.clone();
-        use_effect_with(query, move |query| {
+        use_effect_with((query, options.ideal_roofline), move |(query, ideal)| {
             if let Some(host) = host {
+                let _ = match ideal {
+                    true => host.set_attribute(IDEAL_ATTR, ""),
+                    false => host.remove_attribute(IDEAL_ATTR),
+                };
                 let _ = host.set_attribute(STATE_ATTR, query);
             }
         });
