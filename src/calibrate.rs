@@ -7,10 +7,10 @@
 //! around the best grid point. Deterministic and bounded (fixed number of evaluations).
 
 use crate::catalog::csv;
+use crate::json::{self, Value};
 use crate::model::evaluate;
 use crate::scenario::{EfficiencyOverrides, Scenario, ScenarioError, ScenarioInput};
 use serde::Serialize;
-use serde_json::Value;
 
 /// One measured operating point; any metric may be missing.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -88,7 +88,7 @@ fn parse_csv(text: &str) -> Result<Vec<MeasuredPoint>, String> {
 }
 
 fn parse_vllm_json(text: &str) -> Result<Vec<MeasuredPoint>, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let value = json::parse(text).map_err(|e| format!("not valid JSON: {e}"))?;
     let results: Vec<&Value> = match &value {
         Value::Array(items) => items.iter().collect(),
         object @ Value::Object(_) => vec![object],

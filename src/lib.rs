@@ -10,6 +10,7 @@ pub mod chart;
 pub mod cli;
 pub mod fit;
 pub mod glossary;
+pub mod json;
 pub mod model;
 pub mod plan;
 pub mod pricing;

@@ -3,6 +3,8 @@
 //! assumptions header. Decoding never fails: what cannot be read falls back to the default and
 //! is named in a notice. Pure: no web APIs (the page passes `location.search` in and out).
 
+use crate::catalog::ModelSpec;
+use crate::json::{self, Value};
 use crate::model::{Curve, OperatingPoint};
 use crate::report::assumptions;
 use crate::scenario::{Scenario, ScenarioInput};
@@ -71,7 +73,7 @@ pub fn scenario_pairs(input: &ScenarioInput) -> Vec<(&'static str, String)> {
             input
                 .custom_model
                 .as_ref()
-                .and_then(|m| serde_json::to_string(m).ok())
+                .map(|m| m.to_json_value().to_json())
                 .unwrap_or_default(),
         ),
         ("gpu", input.gpu.clone()),
@@ -162,7 +164,8 @@ pub fn set_scenario_field(input: &mut ScenarioInput, key: &str, value: &str) -> 
                 None
             } else {
                 Some(
-                    serde_json::from_str(value)
+                    json::parse(value)
+                        .and_then(|v| ModelSpec::from_json_value(&v))
                         .map_err(|err| format!("is not a model description: {err}"))?,
                 )
             }
@@ -441,47 +444,42 @@ pub fn sanitize(
 
 /// The view as pretty JSON with the same keys as the URL (`v`, scenario keys, `pins`, chart).
 pub fn to_json(view: &ViewState) -> String {
-    let mut object = serde_json::Map::new();
-    object.insert("v".into(), STATE_VERSION.into());
-    for (key, value) in changed_pairs(&view.scenario) {
-        object.insert(key.into(), value.into());
-    }
-    let pins: Vec<serde_json::Value> = view
+    let pairs = |input: &ScenarioInput| -> Vec<(String, Value)> {
+        changed_pairs(input)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.into()))
+            .collect()
+    };
+    let mut object = vec![("v".to_string(), STATE_VERSION.into())];
+    object.extend(pairs(&view.scenario));
+    let pins: Vec<Value> = view
         .pins
         .iter()
-        .map(|pin| {
-            serde_json::Value::Object(
-                changed_pairs(pin)
-                    .into_iter()
-                    .map(|(k, v)| (k.to_string(), v.into()))
-                    .collect(),
-            )
-        })
+        .map(|pin| Value::Object(pairs(pin)))
         .collect();
     if !pins.is_empty() {
-        object.insert("pins".into(), pins.into());
+        object.push(("pins".into(), pins.into()));
     }
     if !view.chart.x.is_empty() {
-        object.insert("x".into(), view.chart.x.clone().into());
+        object.push(("x".into(), view.chart.x.as_str().into()));
     }
     if !view.chart.y.is_empty() {
-        object.insert("y".into(), view.chart.y.clone().into());
+        object.push(("y".into(), view.chart.y.as_str().into()));
     }
-    serde_json::to_string_pretty(&serde_json::Value::Object(object)).unwrap_or_else(|_| "{}".into())
+    Value::Object(object).to_json_pretty()
 }
 
 /// Import a JSON export. Unlike a link, an import the user chose must be right: any bad field is
 /// an error naming it (the page keeps the current view).
 pub fn from_json(text: &str) -> Result<ViewState, String> {
-    let value: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let value = json::parse(text).map_err(|e| format!("not valid JSON: {e}"))?;
     let object = value
         .as_object()
         .ok_or("the file must hold a JSON object")?;
-    let text_of = |v: &serde_json::Value| match v {
-        serde_json::Value::String(s) => Some(s.clone()),
-        serde_json::Value::Number(n) => Some(n.to_string()),
-        serde_json::Value::Null => Some(String::new()),
+    let text_of = |v: &Value| match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(json::number_to_string(*n)),
+        Value::Null => Some(String::new()),
         _ => None,
     };
     let mut view = ViewState::default();
@@ -605,6 +603,40 @@ mod tests {
         assert_eq!(back, view);
         let json = to_json(&view);
         assert_eq!(from_json(&json).expect("imports"), view);
+    }
+
+    /// A custom model travels in a link; links written when it was `serde_json::to_string`
+    /// (before `crate::json`) still read back to the same model.
+    #[test]
+    fn custom_model_links_old_and_new() {
+        let mut view = ViewState::default();
+        let spec = crate::catalog::catalog()
+            .expect("catalog")
+            .model("mixtral-8x7b")
+            .cloned()
+            .expect("a catalog model");
+        view.scenario.model = "custom".into();
+        view.scenario.custom_model = Some(spec.clone());
+        let (back, notices) = decode(&encode(&view));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back, view);
+        assert_eq!(from_json(&to_json(&view)).expect("imports"), view);
+
+        let old = serde_json::to_string(&spec).expect("serializes");
+        let (back, notices) = decode(&format!(
+            "v=1&model=custom&custom-model={}",
+            percent_encode(&old)
+        ));
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(back.scenario.custom_model, Some(spec));
+
+        let (_, notices) = decode("custom-model=%7B%22id%22%3A1%7D");
+        assert!(
+            notices
+                .iter()
+                .any(|n| n.contains("custom-model") && n.contains("`id`")),
+            "{notices:?}"
+        );
     }
 
     #[test]

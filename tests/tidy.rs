@@ -97,3 +97,29 @@ fn every_source_file_starts_with_a_module_doc() {
         missing.join("\n")
     );
 }
+
+/// The browser build reads and writes JSON with `src/json.rs`, never `serde_json` (about 35 KB
+/// of wasm): only the CLI (`src/cli/`) and tests (`#[cfg(test)]` modules, at the end of a file)
+/// may name it. Cargo.toml makes it a native-only dependency, so this catches the attempt early.
+#[test]
+fn only_the_cli_names_serde_json() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let cli = src().join("cli");
+    let mut offences = Vec::new();
+    for file in files.iter().filter(|f| !f.starts_with(&cli)) {
+        let text = std::fs::read_to_string(file).expect("read");
+        let library = text.split("#[cfg(test)]").next().unwrap_or("");
+        for (number, line) in library.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            if code.contains("serde_json") {
+                offences.push(format!("{}:{}", file.display(), number + 1));
+            }
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "use crate::json instead of serde_json outside src/cli/:\n{}",
+        offences.join("\n")
+    );
+}

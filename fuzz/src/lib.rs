@@ -14,6 +14,7 @@
 use servecost::calibrate::parse_measurements;
 use servecost::catalog::parse_hf_config;
 use servecost::chart::{render_svg, ChartOptions, Marker, Theme};
+use servecost::json;
 use servecost::model::{evaluate, sweep};
 use servecost::report::assumptions;
 use servecost::scenario::{EfficiencyOverrides, Scenario, ScenarioInput};
@@ -130,13 +131,30 @@ pub fn scenario_json(data: &[u8]) {
     );
 }
 
-/// A pasted Hugging Face `config.json` (`catalog::parse_hf_config`). A parsed model becomes the
-/// `custom` model of the default scenario; if that validates, it is shown. The custom model
+/// The JSON reader and writer every browser-side decoder uses (`servecost::json`): whatever
+/// parses writes (compact and pretty) to text that parses back to the same value.
+fn json_round_trip(text: &str) {
+    let Ok(value) = json::parse(text) else {
+        return;
+    };
+    for written in [value.to_json(), value.to_json_pretty()] {
+        assert_eq!(
+            json::parse(&written).as_ref(),
+            Ok(&value),
+            "JSON changed on a round trip through {written}"
+        );
+    }
+}
+
+/// A pasted Hugging Face `config.json`: first as plain JSON (`json_round_trip`), then through
+/// `catalog::parse_hf_config`. A parsed model becomes the `custom` model of the default
+/// scenario; if that validates, it is shown. The custom model
 /// travels through a link unchanged, unless its description is longer than a link value may be
 /// (`share::MAX_VALUE_LEN`, or the link longer than `MAX_QUERY_LEN`): then decoding the link must
 /// say so in a notice, never drop it silently.
 pub fn hf_config(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
+    json_round_trip(&text);
     let Ok(spec) = parse_hf_config(&text) else {
         return;
     };

@@ -5,18 +5,18 @@
 //! present. Errors name the missing or malformed key, so the page can say what is wrong.
 
 use super::models::{Arch, Attention, ModelSpec};
-use serde_json::{Map, Value};
+use crate::json::{self, Value};
 
 /// Read a `config.json` text into a model spec with id `custom`.
 pub fn parse_hf_config(text: &str) -> Result<ModelSpec, String> {
-    let root: Value =
-        serde_json::from_str(text).map_err(|e| format!("config.json is not valid JSON: {e}"))?;
-    let root = root
-        .as_object()
-        .ok_or("config.json must be a JSON object")?;
-    let config = match root.get("text_config").and_then(Value::as_object) {
-        Some(text_config) => text_config,
-        None => root,
+    let root = json::parse(text).map_err(|e| format!("config.json is not valid JSON: {e}"))?;
+    if root.as_object().is_none() {
+        return Err("config.json must be a JSON object".into());
+    }
+    let root = &root;
+    let config = match root.get("text_config") {
+        Some(text_config @ Value::Object(_)) => text_config,
+        _ => root,
     };
     let get = |key: &str| config.get(key).or_else(|| root.get(key));
     let whole = |key: &str| -> Result<Option<u32>, String> {
@@ -26,7 +26,7 @@ pub fn parse_hf_config(text: &str) -> Result<ModelSpec, String> {
                 .as_u64()
                 .and_then(|v| u32::try_from(v).ok())
                 .map(Some)
-                .ok_or_else(|| format!("`{key}` must be a whole number (got {value})")),
+                .ok_or_else(|| format!("`{key}` must be a whole number (got {})", shown(value))),
         }
     };
     let required = |key: &str| -> Result<u32, String> {
@@ -147,11 +147,20 @@ pub fn parse_hf_config(text: &str) -> Result<ModelSpec, String> {
     })
 }
 
+/// A value for an error message, as JSON, cut to 60 characters (it may be a huge pasted array).
+fn shown(value: &Value) -> String {
+    let text = value.to_json();
+    match text.char_indices().nth(60) {
+        Some((cut, _)) => format!("{}…", text.get(..cut).unwrap_or_default()),
+        None => text,
+    }
+}
+
 /// Which layers use local attention: `layer_types` (gpt-oss), `sliding_window_pattern`
 /// (Gemma 3: every Nth layer global), `attention_chunk_size` + `no_rope_layers` style chunking
 /// (Llama 4: 3 of 4 layers), or a window on every layer (Mistral v0.1).
 fn sliding_layers(
-    config: &Map<String, Value>,
+    config: &Value,
     num_layers: u32,
     whole: &dyn Fn(&str) -> Result<Option<u32>, String>,
 ) -> Result<(Option<u32>, Option<u32>), String> {

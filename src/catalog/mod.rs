@@ -7,6 +7,7 @@ mod api_prices;
 pub mod csv;
 mod gpus;
 mod hf_config;
+mod model_json;
 mod models;
 
 pub use api_prices::ApiPrice;

@@ -10,6 +10,7 @@
 use super::decisions::DecisionAction;
 use super::state::{Action, State};
 use crate::catalog::catalog;
+use crate::json::{self, Value};
 use crate::scenario::ScenarioInput;
 use crate::share::{self, ViewState, MAX_PINS};
 use yew::prelude::*;
@@ -112,9 +113,9 @@ pub fn pins_from_json(text: &str) -> (Vec<ScenarioInput>, Option<String>) {
     if text.len() > MAX_SAVED_LEN {
         return unreadable("the saved entry is too long".into());
     }
-    let items = match serde_json::from_str::<serde_json::Value>(text) {
-        Ok(serde_json::Value::Object(object)) => match object.get("pins") {
-            Some(serde_json::Value::Array(items)) => items.clone(),
+    let items = match json::parse(text) {
+        Ok(object @ Value::Object(_)) => match object.get("pins") {
+            Some(Value::Array(items)) => items.clone(),
             None => Vec::new(),
             Some(_) => return unreadable("`pins` is not a list".into()),
         },
@@ -124,9 +125,8 @@ pub fn pins_from_json(text: &str) -> (Vec<ScenarioInput>, Option<String>) {
     let mut pins = Vec::new();
     let mut dropped = Vec::new();
     for (index, item) in items.into_iter().enumerate() {
-        let mut one = serde_json::Map::new();
-        one.insert("pins".into(), serde_json::Value::Array(vec![item]));
-        let pin = share::from_json(&serde_json::Value::Object(one).to_string())
+        let one = Value::object([("pins", Value::Array(vec![item]))]);
+        let pin = share::from_json(&one.to_json())
             .and_then(|view| view.pins.into_iter().next().ok_or_else(String::new));
         match pin {
             Ok(input) if pins.len() < MAX_PINS && !pins.contains(&input) => pins.push(input),
