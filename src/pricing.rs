@@ -8,7 +8,7 @@
 //! `N·(P_idle + (P_tdp − P_idle)·busy)·PUE·$/kWh/1000` per hour with busy = the utilization;
 //! `u* = self-hosted $/hour ÷ API bill per hour for the same tokens at capacity`.
 
-use crate::catalog::{catalog, Gpu};
+use crate::catalog::Gpu;
 use crate::model::cost::{cost_breakdown, BLEND_INPUT_PER_OUTPUT};
 use crate::model::economics::{
     break_even, energy_usd_per_gpu_hour, BreakEven, Energy, PriceTier, HOURS_PER_MONTH,
@@ -166,9 +166,7 @@ impl PointCost {
     /// cheapest API first. Empty when the catalog lists no API price for the model.
     pub fn break_even(&self, model_id: &str) -> Vec<BreakEven> {
         let usd_per_hour = self.at_capacity().usd_per_hour;
-        catalog()
-            .map(|c| c.api_prices_for(model_id))
-            .unwrap_or_default()
+        crate::catalog::api_prices_for(model_id)
             .into_iter()
             .filter_map(|price| {
                 break_even(usd_per_hour, self.input_tok_s, self.output_tok_s, price)

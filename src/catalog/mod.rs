@@ -21,21 +21,29 @@ const GPUS_CSV: &str = include_str!("../../data/gpus.csv");
 const MODELS_CSV: &str = include_str!("../../data/models.csv");
 const API_PRICES_CSV: &str = include_str!("../../data/api_prices.csv");
 
-/// Every GPU and model the app and the CLI know by id.
+/// Every GPU and model the app and the CLI know by id. API prices are separate (`api_prices`):
+/// the explorer's first module never needs them, so it neither parses nor carries them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Catalog {
     pub gpus: Vec<Gpu>,
     pub models: Vec<ModelSpec>,
-    pub api_prices: Vec<ApiPrice>,
+}
+
+/// Parse `api_prices.csv` text; the error names the row and the column.
+pub fn parse_api_prices(api_prices_csv: &str) -> Result<Vec<ApiPrice>, String> {
+    csv::parse_records(api_prices_csv)
+        .map_err(|e| format!("api_prices.csv: {e}"))?
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            ApiPrice::from_record(r).map_err(|e| format!("api_prices.csv row {}: {e}", i + 2))
+        })
+        .collect()
 }
 
 impl Catalog {
     /// Parse catalog CSV texts; the error names the file, the row and the column.
-    pub fn parse(
-        gpus_csv: &str,
-        models_csv: &str,
-        api_prices_csv: &str,
-    ) -> Result<Catalog, String> {
+    pub fn parse(gpus_csv: &str, models_csv: &str) -> Result<Catalog, String> {
         let gpus = csv::parse_records(gpus_csv)
             .map_err(|e| format!("gpus.csv: {e}"))?
             .iter()
@@ -50,19 +58,7 @@ impl Catalog {
                 ModelSpec::from_record(r).map_err(|e| format!("models.csv row {}: {e}", i + 2))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let api_prices = csv::parse_records(api_prices_csv)
-            .map_err(|e| format!("api_prices.csv: {e}"))?
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                ApiPrice::from_record(r).map_err(|e| format!("api_prices.csv row {}: {e}", i + 2))
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Catalog {
-            gpus,
-            models,
-            api_prices,
-        })
+        Ok(Catalog { gpus, models })
     }
 
     pub fn gpu(&self, id: &str) -> Option<&Gpu> {
@@ -73,16 +69,27 @@ impl Catalog {
         self.models.iter().find(|model| model.id == id)
     }
 
-    /// API list prices for a model, cheapest blended (3:1) first.
-    pub fn api_prices_for(&self, model_id: &str) -> Vec<&ApiPrice> {
-        let mut prices: Vec<&ApiPrice> = self
-            .api_prices
-            .iter()
-            .filter(|p| p.model_id == model_id)
-            .collect();
-        prices.sort_by(|a, b| a.blended(3.0).total_cmp(&b.blended(3.0)));
-        prices
-    }
+}
+
+/// The compiled-in API list prices (parsed on first use).
+pub fn api_prices() -> Result<&'static [ApiPrice], &'static str> {
+    static API_PRICES: OnceLock<Result<Vec<ApiPrice>, String>> = OnceLock::new();
+    API_PRICES
+        .get_or_init(|| parse_api_prices(API_PRICES_CSV))
+        .as_ref()
+        .map(Vec::as_slice)
+        .map_err(String::as_str)
+}
+
+/// API list prices for a model, cheapest blended (3:1) first; none if the list does not parse.
+pub fn api_prices_for(model_id: &str) -> Vec<&'static ApiPrice> {
+    let mut prices: Vec<&ApiPrice> = api_prices()
+        .unwrap_or_default()
+        .iter()
+        .filter(|p| p.model_id == model_id)
+        .collect();
+    prices.sort_by(|a, b| a.blended(3.0).total_cmp(&b.blended(3.0)));
+    prices
 }
 
 /// The compiled-in catalog. An error here means the bundled CSVs are malformed, which
@@ -90,7 +97,7 @@ impl Catalog {
 pub fn catalog() -> Result<&'static Catalog, &'static str> {
     static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
     CATALOG
-        .get_or_init(|| Catalog::parse(GPUS_CSV, MODELS_CSV, API_PRICES_CSV))
+        .get_or_init(|| Catalog::parse(GPUS_CSV, MODELS_CSV))
         .as_ref()
         .map_err(String::as_str)
 }

@@ -920,11 +920,8 @@ fn simulation_json(result: &crate::sim::SimResult) -> serde_json::Value {
 
 /// The cheapest plan against every API price for the model (MODEL.md §7 break-even).
 fn api_comparison(request: &crate::plan::PlanRequest, best: &crate::plan::Candidate) -> String {
-    let Ok(cat) = catalog() else {
-        return String::new();
-    };
     let model_id = request.base.model.trim();
-    let prices = cat.api_prices_for(model_id);
+    let prices = crate::catalog::api_prices_for(model_id);
     if prices.is_empty() {
         return format!("\nNo API prices in the catalog for {model_id}.\n");
     }

@@ -21,6 +21,10 @@ const ELEMENTWISE_PASSES: f64 = 12.0;
 
 /// The roofline blend `C_p(a, b) = m·((a/m)^p + (b/m)^p)^(1/p)`, `m = max(a, b)`;
 /// `p = ∞` gives `max(a, b)` (MODEL.md §2.1; p = 1.5 fits vidur's profiles best).
+///
+/// The fitted default `p = 1.5` takes a fast path, `x^1.5 = x·√x` and `y^(1/1.5) = ∛(y²)`: the
+/// same value up to rounding, without `powf`, which in wasm is a software `pow` and was the
+/// hottest function of the page's start-up (every step time of every sweep calls this twice).
 pub fn blend(a: Seconds, b: Seconds, p: f64) -> Seconds {
     let m = a.max(b);
     if m.0 <= 0.0 || !p.is_finite() {
@@ -28,6 +32,10 @@ pub fn blend(a: Seconds, b: Seconds, p: f64) -> Seconds {
     }
     let ra = a.0 / m.0;
     let rb = b.0 / m.0;
+    if p == 1.5 {
+        let sum = ra * ra.sqrt() + rb * rb.sqrt();
+        return Seconds(m.0 * (sum * sum).cbrt());
+    }
     Seconds(m.0 * (ra.powf(p) + rb.powf(p)).powf(1.0 / p))
 }
 
@@ -327,6 +335,32 @@ mod tests {
     use super::*;
     use crate::catalog::catalog;
     use crate::model::precision::gemm_mode;
+
+    #[test]
+    fn the_p_1_5_fast_path_is_the_general_blend_up_to_rounding() {
+        let general = |a: f64, b: f64, p: f64| {
+            let m = a.max(b);
+            m * ((a / m).powf(p) + (b / m).powf(p)).powf(1.0 / p)
+        };
+        for (a, b) in [
+            (1.0, 1.0),
+            (1.0, 0.0),
+            (0.0, 3.0),
+            (2e-3, 7e-4),
+            (5e-6, 4.9e-6),
+            (1e-9, 1e3),
+            (0.123, 0.456),
+        ] {
+            let fast = blend(Seconds(a), Seconds(b), 1.5).0;
+            let slow = general(a, b, 1.5);
+            assert!(
+                (fast - slow).abs() <= 1e-14 * slow.abs(),
+                "{a} {b}: {fast} vs {slow}"
+            );
+        }
+        assert!((blend(Seconds(1.0), Seconds(1.0), 1.5).0 - 2f64.powf(2.0 / 3.0)).abs() < 1e-15);
+        assert_eq!(blend(Seconds(2.0), Seconds(0.0), 1.5).0, 2.0);
+    }
 
     fn h100_8b() -> StepCost {
         let cat = catalog().expect("catalog");

@@ -149,6 +149,48 @@ fn draw(
     )
 }
 
+/// What a draw depends on: curve, current point, overlay, technique curves, axes, layout bump.
+type DrawKey = (
+    Shared<Curve>,
+    Marker,
+    Option<Shared<Overlay>>,
+    Option<Shared<TechniqueStudy>>,
+    Projection,
+    u32,
+);
+
+/// Draw `key` on the canvas behind `canvas_ref`, recording the draw (`perf`) and showing a
+/// failure under the chart; false when the canvas is not attached (nothing drawn).
+fn draw_keyed(
+    canvas_ref: &NodeRef,
+    key: &DrawKey,
+    known_box: Option<(i32, i32)>,
+    failure: &UseStateHandle<Option<String>>,
+) -> bool {
+    let Some(canvas) = canvas_ref.cast::<web_sys::HtmlCanvasElement>() else {
+        return false;
+    };
+    let (curve, current, overlay, techniques, projection, _) = key;
+    perf::mark_draw_start();
+    let extras = Extras {
+        techniques: techniques.as_deref(),
+        projection: *projection,
+    };
+    match draw(&canvas, curve, current, overlay.as_deref(), &extras, known_box) {
+        Ok(()) => {
+            if failure.is_some() {
+                failure.set(None);
+            }
+        }
+        Err(message) => {
+            gloo::console::error!(format!("servecost: {message}"));
+            failure.set(Some(message));
+        }
+    }
+    perf::record_draw();
+    true
+}
+
 #[function_component(ChartCanvas)]
 pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     let canvas_ref = use_node_ref();
@@ -158,49 +200,45 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     let known_box = use_mut_ref(|| None::<(i32, i32)>);
 
     // Redraw on every change of curve, marker or layout.
+    let key: DrawKey = (
+        props.curve.clone(),
+        props.current,
+        props.overlay.clone(),
+        props.techniques.clone(),
+        props.projection,
+        layout.0,
+    );
+    // The first draw runs in a microtask right after Yew has attached the DOM, before the
+    // browser's first frame. Yew runs effects only after it yields to the browser (its scheduler
+    // yields every 16 ms, and the first render takes longer), so the effect below would draw only
+    // after a whole style, layout and paint of the cold page: the first chart came ~80 ms later.
+    let early = use_mut_ref(|| None::<DrawKey>);
+    let drawn = use_mut_ref(|| false);
+    let first = use_mut_ref(|| true);
+    if std::mem::replace(&mut *first.borrow_mut(), false) {
+        let (canvas_ref, failure, known_box) =
+            (canvas_ref.clone(), failure.clone(), known_box.clone());
+        let (early, drawn, key) = (early.clone(), drawn.clone(), key.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            // Unless the effect came first (a render quick enough that Yew did not yield).
+            if !*drawn.borrow() && draw_keyed(&canvas_ref, &key, *known_box.borrow(), &failure) {
+                *drawn.borrow_mut() = true;
+                *early.borrow_mut() = Some(key);
+            }
+        });
+    }
     {
         let canvas_ref = canvas_ref.clone();
         let failure = failure.clone();
         let known_box = known_box.clone();
-        use_effect_with(
-            (
-                props.curve.clone(),
-                props.current,
-                props.overlay.clone(),
-                props.techniques.clone(),
-                props.projection,
-                layout.0,
-            ),
-            move |(curve, current, overlay, techniques, projection, _)| {
-                if let Some(canvas) = canvas_ref.cast::<web_sys::HtmlCanvasElement>() {
-                    perf::mark_draw_start();
-                    let extras = Extras {
-                        techniques: techniques.as_deref(),
-                        projection: *projection,
-                    };
-                    let measured = *known_box.borrow();
-                    match draw(
-                        &canvas,
-                        curve,
-                        current,
-                        overlay.as_deref(),
-                        &extras,
-                        measured,
-                    ) {
-                        Ok(()) => {
-                            if failure.is_some() {
-                                failure.set(None);
-                            }
-                        }
-                        Err(message) => {
-                            gloo::console::error!(format!("servecost: {message}"));
-                            failure.set(Some(message));
-                        }
-                    }
-                    perf::record_draw();
-                }
-            },
-        );
+        use_effect_with(key, move |key| {
+            // Already drawn for exactly these inputs by the first-draw microtask.
+            if early.borrow_mut().take().as_ref() != Some(key)
+                && draw_keyed(&canvas_ref, key, *known_box.borrow(), &failure)
+            {
+                *drawn.borrow_mut() = true;
+            }
+        });
     }
 
     // Watch the canvas box and the colour scheme for as long as the chart is mounted.
