@@ -68,7 +68,6 @@ impl Catalog {
     pub fn model(&self, id: &str) -> Option<&ModelSpec> {
         self.models.iter().find(|model| model.id == id)
     }
-
 }
 
 /// The compiled-in API list prices (parsed on first use).

@@ -176,7 +176,14 @@ fn draw_keyed(
         techniques: techniques.as_deref(),
         projection: *projection,
     };
-    match draw(&canvas, curve, current, overlay.as_deref(), &extras, known_box) {
+    match draw(
+        &canvas,
+        curve,
+        current,
+        overlay.as_deref(),
+        &extras,
+        known_box,
+    ) {
         Ok(()) => {
             if failure.is_some() {
                 failure.set(None);
