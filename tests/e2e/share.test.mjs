@@ -50,8 +50,17 @@ async function newPage(t, options = {}) {
   return { context, page, log };
 }
 
+/** The chart is drawn and, on the explorer, its second module (share bar, simulator, decision and
+ * glossary panels, imported after the first chart) has mounted: the page's load is over. */
 async function waitForApp(page) {
   await page.waitForFunction(() => Number(window.__servecostDraws) >= 1, null, { timeout: READY_TIMEOUT_MS, polling: 20 });
+  await page.waitForFunction(
+    () => document.documentElement.classList.contains('embed-mode') ||
+      !document.getElementById('tools') ||
+      performance.getEntriesByName('servecost:tools-ready').length > 0,
+    null,
+    { timeout: READY_TIMEOUT_MS, polling: 20 },
+  );
 }
 
 async function openApp(t, query = '', options = {}) {
