@@ -62,6 +62,7 @@ fn every_target_has_a_test() {
     assert_eq!(
         names,
         [
+            "chart_overlay",
             "hf_config",
             "measurements",
             "scenario_json",
@@ -77,6 +78,11 @@ fn every_target_has_a_test() {
             dir.display()
         );
     }
+}
+
+#[test]
+fn chart_overlay_corpus() {
+    check("chart_overlay");
 }
 
 #[test]

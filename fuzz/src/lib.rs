@@ -13,7 +13,10 @@
 
 use servecost::calibrate::parse_measurements;
 use servecost::catalog::parse_hf_config;
-use servecost::chart::{render_svg, ChartOptions, Marker, Theme};
+use servecost::chart::{
+    render_svg, render_svg_with, ChartOptions, Marker, Overlay, Theme, MAX_PINNED_CURVES,
+    MAX_TEXT_POINTS,
+};
 use servecost::json;
 use servecost::model::{evaluate, sweep};
 use servecost::report::assumptions;
@@ -35,6 +38,7 @@ pub const TARGETS: &[(&str, Harness)] = &[
     ("hf_config", hf_config),
     ("measurements", measurements),
     ("validate_csv", validate_csv),
+    ("chart_overlay", chart_overlay),
 ];
 
 /// Scenarios already shown in this process, by their link (most mutated inputs decode to a
@@ -226,4 +230,48 @@ pub fn validate_csv(data: &[u8]) {
     if let Ok(report) = validate(&text, &EfficiencyOverrides::default()) {
         let _ = render(&report);
     }
+}
+
+/// Chart overlay text (`Overlay::decode`): what the page's second module sends the explorer to
+/// draw on its chart (pinned curves, SLO misses), through a DOM event any script on the page
+/// could also send. Whatever arrives decodes to at most `MAX_PINNED_CURVES` curves of at most
+/// `MAX_TEXT_POINTS` finite points, re-encodes to a fixed point, and draws on the default chart.
+pub fn chart_overlay(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let overlay = Overlay::decode(&text);
+    assert!(overlay.pins.len() <= MAX_PINNED_CURVES, "{overlay:?}");
+    assert!(overlay.slo_missed.len() <= MAX_TEXT_POINTS);
+    for pin in &overlay.pins {
+        assert!(pin.points.len() <= MAX_TEXT_POINTS);
+        assert!(
+            pin.points
+                .iter()
+                .all(|(x, y)| x.is_finite() && y.is_finite()),
+            "{pin:?}"
+        );
+    }
+    let again = Overlay::decode(&overlay.encode());
+    assert_eq!(
+        Overlay::decode(&again.encode()),
+        again,
+        "not a fixed point: {overlay:?}"
+    );
+    assert_eq!(again.pins.len(), overlay.pins.len());
+    assert_eq!(again.slo_missed, overlay.slo_missed);
+
+    thread_local! {
+        static DEFAULT: (servecost::model::Curve, Marker) = {
+            let scenario = Scenario::default_scenario().expect("the default scenario validates");
+            (sweep(&scenario), Marker::from(&evaluate(&scenario)))
+        };
+    }
+    DEFAULT.with(|(curve, marker)| {
+        let _ = render_svg_with(
+            curve,
+            marker,
+            &overlay,
+            &ChartOptions::default(),
+            (640, 400),
+        );
+    });
 }

@@ -26,7 +26,9 @@ mod ticks;
 
 pub use axis::{PlotValues, Projection, XAxis, YAxis};
 pub use layout::{axes, compact, log_ticks, Axes};
-pub use overlay::{pin_style, MarkerShape, Overlay, PinStyle, PinnedCurve, MAX_PINNED_CURVES};
+pub use overlay::{
+    pin_style, MarkerShape, Overlay, PinStyle, PinnedCurve, MAX_PINNED_CURVES, MAX_TEXT_POINTS,
+};
 pub use pareto::{draw_pareto, draw_pareto_layered, draw_pareto_with};
 pub use series::{series_look, Layers, OtherCurve, SeriesLook, SERIES_COUNT};
 pub use style::{
@@ -117,10 +119,21 @@ pub fn render_svg(
     options: &ChartOptions,
     size: (u32, u32),
 ) -> Result<String, String> {
+    render_svg_with(curve, current, &Overlay::default(), options, size)
+}
+
+/// The same with an overlay (pinned curves, SLO misses) on top (native tests and fuzzing).
+pub fn render_svg_with(
+    curve: &Curve,
+    current: &Marker,
+    overlay: &Overlay,
+    options: &ChartOptions,
+    size: (u32, u32),
+) -> Result<String, String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-        draw_pareto(root, curve, current, options)?;
+        draw_pareto_with(root, curve, current, overlay, options)?;
     }
     Ok(svg)
 }

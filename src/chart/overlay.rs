@@ -41,8 +41,9 @@ pub struct Overlay {
     pub pins: Vec<PinnedCurve>,
 }
 
-/// Most points one pinned curve carries through `Overlay::decode` (a sweep has far fewer).
-const MAX_TEXT_POINTS: usize = 512;
+/// Most points one pinned curve (or the SLO misses) carries through `Overlay::decode` (a sweep
+/// has far fewer).
+pub const MAX_TEXT_POINTS: usize = 512;
 
 /// A label as one line of the overlay text: tabs and line breaks become spaces.
 fn one_line(text: &str) -> String {
