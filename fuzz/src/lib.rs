@@ -260,12 +260,14 @@ pub fn chart_overlay(data: &[u8]) {
     assert_eq!(again.slo_missed, overlay.slo_missed);
 
     thread_local! {
-        static DEFAULT: (servecost::model::Curve, Marker) = {
-            let scenario = Scenario::default_scenario().expect("the default scenario validates");
-            (sweep(&scenario), Marker::from(&evaluate(&scenario)))
-        };
+        static DEFAULT: Option<(servecost::model::Curve, Marker)> = Scenario::default_scenario()
+            .ok()
+            .map(|scenario| (sweep(&scenario), Marker::from(&evaluate(&scenario))));
     }
-    DEFAULT.with(|(curve, marker)| {
+    DEFAULT.with(|default| {
+        let Some((curve, marker)) = default else {
+            panic!("the default scenario does not validate");
+        };
         let _ = render_svg_with(
             curve,
             marker,
