@@ -69,6 +69,16 @@ async fn mount_props(mut props: servecost::ui::app::AppProps) -> web_sys::Elemen
     // As on the real page, the tools come only where the explorer links them (not in the embed).
     if tools.has_attribute(servecost::ui::tools::STATE_ATTR) {
         assert!(servecost::ui::tools::mount(Some(&root)), "the tools mount");
+        // They mount in stages, a task each; the footer comes last.
+        assert!(
+            eventually(5_000, || tools
+                .query_selector(".footer")
+                .ok()
+                .flatten()
+                .is_some())
+            .await,
+            "the tools finish mounting"
+        );
     }
     settle().await;
     root

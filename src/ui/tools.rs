@@ -148,12 +148,39 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     let restore_pins = host.has_attribute("data-restore-pins");
     let decisions = use_reducer(DecisionState::default);
     use_pin_storage(&state, &decisions.dispatcher(), persist, restore_pins);
-    let data = use_decision_data(state.view.as_ref(), &state.pins, decisions.slo());
+    // Mounted in stages, one browser task each, so no single task holds the page for the whole
+    // mount: share bar and simulator, then the decision panels (and their data), then the
+    // glossary. The last stage marks `servecost:tools-ready`.
+    let stage = use_state(|| 0u8);
+    {
+        let setter = stage.setter();
+        use_effect_with(*stage, move |stage| {
+            let next = (*stage < LAST_STAGE).then(|| {
+                let next = *stage + 1;
+                Timeout::new(0, move || setter.set(next))
+            });
+            if *stage == LAST_STAGE {
+                super::perf::mark_tools_ready();
+            }
+            move || drop(next)
+        });
+    }
+    let decisions_shown = *stage >= 1;
+    let data = use_decision_data(
+        state.view.as_ref().filter(|_| decisions_shown),
+        &state.pins,
+        decisions.slo(),
+    );
     {
         let host = host.clone();
-        use_effect_with(data.overlay.clone(), move |overlay| {
-            send(&host, OVERLAY_EVENT, &overlay.encode());
-        });
+        use_effect_with(
+            (data.overlay.clone(), decisions_shown),
+            move |(overlay, shown)| {
+                if *shown {
+                    send(&host, OVERLAY_EVENT, &overlay.encode());
+                }
+            },
+        );
     }
     {
         let query = share::encode(&state.view_state());
@@ -187,14 +214,21 @@ pub fn tools_app(props: &ToolsProps) -> Html {
         <>
             { for share_bar }
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
-            <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
-            <GlossaryPanel />
-            <footer class="footer">
-                <p>{ "Analytic steady-state model; every assumption is listed above. No data leaves this page." }</p>
-            </footer>
+            if decisions_shown {
+                <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
+            }
+            if *stage >= LAST_STAGE {
+                <GlossaryPanel />
+                <footer class="footer">
+                    <p>{ "Analytic steady-state model; every assumption is listed above. No data leaves this page." }</p>
+                </footer>
+            }
         </>
     }
 }
+
+/// The mount's last stage (see `tools_app`).
+const LAST_STAGE: u8 = 2;
 
 /// Id of the masthead's slot for the share-and-export bar (`index.html`).
 pub const SHARE_SLOT_ID: &str = "share-slot";
@@ -228,7 +262,5 @@ pub fn mount(within: Option<&web_sys::Element>) -> bool {
 /// The module's entry (`src/bin/tools.rs`): the panic hook, then mount into the page.
 pub fn start() {
     super::panic::install();
-    if mount(None) {
-        super::perf::mark_tools_ready();
-    }
+    mount(None);
 }
