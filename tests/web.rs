@@ -1008,6 +1008,17 @@ async fn static_batching_changes_the_numbers_to_what_the_model_says() {
     };
     assert!(gap("static_length_gap") > 2.0 * gap("continuous_length_gap"));
     assert!(text(&root, "#synthetic-summary").contains("lower throughput under static batching"));
+    // The KV status and "max concurrency" are the static reservations' capacity, not the paged one.
+    let capacity = servecost::model::static_batching::static_kv_capacity(&scenario);
+    assert!(capacity < scenario.kv_capacity());
+    let status = text(&root, "#kv-status");
+    assert!(
+        status.contains(&format!("up to {capacity} requests"))
+            || status.contains(&format!("{capacity} requests fit")),
+        "{status}"
+    );
+    assert!(status.contains("static batching"), "{status}");
+    assert_eq!(metric(&root, "max_concurrency"), capacity.to_string());
     choose(&root, "#batching", "continuous").await;
     assert_eq!(metric(&root, "output_tok_s"), before, "deterministic");
     root.remove();

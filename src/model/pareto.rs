@@ -91,9 +91,15 @@ pub fn sweep_grid(limit: u32, kv_capacity: u32) -> Vec<u32> {
     grid
 }
 
-/// Evaluate the scenario at every grid concurrency, mark the Pareto frontier and the knee.
+/// Evaluate the scenario at every grid concurrency, mark the Pareto frontier and the knee. The
+/// grid includes the KV capacity of the scenario's batching (paged, or static reservations), so
+/// the curve's last feasible point is the capacity itself.
 pub fn sweep(scenario: &Scenario) -> Curve {
-    let grid = sweep_grid(scenario.engine_limit(), scenario.kv_capacity());
+    let capacity = match scenario.batching {
+        crate::scenario::Batching::Static => super::static_batching::static_kv_capacity(scenario),
+        crate::scenario::Batching::Continuous => scenario.kv_capacity(),
+    };
+    let grid = sweep_grid(scenario.engine_limit(), capacity);
     let mut points: Vec<CurvePoint> = grid
         .into_iter()
         .map(|c| CurvePoint::from_point(&evaluate(&scenario.with_concurrency(c))))

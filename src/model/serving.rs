@@ -393,7 +393,10 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
         tpot_ms: s.tpot.ms(),
         ttft_ms: s.ttft.ms(),
         e2e_ms: s.e2e.ms(),
-        max_concurrency: scenario.kv_capacity(),
+        max_concurrency: match scenario.batching {
+            Batching::Static => super::static_batching::static_kv_capacity(scenario),
+            Batching::Continuous => scenario.kv_capacity(),
+        },
         engine_limit: scenario.engine_limit(),
         tp: scenario.par.tp,
         pp: scenario.par.pp,

@@ -73,6 +73,44 @@ pub fn expected_max_length(mean: f64, sigma: f64, batch: f64) -> f64 {
 
 /// Evaluate static batching at the scenario's concurrency: batches of `B = min(C per replica,
 /// engine limit, KV room for B·(P_max + O_max))`, run back to back in a closed loop.
+/// Largest system concurrency whose contiguous KV reservations fit (MODEL.md §4.1): per replica,
+/// the largest batch `B` with `B · KV(P_max(B) + O_max(B)) ≤ pool`, where the padded lengths grow
+/// with `B` (so the condition holds up to some `B` and fails beyond it, and `B` is found by
+/// bisection up to the engine limit), times the replicas. At least one request per replica, as in
+/// `evaluate_static`. Under continuous batching the paged capacity applies instead
+/// (`Scenario::kv_capacity`).
+pub fn static_kv_capacity(scenario: &Scenario) -> u32 {
+    let w = &scenario.workload;
+    let fits = |batch: u32| {
+        let b = f64::from(batch);
+        let per_sequence = kv_bytes_per_sequence_gpu(
+            &scenario.arch,
+            scenario.kv_precision,
+            scenario.par,
+            expected_max_length(w.input_mean, w.input_sigma, b)
+                + expected_max_length(w.output_mean, w.output_sigma, b),
+        );
+        per_sequence.0 <= 0.0 || b * per_sequence.0 <= scenario.kv_pool_per_gpu.0
+    };
+    let engine = scenario.max_num_seqs.max(1);
+    let per_replica = if fits(engine) {
+        engine
+    } else {
+        // Invariant: fits(low) or low == 1; !fits(high).
+        let (mut low, mut high) = (1u32, engine);
+        while high - low > 1 {
+            let mid = low + (high - low) / 2;
+            if fits(mid) {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        low
+    };
+    per_replica.saturating_mul(scenario.replicas.max(1))
+}
+
 pub fn evaluate_static(scenario: &Scenario) -> OperatingPoint {
     let w = &scenario.workload;
     let concurrency = scenario.concurrency.max(1);
@@ -157,6 +195,31 @@ pub fn evaluate_static(scenario: &Scenario) -> OperatingPoint {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The static capacity is where `evaluate_static` stops fitting, and below the paged one
+    /// (a reservation for the padded maximum holds more than the mean live context).
+    #[test]
+    fn static_capacity_is_where_the_batch_stops_fitting() {
+        use crate::scenario::ScenarioInput;
+        let input = ScenarioInput {
+            model: "llama-3.1-8b".into(),
+            gpu: "h100-sxm".into(),
+            gpu_count: 1.0,
+            tp: Some(1.0),
+            precision: "bf16".into(),
+            batching: "static".into(),
+            ..ScenarioInput::default()
+        };
+        let scenario = Scenario::try_from(input).expect("valid");
+        let capacity = static_kv_capacity(&scenario);
+        assert!(
+            capacity >= 1 && capacity < scenario.kv_capacity(),
+            "{capacity}"
+        );
+        assert!(evaluate_static(&scenario.with_concurrency(capacity)).fits);
+        assert!(!evaluate_static(&scenario.with_concurrency(capacity + 1)).fits);
+        assert_eq!(evaluate_static(&scenario).max_concurrency, capacity);
+    }
 
     #[test]
     fn inverse_normal_known_values() {

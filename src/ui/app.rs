@@ -70,20 +70,33 @@ fn price_hint(gpu_id: &str) -> String {
     }
 }
 
-/// Where the current concurrency stands against the KV capacity and the engine limit.
+/// Where the current concurrency stands against the KV capacity and the engine limit. The
+/// capacity is the model's (`OperatingPoint::max_concurrency`): paged under continuous batching,
+/// contiguous reservations for the padded maximum lengths under static batching.
 fn kv_status(view: &View) -> (String, bool) {
-    let capacity = view.scenario.kv_capacity();
+    let capacity = view.point.max_concurrency;
     let concurrency = view.concurrency();
+    let static_batching = view.scenario.batching == crate::scenario::Batching::Static;
     if !view.point.fits {
         let waiting = concurrency.saturating_sub(capacity);
+        let reason = if static_batching {
+            " (static batching reserves KV for the batch's longest prompt and output)"
+        } else {
+            ""
+        };
         (
-            format!("Beyond KV capacity: {capacity} requests fit; the other {waiting} wait, so latency grows while throughput stays flat."),
+            format!("Beyond KV capacity: {capacity} requests fit{reason}; the other {waiting} wait, so latency grows while throughput stays flat."),
             true,
         )
     } else {
+        let holds = if static_batching {
+            "with static batching's padded reservations, the KV cache holds"
+        } else {
+            "the KV cache holds"
+        };
         (
             format!(
-                "Fits: the KV cache holds up to {capacity} requests; engine limit {}.",
+                "Fits: {holds} up to {capacity} requests; engine limit {}.",
                 view.engine_limit()
             ),
             false,
