@@ -3,7 +3,7 @@
 //! efficiencies), and number formatting.
 
 use crate::model::OperatingPoint;
-use crate::scenario::Scenario;
+use crate::scenario::{Batching, KvAlloc, Scenario};
 
 /// Format a number with a sensible number of significant digits for display.
 pub fn format_number(value: f64) -> String {
@@ -35,6 +35,26 @@ pub fn format_usd(value: f64) -> String {
 }
 
 /// The assumptions behind every number, as copyable plain text, one statement per line.
+/// How requests are batched and their KV held, as the assumptions state it.
+fn batching_text(scenario: &Scenario) -> String {
+    match scenario.batching {
+        Batching::Static => "static (request-level) batching: each batch pads to its longest prompt, runs to its longest output and reserves KV for both, contiguously (MODEL.md §4.1)".into(),
+        Batching::Continuous => {
+            let kv = match scenario.kv_alloc {
+                KvAlloc::Paged => "paged KV (blocks of 16)".to_string(),
+                KvAlloc::Contiguous => format!(
+                    "contiguous KV ({:.0} tokens reserved per sequence)",
+                    scenario.max_model_len
+                ),
+            };
+            format!(
+                "continuous batching, {kv}, chunked prefill budget {} tokens",
+                scenario.chunk_tokens
+            )
+        }
+    }
+}
+
 pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
     let w = &scenario.workload;
     let e = &scenario.efficiency;
@@ -70,8 +90,19 @@ pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
             scenario.gemm.peak_tflops
         ),
         format!(
-            "Batch composition: continuous batching, closed loop, {} requests in flight ({:.1} batched per busy replica), paged KV (blocks of 16), chunked prefill budget {} tokens, engine limit {} sequences per replica",
-            point.concurrency, point.batch_per_replica, scenario.chunk_tokens, scenario.max_num_seqs
+            "Batch composition: {}{}, closed loop, {} requests in flight ({:.1} batched per busy replica), engine limit {} sequences per replica, KV capacity {} requests",
+            batching_text(scenario),
+            scenario.spec.map_or_else(String::new, |s| format!(
+                ", speculative decoding ({}, acceptance α {:.2}, draft length γ {}, draft cost c {:.2})",
+                s.method.id(),
+                s.accept,
+                s.len,
+                s.draft_cost
+            )),
+            point.concurrency,
+            point.batch_per_replica,
+            scenario.max_num_seqs,
+            point.max_concurrency
         ),
         format!("Input length: {}", lengths(w.input_mean, w.input_sigma)),
         format!("Output length: {}", lengths(w.output_mean, w.output_sigma)),
@@ -99,4 +130,54 @@ pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
         lines.push(format!("Note: {warning}"));
     }
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::evaluate;
+    use crate::scenario::ScenarioInput;
+
+    fn text_for(input: ScenarioInput) -> String {
+        let scenario = Scenario::try_from(input).expect("valid");
+        assumptions(&scenario, &evaluate(&scenario))
+    }
+
+    /// The batch-composition line states the techniques that produced the numbers, and the KV
+    /// capacity the model used for them.
+    #[test]
+    fn batch_composition_names_the_batching_kv_and_speculation() {
+        let continuous = text_for(ScenarioInput::default());
+        assert!(
+            continuous.contains("continuous batching, paged KV"),
+            "{continuous}"
+        );
+        assert!(!continuous.contains("speculative"));
+
+        let scenario = Scenario::try_from(ScenarioInput {
+            batching: "static".into(),
+            ..ScenarioInput::default()
+        })
+        .expect("valid");
+        let point = evaluate(&scenario);
+        let fixed = assumptions(&scenario, &point);
+        assert!(fixed.contains("static (request-level) batching"), "{fixed}");
+        assert!(!fixed.contains("paged KV"), "{fixed}");
+        assert!(fixed.contains(&format!("KV capacity {} requests", point.max_concurrency)));
+
+        let contiguous = text_for(ScenarioInput {
+            kv_alloc: "contiguous".into(),
+            ..ScenarioInput::default()
+        });
+        assert!(contiguous.contains("contiguous KV ("), "{contiguous}");
+
+        let speculative = text_for(ScenarioInput {
+            spec_decode: "eagle".into(),
+            ..ScenarioInput::default()
+        });
+        assert!(
+            speculative.contains("speculative decoding (eagle, acceptance α 0.80"),
+            "{speculative}"
+        );
+    }
 }
