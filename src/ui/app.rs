@@ -158,7 +158,7 @@ pub fn app(props: &AppProps) -> Html {
             restore_pins: start.start.source != share::StartSource::Link,
             ideal_roofline: state.knobs.ideal_roofline,
         },
-        &state.view_state(),
+        &state,
         on_import,
     );
     let on_edit = use_callback(

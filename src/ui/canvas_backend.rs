@@ -1,5 +1,6 @@
 //! The plotters backend the page draws with: plotters-canvas's `CanvasBackend`, except that text
-//! is measured with the canvas's own `measureText`.
+//! is measured with the canvas's own `measureText`; and `prepare`, the sizing and theme glue every
+//! canvas chart shares.
 //!
 //! Why: plotters' default text measurement on wasm (plotters/src/style/font/web.rs) appends a
 //! `<span style="…">` to `<body>`, reads its size and removes it, once per measured string. Each
@@ -162,5 +163,60 @@ impl DrawingBackend for MeasuringCanvas {
         });
         let width = measured.unwrap_or_else(|| size * 0.6 * text.chars().count() as f64);
         Ok((width.max(0.0).ceil() as u32, size.ceil() as u32))
+    }
+}
+
+/// Ready `canvas` for a draw: its backing store sized to its CSS box (`known_box` when the
+/// caller already knows it, else measured, else `fallback` for a canvas without a layout box)
+/// at the device pixel ratio (clamped to 1–3), a backend on it, and the chart options for that
+/// ratio and the page's theme. Shared by every canvas chart on the page (`chart_canvas.rs`,
+/// `load_canvas.rs`).
+pub fn prepare(
+    canvas: &web_sys::HtmlCanvasElement,
+    known_box: Option<(i32, i32)>,
+    fallback: (f64, f64),
+) -> Result<(MeasuringCanvas, crate::chart::ChartOptions), String> {
+    let ratio = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .clamp(1.0, 3.0);
+    let measured = known_box.unwrap_or_else(|| (canvas.client_width(), canvas.client_height()));
+    let (css_width, css_height) = match measured {
+        (w, h) if w > 0 && h > 0 => (f64::from(w), f64::from(h)),
+        _ => fallback,
+    };
+    let width = (css_width * ratio).round() as u32;
+    let height = (css_height * ratio).round() as u32;
+    if canvas.width() != width {
+        canvas.set_width(width);
+    }
+    if canvas.height() != height {
+        canvas.set_height(height);
+    }
+    let backend = MeasuringCanvas::new(canvas)
+        .ok_or_else(|| "the browser gave no 2D canvas context".to_string())?;
+    let options = crate::chart::ChartOptions {
+        theme: if prefers_dark() {
+            crate::chart::Theme::Dark
+        } else {
+            crate::chart::Theme::Light
+        },
+        scale: ratio,
+    };
+    Ok((backend, options))
+}
+
+/// Dark or light for the charts: a link's `theme=` (`<html data-theme>`) wins over the reader's
+/// `prefers-color-scheme`.
+pub fn prefers_dark() -> bool {
+    let forced = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .and_then(|root| root.get_attribute("data-theme"));
+    match forced.as_deref() {
+        Some("dark") => true,
+        Some("light") => false,
+        _ => web_sys::window()
+            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
+            .is_some_and(|query| query.matches()),
     }
 }

@@ -2,12 +2,10 @@
 //! pixels, draws with `chart::draw_pareto_with` through plotters-canvas, and redraws when the curve,
 //! the current point, the box size or the colour scheme changes. Nothing here computes the model.
 
-use super::canvas_backend::MeasuringCanvas;
+use super::canvas_backend::prepare;
 use super::perf;
 use super::state::Shared;
-use crate::chart::{
-    draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection, Theme,
-};
+use crate::chart::{draw_pareto_layered, Layers, Marker, OtherCurve, Overlay, Projection};
 use crate::model::techniques::TechniqueStudy;
 use crate::model::Curve;
 use plotters::prelude::IntoDrawingArea;
@@ -54,22 +52,6 @@ impl Reducible for Layout {
     }
 }
 
-/// Dark when the page forces it (`<html data-theme="dark">`, from a link's `theme=`), else as
-/// the system prefers.
-pub fn prefers_dark() -> bool {
-    let forced = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-        .and_then(|root| root.get_attribute("data-theme"));
-    match forced.as_deref() {
-        Some("dark") => true,
-        Some("light") => false,
-        _ => web_sys::window()
-            .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
-            .is_some_and(|query| query.matches()),
-    }
-}
-
 /// Size the canvas backing store to its CSS box × devicePixelRatio and draw. `known_box` is the
 /// box as the resize observer last saw it: reading `clientWidth` here instead would force a
 /// synchronous layout of the whole page on every slider move (the DOM was just patched), which
@@ -82,32 +64,7 @@ fn draw(
     extras: &Extras<'_>,
     known_box: Option<(i32, i32)>,
 ) -> Result<(), String> {
-    let ratio = web_sys::window()
-        .map_or(1.0, |w| w.device_pixel_ratio())
-        .clamp(1.0, 3.0);
-    let measured = known_box.unwrap_or_else(|| (canvas.client_width(), canvas.client_height()));
-    let (css_width, css_height) = match measured {
-        (w, h) if w > 0 && h > 0 => (f64::from(w), f64::from(h)),
-        _ => FALLBACK_SIZE_CSS_PX,
-    };
-    let width = (css_width * ratio).round() as u32;
-    let height = (css_height * ratio).round() as u32;
-    if canvas.width() != width {
-        canvas.set_width(width);
-    }
-    if canvas.height() != height {
-        canvas.set_height(height);
-    }
-    let backend = MeasuringCanvas::new(canvas)
-        .ok_or_else(|| "the browser gave no 2D canvas context".to_string())?;
-    let options = ChartOptions {
-        theme: if prefers_dark() {
-            Theme::Dark
-        } else {
-            Theme::Light
-        },
-        scale: ratio,
-    };
+    let (backend, options) = prepare(canvas, known_box, FALLBACK_SIZE_CSS_PX)?;
     let none = Overlay::default();
     let overlay = overlay.unwrap_or(&none);
     let others: Vec<OtherCurve<'_>> = extras

@@ -2,6 +2,7 @@
 //! (`controls.rs`): a `.field` with a `<label for>`, an optional hint, and, when the text does not
 //! parse, `aria-invalid` and a message under the box that names the field.
 
+use super::glossary::use_dismissable_tip;
 use yew::prelude::*;
 
 /// A text box for a number.
@@ -102,27 +103,11 @@ pub struct TermHeadProps {
 
 #[function_component(TermHead)]
 pub fn term_head(props: &TermHeadProps) -> Html {
-    let dismissed = use_state(|| false);
+    let tip = use_dismissable_tip();
     let tip_id = format!("def-{}", props.id);
-    let onkeydown = {
-        let dismissed = dismissed.clone();
-        Callback::from(move |event: KeyboardEvent| {
-            if event.key() == "Escape" {
-                dismissed.set(true);
-            }
-        })
-    };
-    let reset = {
-        let dismissed = dismissed.clone();
-        Callback::from(move |_: FocusEvent| dismissed.set(false))
-    };
-    let reset_mouse = {
-        let dismissed = dismissed.clone();
-        Callback::from(move |_: MouseEvent| dismissed.set(false))
-    };
     html! {
-        <span class={classes!("term", "term-head", (*dismissed).then_some("tip-dismissed"))} tabindex="0"
-            aria-describedby={tip_id.clone()} {onkeydown} onblur={reset} onmouseleave={reset_mouse}>
+        <span class={classes!("term", "term-head", tip.dismissed.then_some("tip-dismissed"))} tabindex="0"
+            aria-describedby={tip_id.clone()} onkeydown={tip.onkeydown} onblur={tip.onblur} onmouseleave={tip.onmouseleave}>
             { props.label.clone() }
             if !props.unit.is_empty() {
                 <span class="metric-unit">{ format!(" {}", props.unit) }</span>

@@ -11,7 +11,8 @@
 //! the URL (`share_sync::WRITE_DELAY_MS`).
 
 use super::assumptions::write_clipboard;
-use super::chart_canvas::{prefers_dark, CHART_ID};
+use super::canvas_backend::prefers_dark;
+use super::chart_canvas::CHART_ID;
 use super::download::{chart_png, download_data_url, download_text, read_chosen_file};
 use super::share_sync::{link_to, page_base_url, WRITE_DELAY_MS};
 use super::state::View;

@@ -24,15 +24,19 @@ pub struct TermProps {
     pub children: Html,
 }
 
-#[function_component(Term)]
-pub fn term(props: &TermProps) -> Html {
-    let tip_id = use_state(|| {
-        format!(
-            "term-{}-{}",
-            props.term.id,
-            NEXT_TOOLTIP.fetch_add(1, Ordering::Relaxed)
-        )
-    });
+/// A tooltip the reader can dismiss (WCAG 1.4.13): Escape hides it while focus or the pointer
+/// stays, leaving (blur, mouse leave) re-arms it. Shared by every element with a definition
+/// (`Term`, `Metric`, `TermHead`).
+pub struct DismissableTip {
+    /// Add `tip-dismissed` to the element's classes when set.
+    pub dismissed: bool,
+    pub onkeydown: Callback<KeyboardEvent>,
+    pub onblur: Callback<FocusEvent>,
+    pub onmouseleave: Callback<MouseEvent>,
+}
+
+#[hook]
+pub fn use_dismissable_tip() -> DismissableTip {
     let dismissed = use_state(|| false);
     let onkeydown = {
         let dismissed = dismissed.clone();
@@ -42,23 +46,41 @@ pub fn term(props: &TermProps) -> Html {
             }
         })
     };
-    let reset_focus = {
+    let onblur = {
         let dismissed = dismissed.clone();
         Callback::from(move |_: FocusEvent| dismissed.set(false))
     };
-    let reset_mouse = {
+    let onmouseleave = {
         let dismissed = dismissed.clone();
         Callback::from(move |_: MouseEvent| dismissed.set(false))
     };
+    DismissableTip {
+        dismissed: *dismissed,
+        onkeydown,
+        onblur,
+        onmouseleave,
+    }
+}
+
+#[function_component(Term)]
+pub fn term(props: &TermProps) -> Html {
+    let tip_id = use_state(|| {
+        format!(
+            "term-{}-{}",
+            props.term.id,
+            NEXT_TOOLTIP.fetch_add(1, Ordering::Relaxed)
+        )
+    });
+    let tip = use_dismissable_tip();
     let text = if props.children == Html::default() {
         Html::from(props.term.name)
     } else {
         props.children.clone()
     };
     html! {
-        <span class={classes!("term", (*dismissed).then_some("tip-dismissed"))}
+        <span class={classes!("term", tip.dismissed.then_some("tip-dismissed"))}
             tabindex="0" data-term={props.term.id} aria-describedby={(*tip_id).clone()}
-            {onkeydown} onblur={reset_focus} onmouseleave={reset_mouse}>
+            onkeydown={tip.onkeydown} onblur={tip.onblur} onmouseleave={tip.onmouseleave}>
             { text }
             <span class="tooltip" role="tooltip" id={(*tip_id).clone()}>{ props.term.definition }</span>
         </span>

@@ -3,10 +3,8 @@
 //! size or the colour scheme change. Unlike the Pareto chart it is not instrumented (`perf`): it
 //! redraws when the simulator delivers, never on a slider move.
 
-use super::canvas_backend::MeasuringCanvas;
-use super::chart_canvas::prefers_dark;
+use super::canvas_backend::prepare;
 use crate::chart::load::{draw_latency_vs_load, LoadChart};
-use crate::chart::{ChartOptions, Theme};
 use crate::sim::load::LoadPoint;
 use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::closure::Closure;
@@ -26,33 +24,7 @@ pub struct LoadCanvasProps {
 }
 
 fn draw(canvas: &web_sys::HtmlCanvasElement, chart: &LoadChart<'_>) -> Result<(), String> {
-    let ratio = web_sys::window()
-        .map_or(1.0, |w| w.device_pixel_ratio())
-        .clamp(1.0, 3.0);
-    let (css_width, css_height) = match (canvas.client_width(), canvas.client_height()) {
-        (w, h) if w > 0 && h > 0 => (f64::from(w), f64::from(h)),
-        _ => FALLBACK_SIZE_CSS_PX,
-    };
-    let (width, height) = (
-        (css_width * ratio).round() as u32,
-        (css_height * ratio).round() as u32,
-    );
-    if canvas.width() != width {
-        canvas.set_width(width);
-    }
-    if canvas.height() != height {
-        canvas.set_height(height);
-    }
-    let backend = MeasuringCanvas::new(canvas)
-        .ok_or_else(|| "the browser gave no 2D canvas context".to_string())?;
-    let options = ChartOptions {
-        theme: if prefers_dark() {
-            Theme::Dark
-        } else {
-            Theme::Light
-        },
-        scale: ratio,
-    };
+    let (backend, options) = prepare(canvas, None, FALLBACK_SIZE_CSS_PX)?;
     draw_latency_vs_load(backend.into_drawing_area(), chart, &options)
 }
 

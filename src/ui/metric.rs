@@ -5,6 +5,7 @@
 //! The value sits alone in the element carrying `data-metric="NAME"`, so tests and scripts can
 //! read exactly the formatted number.
 
+use super::glossary::use_dismissable_tip;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -28,34 +29,18 @@ pub struct MetricProps {
 
 #[function_component(Metric)]
 pub fn metric(props: &MetricProps) -> Html {
-    let dismissed = use_state(|| false);
+    let tip = use_dismissable_tip();
     let tip_id = format!("def-{}", props.name);
     let label_id = format!("label-{}", props.name);
-    let onkeydown = {
-        let dismissed = dismissed.clone();
-        Callback::from(move |event: KeyboardEvent| {
-            if event.key() == "Escape" {
-                dismissed.set(true);
-            }
-        })
-    };
-    let reset = {
-        let dismissed = dismissed.clone();
-        Callback::from(move |_: FocusEvent| dismissed.set(false))
-    };
-    let reset_mouse = {
-        let dismissed = dismissed.clone();
-        Callback::from(move |_: MouseEvent| dismissed.set(false))
-    };
     let class = classes!(
         "metric",
         props.primary.then_some("metric-primary"),
         props.wide.then_some("metric-wide"),
-        (*dismissed).then_some("tip-dismissed")
+        tip.dismissed.then_some("tip-dismissed")
     );
     html! {
         <div {class} tabindex="0" role="group" aria-labelledby={label_id.clone()} aria-describedby={tip_id.clone()}
-            {onkeydown} onblur={reset} onmouseleave={reset_mouse}>
+            onkeydown={tip.onkeydown} onblur={tip.onblur} onmouseleave={tip.onmouseleave}>
             <span class="metric-label" id={label_id}>{ props.label.clone() }</span>
             <span class="metric-value">
                 <span data-metric={props.name}>{ props.value.clone() }</span>

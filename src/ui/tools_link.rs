@@ -6,7 +6,7 @@
 //! delegates events from its own root, and a nested root would also see (and misroute) the other
 //! module's events.
 
-use super::state::Shared;
+use super::state::{Shared, State};
 use super::tools::{APPLY_EVENT, IDEAL_ATTR, OVERLAY_EVENT, STATE_ATTR, TOOLS_ROOT_ID};
 use crate::chart::Overlay;
 use crate::share;
@@ -64,21 +64,22 @@ pub struct LinkOptions {
     pub ideal_roofline: bool,
 }
 
-/// Keep the tools in step with `view` (the explorer's `State::view_state`); returns the overlay
-/// they last sent. `on_apply` receives each state the tools apply.
+/// Keep the tools in step with the explorer's `state` (its `view_state`, as a share query);
+/// returns the overlay they last sent. `on_apply` receives each state the tools apply.
 #[hook]
 pub fn use_tools_link(
     options: LinkOptions,
-    view: &share::ViewState,
+    state: &State,
     on_apply: Callback<share::ViewState>,
 ) -> Shared<Overlay> {
     let overlay = use_state(|| Shared::new(Overlay::default()));
     let host = options.host.clone();
-    let query = share::encode(view);
+    // Only a page with tools pays for the encoding (the embed has none).
+    let query = host.as_ref().map(|_| share::encode(&state.view_state()));
     {
         let host = host.clone();
         use_effect_with((query, options.ideal_roofline), move |(query, ideal)| {
-            if let Some(host) = host {
+            if let (Some(host), Some(query)) = (host, query) {
                 let _ = match ideal {
                     true => host.set_attribute(IDEAL_ATTR, ""),
                     false => host.remove_attribute(IDEAL_ATTR),
