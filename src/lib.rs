@@ -1,27 +1,25 @@
 //! servecost: a model of LLM serving performance and cost, with a browser explorer and a CLI.
 //!
-//! The pure core (`units`, `catalog`, `model`, `sim`, `scenario`, `chart`, `report`) never
-//! touches the web or a clock; `ui` is the Yew front end, compiled only for wasm32.
+//! The tree is the map (ARCHITECTURE.md): the pure core (`units`, `json`, `catalog`, `scenario`,
+//! `model`, `sim`) never touches the web or a clock; `decide`, `calibration`, `present` and `share`
+//! build on it; `cli` (native) and `ui` (wasm32, Yew) are the shells.
 
-pub mod calibrate;
+// The pure core: units, data, the one door in, the analytic model and the simulator.
 pub mod catalog;
-pub mod chart;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod cli;
-pub mod fit;
-pub mod glossary;
 pub mod json;
 pub mod model;
-pub mod plan;
-pub mod pricing;
-pub mod report;
 pub mod scenario;
-pub mod share;
 pub mod sim;
-pub mod sizing;
-pub mod slo_sim;
 pub mod units;
-pub mod validate;
 
+// Built on the core: decisions, calibration, presentation, state that travels.
+pub mod calibration;
+pub mod decide;
+pub mod present;
+pub mod share;
+
+// The shells.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

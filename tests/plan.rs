@@ -140,7 +140,7 @@ fn estimate_reproduces_each_choice() {
 fn nothing_cheaper_meets_the_slo() {
     let list = plan();
     let best = list[0]["usd_per_month"].as_f64().unwrap();
-    let lib_request = servecost::plan::PlanRequest {
+    let lib_request = servecost::decide::plan::PlanRequest {
         base: {
             let mut b = servecost::scenario::ScenarioInput {
                 model: "llama-3.1-8b".into(),
@@ -165,7 +165,7 @@ fn nothing_cheaper_meets_the_slo() {
         top: 1000,
         verify_with_simulator: false,
     };
-    let full = servecost::plan::plan(&lib_request).expect("plans");
+    let full = servecost::decide::plan::plan(&lib_request).expect("plans");
     for rejected in &full.rejected {
         assert!(
             !rejected.reason.starts_with("costs more"),

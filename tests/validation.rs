@@ -9,10 +9,10 @@
     clippy::panic
 )]
 
+use servecost::calibration::validate::validate;
 use servecost::scenario::EfficiencyOverrides;
-use servecost::validate::validate;
 
-fn report() -> servecost::validate::Report {
+fn report() -> servecost::calibration::validate::Report {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/data/measurements.csv"
@@ -62,7 +62,8 @@ fn defaults_are_the_fit_optimum() {
         "/data/measurements.csv"
     ))
     .expect("read");
-    let fit = servecost::fit::fit(&text, &EfficiencyOverrides::default()).expect("fits");
+    let fit =
+        servecost::calibration::fit::fit(&text, &EfficiencyOverrides::default()).expect("fits");
     let defaults = servecost::model::efficiency::Efficiency::NVIDIA_DATACENTER;
     assert_eq!(
         (

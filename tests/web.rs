@@ -14,7 +14,7 @@
 
 use servecost::model::pareto::{slider_to_concurrency, SLIDER_STEPS};
 use servecost::model::{evaluate, sweep};
-use servecost::report::format_usd;
+use servecost::present::report::format_usd;
 use servecost::scenario::Scenario;
 use servecost::ui::fields::Field;
 use servecost::ui::state::{Action, State};
@@ -450,7 +450,7 @@ async fn mount_link(query: &str) -> web_sys::Element {
 /// What the page should show for `scenario`, metric by metric (same order as `METRICS`).
 fn expected_metrics(scenario: &Scenario) -> Vec<String> {
     let p = evaluate(scenario);
-    let number = |v: f64| group_thousands(&servecost::report::format_number(v));
+    let number = |v: f64| group_thousands(&servecost::present::report::format_number(v));
     vec![
         number(p.output_tok_s),
         number(p.output_tok_s_per_gpu),
@@ -592,7 +592,7 @@ async fn the_embed_widget_shows_chart_slider_cost_and_only_the_controls_asked_fo
 #[wasm_bindgen_test]
 async fn every_glossary_term_appears_with_its_definition() {
     let root = mount().await;
-    for term in servecost::glossary::TERMS {
+    for term in servecost::present::glossary::TERMS {
         let element = find(&root, &format!("[data-term=\"{}\"]", term.id));
         let shown = element.text_content().unwrap_or_default();
         let defined = root
@@ -614,7 +614,7 @@ async fn every_glossary_term_appears_with_its_definition() {
         .expect("described");
     assert_eq!(
         text(&root, &format!("#{tip}")),
-        servecost::glossary::THROUGHPUT.definition
+        servecost::present::glossary::THROUGHPUT.definition
     );
     root.remove();
 }
@@ -996,7 +996,9 @@ async fn static_batching_changes_the_numbers_to_what_the_model_says() {
     let expected = evaluate(&scenario).output_tok_s;
     assert_eq!(
         after,
-        servecost::ui::metric::group_thousands(&servecost::report::format_number(expected))
+        servecost::ui::metric::group_thousands(&servecost::present::report::format_number(
+            expected
+        ))
     );
     // Under static batching the production-like lengths cost far more than under continuous.
     let gap = |name: &str| {
@@ -1153,7 +1155,7 @@ async fn a_pasted_config_json_becomes_the_model() {
     .expect("valid");
     assert_eq!(
         metric(&root, "output_tok_s"),
-        servecost::ui::metric::group_thousands(&servecost::report::format_number(
+        servecost::ui::metric::group_thousands(&servecost::present::report::format_number(
             evaluate(&catalog_8b).output_tok_s
         )),
         "the same architecture as the catalog's Llama 3.1 8B"

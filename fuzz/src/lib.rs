@@ -11,20 +11,20 @@
 //! binaries in `fuzz_targets/` call it) and, through `#[path]`, into `tests/fuzz_corpus.rs`,
 //! which replays the committed corpus and every regression natively in `cargo test`.
 
-use servecost::calibrate::parse_measurements;
+use servecost::calibration::calibrate::parse_measurements;
+use servecost::calibration::validate::{render, validate};
 use servecost::catalog::parse_hf_config;
-use servecost::chart::{
+use servecost::json;
+use servecost::model::{evaluate, sweep};
+use servecost::present::chart::{
     render_svg, render_svg_with, ChartOptions, Marker, Overlay, Theme, MAX_PINNED_CURVES,
     MAX_TEXT_POINTS,
 };
-use servecost::json;
-use servecost::model::{evaluate, sweep};
-use servecost::report::assumptions;
+use servecost::present::report::assumptions;
 use servecost::scenario::{EfficiencyOverrides, Scenario, ScenarioInput};
 use servecost::share::{
     decode, encode, from_json, sanitize, scenario_pairs, to_json, ViewState, MAX_VALUE_LEN,
 };
-use servecost::validate::{render, validate};
 use std::cell::RefCell;
 use std::collections::HashSet;
 

@@ -6,7 +6,7 @@ mod args;
 
 use crate::catalog::catalog;
 use crate::model::{evaluate, sweep, OperatingPoint};
-use crate::report::{assumptions, format_number, format_usd};
+use crate::present::report::{assumptions, format_number, format_usd};
 use crate::scenario::Scenario;
 use args::{flag_for_field, scenario_input, Flags, UsageError, SCENARIO_FLAGS};
 
@@ -164,7 +164,7 @@ fn estimate(rest: &[String]) -> Outcome {
     };
     let (scenario, point, tail) = if let Some(slo) = slo {
         let found = if simulated {
-            crate::slo_sim::best_point_meeting_simulated(&scenario, &slo)
+            crate::decide::slo_sim::best_point_meeting_simulated(&scenario, &slo)
                 .map(|(point, tail)| (point, serde_json::to_value(tail).unwrap_or_default()))
         } else {
             crate::model::slo::best_point_meeting(&scenario, &slo)
@@ -197,7 +197,7 @@ fn estimate(rest: &[String]) -> Outcome {
         // `--slo-percentile P` alone reports the tails at P (what `plan` quotes).
         let tail = match flags.number("--slo-percentile") {
             Ok(Some(p)) if (50.0..=99.99).contains(&p) => Some(if simulated {
-                crate::slo_sim::simulated_tail(&scenario, p)
+                crate::decide::slo_sim::simulated_tail(&scenario, p)
                     .map(|(tail, _)| serde_json::to_value(tail).unwrap_or_default())
                     .unwrap_or_default()
             } else {
@@ -471,16 +471,16 @@ fn validate_command(rest: &[String]) -> Outcome {
         Err(UsageError(m)) => return Outcome::usage(m),
     };
     if flags.has("--cross-validate") {
-        return match crate::fit::cross_validate(&text, 5, &overrides) {
+        return match crate::calibration::fit::cross_validate(&text, 5, &overrides) {
             Ok(report) => Outcome::ok(format!(
                 "5-fold cross-validation: each row predicted with knobs fitted on the other folds\n\n{}",
-                crate::validate::render(&report)
+                crate::calibration::validate::render(&report)
             )),
             Err(e) => Outcome::usage(format!("{path}: {e}")),
         };
     }
     if flags.has("--fit") {
-        return match crate::fit::fit(&text, &overrides) {
+        return match crate::calibration::fit::fit(&text, &overrides) {
             Ok(fit) if flags.has("--json") => match serde_json::to_string_pretty(&fit) {
                 Ok(json) => Outcome::ok(json + "\n"),
                 Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
@@ -493,12 +493,12 @@ fn validate_command(rest: &[String]) -> Outcome {
                 fit.eta_compute,
                 fit.step_overhead_ms,
                 fit.layer_overhead_us,
-                crate::validate::render(&fit.report)
+                crate::calibration::validate::render(&fit.report)
             )),
             Err(e) => Outcome::usage(format!("{path}: {e}")),
         };
     }
-    match crate::validate::validate(&text, &overrides) {
+    match crate::calibration::validate::validate(&text, &overrides) {
         Ok(report) if flags.has("--json") => match serde_json::to_string_pretty(&report) {
             Ok(json) => Outcome::ok(json + "\n"),
             Err(e) => Outcome {
@@ -507,7 +507,7 @@ fn validate_command(rest: &[String]) -> Outcome {
                 code: 1,
             },
         },
-        Ok(report) => Outcome::ok(crate::validate::render(&report)),
+        Ok(report) => Outcome::ok(crate::calibration::validate::render(&report)),
         Err(e) => Outcome::usage(format!("{path}: {e}")),
     }
 }
@@ -579,7 +579,7 @@ fn plan_command(rest: &[String]) -> Outcome {
         }
         Err(UsageError(m)) => return Outcome::usage(m),
     };
-    let request = crate::plan::PlanRequest {
+    let request = crate::decide::plan::PlanRequest {
         base,
         traffic_output_tok_s: traffic,
         slo,
@@ -596,7 +596,7 @@ fn plan_command(rest: &[String]) -> Outcome {
         top,
         verify_with_simulator: !matches!(flags.text("--slo-method"), Some("analytic")),
     };
-    let plan = match crate::plan::plan(&request) {
+    let plan = match crate::decide::plan::plan(&request) {
         Ok(plan) => plan,
         Err(e) => return Outcome::usage(e),
     };
@@ -675,7 +675,7 @@ fn calibrate_command(rest: &[String]) -> Outcome {
         Ok(text) => text,
         Err(e) => return Outcome::usage(format!("--measurements: {path}: {e}")),
     };
-    let points = match crate::calibrate::parse_measurements(&text) {
+    let points = match crate::calibration::calibrate::parse_measurements(&text) {
         Ok(points) => points,
         Err(e) => return Outcome::usage(format!("--measurements: {path}: {e}")),
     };
@@ -683,7 +683,7 @@ fn calibrate_command(rest: &[String]) -> Outcome {
         Ok(input) => input,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
-    let fit = match crate::calibrate::calibrate(&input, &points) {
+    let fit = match crate::calibration::calibrate::calibrate(&input, &points) {
         Ok(fit) => fit,
         Err(e) => return Outcome::usage(format!("{}: {}", flag_for_field(&e.field), e.message)),
     };
@@ -919,7 +919,10 @@ fn simulation_json(result: &crate::sim::SimResult) -> serde_json::Value {
 }
 
 /// The cheapest plan against every API price for the model (MODEL.md §7 break-even).
-fn api_comparison(request: &crate::plan::PlanRequest, best: &crate::plan::Candidate) -> String {
+fn api_comparison(
+    request: &crate::decide::plan::PlanRequest,
+    best: &crate::decide::plan::Candidate,
+) -> String {
     let model_id = request.base.model.trim();
     let prices = crate::catalog::api_prices_for(model_id);
     if prices.is_empty() {

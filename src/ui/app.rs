@@ -22,10 +22,10 @@ use super::synthetic::Synthetic;
 use super::techniques::{ladder_summary, TechniqueControls, WorkloadSelect};
 use super::tools_link::{use_tools_link, LinkOptions};
 use crate::catalog::catalog;
-use crate::chart::Marker;
-use crate::glossary;
 use crate::model::pareto::SLIDER_STEPS;
-use crate::report::{assumptions, format_number};
+use crate::present::chart::Marker;
+use crate::present::glossary;
+use crate::present::report::{assumptions, format_number};
 use crate::share::{self, ViewState};
 use yew::prelude::*;
 

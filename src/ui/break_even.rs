@@ -8,8 +8,8 @@ use super::decision_inputs::{percent, TermHead};
 use super::decisions::DecisionState;
 use super::metric::Metric;
 use super::state::View;
-use crate::pricing::PointCost;
-use crate::report::format_usd;
+use crate::decide::pricing::PointCost;
+use crate::present::report::format_usd;
 use yew::prelude::*;
 
 /// What the panel shows from (a plain function, not a component: it re-renders with every

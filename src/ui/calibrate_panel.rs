@@ -13,9 +13,9 @@ use super::decision_panels::LatestState;
 use super::decisions::{CalibrationRun, DecisionAction, DecisionState};
 use super::metric::Metric;
 use super::state::{Action, Shared, State};
-use crate::calibrate::{calibrate, parse_measurements, Residual};
-use crate::report::format_number;
-use crate::sizing::one_replica_input;
+use crate::calibration::calibrate::{calibrate, parse_measurements, Residual};
+use crate::decide::sizing::one_replica_input;
+use crate::present::report::format_number;
 use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 

@@ -175,7 +175,7 @@ pub fn prepare(
     canvas: &web_sys::HtmlCanvasElement,
     known_box: Option<(i32, i32)>,
     fallback: (f64, f64),
-) -> Result<(MeasuringCanvas, crate::chart::ChartOptions), String> {
+) -> Result<(MeasuringCanvas, crate::present::chart::ChartOptions), String> {
     let ratio = web_sys::window()
         .map_or(1.0, |w| w.device_pixel_ratio())
         .clamp(1.0, 3.0);
@@ -194,11 +194,11 @@ pub fn prepare(
     }
     let backend = MeasuringCanvas::new(canvas)
         .ok_or_else(|| "the browser gave no 2D canvas context".to_string())?;
-    let options = crate::chart::ChartOptions {
+    let options = crate::present::chart::ChartOptions {
         theme: if prefers_dark() {
-            crate::chart::Theme::Dark
+            crate::present::chart::Theme::Dark
         } else {
-            crate::chart::Theme::Light
+            crate::present::chart::Theme::Light
         },
         scale: ratio,
     };

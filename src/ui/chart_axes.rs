@@ -3,7 +3,7 @@
 //! (`#chart-y`). A switch only redraws: nothing is recomputed. The choice lives in the state's
 //! `chart` options (the words `share.rs` puts in links: `x=tpot`, `y=usd`, ...).
 
-use crate::chart::{Projection, XAxis, YAxis};
+use crate::present::chart::{Projection, XAxis, YAxis};
 use crate::share::ChartOptions;
 use yew::prelude::*;
 

@@ -5,9 +5,9 @@
 use super::canvas_backend::prepare;
 use super::perf;
 use super::state::Shared;
-use crate::chart::{draw_pareto_layered, Layers, Marker, OtherCurve, Overlay, Projection};
 use crate::model::techniques::TechniqueStudy;
 use crate::model::Curve;
+use crate::present::chart::{draw_pareto_layered, Layers, Marker, OtherCurve, Overlay, Projection};
 use plotters::prelude::IntoDrawingArea;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;

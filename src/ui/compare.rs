@@ -9,11 +9,11 @@ use super::decision_panels::LatestState;
 use super::decisions::{DecisionAction, DecisionState};
 use super::pins::{pin_label, PinAction};
 use super::state::Action;
-use crate::chart::{pin_style, MarkerShape, Theme};
-use crate::pricing::PointCost;
-use crate::report::format_usd;
+use crate::decide::pricing::PointCost;
+use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
+use crate::present::chart::{pin_style, MarkerShape, Theme};
+use crate::present::report::format_usd;
 use crate::scenario::{Scenario, ScenarioInput};
-use crate::sizing::{output_tok_s_from_req_s, size_for_traffic};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

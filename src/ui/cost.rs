@@ -9,10 +9,10 @@ use super::decisions::{sig_text, Blend, DecisionAction, DecisionField, DecisionS
 use super::fields::{number_text, Field};
 use super::metric::Metric;
 use super::state::View;
+use crate::decide::pricing::{tier_of, PointCost, UTILIZATION_STEPS};
+use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
 use crate::model::economics::PriceTier;
-use crate::pricing::{tier_of, PointCost, UTILIZATION_STEPS};
-use crate::report::format_usd;
-use crate::sizing::{output_tok_s_from_req_s, size_for_traffic};
+use crate::present::report::format_usd;
 use yew::prelude::*;
 
 /// What the panel shows from (a plain function, not a component: it re-renders with every

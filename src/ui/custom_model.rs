@@ -7,7 +7,7 @@
 use super::knobs::{KnobAction, Knobs, CUSTOM_MODEL_ID, CUSTOM_MODEL_VALUE};
 use crate::catalog::{Arch, Attention, ModelSpec};
 use crate::model::architecture::Architecture;
-use crate::report::format_number;
+use crate::present::report::format_number;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -7,11 +7,11 @@
 
 use super::pins::pin_label;
 use super::state::{Shared, View};
-use crate::chart::{Overlay, PinnedCurve};
+use crate::decide::sizing::{capacity_point, slo_sweep, SloSweep};
 use crate::model::slo::{Slo, TailEstimate};
 use crate::model::{sweep, Curve, OperatingPoint};
+use crate::present::chart::{Overlay, PinnedCurve};
 use crate::scenario::{Scenario, ScenarioInput};
-use crate::sizing::{capacity_point, slo_sweep, SloSweep};
 use yew::prelude::*;
 
 /// One scenario judged against the SLO.

@@ -2,7 +2,7 @@
 //! stated in, the blend ratio, and how a typed text becomes a number (or an error that names
 //! the field). Parsing only; `decisions.rs` holds the state.
 
-use crate::pricing::DEFAULT_INPUT_PER_OUTPUT;
+use crate::decide::pricing::DEFAULT_INPUT_PER_OUTPUT;
 
 /// The decision controls whose text is parsed into a number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

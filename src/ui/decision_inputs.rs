@@ -146,5 +146,5 @@ pub fn percent(fraction: f64) -> String {
 
 /// A count or rate with thousands grouped: `1,234`, `56.7`.
 pub fn grouped(value: f64) -> String {
-    super::metric::group_thousands(&crate::report::format_number(value))
+    super::metric::group_thousands(&crate::present::report::format_number(value))
 }

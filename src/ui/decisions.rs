@@ -9,13 +9,13 @@ pub use super::decision_fields::{
     parse_field, sig_text, Blend, DecisionField, LoadUnit, TrafficUnit,
 };
 use super::state::Shared;
-use crate::calibrate::Calibration;
+use crate::calibration::calibrate::Calibration;
+use crate::decide::plan::Plan;
+use crate::decide::pricing::DEFAULT_INPUT_PER_OUTPUT;
+use crate::decide::sizing::{req_s_from_tokens_per_day, tokens_per_day_from_req_s};
 use crate::model::economics::Energy;
 use crate::model::slo::Slo;
-use crate::plan::Plan;
-use crate::pricing::DEFAULT_INPUT_PER_OUTPUT;
 use crate::scenario::ScenarioInput;
-use crate::sizing::{req_s_from_tokens_per_day, tokens_per_day_from_req_s};
 use std::rc::Rc;
 use yew::Reducible;
 

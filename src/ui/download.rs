@@ -3,7 +3,7 @@
 //! Also composes the PNG export: the chart's own canvas (exactly as drawn, at device
 //! resolution) on an offscreen canvas with a caption underneath.
 
-use crate::chart::{Palette, Theme};
+use crate::present::chart::{Palette, Theme};
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;

@@ -1,4 +1,4 @@
-//! Glossary terms on the page, from the one table in `crate::glossary`: `Term` marks a name
+//! Glossary terms on the page, from the one table in `crate::present::glossary`: `Term` marks a name
 //! where it appears (focusable, its definition shows on hover and on keyboard focus, Escape
 //! hides it again, WCAG 1.4.13), and `GlossaryPanel` lists every entry with its definition.
 //!
@@ -6,7 +6,7 @@
 //! `<Term term={glossary::SPECULATIVE_DECODING} />` (shows the table's name) or with children
 //! for different wording: `<Term term={glossary::TPOT}>{ "time per token" }</Term>`.
 
-use crate::glossary::{Term as Entry, TERMS};
+use crate::present::glossary::{Term as Entry, TERMS};
 use std::sync::atomic::{AtomicU32, Ordering};
 use yew::prelude::*;
 

@@ -4,7 +4,7 @@
 //! redraws when the simulator delivers, never on a slider move.
 
 use super::canvas_backend::prepare;
-use crate::chart::load::{draw_latency_vs_load, LoadChart};
+use crate::present::chart::load::{draw_latency_vs_load, LoadChart};
 use crate::sim::load::LoadPoint;
 use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::closure::Closure;

@@ -7,11 +7,11 @@
 //! glossary defines (TPOT, TTFT, interactivity, $/M) take their definition from it.
 
 use super::metric::{group_thousands, Metric};
-use crate::glossary;
 use crate::model::memory::MemorySplit;
 use crate::model::step::StepBreakdown;
 use crate::model::OperatingPoint;
-use crate::report::{format_number, format_usd};
+use crate::present::glossary;
+use crate::present::report::{format_number, format_usd};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -12,12 +12,12 @@ use super::decisions::{DecisionAction, DecisionState, PlanStatus};
 use super::state::{Action, Shared, State};
 use super::targets::slo_text;
 use crate::catalog::{catalog, Gpu};
+use crate::decide::plan::{plan, Candidate, PlanRequest};
+use crate::decide::pricing::tier_of;
+use crate::decide::sizing::{candidate_input, output_tok_s_from_req_s};
 use crate::model::economics::PriceTier;
-use crate::plan::{plan, Candidate, PlanRequest};
-use crate::pricing::tier_of;
-use crate::report::{format_number, format_usd};
+use crate::present::report::{format_number, format_usd};
 use crate::scenario::ScenarioInput;
-use crate::sizing::{candidate_input, output_tok_s_from_req_s};
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 

@@ -14,10 +14,10 @@ use super::glossary::Term;
 use super::load_canvas::LoadCanvas;
 use super::metric::group_thousands;
 use super::state::Shared;
-use crate::glossary;
 use crate::model::efficiency::Efficiency;
 use crate::model::OperatingPoint;
-use crate::report::format_number;
+use crate::present::glossary;
+use crate::present::report::format_number;
 use crate::scenario::{Batching, Scenario, ScenarioInput};
 use crate::sim::load::{
     analytic_capacity_per_s, load_rates, saturation_per_s, simulate_load_point,

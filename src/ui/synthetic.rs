@@ -10,9 +10,9 @@ use super::glossary::Term;
 use super::metric::group_thousands;
 use super::state::Shared;
 use super::techniques::STATIC_BATCHING;
-use crate::glossary;
 use crate::model::techniques::{LengthGap, TechniqueStudy};
-use crate::report::format_number;
+use crate::present::glossary;
+use crate::present::report::format_number;
 use crate::scenario::Batching;
 use yew::prelude::*;
 

@@ -12,7 +12,7 @@ use super::fields::number_text;
 use super::metric::Metric;
 use super::state::View;
 use crate::model::slo::{tail_estimate, Slo};
-use crate::report::format_number;
+use crate::present::report::format_number;
 use yew::prelude::*;
 
 /// What the panel shows from (a plain function, not a component: it re-renders with every

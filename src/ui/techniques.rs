@@ -11,9 +11,9 @@ use super::fields::FieldTexts;
 use super::glossary::Term;
 use super::knob_fields::KnobContext;
 use super::knobs::{workload_choices, Knob, KnobAction, Knobs};
-use crate::glossary;
 use crate::model::techniques::TechniqueStudy;
-use crate::report::format_number;
+use crate::present::glossary;
+use crate::present::report::format_number;
 use crate::scenario::{SpecMethod, WORKLOAD_PRESETS};
 use yew::prelude::*;
 

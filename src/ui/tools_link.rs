@@ -8,7 +8,7 @@
 
 use super::state::{Shared, State};
 use super::tools::{APPLY_EVENT, IDEAL_ATTR, OVERLAY_EVENT, STATE_ATTR, TOOLS_ROOT_ID};
-use crate::chart::Overlay;
+use crate::present::chart::Overlay;
 use crate::share;
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;

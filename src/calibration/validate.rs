@@ -250,7 +250,7 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
             notes.push(format!(
                 "SLO mode: P99 TTFT <= {ttft_ms} ms, TPOT <= {tpot_ms} ms (simulated)"
             ));
-            match crate::slo_sim::best_point_meeting_simulated(&scenario, &slo) {
+            match crate::decide::slo_sim::best_point_meeting_simulated(&scenario, &slo) {
                 Some((point, _)) => scenario.with_concurrency(point.concurrency),
                 None => return Err("no concurrency meets the row's SLO in simulation".into()),
             }
@@ -299,7 +299,7 @@ fn server_row(
         arrivals: crate::sim::Arrivals::Poisson { rate_per_s },
         // Enough requests that even an overloaded run keeps a long steady-state window.
         requests: 20_000,
-        seed: crate::slo_sim::SLO_SIM_SEED,
+        seed: crate::decide::slo_sim::SLO_SIM_SEED,
         ..crate::sim::SimConfig::default()
     };
     let result = crate::sim::simulate(&scenario, &config)

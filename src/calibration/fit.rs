@@ -6,9 +6,9 @@
 //! per-step overhead 0.25–3 ms), so a fit can never buy accuracy with an impossible machine.
 //! This is how the defaults in `efficiency.rs` were produced (`servecost validate FILE --fit`).
 
+use crate::calibration::validate::{summarise_rows, validate_records, Report};
 use crate::catalog::csv::{self, Record};
 use crate::scenario::EfficiencyOverrides;
-use crate::validate::{summarise_rows, validate_records, Report};
 use serde::Serialize;
 
 /// The grid searched (each knob's candidate values).

@@ -354,8 +354,8 @@ pub fn draw_slo_misses<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::{draw_pareto_with, ChartOptions};
     use crate::model::{evaluate, sweep};
+    use crate::present::chart::{draw_pareto_with, ChartOptions};
     use crate::scenario::{Scenario, ScenarioInput};
 
     #[test]

@@ -224,7 +224,7 @@ fn verify(
         let Ok(scenario) = Scenario::try_from(input) else {
             continue;
         };
-        match crate::slo_sim::best_point_meeting_simulated(&scenario, slo) {
+        match crate::decide::slo_sim::best_point_meeting_simulated(&scenario, slo) {
             Some((point, tail)) => {
                 let at = scenario.with_concurrency(point.concurrency);
                 let simulated_point = evaluate(&at);

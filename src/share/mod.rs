@@ -6,7 +6,7 @@
 use crate::catalog::ModelSpec;
 use crate::json::{self, Value};
 use crate::model::{Curve, OperatingPoint};
-use crate::report::assumptions;
+use crate::present::report::assumptions;
 use crate::scenario::{Scenario, ScenarioInput};
 use serde::Serialize;
 

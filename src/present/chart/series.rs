@@ -300,9 +300,9 @@ pub(super) fn draw_others<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f6
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chart::{draw_pareto_layered, ChartOptions};
     use crate::model::techniques::{background_curves, TechniqueLevel};
     use crate::model::{evaluate, sweep};
+    use crate::present::chart::{draw_pareto_layered, ChartOptions};
     use crate::scenario::{Scenario, ScenarioInput};
 
     fn hex(color: RGBColor) -> String {
@@ -367,7 +367,7 @@ mod tests {
             "continuous batching (contiguous KV)",
             "+ paged KV (current)",
             "+ speculative decoding (EAGLE, α 0.8, γ 4)",
-            crate::chart::X_AXIS_LABEL,
+            crate::present::chart::X_AXIS_LABEL,
         ] {
             assert!(svg.contains(needle), "SVG lacks {needle:?}");
         }

@@ -6,11 +6,11 @@
 //! number means the same everywhere. Formulas: MODEL.md §7 (`$/month = GPUs × $/GPU-hour × 730`,
 //! utilization = traffic ÷ capacity of what is bought); SLO point as in `model::slo`.
 
+use crate::decide::plan::Candidate;
 use crate::model::economics::{energy_usd_per_gpu_hour, replicas_needed, Energy, HOURS_PER_MONTH};
 use crate::model::pareto::sweep_grid;
 use crate::model::slo::{tail_estimate, Slo, TailEstimate};
 use crate::model::{evaluate, OperatingPoint};
-use crate::plan::Candidate;
 use crate::scenario::{Scenario, ScenarioInput};
 
 /// Seconds in a day, for "tokens per day".
@@ -190,9 +190,9 @@ pub fn candidate_input(base: &ScenarioInput, candidate: &Candidate) -> ScenarioI
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::decide::plan::{plan, PlanRequest};
     use crate::model::economics::PriceTier;
     use crate::model::slo::best_point_meeting;
-    use crate::plan::{plan, PlanRequest};
 
     fn default_scenario() -> Scenario {
         Scenario::default_scenario().expect("default scenario")
