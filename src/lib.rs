@@ -18,6 +18,10 @@ pub mod decide;
 pub mod present;
 pub mod share;
 
+// The page's state (still wasm32-only until its reducers stop naming yew).
+#[cfg(target_arch = "wasm32")]
+pub mod page;
+
 // The shells.
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -14,10 +14,10 @@
 
 use servecost::model::pareto::{slider_to_concurrency, SLIDER_STEPS};
 use servecost::model::{evaluate, sweep};
+use servecost::page::fields::Field;
+use servecost::page::state::{Action, State};
 use servecost::present::report::format_usd;
 use servecost::scenario::Scenario;
-use servecost::ui::fields::Field;
-use servecost::ui::state::{Action, State};
 use servecost::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -47,7 +47,7 @@ fn document() -> web_sys::Document {
 /// slot, the explorer `App` in one element and, beside it, the `#tools` element the page's second module (`ui::tools`: the
 /// simulator, decision and glossary panels) mounts into. Both render here from this one test
 /// module; they talk through the `#tools` element exactly as the two modules of the real page do.
-async fn mount_props(mut props: servecost::ui::app::AppProps) -> web_sys::Element {
+async fn mount_props(mut props: servecost::ui::explorer::app::AppProps) -> web_sys::Element {
     let root = document().create_element("div").expect("div");
     root.set_class_name("page");
     document()
@@ -86,7 +86,7 @@ async fn mount_props(mut props: servecost::ui::app::AppProps) -> web_sys::Elemen
 
 /// Mount a fresh page with the built-in scenario and let it render and draw.
 async fn mount() -> web_sys::Element {
-    mount_props(servecost::ui::app::AppProps::default()).await
+    mount_props(servecost::ui::explorer::app::AppProps::default()).await
 }
 
 fn find(root: &web_sys::Element, selector: &str) -> web_sys::Element {
@@ -305,7 +305,7 @@ async fn every_metric_is_focusable_and_described() {
 
 #[wasm_bindgen_test]
 fn the_fatal_error_banner_offers_a_reload() {
-    servecost::ui::panic::show_fatal_error("stopped", "details").expect("shown");
+    servecost::ui::platform::panic::show_fatal_error("stopped", "details").expect("shown");
     let banner = document()
         .get_element_by_id("fatal-error")
         .expect("#fatal-error");
@@ -435,8 +435,8 @@ fn a_new_gpu_brings_its_catalog_price_and_scenario_errors_name_their_field() {
 // ------------------------------------------------------------------ share, embed, glossary
 
 use servecost::share::{decode, encode, from_json};
-use servecost::ui::app::AppProps;
-use servecost::ui::metric::group_thousands;
+use servecost::ui::explorer::app::AppProps;
+use servecost::ui::widgets::metric::group_thousands;
 
 /// Mount an App that opens `query` (as a link would), without touching the page's URL.
 async fn mount_link(query: &str) -> web_sys::Element {
@@ -641,7 +641,7 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
     let original = window.location().href().expect("href");
     let storage = window.local_storage().expect("storage").expect("storage");
     let saved = storage
-        .get_item(servecost::ui::share_sync::STORAGE_KEY)
+        .get_item(servecost::ui::platform::share_sync::STORAGE_KEY)
         .expect("get");
     history
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?v=1&gpus=4&tp=4"))
@@ -669,7 +669,7 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
     );
     assert!(written.contains("concurrency=1"), "{written}");
     let remembered = storage
-        .get_item(servecost::ui::share_sync::STORAGE_KEY)
+        .get_item(servecost::ui::platform::share_sync::STORAGE_KEY)
         .expect("get")
         .expect("remembered");
     assert_eq!(decode(&remembered).0.scenario.gpu_count, 4.0);
@@ -678,8 +678,8 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&original))
         .expect("restore the URL");
     match saved {
-        Some(text) => storage.set_item(servecost::ui::share_sync::STORAGE_KEY, &text),
-        None => storage.remove_item(servecost::ui::share_sync::STORAGE_KEY),
+        Some(text) => storage.set_item(servecost::ui::platform::share_sync::STORAGE_KEY, &text),
+        None => storage.remove_item(servecost::ui::platform::share_sync::STORAGE_KEY),
     }
     .expect("restore storage");
     root.remove();
@@ -687,7 +687,7 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
 
 // ------------------------------------------- decision tools: compare, plan, calibrate, cost
 
-use servecost::ui::pins::{pins_from_json, pins_to_json, PinAction};
+use servecost::ui::tools::pins::{pins_from_json, pins_to_json, PinAction};
 
 /// Wait `ms` milliseconds for a timer-driven update (the plan search runs after a paint).
 async fn wait_ms(ms: i32) {
@@ -952,9 +952,9 @@ async fn an_slo_and_a_traffic_volume_size_the_deployment() {
 // ------------------------------------------- serving techniques, advanced knobs, simulator
 
 use servecost::model::techniques::TechniqueLevel;
+use servecost::page::knobs::KnobAction;
 use servecost::scenario::ScenarioInput;
 use servecost::share::ChartOptions;
-use servecost::ui::knobs::KnobAction;
 
 /// Wait (one timer task at a time, at most `bound_ms`) until `done` holds; false if it never did.
 async fn eventually(bound_ms: i32, mut done: impl FnMut() -> bool) -> bool {
@@ -963,7 +963,7 @@ async fn eventually(bound_ms: i32, mut done: impl FnMut() -> bool) -> bool {
         if waited >= bound_ms {
             return false;
         }
-        servecost::ui::sim_panel::sleep_ms(50).await;
+        servecost::ui::tools::sim_panel::sleep_ms(50).await;
         yew::scheduler::flush().await;
         waited += 50;
     }
@@ -996,9 +996,9 @@ async fn static_batching_changes_the_numbers_to_what_the_model_says() {
     let expected = evaluate(&scenario).output_tok_s;
     assert_eq!(
         after,
-        servecost::ui::metric::group_thousands(&servecost::present::report::format_number(
-            expected
-        ))
+        servecost::ui::widgets::metric::group_thousands(
+            &servecost::present::report::format_number(expected)
+        )
     );
     // Under static batching the production-like lengths cost far more than under continuous.
     let gap = |name: &str| {
@@ -1155,9 +1155,9 @@ async fn a_pasted_config_json_becomes_the_model() {
     .expect("valid");
     assert_eq!(
         metric(&root, "output_tok_s"),
-        servecost::ui::metric::group_thousands(&servecost::present::report::format_number(
-            evaluate(&catalog_8b).output_tok_s
-        )),
+        servecost::ui::widgets::metric::group_thousands(
+            &servecost::present::report::format_number(evaluate(&catalog_8b).output_tok_s)
+        ),
         "the same architecture as the catalog's Llama 3.1 8B"
     );
     root.remove();
@@ -1247,7 +1247,7 @@ fn axis_switches_and_slider_moves_never_recompute_the_ladder() {
     assert_eq!(usd.chart.y, "usd");
     let spec = state
         .apply(Action::Knob(KnobAction::Edit(
-            servecost::ui::knobs::Knob::SpecDecode,
+            servecost::page::knobs::Knob::SpecDecode,
             "eagle".into(),
         )))
         .expect("changed");

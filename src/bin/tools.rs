@@ -1,5 +1,5 @@
 //! The page's second wasm module, built by scripts/build-tools and imported by the explorer after
-//! its first chart (src/ui/tools_link.rs): mounts the simulator, decision and glossary panels.
+//! its first chart (src/ui/platform/tools_link.rs): mounts the simulator, decision and glossary panels.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -7,11 +7,11 @@ fn main() {
 }
 
 /// The simulator's standard run, timed in the browser, for `scripts/bench`
-/// (`servecost::ui::bench_hook`).
+/// (`servecost::ui::platform::bench_hook`).
 #[cfg(target_arch = "wasm32")]
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = "__servecostSimBench")]
 pub fn sim_bench(kind: Option<String>) -> Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue> {
-    servecost::ui::bench_hook::sim_bench(kind)
+    servecost::ui::platform::bench_hook::sim_bench(kind)
 }
 
 #[cfg(not(target_arch = "wasm32"))]

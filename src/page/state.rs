@@ -1,0 +1,399 @@
+//! The page's state and its reducer: what the user typed, the last good view, and the current
+//! error. Every control funnels through `Action`; nothing else changes the state.
+//!
+//! The texts of the controls (`fields.rs`) are the source of truth for the scenario's page
+//! fields: every edit re-parses all of them into a `ScenarioInput` (so a bad field stays an error
+//! until fixed, even while another field changes), then `Scenario::try_from` validates it once.
+//! A bad value leaves the last good `View` (numbers and chart) on screen and sets `error`.
+//!
+//! Speed: a slider move evaluates one operating point and keeps the swept `Curve` (same `Rc`);
+//! only a change of the scenario itself re-sweeps.
+
+use crate::catalog::catalog;
+use crate::model::pareto::{concurrency_to_slider, slider_to_concurrency, SLIDER_STEPS};
+use crate::model::techniques::TechniqueStudy;
+use crate::model::{evaluate, sweep, Curve, OperatingPoint};
+use crate::page::fields::{input_from_texts, number_text, Field, FieldTexts, InputError};
+use crate::page::knobs::{KnobAction, Knobs};
+use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
+use crate::share::{ChartOptions, ViewState};
+use std::ops::Deref;
+use std::rc::Rc;
+use yew::Reducible;
+
+/// An `Rc` compared by pointer: cheap equality for props and effect dependencies, and "same
+/// value" means "same computation", which is what a redraw needs to know.
+#[derive(Debug)]
+pub struct Shared<T>(Rc<T>);
+
+impl<T> Shared<T> {
+    pub fn new(value: T) -> Shared<T> {
+        Shared(Rc::new(value))
+    }
+}
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Shared<T> {
+        Shared(Rc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Shared<T>) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}
+
+/// The last good computation: what the numbers and the chart show.
+#[derive(Debug, Clone, PartialEq)]
+pub struct View {
+    /// The validated scenario at the current concurrency.
+    pub scenario: Shared<Scenario>,
+    /// The swept curve; the same `Rc` for as long as the scenario (concurrency aside) is unchanged.
+    pub curve: Shared<Curve>,
+    pub point: Shared<OperatingPoint>,
+    /// The technique ladder's other curves and the synthetic-vs-production comparison
+    /// (`model::techniques`); like the curve, recomputed only when the scenario changes.
+    pub techniques: Shared<TechniqueStudy>,
+}
+
+impl View {
+    /// Evaluate `scenario` (concurrency clamped to the engine limit), re-using `previous`'s curve
+    /// when only the concurrency differs.
+    pub fn compute(scenario: Scenario, previous: Option<&View>) -> View {
+        let input = scenario.input.clone();
+        View::compute_shown(scenario, input, previous)
+    }
+
+    /// The same for a scenario validated from page flags applied to `shown_input` (the ideal
+    /// roofline, `knobs.rs`): the view's `scenario.input` is `shown_input`, which is what links,
+    /// exports and pins carry; the numbers are the evaluated scenario's.
+    pub fn compute_shown(
+        scenario: Scenario,
+        shown_input: ScenarioInput,
+        previous: Option<&View>,
+    ) -> View {
+        let limit = scenario.engine_limit().max(1);
+        let scenario = if scenario.concurrency > limit {
+            scenario.with_concurrency(limit)
+        } else {
+            scenario
+        };
+        let mut shown = scenario.clone();
+        shown.input = ScenarioInput {
+            concurrency: scenario.input.concurrency,
+            ..shown_input
+        };
+        let (curve, techniques) = match previous {
+            Some(view) if same_curve(&view.scenario, &shown) => {
+                (view.curve.clone(), view.techniques.clone())
+            }
+            _ => (
+                Shared::new(sweep(&scenario)),
+                Shared::new(TechniqueStudy::new(&scenario)),
+            ),
+        };
+        let point = Shared::new(evaluate(&shown));
+        View {
+            scenario: Shared::new(shown),
+            curve,
+            point,
+            techniques,
+        }
+    }
+
+    pub fn concurrency(&self) -> u32 {
+        self.scenario.concurrency
+    }
+
+    pub fn engine_limit(&self) -> u32 {
+        self.scenario.engine_limit().max(1)
+    }
+}
+
+/// Two scenarios give the same curve when their inputs differ at most in concurrency (and
+/// their efficiencies agree: the ideal-roofline flag changes them without changing the input).
+fn same_curve(a: &Scenario, b: &Scenario) -> bool {
+    let mut a_input = a.input.clone();
+    a_input.concurrency = b.input.concurrency;
+    a_input == b.input && a.efficiency == b.efficiency
+}
+
+/// Validate `input` with the page's flags and compute its view.
+fn view_of(
+    knobs: &Knobs,
+    input: &ScenarioInput,
+    previous: Option<&View>,
+) -> Result<View, ScenarioError> {
+    let scenario = Scenario::try_from(knobs.effective(input))?;
+    Ok(View::compute_shown(scenario, input.clone(), previous))
+}
+
+/// Everything the page shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct State {
+    /// The scenario as last parsed (may fail validation; then `error` says why).
+    pub input: ScenarioInput,
+    /// The controls' texts as typed.
+    pub texts: FieldTexts,
+    /// The slider's position in `0..=SLIDER_STEPS`; kept as moved, because several positions
+    /// map to one concurrency at the low end and snapping back would trap the keyboard there.
+    pub slider_position: u32,
+    /// The last good view; `None` only when even the default scenario failed (a broken build).
+    pub view: Option<View>,
+    pub error: Option<InputError>,
+    /// Pinned scenarios to compare against (they travel in links and JSON exports).
+    pub pins: Vec<ScenarioInput>,
+    /// The chart's axis choices (they travel in links and JSON exports).
+    pub chart: ChartOptions,
+    /// Technique, workload-shape and advanced controls, the ideal-roofline switch and the
+    /// pasted custom model (`knobs.rs`).
+    pub knobs: Knobs,
+}
+
+/// What a control can do to the state.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// The batch-size slider moved to this position.
+    MoveSlider(u32),
+    /// A control's text or selection changed.
+    Edit(Field, String),
+    /// Replace scenario, pins and chart options at once (a JSON import). If the scenario does
+    /// not validate, the last good view stays and the error names the field.
+    Load(Box<ViewState>),
+    /// Pin, unpin or restore pinned scenarios (`pins.rs`).
+    Pins(crate::ui::tools::pins::PinAction),
+    /// A technique, workload-shape or advanced control changed (`knobs.rs`).
+    Knob(KnobAction),
+    /// The chart's axis choices changed (`#chart-x`, `#chart-y`).
+    Chart(ChartOptions),
+    /// Follow the explorer's state (the deferred module's copy, `tools.rs`): a change of
+    /// concurrency alone only re-evaluates the point, anything else loads the view.
+    Sync(Box<ViewState>),
+}
+
+impl State {
+    /// The glossary scenario, or a state that says why it could not be built.
+    pub fn initial() -> State {
+        State::from_input(ScenarioInput::default())
+    }
+
+    pub fn from_input(input: ScenarioInput) -> State {
+        let texts = FieldTexts::from_input(&input);
+        let knobs = Knobs::from_input(&input);
+        match view_of(&knobs, &input, None) {
+            Ok(view) => State {
+                input,
+                texts,
+                slider_position: concurrency_to_slider(view.concurrency(), view.engine_limit()),
+                view: Some(view),
+                error: None,
+                pins: Vec::new(),
+                chart: ChartOptions::default(),
+                knobs,
+            },
+            Err(error) => State {
+                input,
+                texts,
+                slider_position: 0,
+                view: None,
+                error: Some(error.into()),
+                pins: Vec::new(),
+                chart: ChartOptions::default(),
+                knobs,
+            },
+        }
+    }
+
+    /// The state a link or an import describes (the embed options are the page's business).
+    pub fn from_view(view: ViewState) -> State {
+        let mut state = State::from_input(view.scenario);
+        state.pins = view.pins;
+        state.chart = view.chart;
+        state
+    }
+
+    /// What a link or an export of this state holds: the last good scenario at the current
+    /// concurrency (or the typed one if nothing was ever valid), pins and chart options.
+    pub fn view_state(&self) -> ViewState {
+        ViewState {
+            scenario: self
+                .view
+                .as_ref()
+                .map_or_else(|| self.input.clone(), |view| view.scenario.input.clone()),
+            pins: self.pins.clone(),
+            chart: self.chart.clone(),
+            embed: Default::default(),
+        }
+    }
+
+    /// The concurrency the slider stands for.
+    pub fn concurrency(&self) -> Option<u32> {
+        self.view.as_ref().map(View::concurrency)
+    }
+
+    /// Apply one action; `None` when nothing changed (so nothing re-renders).
+    pub fn apply(&self, action: Action) -> Option<State> {
+        match action {
+            Action::MoveSlider(position) => self.move_slider(position),
+            Action::Edit(field, text) => Some(self.edit(field, text)),
+            Action::Load(view) => Some(self.load(*view)),
+            Action::Pins(action) => self.apply_pins(action),
+            Action::Knob(action) => self.knob(action),
+            Action::Chart(chart) => (chart != self.chart).then(|| State {
+                chart,
+                ..self.clone()
+            }),
+            Action::Sync(view) => self.sync(*view),
+        }
+    }
+
+    fn sync(&self, target: ViewState) -> Option<State> {
+        if target == self.view_state() {
+            return None;
+        }
+        if let Some(view) = &self.view {
+            let mut same = target.scenario.clone();
+            same.concurrency = view.scenario.input.concurrency;
+            if same == view.scenario.input && target.pins == self.pins && target.chart == self.chart
+            {
+                let limit = view.engine_limit();
+                // Saturating float-to-int cast: a hostile value clamps instead of wrapping.
+                let concurrency = (target.scenario.concurrency.round() as u32).clamp(1, limit);
+                let scenario = view.scenario.with_concurrency(concurrency);
+                let mut next = self.clone();
+                next.input.concurrency = f64::from(concurrency);
+                next.slider_position = concurrency_to_slider(concurrency, limit);
+                next.view = Some(View {
+                    point: Shared::new(evaluate(&scenario)),
+                    scenario: Shared::new(scenario),
+                    curve: view.curve.clone(),
+                    techniques: view.techniques.clone(),
+                });
+                return Some(next);
+            }
+        }
+        Some(self.load(target))
+    }
+
+    fn load(&self, view: ViewState) -> State {
+        let loaded = State::from_view(view);
+        // The ideal-roofline switch is a page flag, not part of what is loaded: it stays as set.
+        let loaded = match self.knobs.ideal_roofline {
+            true => loaded
+                .knob(KnobAction::IdealRoofline(true))
+                .unwrap_or(loaded),
+            false => loaded,
+        };
+        if loaded.view.is_some() {
+            return loaded;
+        }
+        State {
+            view: self.view.clone(),
+            slider_position: self.slider_position,
+            ..loaded
+        }
+    }
+
+    fn move_slider(&self, position: u32) -> Option<State> {
+        let view = self.view.as_ref()?;
+        let position = position.min(SLIDER_STEPS);
+        let concurrency = slider_to_concurrency(position, view.engine_limit());
+        if position == self.slider_position && concurrency == view.concurrency() {
+            return None;
+        }
+        let mut next = self.clone();
+        next.slider_position = position;
+        next.input.concurrency = f64::from(concurrency);
+        if concurrency != view.concurrency() {
+            let scenario = view.scenario.with_concurrency(concurrency);
+            next.view = Some(View {
+                point: Shared::new(evaluate(&scenario)),
+                scenario: Shared::new(scenario),
+                curve: view.curve.clone(),
+                techniques: view.techniques.clone(),
+            });
+        }
+        Some(next)
+    }
+
+    fn edit(&self, field: Field, text: String) -> State {
+        let mut next = self.clone();
+        if field == Field::Gpu && text != self.texts.gpu {
+            // A new GPU brings its catalog price; a GPU without one keeps the price typed so far.
+            let typical = catalog()
+                .ok()
+                .and_then(|c| c.gpu(text.trim()))
+                .and_then(|gpu| gpu.usd_per_gpu_hour_typical);
+            if let Some(price) = typical {
+                next.texts.usd_per_gpu_hour = number_text(price);
+            }
+        }
+        next.texts.set(field, text);
+        let parsed = input_from_texts(&self.input, &next.texts, Some(field))
+            .and_then(|input| next.knobs.apply(input, None));
+        self.revalidate(next, parsed)
+    }
+
+    /// A technique, workload-shape or advanced control changed: re-parse every text (basic and
+    /// knob) and validate, as `edit` does.
+    fn knob(&self, action: KnobAction) -> Option<State> {
+        let mut next = self.clone();
+        let edited = next.knobs.update(action, &mut next.texts)?;
+        let parsed = input_from_texts(&self.input, &next.texts, None)
+            .and_then(|input| next.knobs.apply(input, edited));
+        Some(self.revalidate(next, parsed))
+    }
+
+    /// Validate a freshly parsed input: a new view and slider position when it is good, else the
+    /// error with the last good view kept.
+    fn revalidate(&self, mut next: State, parsed: Result<ScenarioInput, InputError>) -> State {
+        let mut input = match parsed {
+            Ok(input) => input,
+            Err(error) => {
+                next.error = Some(error);
+                return next;
+            }
+        };
+        if let Some(concurrency) = self.concurrency() {
+            input.concurrency = f64::from(concurrency);
+        }
+        next.input = input.clone();
+        match view_of(&next.knobs, &input, self.view.as_ref()) {
+            Ok(view) => {
+                let limit = view.engine_limit();
+                let keeps_position = self
+                    .view
+                    .as_ref()
+                    .is_some_and(|old| old.engine_limit() == limit)
+                    && slider_to_concurrency(self.slider_position, limit) == view.concurrency();
+                if !keeps_position {
+                    next.slider_position = concurrency_to_slider(view.concurrency(), limit);
+                }
+                next.input.concurrency = f64::from(view.concurrency());
+                next.view = Some(view);
+                next.error = None;
+            }
+            Err(error) => next.error = Some(error.into()),
+        }
+        next
+    }
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match self.apply(action) {
+            Some(next) => Rc::new(next),
+            None => self,
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! The "Advanced" panel (a collapsible `<details>`): the engine limit and every efficiency knob
+//! of the step-time model (MODEL.md §8's calibration knobs), each showing the default for the
+//! chosen GPU's family as its placeholder and hint, with its plausible range; plus the
+//! ideal-roofline switch (η = 1, p = ∞, no fixed overheads: an upper bound, MODEL.md §2.1).
+//!
+//! An empty box keeps the default. A value outside the range is an error naming the knob and
+//! the range (`Scenario::try_from`), and the last good view stays.
+
+use crate::catalog::catalog;
+use crate::model::efficiency::Efficiency;
+use crate::page::knobs::{Knob, KnobAction, Knobs};
+use crate::ui::widgets::knob_fields::KnobContext;
+use yew::prelude::*;
+
+pub const ADVANCED_ID: &str = "advanced";
+pub const IDEAL_ROOFLINE_ID: &str = "ideal-roofline";
+
+#[derive(Properties, PartialEq)]
+pub struct AdvancedProps {
+    pub knobs: Knobs,
+    /// The GPU control's text (its vendor picks the defaults).
+    pub gpu: AttrValue,
+    pub error_field: Option<String>,
+    pub on_knob: Callback<KnobAction>,
+}
+
+/// `0.75`, `15`, `∞`: a knob value as a placeholder shows it.
+fn shown(value: f64) -> String {
+    if value.is_infinite() {
+        "∞".into()
+    } else {
+        format!("{value}")
+    }
+}
+
+/// What the ideal roofline sets a knob to.
+fn ideal_value(knob: Knob) -> Option<f64> {
+    let ideal = Efficiency::NVIDIA_DATACENTER.ideal_roofline();
+    knob.efficiency_default(&ideal).map(|(value, _, _)| value)
+}
+
+#[function_component(Advanced)]
+pub fn advanced(props: &AdvancedProps) -> Html {
+    let knobs = &props.knobs;
+    let context = KnobContext {
+        error_field: props.error_field.clone(),
+        on_knob: props.on_knob.clone(),
+    };
+    let vendor = catalog()
+        .ok()
+        .and_then(|c| c.gpu(props.gpu.trim()))
+        .map(|g| g.vendor.clone())
+        .unwrap_or_else(|| "nvidia".into());
+    let defaults = Efficiency::for_vendor(&vendor);
+    let family = match vendor.as_str() {
+        "nvidia" => "NVIDIA GPUs (fitted on published measurements)".to_string(),
+        other => format!(
+            "{} accelerators (the NVIDIA fit, discounted: no measurements yet)",
+            other.to_ascii_uppercase()
+        ),
+    };
+    let on_ideal = {
+        let on_knob = props.on_knob.clone();
+        Callback::from(move |event: Event| {
+            if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                on_knob.emit(KnobAction::IdealRoofline(input.checked()));
+            }
+        })
+    };
+    let ideal = knobs.ideal_roofline;
+    html! {
+        <details class="advanced" id={ADVANCED_ID}>
+            <summary>{ "Advanced: engine limit and efficiency knobs" }</summary>
+            <p class="hint">{ format!("Defaults for {family}. Leave a box empty to keep its default.") }</p>
+            <div class="field field-check">
+                <input type="checkbox" id={IDEAL_ROOFLINE_ID} checked={ideal} onchange={on_ideal}
+                    aria-describedby="ideal-roofline-hint" />
+                <label for={IDEAL_ROOFLINE_ID}>{ "Ideal roofline" }</label>
+                <p class="hint" id="ideal-roofline-hint">{ "η = 1, p = ∞, no fixed overheads: an upper bound on throughput, not a prediction" }</p>
+            </div>
+            { context.text(Knob::MaxNumSeqs, knobs.text(Knob::MaxNumSeqs), None, false,
+                Some(Html::from("Engine limit (vLLM max_num_seqs): the slider's right end"))) }
+            { for Knob::EFFICIENCY.into_iter().map(|knob| {
+                let (default, min, max) = knob.efficiency_default(&defaults).unwrap_or((f64::NAN, f64::NAN, f64::NAN));
+                let overridden = ideal && knob.set_by_ideal_roofline();
+                let placeholder = match (overridden, ideal_value(knob)) {
+                    (true, Some(value)) => format!("ideal {}", shown(value)),
+                    _ => format!("default {}", shown(default)),
+                };
+                let hint = format!("default {} · range {}–{}", shown(default), shown(min), shown(max));
+                let text = if overridden { "" } else { knobs.text(knob) };
+                context.text(knob, text, Some(placeholder), overridden, Some(Html::from(hint)))
+            }) }
+        </details>
+    }
+}

@@ -1,0 +1,302 @@
+//! The page: holds the `State` reducer and lays out controls, chart, slider, numbers, notes and
+//! assumptions. Every user action marks the start of an update (see `perf`) and dispatches one
+//! `Action`; everything shown is derived from the state on render.
+
+use crate::catalog::catalog;
+use crate::model::pareto::SLIDER_STEPS;
+use crate::page::fields::Field;
+use crate::page::knobs::KnobAction;
+use crate::page::state::{Action, State, View};
+use crate::present::chart::Marker;
+use crate::present::glossary;
+use crate::present::report::{assumptions, format_number};
+use crate::share::{self, ViewState};
+use crate::ui::explorer::advanced::Advanced;
+use crate::ui::explorer::assumptions::Assumptions;
+use crate::ui::explorer::chart_axes::{projection, ChartAxes};
+use crate::ui::explorer::chart_canvas::ChartCanvas;
+use crate::ui::explorer::controls::{Controls, INPUT_ERROR_ID};
+use crate::ui::explorer::custom_model::CustomModel;
+use crate::ui::explorer::embed::{embed_controls, EmbedView};
+use crate::ui::explorer::notes::Notes;
+use crate::ui::explorer::numbers::Numbers;
+use crate::ui::explorer::synthetic::Synthetic;
+use crate::ui::explorer::techniques::{ladder_summary, TechniqueControls, WorkloadSelect};
+use crate::ui::platform::perf;
+use crate::ui::platform::share_sync::{self, UrlNotice};
+use crate::ui::platform::tools_link::{use_tools_link, LinkOptions};
+use crate::ui::widgets::glossary::Term;
+use crate::ui::widgets::slider::Slider;
+use yew::prelude::*;
+
+pub const SLIDER_ID: &str = "batch-size";
+const KV_STATUS_ID: &str = "kv-status";
+
+/// "auto: TP 2, 4 replicas of 2 GPUs".
+fn tp_hint(view: &View) -> String {
+    let s = &view.scenario;
+    let per_replica = s.par.gpus_per_replica();
+    let replicas = match s.replicas {
+        1 => "1 replica".to_string(),
+        n => format!("{n} replicas"),
+    };
+    let gpus = if per_replica == 1 { "GPU" } else { "GPUs" };
+    if s.tp_auto {
+        format!(
+            "auto chose TP {}: {replicas} of {per_replica} {gpus}",
+            s.par.tp
+        )
+    } else {
+        format!("{replicas} of {per_replica} {gpus}")
+    }
+}
+
+/// The catalog's rental prices for the GPU named in the GPU control.
+fn price_hint(gpu_id: &str) -> String {
+    let Some(gpu) = catalog().ok().and_then(|c| c.gpu(gpu_id.trim())) else {
+        return String::new();
+    };
+    let price = |v: Option<f64>| v.map(|v| format!("${v:.2}"));
+    match (
+        price(gpu.usd_per_gpu_hour_low),
+        price(gpu.usd_per_gpu_hour_typical),
+        price(gpu.usd_per_gpu_hour_high),
+    ) {
+        (Some(low), Some(typical), Some(high)) if low != high => {
+            format!("catalog: {low}–{high}, typically {typical}")
+        }
+        (_, Some(typical), _) => format!("catalog: typically {typical}"),
+        _ => format!("no catalog price for the {}; enter one", gpu.name),
+    }
+}
+
+/// Where the current concurrency stands against the KV capacity and the engine limit. The
+/// capacity is the model's (`OperatingPoint::max_concurrency`): paged under continuous batching,
+/// contiguous reservations for the padded maximum lengths under static batching.
+fn kv_status(view: &View) -> (String, bool) {
+    let capacity = view.point.max_concurrency;
+    let concurrency = view.concurrency();
+    let static_batching = view.scenario.batching == crate::scenario::Batching::Static;
+    if !view.point.fits {
+        let waiting = concurrency.saturating_sub(capacity);
+        let reason = if static_batching {
+            " (static batching reserves KV for the batch's longest prompt and output)"
+        } else {
+            ""
+        };
+        (
+            format!("Beyond KV capacity: {capacity} requests fit{reason}; the other {waiting} wait, so latency grows while throughput stays flat."),
+            true,
+        )
+    } else {
+        let holds = if static_batching {
+            "with static batching's padded reservations, the KV cache holds"
+        } else {
+            "the KV cache holds"
+        };
+        (
+            format!(
+                "Fits: {holds} up to {capacity} requests; engine limit {}.",
+                view.engine_limit()
+            ),
+            false,
+        )
+    }
+}
+
+/// A sentence describing the chart, for screen readers (the canvas's accessible name).
+fn chart_summary(view: &View) -> String {
+    let p = &view.point;
+    let mut text = format!(
+        "Throughput–latency chart: output tokens/s per GPU against tokens/s per user. Current point: {} requests, {} tok/s per user, {} output tok/s per GPU{}.",
+        p.concurrency,
+        format_number(p.tok_s_per_user),
+        format_number(p.output_tok_s_per_gpu),
+        if p.fits { "" } else { " (beyond KV capacity)" }
+    );
+    if let Some(knee) = view.curve.knee.and_then(|i| view.curve.points.get(i)) {
+        text.push_str(&format!(" Knee at {} requests.", knee.concurrency));
+    }
+    text
+}
+
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// Open this query string (`v=1&model=...`) instead of the built-in scenario (tests).
+    #[prop_or_default]
+    pub query: Option<AttrValue>,
+    /// The real page: open the URL's query (else the remembered scenario) and keep the URL and
+    /// `localStorage` up to date. Off by default, so tests mount an app that touches neither.
+    #[prop_or_default]
+    pub sync_location: bool,
+    /// The element the page's second module (`tools.rs`: simulator, decision and glossary
+    /// panels) mounts into, a sibling of the app's root (`tools_link.rs`); none: no tools.
+    #[prop_or_default]
+    pub tools: Option<web_sys::Element>,
+}
+
+#[function_component(App)]
+pub fn app(props: &AppProps) -> Html {
+    let start = use_memo((), |_| {
+        share_sync::page_start(props.query.as_deref(), props.sync_location)
+    });
+    let state = use_reducer({
+        let view = start.start.view.clone();
+        move || State::from_view(view)
+    });
+    share_sync::use_persist(&state, start.persist);
+    let on_import = use_callback(state.dispatcher(), |view: ViewState, dispatcher| {
+        perf::mark_update_start();
+        dispatcher.dispatch(Action::Load(Box::new(view)));
+    });
+    let embed = start.start.view.embed.embed;
+    let overlay = use_tools_link(
+        LinkOptions {
+            host: if embed { None } else { props.tools.clone() },
+            load: props.sync_location && !embed,
+            persist: start.persist,
+            restore_pins: start.start.source != share::StartSource::Link,
+            ideal_roofline: state.knobs.ideal_roofline,
+        },
+        &state,
+        on_import,
+    );
+    let on_edit = use_callback(
+        state.dispatcher(),
+        |(field, text): (Field, String), dispatcher| {
+            perf::mark_update_start();
+            dispatcher.dispatch(Action::Edit(field, text));
+        },
+    );
+    let on_move = use_callback(state.dispatcher(), |position: u32, dispatcher| {
+        perf::mark_update_start();
+        dispatcher.dispatch(Action::MoveSlider(position));
+    });
+    let on_knob = use_callback(state.dispatcher(), |action: KnobAction, dispatcher| {
+        perf::mark_update_start();
+        dispatcher.dispatch(Action::Knob(action));
+    });
+    let on_chart = use_callback(
+        state.dispatcher(),
+        |chart: share::ChartOptions, dispatcher| {
+            perf::mark_update_start();
+            dispatcher.dispatch(Action::Chart(chart));
+        },
+    );
+
+    let Some(view) = state.view.clone() else {
+        let reason = state
+            .error
+            .as_ref()
+            .map_or_else(|| "unknown error".to_string(), |e| e.text());
+        return html! {
+            <main class="startup-error" role="alert">
+                <h1>{ "servecost could not start" }</h1>
+                <p>{ format!("The built-in scenario could not be evaluated: {reason}.") }</p>
+                <p>{ "This is a bug in this build of the page; please report it." }</p>
+            </main>
+        };
+    };
+
+    let error_text = state
+        .error
+        .as_ref()
+        .map(|e| {
+            format!(
+                "{}. The numbers and chart still show the last valid scenario.",
+                e.text().trim_end_matches('.')
+            )
+        })
+        .unwrap_or_default();
+    let (status, beyond) = kv_status(&view);
+    let concurrency = view.concurrency();
+    let value_text = match concurrency {
+        1 => "1 request in flight".to_string(),
+        c => format!("{c} requests in flight"),
+    };
+    if embed {
+        let (controls, mut notices) = embed_controls(&start.start.view.embed.controls);
+        notices.splice(0..0, start.start.notices.iter().cloned());
+        let explorer = share_sync::link_to(&share::without_embed(&state.view_state()));
+        return html! {
+            <EmbedView
+                view={view}
+                texts={state.texts.clone()}
+                error={state.error.clone()}
+                slider_position={state.slider_position}
+                {controls}
+                explorer_href={explorer}
+                projection={projection(&state.chart)}
+                {notices}
+                {on_move}
+                {on_edit}
+            />
+        };
+    }
+    let error_field = state.error.as_ref().map(|e| e.field.clone());
+    let model_name = view.scenario.model.name.clone();
+    let hardware = format!("{} × {}", view.scenario.gpu_count, view.scenario.gpu.name);
+
+    html! {
+        <div class="app">
+            <UrlNotice notices={start.start.notices.clone()} />
+            <main class="layout">
+                <section class="panel scenario" aria-labelledby="scenario-title">
+                    <h2 id="scenario-title">{ "Scenario" }</h2>
+                    <div id={INPUT_ERROR_ID} class="input-error" role="alert">{ error_text }</div>
+                    <Controls
+                        texts={state.texts.clone()}
+                        error_field={state.error.as_ref().map(|e| e.field.clone())}
+                        tp_hint={tp_hint(&view)}
+                        price_hint={price_hint(&state.texts.gpu)}
+                        on_edit={on_edit.clone()}
+                        model_extra={html! {
+                            <CustomModel knobs={state.knobs.clone()} model={state.texts.model.clone()}
+                                error_field={error_field.clone()} on_knob={on_knob.clone()} />
+                        }}
+                        workload_extra={html! {
+                            <WorkloadSelect knobs={state.knobs.clone()} texts={state.texts.clone()} on_knob={on_knob.clone()} />
+                        }}
+                    />
+                    <TechniqueControls knobs={state.knobs.clone()} error_field={error_field.clone()} on_knob={on_knob.clone()} />
+                    <Advanced knobs={state.knobs.clone()} gpu={state.texts.gpu.clone()} error_field={error_field.clone()} on_knob={on_knob.clone()} />
+                </section>
+                <section class="panel hero" aria-labelledby="chart-title">
+                    <div class="panel-head">
+                        <h2 id="chart-title">
+                        <Term term={glossary::THROUGHPUT} />{ " vs. " }<Term term={glossary::INTERACTIVITY}>{ "interactivity" }</Term>
+                    </h2>
+                        <p class="subtitle">{ format!("{model_name} on {hardware}") }</p>
+                    </div>
+                    <ChartAxes chart={state.chart.clone()} on_change={on_chart} />
+                    <ChartCanvas
+                        curve={view.curve.clone()}
+                        current={Marker::from(&*view.point)}
+                        summary={format!("{} {}", chart_summary(&view), ladder_summary(&view.techniques))}
+                        overlay={Some(overlay)}
+                        techniques={Some(view.techniques.clone())}
+                        projection={projection(&state.chart)}
+                    />
+                    <Slider
+                        id={SLIDER_ID}
+                        label="Batch size (max concurrency)"
+                        position={state.slider_position}
+                        steps={SLIDER_STEPS}
+                        max_value={view.engine_limit()}
+                        value_text={value_text}
+                        on_move={on_move}
+                        describedby={Some(AttrValue::from(KV_STATUS_ID))}
+                    />
+                    <p id={KV_STATUS_ID} class={classes!("kv-status", beyond.then_some("beyond"))}>{ status }</p>
+                </section>
+                <section class="panel numbers-panel" aria-labelledby="numbers-title">
+                    <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
+                    <Numbers point={view.point.clone()} />
+                </section>
+                <Notes warnings={view.point.warnings.clone()} />
+                <Synthetic techniques={view.techniques.clone()} {concurrency} />
+                <Assumptions text={assumptions(&view.scenario, &view.point)} />
+            </main>
+        </div>
+    }
+}

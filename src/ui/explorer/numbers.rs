@@ -1,0 +1,236 @@
+//! The numbers beside the chart for the current operating point: cost, throughput, latency,
+//! capacity, the GPU memory split, what bounds the step, and where the step time goes.
+//!
+//! Each definition is worded to match the model (`model::serving`, `model::cost`): TPOT excludes
+//! the first token; $/M output is the whole bill over output tokens; $/M input is the prefill
+//! share of GPU time over input tokens; blended mixes 3 input : 1 output. Terms that the
+//! glossary defines (TPOT, TTFT, interactivity, $/M) take their definition from it.
+
+use crate::model::memory::MemorySplit;
+use crate::model::step::StepBreakdown;
+use crate::model::OperatingPoint;
+use crate::present::glossary;
+use crate::present::report::{format_number, format_usd};
+use crate::ui::widgets::metric::{group_thousands, Metric};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct NumbersProps {
+    pub point: crate::page::state::Shared<OperatingPoint>,
+}
+
+fn number(value: f64) -> AttrValue {
+    AttrValue::from(group_thousands(&format_number(value)))
+}
+
+fn gb(value: f64) -> AttrValue {
+    AttrValue::from(format!("{value:.1}"))
+}
+
+#[function_component(Numbers)]
+pub fn numbers(props: &NumbersProps) -> Html {
+    let p = &*props.point;
+    let gpus = p.gpus;
+    html! {
+        <div class="numbers">
+            <div class="metric-group">
+                <h3>{ "Cost per million tokens" }</h3>
+                <div class="metrics">
+                    <Metric name="usd_per_m_output" label="Output" primary=true
+                        value={format_usd(p.usd_per_m_output)} unit="per M"
+                        definition={glossary::USD_PER_M_TOKENS.definition} />
+                    <Metric name="usd_per_m_input" label="Input"
+                        value={format_usd(p.usd_per_m_input)} unit="per M"
+                        definition="The prefill share of GPU time ÷ input (prompt) tokens, per million. With the decode share billed to output tokens, the two add up to the whole bill." />
+                    <Metric name="usd_per_m_blended" label="Blended 3:1"
+                        value={format_usd(p.usd_per_m_blended)} unit="per M"
+                        definition="3 input : 1 output mix of the input price and the decode-share output price, per million tokens: comparable to an API's blended price." />
+                </div>
+            </div>
+            <div class="metric-group">
+                <h3>{ "Throughput" }</h3>
+                <div class="metrics">
+                    <Metric name="output_tok_s_per_gpu" label="Per GPU" primary=true
+                        value={number(p.output_tok_s_per_gpu)} unit="output tok/s"
+                        definition="Output tokens per second divided by the number of GPUs: the chart's y axis." />
+                    <Metric name="output_tok_s" label={format!("All {gpus} GPUs")}
+                        value={number(p.output_tok_s)} unit="output tok/s"
+                        definition="Generated tokens per second across every GPU, in steady state with this many requests in flight (closed loop)." />
+                    <Metric name="tok_s_per_user" label="Per user"
+                        value={number(p.tok_s_per_user)} unit="tok/s"
+                        definition={glossary::INTERACTIVITY.definition} />
+                </div>
+            </div>
+            <div class="metric-group">
+                <h3>{ "Latency (means)" }</h3>
+                <div class="metrics">
+                    <Metric name="tpot_ms" label="TPOT"
+                        value={number(p.tpot_ms)} unit="ms"
+                        definition={glossary::TPOT.definition} />
+                    <Metric name="ttft_ms" label="TTFT"
+                        value={number(p.ttft_ms)} unit="ms"
+                        definition={glossary::TTFT.definition} />
+                </div>
+            </div>
+            <div class="metric-group">
+                <h3>{ "What limits it" }</h3>
+                <div class="metrics">
+                    <Metric name="max_concurrency" label="Max concurrency"
+                        value={group_thousands(&p.max_concurrency.to_string())} unit="requests"
+                        definition="The most requests in flight whose KV cache fits in GPU memory at these lengths, over all replicas. Beyond it, extra requests wait." />
+                    <Metric name="bound" label="Bound by" wide=true
+                        value={p.bound_label}
+                        definition="The largest part of the decode step at this batch (streaming weights, streaming the KV cache, compute, communication, fixed overheads), or the capacity limit holding extra requests back." />
+                </div>
+                <StepTime step={p.decode_step} batch={p.batch_per_replica} />
+            </div>
+            <div class="metric-group">
+                <h3>{ "GPU memory, per GPU" }</h3>
+                <MemoryBar memory={p.memory} />
+            </div>
+        </div>
+    }
+}
+
+/// One segment of a stacked bar.
+struct Segment {
+    class: &'static str,
+    label: &'static str,
+    value: f64,
+}
+
+/// A horizontal stacked bar in SVG (widths are attributes, not inline styles, so the page's
+/// Content-Security-Policy need not allow styles from markup).
+fn stacked_bar(segments: &[Segment], total: f64, label: String) -> Html {
+    let total = if total > 0.0 { total } else { 1.0 };
+    let mut x = 0.0;
+    let rects: Html = segments
+        .iter()
+        .filter(|s| s.value > 0.0)
+        .map(|s| {
+            let width = (s.value / total * 100.0).clamp(0.0, 100.0 - x);
+            let rect = html! {
+                <rect class={s.class} x={format!("{x:.3}")} y="0" width={format!("{width:.3}")} height="10" />
+            };
+            x += width;
+            rect
+        })
+        .collect();
+    html! {
+        <svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label={label}>
+            <rect class="bar-track" x="0" y="0" width="100" height="10" />
+            { rects }
+        </svg>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct MemoryBarProps {
+    memory: MemorySplit,
+}
+
+#[function_component(MemoryBar)]
+fn memory_bar(props: &MemoryBarProps) -> Html {
+    let m = &props.memory;
+    let kv_empty = (m.kv_pool_gb - m.kv_used_gb).max(0.0);
+    let segments = [
+        Segment {
+            class: "seg-weights",
+            label: "Weights",
+            value: m.weights_gb,
+        },
+        Segment {
+            class: "seg-reserved",
+            label: "Reserved",
+            value: m.reserved_gb,
+        },
+        Segment {
+            class: "seg-kv",
+            label: "KV cache in use",
+            value: m.kv_used_gb,
+        },
+        Segment {
+            class: "seg-kv-empty",
+            label: "KV pool, empty",
+            value: kv_empty,
+        },
+    ];
+    let summary = format!(
+        "Of {:.0} GB: weights {:.1} GB, reserved {:.1} GB, KV cache {:.1} GB, free {:.1} GB",
+        m.total_gb, m.weights_gb, m.reserved_gb, m.kv_used_gb, m.free_gb
+    );
+    html! {
+        <div class="breakdown">
+            { stacked_bar(&segments, m.total_gb, summary) }
+            <ul class="legend-list">
+                <li><span class="swatch seg-weights"></span>{ "Weights " }<span data-metric="memory_weights_gb">{ gb(m.weights_gb) }</span>{ " GB" }</li>
+                <li><span class="swatch seg-kv"></span>{ "KV cache " }<span data-metric="memory_kv_gb">{ gb(m.kv_used_gb) }</span>{ format!(" GB of a {:.1} GB pool", m.kv_pool_gb) }</li>
+                <li><span class="swatch seg-reserved"></span>{ "Reserved " }<span data-metric="memory_reserved_gb">{ gb(m.reserved_gb) }</span>{ " GB (activations, graphs)" }</li>
+                <li><span class="swatch seg-free"></span>{ "Free " }<span data-metric="memory_free_gb">{ gb(m.free_gb) }</span>{ format!(" GB of {:.0} GB", m.total_gb) }</li>
+            </ul>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct StepTimeProps {
+    step: StepBreakdown,
+    batch: f64,
+}
+
+#[function_component(StepTime)]
+fn step_time(props: &StepTimeProps) -> Html {
+    let s = &props.step;
+    let segments = [
+        Segment {
+            class: "seg-linear",
+            label: "Linear layers",
+            value: s.linear_ms,
+        },
+        Segment {
+            class: "seg-attention",
+            label: "Attention",
+            value: s.attention_ms,
+        },
+        Segment {
+            class: "seg-elementwise",
+            label: "Elementwise",
+            value: s.elementwise_ms,
+        },
+        Segment {
+            class: "seg-communication",
+            label: "Communication",
+            value: s.communication_ms,
+        },
+        Segment {
+            class: "seg-overhead",
+            label: "Overhead",
+            value: s.overhead_ms,
+        },
+    ];
+    let total = s.total_ms;
+    let share = |ms: f64| if total > 0.0 { ms / total * 100.0 } else { 0.0 };
+    let summary = segments
+        .iter()
+        .map(|seg| format!("{} {:.0} %", seg.label, share(seg.value)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    html! {
+        <div class="breakdown">
+            <p class="breakdown-title">
+                { "Where the step time goes: " }
+                <strong>{ format!("{} ms", format_number(total)) }</strong>
+                { format!(" per decode step at {} sequences per replica", format_number(props.batch)) }
+            </p>
+            { stacked_bar(&segments, total, format!("Decode step: {summary}")) }
+            <ul class="legend-list">
+                { for segments.iter().map(|seg| html! {
+                    <li>
+                        <span class={classes!("swatch", seg.class)}></span>
+                        { format!("{} {} ms ({:.0} %)", seg.label, format_number(seg.value), share(seg.value)) }
+                    </li>
+                }) }
+            </ul>
+        </div>
+    }
+}

@@ -1,0 +1,132 @@
+//! The explorer's side of the link to the page's second module (`tools.rs`): it imports the
+//! module once the first chart is drawn, keeps the `#tools` element's `data-state` equal to the
+//! explorer's state, draws the overlay the tools send, and loads the states they apply.
+//!
+//! The `#tools` element is a sibling of the explorer's root, not inside it: each module's Yew
+//! delegates events from its own root, and a nested root would also see (and misroute) the other
+//! module's events.
+
+use crate::page::state::{Shared, State};
+use crate::present::chart::Overlay;
+use crate::share;
+use crate::ui::tools::{APPLY_EVENT, IDEAL_ATTR, OVERLAY_EVENT, STATE_ATTR, TOOLS_ROOT_ID};
+use gloo::events::EventListener;
+use gloo::timers::callback::Timeout;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// `<meta name="servecost-tools" content="./tools-<hash>.js">`, written by scripts/build-tools.
+const MODULE_META: &str = "meta[name=\"servecost-tools\"]";
+
+#[wasm_bindgen(inline_js = "export function import_tools(src) {
+  return import(new URL(src, document.baseURI).href)
+    .then((module) => module.default())
+    .then(() => true, (error) => { console.error('servecost: the tools module did not load', error); return false; });
+}")]
+extern "C" {
+    /// Import and start the module at `src` (relative to the page); resolves to whether it ran.
+    #[wasm_bindgen(catch)]
+    fn import_tools(src: &str) -> Result<js_sys::Promise, JsValue>;
+}
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
+}
+
+/// The page's `#tools` element.
+pub fn page_host() -> Option<web_sys::Element> {
+    document()?.get_element_by_id(TOOLS_ROOT_ID)
+}
+
+/// Import the module the page names, if it names one (a build without scripts/build-tools, or a
+/// test page, names none).
+fn load_module() {
+    let src = document()
+        .and_then(|d| d.query_selector(MODULE_META).ok().flatten())
+        .and_then(|meta| meta.get_attribute("content"));
+    if let Some(src) = src {
+        let _ = import_tools(&src);
+    }
+}
+
+/// What the explorer tells the link.
+pub struct LinkOptions {
+    /// The `#tools` element (`None`: no tools on this page, e.g. the embed widget).
+    pub host: Option<web_sys::Element>,
+    /// Import the module after the first render (the real page; tests mount the tools themselves).
+    pub load: bool,
+    /// The real page: the tools read and save pins in `localStorage`.
+    pub persist: bool,
+    /// The page did not open from a link: saved pins come back.
+    pub restore_pins: bool,
+    /// The ideal-roofline switch (a page flag the share query does not carry).
+    pub ideal_roofline: bool,
+}
+
+/// Keep the tools in step with the explorer's `state` (its `view_state`, as a share query);
+/// returns the overlay they last sent. `on_apply` receives each state the tools apply.
+#[hook]
+pub fn use_tools_link(
+    options: LinkOptions,
+    state: &State,
+    on_apply: Callback<share::ViewState>,
+) -> Shared<Overlay> {
+    let overlay = use_state(|| Shared::new(Overlay::default()));
+    let host = options.host.clone();
+    // Only a page with tools pays for the encoding (the embed has none).
+    let query = host.as_ref().map(|_| share::encode(&state.view_state()));
+    {
+        let host = host.clone();
+        use_effect_with((query, options.ideal_roofline), move |(query, ideal)| {
+            if let (Some(host), Some(query)) = (host, query) {
+                let _ = match ideal {
+                    true => host.set_attribute(IDEAL_ATTR, ""),
+                    false => host.remove_attribute(IDEAL_ATTR),
+                };
+                let _ = host.set_attribute(STATE_ATTR, query);
+            }
+        });
+    }
+    {
+        let setter = overlay.setter();
+        let LinkOptions {
+            load,
+            persist,
+            restore_pins,
+            ..
+        } = options;
+        use_effect_with(host, move |host| {
+            let listeners = host.as_ref().map(|host| {
+                if persist {
+                    let _ = host.set_attribute("data-persist", "");
+                }
+                if restore_pins {
+                    let _ = host.set_attribute("data-restore-pins", "");
+                }
+                let detail = |event: &web_sys::Event| {
+                    event
+                        .dyn_ref::<web_sys::CustomEvent>()
+                        .and_then(|e| e.detail().as_string())
+                };
+                let on_overlay = EventListener::new(host, OVERLAY_EVENT, move |event| {
+                    if let Some(text) = detail(event) {
+                        setter.set(Shared::new(Overlay::decode(&text)));
+                    }
+                });
+                let on_apply = EventListener::new(host, APPLY_EVENT, move |event| {
+                    if let Some(query) = detail(event) {
+                        on_apply.emit(share::decode(&query).0);
+                    }
+                });
+                (on_overlay, on_apply)
+            });
+            if load && listeners.is_some() {
+                // After this render's chart draw (effects run children first), in a task of its own.
+                Timeout::new(0, load_module).forget();
+            }
+            move || drop(listeners)
+        });
+    }
+    (*overlay).clone()
+}

@@ -1,0 +1,89 @@
+//! Self-hosting against API prices: for the current model, every API price in the catalog
+//! (provider, $/M input and output, blended at the workload's own input:output mix) beside the
+//! self-hosted price at the same mix, and the utilization u* above which self-hosting is
+//! cheaper (`pricing::PointCost::break_even`, MODEL.md §7). Says so when the catalog lists no
+//! API price for the model.
+
+use crate::decide::pricing::PointCost;
+use crate::page::decisions::DecisionState;
+use crate::page::state::View;
+use crate::present::report::format_usd;
+use crate::ui::widgets::decision_inputs::{percent, TermHead};
+use crate::ui::widgets::metric::Metric;
+use yew::prelude::*;
+
+/// What the panel shows from (a plain function, not a component: it re-renders with every
+/// operating point anyway, and each component type costs the wasm binary its own code).
+pub struct BreakEvenPanelProps {
+    pub view: View,
+    pub decisions: UseReducerHandle<DecisionState>,
+}
+
+pub fn break_even_panel(props: &BreakEvenPanelProps) -> Html {
+    let d = &*props.decisions;
+    let scenario = &props.view.scenario;
+    let point = &props.view.point;
+    let w = &scenario.workload;
+    let mix = if w.output_mean > 0.0 {
+        w.input_mean / w.output_mean
+    } else {
+        0.0
+    };
+    let cost = PointCost::new(scenario, point, mix, d.energy());
+    let rows = cost.break_even(&scenario.model.id);
+    let (u, _) = d.utilization(point.output_tok_s);
+    let head = |id: &'static str, label: &'static str, definition: &'static str| {
+        html! {
+            <th scope="col"><TermHead id={id} label={label} definition={definition} /></th>
+        }
+    };
+    html! {
+        <section class="panel decision break-even-panel" aria-labelledby="break-even-title">
+            <h2 id="break-even-title">{ "Self-host or API?" }</h2>
+            <p class="hint">{ format!(
+                "At the slider's operating point ({} in flight, {} GPUs), at the workload's mix of {:.1} input tokens per output token; your load: {} % of capacity (Cost panel).",
+                point.concurrency, point.gpus, mix, percent(u)
+            ) }</p>
+            if rows.is_empty() {
+                <p class="notice" id="break-even-none" role="status">{ format!("The catalog lists no API prices for {}, so there is nothing to compare against.", scenario.model.name) }</p>
+            } else {
+                <div class="metrics">
+                    <Metric name="self_usd_per_m_mix" label="Self-hosted, at the mix" value={format_usd(rows.first().map_or(f64::NAN, |r| r.self_usd_per_m_mixed))} unit="per M"
+                        definition="The self-hosted $/hour ÷ all tokens (input + output) per hour × 10⁶, at full utilization of this operating point." />
+                </div>
+                <div class="table-scroll">
+                    <table class="data-table" id="break-even-table">
+                        <thead><tr>
+                            <th scope="col">{ "Provider" }</th>
+                            { head("col-api-in-out", "API $/M in/out", "The provider's list prices per million input (prompt) and output tokens.") }
+                            { head("col-api-mix", "API $/M mix", "API price per million tokens at the workload's input:output mix: (in tok/s × $in + out tok/s × $out) ÷ total tok/s.") }
+                            { head("col-u-star", "Break-even u*", "u* = self-hosted $/hour ÷ the API bill per hour for the same tokens at capacity; self-hosting is cheaper when utilization exceeds u*.") }
+                            { head("col-cheaper", "At your load", "Which is cheaper at your utilization (Cost panel): self-hosting when it is at least u*, else the API.") }
+                        </tr></thead>
+                        <tbody>
+                            { for rows.iter().map(|row| {
+                                let u_star = row.break_even_utilization;
+                                let cheaper = if u_star > 1.0 {
+                                    "API (always)"
+                                } else if u >= u_star {
+                                    "self-hosting"
+                                } else {
+                                    "API"
+                                };
+                                html! {
+                                    <tr>
+                                        <th scope="row" title={row.source.clone()}>{ row.provider.clone() }</th>
+                                        <td>{ format!("{} / {}", format_usd(row.api_usd_per_m_input), format_usd(row.api_usd_per_m_output)) }</td>
+                                        <td>{ format_usd(row.api_usd_per_m_mixed) }</td>
+                                        <td data-col="u_star">{ if u_star > 1.0 { "> 100 %".to_string() } else { format!("{} %", percent(u_star)) } }</td>
+                                        <td>{ cheaper }</td>
+                                    </tr>
+                                }
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+            }
+        </section>
+    }
+}

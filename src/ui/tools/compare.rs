@@ -1,0 +1,200 @@
+//! The compare panel: a Pin button (at most four pins; a fifth or a repeat is refused with a
+//! message), and `#compare-table` with the current scenario and every pin side by side:
+//! throughput at the SLO, tokens/s per user there, $/M output and blended, GPUs the traffic
+//! needs and $/month. Each pin's row carries the line style its curve has on the chart.
+
+use crate::decide::pricing::PointCost;
+use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
+use crate::page::decisions::{DecisionAction, DecisionState};
+use crate::page::state::Action;
+use crate::present::chart::{pin_style, MarkerShape, Theme};
+use crate::present::report::format_usd;
+use crate::scenario::{Scenario, ScenarioInput};
+use crate::ui::tools::decision_data::{DecisionData, ScenarioDecision};
+use crate::ui::tools::decision_panels::LatestState;
+use crate::ui::tools::pins::{pin_label, PinAction};
+use crate::ui::widgets::decision_inputs::{grouped, usd_amount, TermHead};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ComparePanelProps {
+    pub latest: LatestState,
+    pub decisions: UseReducerHandle<DecisionState>,
+    pub data: DecisionData,
+    pub pins: Vec<ScenarioInput>,
+}
+
+/// One row's numbers.
+struct RowNumbers {
+    per_gpu: f64,
+    per_user: f64,
+    usd_per_m_output: f64,
+    usd_per_m_blended: f64,
+    /// GPUs and $/month for the traffic; `None` without traffic.
+    sized: Option<(u32, f64)>,
+}
+
+fn row_numbers(
+    scenario: &Scenario,
+    decision: &ScenarioDecision,
+    d: &DecisionState,
+) -> Result<RowNumbers, String> {
+    let (at, _) = decision
+        .capacity
+        .as_ref()
+        .ok_or("no batch size meets the SLO")?;
+    let (input_len, output_len) = (scenario.workload.input_mean, scenario.workload.output_mean);
+    let energy = d.energy();
+    let cost = PointCost::new(
+        scenario,
+        at,
+        d.blend.input_per_output(input_len, output_len),
+        energy,
+    )
+    .at_capacity();
+    let sized = d
+        .traffic_req_s(input_len, output_len)
+        .map(|req_s| output_tok_s_from_req_s(req_s, output_len))
+        .and_then(|out| size_for_traffic(scenario, at, out, energy.as_ref()))
+        .map(|s| (s.gpus, s.usd_per_month));
+    Ok(RowNumbers {
+        per_gpu: at.output_tok_s / f64::from(at.gpus.max(1)),
+        per_user: at.tok_s_per_user,
+        usd_per_m_output: cost.usd_per_m_output,
+        usd_per_m_blended: cost.usd_per_m_blended,
+        sized,
+    })
+}
+
+/// The pin's line style as a small SVG: dash pattern and marker, coloured by CSS (`.pin-N`).
+pub fn pin_swatch(index: usize) -> Html {
+    let style = pin_style(index, Theme::Light);
+    let (on, off) = style.dash_css_px;
+    let marker = match style.marker {
+        MarkerShape::Square => html! { <rect x="10" y="2" width="8" height="8" /> },
+        MarkerShape::Triangle => html! { <polygon points="14,1 19,10 9,10" /> },
+        MarkerShape::Cross => html! { <path class="stroke-only" d="M10 2 L18 10 M18 2 L10 10" /> },
+        MarkerShape::Ring => html! { <circle class="stroke-only" cx="14" cy="6" r="4" /> },
+    };
+    html! {
+        <svg class={classes!("pin-swatch", format!("pin-{}", index % 4))} viewBox="0 0 28 12" aria-hidden="true">
+            <line x1="0" y1="6" x2="28" y2="6" stroke-dasharray={format!("{on} {off}")} />
+            { marker }
+        </svg>
+    }
+}
+
+fn cells(numbers: &Result<RowNumbers, String>) -> Html {
+    match numbers {
+        Ok(n) => {
+            let (gpus, month) = match n.sized {
+                Some((gpus, month)) => (gpus.to_string(), usd_amount(month)),
+                None => ("–".into(), "–".into()),
+            };
+            html! { <>
+                <td data-col="tok_s_per_gpu">{ grouped(n.per_gpu) }</td>
+                <td data-col="tok_s_per_user">{ grouped(n.per_user) }</td>
+                <td data-col="usd_per_m_output">{ format_usd(n.usd_per_m_output) }</td>
+                <td data-col="usd_per_m_blended">{ format_usd(n.usd_per_m_blended) }</td>
+                <td data-col="gpus_needed">{ gpus }</td>
+                <td data-col="usd_per_month">{ month }</td>
+            </> }
+        }
+        Err(why) => html! { <td colspan="6" class="muted">{ why.clone() }</td> },
+    }
+}
+
+#[function_component(ComparePanel)]
+pub fn compare_panel(props: &ComparePanelProps) -> Html {
+    let d = &*props.decisions;
+    let Some(state) = props.latest.handle() else {
+        return Html::default();
+    };
+    let Some(view) = state.view.as_ref() else {
+        return Html::default();
+    };
+    let on_pin = {
+        let (latest, decisions) = (props.latest.clone(), props.decisions.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(state) = latest.handle() else {
+                return;
+            };
+            match state.pin_candidate() {
+                Ok(_) => {
+                    decisions.dispatch(DecisionAction::PinsNotice(None));
+                    state.dispatch(Action::Pins(PinAction::PinCurrent));
+                }
+                Err(why) => decisions.dispatch(DecisionAction::PinsNotice(Some(format!(
+                    "Not pinned: {why}."
+                )))),
+            }
+        })
+    };
+    let unpin = |index: usize| {
+        let (latest, decisions) = (props.latest.clone(), props.decisions.clone());
+        Callback::from(move |_: MouseEvent| {
+            decisions.dispatch(DecisionAction::PinsNotice(None));
+            if let Some(state) = latest.handle() {
+                state.dispatch(Action::Pins(PinAction::Unpin(index)));
+            }
+        })
+    };
+    let current = row_numbers(&view.scenario, &props.data.current, d);
+    let at = if props.data.current.slo.is_some() {
+        "at the SLO"
+    } else {
+        "at max batch"
+    };
+    let head = |id: &'static str, label: &'static str, unit: &'static str, definition: String| {
+        html! {
+            <th scope="col"><TermHead id={id} label={label} unit={unit} definition={definition} /></th>
+        }
+    };
+    html! {
+        <section class="panel decision compare-panel" aria-labelledby="compare-title">
+            <div class="panel-head">
+                <h2 id="compare-title">{ "Compare" }</h2>
+                <button type="button" class="button" id="pin" onclick={on_pin}>{ format!("Pin this scenario ({}/4)", props.pins.len()) }</button>
+            </div>
+            <p class="notice-line" id="pins-notice" role="status">{ d.pins_notice.clone().unwrap_or_default() }</p>
+            <div class="table-scroll">
+                <table class="data-table" id="compare-table">
+                    <thead><tr>
+                        <th scope="col">{ "Scenario" }</th>
+                        { head("col-cmp-tok-s-gpu", "Throughput", "tok/s per GPU", format!("Output tok/s per GPU {at}: the highest-throughput batch whose tail TTFT and TPOT meet the SLO (no SLO: the largest batch that fits).")) }
+                        { head("col-cmp-tok-s-user", "Per user", "tok/s", format!("1 ÷ mean TPOT {at}.")) }
+                        { head("col-cmp-usd-out", "$/M output", "", format!("All-in $/hour ÷ output tokens per hour × 10⁶ {at}, at full utilization.")) }
+                        { head("col-cmp-usd-blend", "$/M blended", "", "(r × input + decode-share output price) ÷ (r + 1) at the chosen blend ratio, at full utilization.".into()) }
+                        { head("col-cmp-gpus", "GPUs", "for the traffic", "ceil(traffic output tok/s ÷ one replica's output tok/s) × GPUs per replica; traffic from the Targets panel with each scenario's own lengths.".into()) }
+                        { head("col-cmp-month", "$/month", "", "GPUs for the traffic × ($/GPU-hour + electricity when on) × 730 hours.".into()) }
+                        <th scope="col"><span class="visually-hidden">{ "Actions" }</span></th>
+                    </tr></thead>
+                    <tbody>
+                        <tr class="current-row">
+                            <th scope="row"><span class="swatch-current" aria-hidden="true"></span>{ format!("Current: {}", pin_label(&view.scenario.input)) }</th>
+                            { cells(&current) }
+                            <td></td>
+                        </tr>
+                        { for props.data.pinned.iter().enumerate().map(|(index, pin)| {
+                            let numbers = match &pin.evaluated {
+                                Ok((scenario, _, decision)) => row_numbers(scenario, decision, d),
+                                Err(why) => Err(format!("no longer valid: {why}")),
+                            };
+                            let name = format!("pin {}: {}", index + 1, pin.label);
+                            html! {
+                                <tr class="pin-row">
+                                    <th scope="row">{ pin_swatch(index) }{ name.clone() }</th>
+                                    { cells(&numbers) }
+                                    <td><button type="button" class="button small" id={format!("unpin-{}", index + 1)} aria-label={format!("Unpin {name}")} onclick={unpin(index)}>{ "Unpin" }</button></td>
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            if props.pins.is_empty() {
+                <p class="hint">{ "Pin up to four scenarios: change anything above, and each pin's curve stays on the chart to compare." }</p>
+            }
+        </section>
+    }
+}

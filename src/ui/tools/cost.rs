@@ -1,0 +1,269 @@
+//! The cost panel: $/M input, output and blended at the current operating point (any blend
+//! ratio), the price tier, optional electricity, the effective price at an offered load below
+//! capacity (the 1/u effect, as a table and a small chart), and the monthly bill of the GPUs a
+//! traffic volume needs at the SLO. Formulas: `pricing` and `sizing` (MODEL.md §7).
+
+use crate::decide::pricing::{tier_of, PointCost, UTILIZATION_STEPS};
+use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
+use crate::model::economics::PriceTier;
+use crate::page::decisions::{
+    sig_text, Blend, DecisionAction, DecisionField, DecisionState, LoadUnit,
+};
+use crate::page::fields::{number_text, Field};
+use crate::page::state::View;
+use crate::present::report::format_usd;
+use crate::ui::tools::decision_data::DecisionData;
+use crate::ui::widgets::decision_inputs::{percent, select_field, usd_amount, NumberField};
+use crate::ui::widgets::metric::Metric;
+use yew::prelude::*;
+
+/// What the panel shows from (a plain function, not a component: it re-renders with every
+/// operating point anyway, and each component type costs the wasm binary its own code).
+pub struct CostPanelProps {
+    pub view: View,
+    pub decisions: UseReducerHandle<DecisionState>,
+    pub data: DecisionData,
+    pub on_edit: Callback<(Field, String)>,
+}
+
+/// Effective $/M output against utilization: a polyline over 5–100 %, the current load marked.
+fn utilization_chart(cost: &PointCost, current_u: f64) -> Html {
+    const W: f64 = 240.0;
+    const H: f64 = 90.0;
+    const LEFT: f64 = 4.0;
+    const TOP: f64 = 6.0;
+    const BOTTOM: f64 = 16.0;
+    let lowest = 0.05;
+    let top_price = cost.at_load(lowest).usd_per_m_output.max(1e-12);
+    let xy = |u: f64| {
+        let price = cost.at_load(u).usd_per_m_output;
+        let x = LEFT + (u - lowest) / (1.0 - lowest) * (W - 2.0 * LEFT);
+        let y = TOP + (1.0 - price / top_price) * (H - TOP - BOTTOM);
+        (x, y)
+    };
+    let points: Vec<String> = (1..=20)
+        .map(|i| f64::from(i) * 0.05)
+        .map(|u| {
+            let (x, y) = xy(u);
+            format!("{x:.1},{y:.1}")
+        })
+        .collect();
+    let (cx, cy) = xy(current_u.max(lowest));
+    let full = cost.at_capacity().usd_per_m_output;
+    let label = format!(
+        "Effective $/M output against utilization: {} at 10 %, {} at 50 %, {} at 100 %; this load ({} %) marked.",
+        format_usd(cost.at_load(0.1).usd_per_m_output),
+        format_usd(cost.at_load(0.5).usd_per_m_output),
+        format_usd(full),
+        percent(current_u)
+    );
+    html! {
+        <svg class="u-chart" viewBox={format!("0 0 {W} {H}")} role="img" aria-label={label}>
+            <line class="u-axis" x1={LEFT.to_string()} y1={(H - BOTTOM).to_string()} x2={(W - LEFT).to_string()} y2={(H - BOTTOM).to_string()} />
+            <polyline class="u-curve" points={points.join(" ")} />
+            <circle class="u-current" cx={format!("{cx:.1}")} cy={format!("{cy:.1}")} r="4" />
+            <text class="u-tick" x={LEFT.to_string()} y={(H - 3.0).to_string()}>{ "5 %" }</text>
+            <text class="u-tick" x={(W / 2.0).to_string()} y={(H - 3.0).to_string()} text-anchor="middle">{ "utilization" }</text>
+            <text class="u-tick" x={(W - LEFT).to_string()} y={(H - 3.0).to_string()} text-anchor="end">{ "100 %" }</text>
+        </svg>
+    }
+}
+
+pub fn cost_panel(props: &CostPanelProps) -> Html {
+    let d = &*props.decisions;
+    let scenario = &props.view.scenario;
+    let point = &props.view.point;
+    let (input_len, output_len) = (scenario.workload.input_mean, scenario.workload.output_mean);
+    let ratio = d.blend.input_per_output(input_len, output_len);
+    let ratio_label = d.blend.label(input_len, output_len);
+    let cost = PointCost::new(scenario, point, ratio, d.energy());
+    let full = cost.at_capacity();
+    let (u, capped) = d.utilization(point.output_tok_s);
+    let at_load = cost.at_load(u);
+
+    // Price tier: picking one writes its price into the scenario's $/GPU-hour field.
+    let gpu = &scenario.gpu;
+    let tier = if d.custom_price {
+        None
+    } else {
+        tier_of(gpu, scenario.usd_per_gpu_hour)
+    };
+    let mut tiers: Vec<(String, String)> = [PriceTier::Low, PriceTier::Typical, PriceTier::High]
+        .into_iter()
+        .filter_map(|t| {
+            let price = match t {
+                PriceTier::Low => gpu.usd_per_gpu_hour_low,
+                PriceTier::Typical => gpu.usd_per_gpu_hour_typical,
+                PriceTier::High => gpu.usd_per_gpu_hour_high,
+            }?;
+            Some((t.id().to_string(), format!("{} ${price:.2}", t.id())))
+        })
+        .collect();
+    tiers.push((
+        "custom".into(),
+        format!("custom ${}", number_text(scenario.usd_per_gpu_hour)),
+    ));
+    let on_tier = {
+        let (on_edit, decisions, gpu) =
+            (props.on_edit.clone(), props.decisions.clone(), gpu.clone());
+        Callback::from(move |value: String| match PriceTier::parse(&value) {
+            Some(t) => {
+                if let Some(price) = t.price(&gpu) {
+                    decisions.dispatch(DecisionAction::SetCustomPrice(false));
+                    on_edit.emit((Field::UsdPerGpuHour, number_text(price)));
+                }
+            }
+            None => decisions.dispatch(DecisionAction::SetCustomPrice(true)),
+        })
+    };
+    let on_blend = {
+        let decisions = props.decisions.clone();
+        Callback::from(move |value: String| {
+            decisions.dispatch(DecisionAction::SetBlend(Blend::parse(&value)))
+        })
+    };
+    let blend_options: Vec<(String, String)> = Blend::CHOICES
+        .iter()
+        .map(|(v, l)| (v.to_string(), l.to_string()))
+        .collect();
+    let edit = |field: DecisionField| {
+        let decisions = props.decisions.clone();
+        Callback::from(move |text: String| decisions.dispatch(DecisionAction::Edit(field, text)))
+    };
+    let on_energy = {
+        let decisions = props.decisions.clone();
+        Callback::from(move |event: Event| {
+            if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                decisions.dispatch(DecisionAction::SetEnergy(input.checked()));
+            }
+        })
+    };
+    // Switching the unit keeps the same load: 50 % of 4,000 tok/s becomes 2000 tok/s.
+    let on_unit = {
+        let (decisions, capacity, current) =
+            (props.decisions.clone(), point.output_tok_s, d.load_unit);
+        Callback::from(move |value: String| {
+            let unit = if value == "tok-s" {
+                LoadUnit::OutputTokS
+            } else {
+                LoadUnit::PercentOfCapacity
+            };
+            if unit == current || capacity <= 0.0 {
+                return;
+            }
+            let (u, _) = decisions.utilization(capacity);
+            let text = match unit {
+                LoadUnit::OutputTokS => sig_text(u * capacity),
+                LoadUnit::PercentOfCapacity => sig_text(u * 100.0),
+            };
+            decisions.dispatch(DecisionAction::SetLoadUnit(unit));
+            decisions.dispatch(DecisionAction::Edit(DecisionField::OfferedLoad, text));
+        })
+    };
+    let energy_hint = match gpu.tdp_w {
+        Some(tdp) => format!(
+            "{}: {tdp:.0} W TDP, idle taken as 20 % of it, times PUE; at full load +{}/h for {} GPUs.",
+            gpu.name,
+            usd_amount(cost.energy_usd_per_hour(1.0)),
+            point.gpus
+        ),
+        None => format!("The catalog has no TDP for the {}: no electricity is added.", gpu.name),
+    };
+
+    // Traffic at the SLO (or at max throughput without one).
+    let traffic_out = d
+        .traffic_req_s(input_len, output_len)
+        .map(|req_s| output_tok_s_from_req_s(req_s, output_len))
+        .filter(|out| *out > 0.0);
+    let energy = d.energy();
+    let sizing = match (&props.data.current.capacity, traffic_out) {
+        (Some((at, _)), Some(out)) => size_for_traffic(scenario, at, out, energy.as_ref()),
+        _ => None,
+    };
+    let sized_at = if props.data.current.slo.is_some() {
+        "at the SLO"
+    } else {
+        "at max throughput"
+    };
+
+    html! {
+        <section class="panel decision cost-panel" aria-labelledby="cost-title">
+            <h2 id="cost-title">{ "Cost" }</h2>
+            <div class="decision-fields">
+                { select_field("price-tier", "Price tier", &tiers, tier.map_or("custom", PriceTier::id), Some("$/GPU-hour: the catalog's on-demand quotes for this GPU, or custom (the Price per GPU-hour field).".into()), on_tier) }
+                { select_field("blend-ratio", "Blend (input : output tokens)", &blend_options, &d.blend.value(), None, on_blend) }
+            </div>
+            <div class="field checkbox-field">
+                <input type="checkbox" id="energy" checked={d.energy_on} onchange={on_energy} />
+                <label for="energy">{ "Add electricity" }</label>
+            </div>
+            if d.energy_on {
+                <div class="decision-fields">
+                    { NumberField { id: "energy-usd-per-kwh", label: "Electricity", unit: Some("$/kWh"), value: d.texts.energy_usd_per_kwh.clone(), placeholder: None, hint: None, error: d.error(DecisionField::EnergyUsdPerKwh).map(str::to_string), on_input: edit(DecisionField::EnergyUsdPerKwh) }.render() }
+                    { NumberField { id: "energy-pue", label: "PUE", unit: None, value: d.texts.energy_pue.clone(), placeholder: None, hint: None, error: d.error(DecisionField::EnergyPue).map(str::to_string), on_input: edit(DecisionField::EnergyPue) }.render() }
+                </div>
+            }
+            <p class="hint">{ energy_hint }</p>
+            <h3>{ format!("At capacity, {} in flight", point.concurrency) }</h3>
+            <div class="metrics">
+                <Metric name="cost_usd_per_m_output" label="Output" primary=true value={format_usd(full.usd_per_m_output)} unit="per M"
+                    definition="All-in $/hour (rental + electricity when on) ÷ output tokens per hour × 10⁶, serving at this operating point's full capacity." />
+                <Metric name="cost_usd_per_m_input" label="Input" value={format_usd(full.usd_per_m_input)} unit="per M"
+                    definition="The prefill share of the all-in $/hour ÷ prompt tokens per hour × 10⁶ (time attribution)." />
+                <Metric name="cost_usd_per_m_blended" label={format!("Blended {ratio_label}")} value={format_usd(full.usd_per_m_blended)} unit="per M"
+                    definition="(r × input price + decode-share output price) ÷ (r + 1), r input tokens per output token: comparable to an API's blended price." />
+                <Metric name="usd_per_hour" label="All GPUs" value={usd_amount(full.usd_per_hour)} unit="per hour"
+                    definition="GPUs × $/GPU-hour, plus electricity at full load when it is on." />
+                if d.energy_on {
+                    <Metric name="energy_usd_per_hour" label="Electricity" value={format!("+{}", usd_amount(full.energy_usd_per_hour))} unit="per hour"
+                        definition="GPUs × TDP × PUE × $/kWh ÷ 1000 at full load (at a lower load: idle W + (TDP − idle W) × utilization, idle W = 20 % of TDP); included in every price here." />
+                }
+            </div>
+            <h3>{ "At a lower load" }</h3>
+            <div class="decision-fields">
+                { NumberField { id: "offered-load", label: "Offered load", unit: None, value: d.texts.offered_load.clone(), placeholder: None, hint: capped.then(|| format!("Above this point's capacity of {:.0} output tok/s: counted as 100 %; the traffic sizing below buys more replicas.", point.output_tok_s)), error: d.error(DecisionField::OfferedLoad).map(str::to_string), on_input: edit(DecisionField::OfferedLoad) }.render() }
+                { select_field("offered-load-unit", "Load unit", &[("percent".into(), "% of capacity".into()), ("tok-s".into(), "output tok/s".into())], if d.load_unit == LoadUnit::OutputTokS { "tok-s" } else { "percent" }, None, on_unit) }
+            </div>
+            <div class="metrics">
+                <Metric name="utilization_pct" label="Utilization" value={percent(u)} unit="%"
+                    definition="u = offered output tok/s ÷ this operating point's output tok/s (its capacity)." />
+                <Metric name="effective_usd_per_m_output" label="Effective output" primary=true value={format_usd(at_load.usd_per_m_output)} unit="per M"
+                    definition="$/M output at capacity ÷ utilization: idle capacity still bills (electricity, when on, at the power drawn at this load)." />
+                <Metric name="effective_usd_per_m_blended" label={format!("Effective {ratio_label}")} value={format_usd(at_load.usd_per_m_blended)} unit="per M"
+                    definition="Blended $/M at capacity ÷ utilization." />
+            </div>
+            <div class="u-effect">
+                { utilization_chart(&cost, u) }
+                <table class="u-table" id="utilization-table">
+                    <caption>{ "Effective $/M as load rises (1/u)" }</caption>
+                    <thead><tr><th scope="col">{ "Utilization" }</th><th scope="col">{ "$/M output" }</th><th scope="col">{ format!("$/M {ratio_label}") }</th></tr></thead>
+                    <tbody>
+                        { for UTILIZATION_STEPS.iter().map(|&step| {
+                            let prices = cost.at_load(step);
+                            html! { <tr><td>{ format!("{} %", percent(step)) }</td><td>{ format_usd(prices.usd_per_m_output) }</td><td>{ format_usd(prices.usd_per_m_blended) }</td></tr> }
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            <h3>{ format!("For the traffic, {sized_at}") }</h3>
+            { match (sizing, traffic_out, &props.data.current.capacity) {
+                (Some(s), _, Some((at, _))) => html! {
+                    <div class="metrics">
+                        <Metric name="gpus_needed" label="GPUs needed" primary=true value={s.gpus.to_string()} unit="GPUs"
+                            definition={format!("Replicas × {} GPUs per replica; replicas = ceil(traffic output tok/s ÷ one replica's output tok/s at C = {} {sized_at}).", s.gpus_per_replica, at.concurrency)} />
+                        <Metric name="replicas_needed" label="Replicas" value={s.replicas.to_string()} unit="replicas"
+                            definition="ceil(traffic output tok/s ÷ one replica's output tok/s at the sizing point)." />
+                        <Metric name="usd_per_month" label="Monthly" primary=true value={usd_amount(s.usd_per_month)} unit="per month"
+                            definition="GPUs needed × ($/GPU-hour + electricity when on) × 730 hours." />
+                        <Metric name="traffic_utilization_pct" label="Utilization" value={percent(s.utilization)} unit="%"
+                            definition="Traffic ÷ the capacity of the replicas bought (the last replica is rarely full)." />
+                        <Metric name="traffic_usd_per_m_output" label="Served output" value={format_usd(s.usd_per_m_output)} unit="per M"
+                            definition="The monthly bill ÷ the output tokens the traffic actually generates, per million." />
+                    </div>
+                },
+                (_, None, _) => html! { <p class="muted">{ "Enter a traffic volume under Targets to size a deployment." }</p> },
+                _ => html! { <p class="muted">{ "No batch size of this configuration meets the SLO, so no number of replicas does; loosen a target or run the plan." }</p> },
+            } }
+        </section>
+    }
+}

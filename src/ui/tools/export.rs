@@ -1,0 +1,267 @@
+//! The share-and-export bar of the full explorer: JSON export and import, CSV of the curve,
+//! PNG of the chart, a printable summary (the print stylesheet does the layout; the bar adds a
+//! print-only header with the link), and the "Embed" panel with the `<iframe>` snippet.
+//!
+//! Nothing here leaves the page: downloads are `blob:`/`data:` URLs (`download.rs`), imports
+//! are read locally and go through `share::from_json`, whose error names the bad field; a
+//! failed import leaves the current view untouched.
+//!
+//! The bar re-renders on every slider move, so rendering it stays cheap: exports build their
+//! text when clicked, and the print header's link follows the view after the same quiet time as
+//! the URL (`share_sync::WRITE_DELAY_MS`).
+
+use crate::page::state::View;
+use crate::scenario::ScenarioInput;
+use crate::share::{self, ChartOptions, EmbedOptions, ViewState};
+use crate::ui::explorer::assumptions::write_clipboard;
+use crate::ui::explorer::chart_canvas::CHART_ID;
+use crate::ui::platform::canvas_backend::prefers_dark;
+use crate::ui::platform::download::{
+    chart_png, download_data_url, download_text, read_chosen_file,
+};
+use crate::ui::platform::share_sync::{link_to, page_base_url, WRITE_DELAY_MS};
+use gloo::timers::callback::Timeout;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+pub const EXPORT_JSON_ID: &str = "export-json";
+pub const IMPORT_JSON_ID: &str = "import-json";
+pub const EXPORT_CSV_ID: &str = "export-csv";
+pub const EXPORT_PNG_ID: &str = "export-png";
+pub const PRINT_ID: &str = "print-summary";
+pub const EMBED_BUTTON_ID: &str = "embed-button";
+pub const EMBED_SNIPPET_ID: &str = "embed-snippet";
+pub const SHARE_STATUS_ID: &str = "share-status";
+const EMBED_PANEL_ID: &str = "embed-panel";
+const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+#[derive(Properties, PartialEq)]
+pub struct ShareBarProps {
+    /// The last good view: what every export describes.
+    pub view: View,
+    pub pins: Vec<ScenarioInput>,
+    pub chart: ChartOptions,
+    /// Called with an imported view (already validated).
+    pub on_import: Callback<ViewState>,
+}
+
+/// A line under the bar: what just happened, or why it failed.
+#[derive(Clone, PartialEq)]
+enum Status {
+    Idle,
+    Done(String),
+    Failed(String),
+}
+
+fn view_state(view: &View, pins: &[ScenarioInput], chart: &ChartOptions) -> ViewState {
+    ViewState {
+        scenario: view.scenario.input.clone(),
+        pins: pins.to_vec(),
+        chart: chart.clone(),
+        embed: EmbedOptions::default(),
+    }
+}
+
+/// The chart canvas of the page this event happened in (`.page`: the document's body, or one of
+/// the pages tests mount side by side). The bar belongs to the page's second module, outside
+/// the explorer's element, so the canvas is found from the page, not from the bar.
+fn chart_canvas_near(event: &MouseEvent) -> Option<web_sys::HtmlCanvasElement> {
+    let from_app = event
+        .target_dyn_into::<web_sys::Element>()
+        .and_then(|target| target.closest(".page").ok().flatten())
+        .and_then(|app| app.query_selector(&format!("#{CHART_ID}")).ok().flatten());
+    let element = match from_app {
+        Some(element) => element,
+        None => web_sys::window()?.document()?.get_element_by_id(CHART_ID)?,
+    };
+    element.dyn_into().ok()
+}
+
+fn describe(error: wasm_bindgen::JsValue) -> String {
+    error
+        .as_string()
+        .or_else(|| {
+            error
+                .dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+        })
+        .unwrap_or_else(|| "the browser refused".into())
+}
+
+#[function_component(ShareBar)]
+pub fn share_bar(props: &ShareBarProps) -> Html {
+    let status = use_state(|| Status::Idle);
+    let embed_open = use_state(|| false);
+    let print_link = use_state(String::new);
+    {
+        let print_link = print_link.clone();
+        let deps = (props.view.clone(), props.pins.clone(), props.chart.clone());
+        use_effect_with(deps, move |(view, pins, chart)| {
+            let view = view_state(view, pins, chart);
+            let pending = Timeout::new(WRITE_DELAY_MS, move || print_link.set(link_to(&view)));
+            move || drop(pending)
+        });
+    }
+    let scenario = &props.view.scenario;
+    let stem = share::export_file_stem(scenario);
+    let title = format!(
+        "servecost: {} on {} × {}",
+        scenario.model.name, scenario.gpu_count, scenario.gpu.name
+    );
+
+    let report = {
+        let status = status.clone();
+        move |done: &str, result: Result<(), wasm_bindgen::JsValue>| match result {
+            Ok(()) => status.set(Status::Done(done.to_string())),
+            Err(error) => status.set(Status::Failed(format!(
+                "Export failed: {}.",
+                describe(error)
+            ))),
+        }
+    };
+    let export_json = {
+        let (report, stem) = (report.clone(), stem.clone());
+        let (view, pins, chart) = (props.view.clone(), props.pins.clone(), props.chart.clone());
+        Callback::from(move |_: MouseEvent| {
+            let view = view_state(&view, &pins, &chart);
+            let result = download_text(
+                &format!("{stem}.json"),
+                "application/json",
+                &share::to_json(&view),
+            );
+            report("Saved the scenario as JSON.", result);
+        })
+    };
+    let export_csv = {
+        let (report, view, stem) = (report.clone(), props.view.clone(), stem.clone());
+        Callback::from(move |_: MouseEvent| {
+            let csv = share::curve_csv(&view.scenario, &view.point, &view.curve, APP_VERSION);
+            let result = download_text(&format!("{stem}.csv"), "text/csv", &csv);
+            report("Saved the curve as CSV.", result);
+        })
+    };
+    let export_png = {
+        let (report, view, stem) = (report.clone(), props.view.clone(), stem.clone());
+        Callback::from(move |event: MouseEvent| {
+            let caption = share::chart_caption(&view.scenario, &view.point, APP_VERSION);
+            let result = chart_canvas_near(&event)
+                .ok_or_else(|| wasm_bindgen::JsValue::from_str("the chart is not on the page"))
+                .and_then(|canvas| chart_png(&canvas, &caption, prefers_dark()))
+                .and_then(|url| download_data_url(&format!("{stem}.png"), &url));
+            report("Saved the chart as PNG.", result);
+        })
+    };
+    let print = Callback::from(|_: MouseEvent| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.print();
+        }
+    });
+    let import = {
+        let (status, on_import) = (status.clone(), props.on_import.clone());
+        Callback::from(move |event: Event| {
+            let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            let (status, on_import) = (status.clone(), on_import.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = read_chosen_file(&input)
+                    .await
+                    .and_then(|text| share::from_json(&text));
+                // Let the same file be chosen again after a fix.
+                input.set_value("");
+                match result {
+                    Ok(view) => {
+                        on_import.emit(view);
+                        status.set(Status::Done("Imported the scenario.".into()));
+                    }
+                    Err(why) => status.set(Status::Failed(format!(
+                        "Import failed: {why}. The current view is kept."
+                    ))),
+                }
+            });
+        })
+    };
+    let toggle_embed = {
+        let embed_open = embed_open.clone();
+        Callback::from(move |_: MouseEvent| embed_open.set(!*embed_open))
+    };
+
+    let (status_text, failed) = match &*status {
+        Status::Idle => (String::new(), false),
+        Status::Done(text) => (text.clone(), false),
+        Status::Failed(text) => (text.clone(), true),
+    };
+    html! {
+        <div class="share">
+            <div class="share-bar" role="group" aria-label="Share and export">
+                <button type="button" class="button" id={EXPORT_JSON_ID} onclick={export_json}>{ "Export JSON" }</button>
+                <input type="file" id={IMPORT_JSON_ID} class="file-input" accept=".json,application/json" onchange={import} />
+                <label for={IMPORT_JSON_ID} class="button">{ "Import JSON" }</label>
+                <button type="button" class="button" id={EXPORT_CSV_ID} onclick={export_csv}>{ "CSV of curve" }</button>
+                <button type="button" class="button" id={EXPORT_PNG_ID} onclick={export_png}>{ "PNG of chart" }</button>
+                <button type="button" class="button" id={PRINT_ID} onclick={print}>{ "Print summary" }</button>
+                <button type="button" class="button" id={EMBED_BUTTON_ID} onclick={toggle_embed}
+                    aria-expanded={if *embed_open { "true" } else { "false" }} aria-controls={EMBED_PANEL_ID}>{ "Embed" }</button>
+            </div>
+            <p id={SHARE_STATUS_ID} class={classes!("share-status", failed.then_some("failed"))} role="status">{ status_text }</p>
+            if *embed_open {
+                <EmbedPanel view={view_state(&props.view, &props.pins, &props.chart)} title={title.clone()} />
+            }
+            <div class="print-only print-header">
+                <p class="print-title">{ title }</p>
+                <p class="print-link">{ "Reproduce this page: " }{ (*print_link).clone() }</p>
+            </div>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct EmbedPanelProps {
+    view: ViewState,
+    title: AttrValue,
+}
+
+/// The `<iframe>` snippet for the current view, with a Copy button.
+#[function_component(EmbedPanel)]
+fn embed_panel(props: &EmbedPanelProps) -> Html {
+    let copied = use_state(|| None::<&'static str>);
+    let snippet = share::embed_snippet(&page_base_url(), &props.view, &props.title);
+    let onclick = {
+        let (copied, snippet) = (copied.clone(), snippet.clone());
+        Callback::from(move |event: MouseEvent| {
+            let textarea = event
+                .target_dyn_into::<web_sys::Element>()
+                .and_then(|button| button.closest(".embed-panel").ok().flatten())
+                .and_then(|panel| {
+                    panel
+                        .query_selector(&format!("#{EMBED_SNIPPET_ID}"))
+                        .ok()
+                        .flatten()
+                })
+                .and_then(|element| element.dyn_into::<web_sys::HtmlTextAreaElement>().ok());
+            let (copied, snippet) = (copied.clone(), snippet.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                match write_clipboard(snippet).await {
+                    Ok(()) => copied.set(Some("Copied to the clipboard.")),
+                    Err(_) => {
+                        if let Some(textarea) = textarea {
+                            textarea.select();
+                        }
+                        copied.set(Some("The browser did not allow copying; the snippet is selected, press Ctrl+C (⌘C)."));
+                    }
+                }
+            });
+        })
+    };
+    html! {
+        <div class="embed-panel" id={EMBED_PANEL_ID}>
+            <label for={EMBED_SNIPPET_ID}>{ "Paste this into a page to embed the chart, the batch-size slider and $/M for this scenario:" }</label>
+            <textarea id={EMBED_SNIPPET_ID} readonly=true rows="3" spellcheck="false" value={snippet} />
+            <div class="embed-panel-actions">
+                <button type="button" class="button" id="embed-copy" {onclick}>{ "Copy" }</button>
+                <span class="copy-status" role="status">{ (*copied).unwrap_or("") }</span>
+            </div>
+            <p class="hint">{ "Add controls=model,gpu (any control ids) to show those controls, theme=light or theme=dark to fix the theme. The widget posts its height to the page (docs/EMBED.md)." }</p>
+        </div>
+    }
+}

@@ -1,0 +1,279 @@
+//! The page's second, deferred module: the simulator panel, the decision panels (targets, cost,
+//! self-host vs API, compare, plan, calibrate) and the glossary panel. `src/bin/tools.rs` is its
+//! entry, `scripts/build-tools` builds it, and the explorer imports it right after its first
+//! chart is drawn (`tools_link.rs`), so the first chart waits for the explorer's code alone and
+//! the embed widget never loads this one.
+//!
+//! The two modules share no memory. They talk through the `#tools` element the explorer renders
+//! and this module mounts into (both sides live in this crate, so they change together):
+//! - explorer → tools: the element's `data-state` attribute holds the explorer's state as a share
+//!   query (`share::encode`). A `MutationObserver` notices a change and a zero-delay timeout syncs
+//!   a replica `State` (`Action::Sync`), so the explorer's slider task is never lengthened by ours.
+//! - tools → explorer: `servecost:overlay` events (detail: `Overlay::encode`) carry the pinned
+//!   curves and SLO misses the chart draws; `servecost:apply` events (detail: a share query)
+//!   carry what the panels changed in the replica (pins, "Apply" of a plan or a calibration, a
+//!   price tier), which the explorer loads as if from a link and then reflects back.
+//!
+//! `data-ideal-roofline` on the element mirrors the explorer's ideal-roofline switch (a page
+//! flag outside the share query). `data-persist` on the element means "the real page": read and save pins in `localStorage`;
+//! `data-restore-pins` means the page did not open from a link, so saved pins come back.
+
+pub mod break_even;
+pub mod calibrate_panel;
+pub mod compare;
+pub mod cost;
+pub mod decision_data;
+pub mod decision_panels;
+pub mod export;
+pub mod load_canvas;
+pub mod pins;
+pub mod plan_panel;
+pub mod sim_panel;
+pub mod targets;
+
+use crate::page::decisions::DecisionState;
+use crate::page::fields::Field;
+use crate::page::knobs::KnobAction;
+use crate::page::state::{Action, State};
+use crate::share;
+use crate::ui::tools::decision_data::use_decision_data;
+use crate::ui::tools::decision_panels::DecisionPanels;
+use crate::ui::tools::export::ShareBar;
+use crate::ui::tools::pins::use_pin_storage;
+use crate::ui::tools::sim_panel::SimPanel;
+use crate::ui::widgets::glossary::GlossaryPanel;
+use gloo::timers::callback::Timeout;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use yew::prelude::*;
+
+/// Id of the element the explorer renders for this module (`app.rs`).
+pub const TOOLS_ROOT_ID: &str = "tools";
+/// Attribute holding the explorer's state as a share query.
+pub const STATE_ATTR: &str = "data-state";
+/// Attribute present while the explorer's "ideal roofline" switch is on: a page flag, not part of
+/// the share query (`knobs.rs`), which the tools' numbers must follow all the same.
+pub const IDEAL_ATTR: &str = "data-ideal-roofline";
+/// Event: the chart overlay to draw (detail: `Overlay::encode`).
+pub const OVERLAY_EVENT: &str = "servecost:overlay";
+/// Event: a state the tools changed (detail: a share query) for the explorer to load.
+pub const APPLY_EVENT: &str = "servecost:apply";
+
+/// Dispatch a `CustomEvent` named `name` with a string `detail` on `target`.
+pub fn send(target: &web_sys::Element, name: &str, detail: &str) {
+    let init = web_sys::CustomEventInit::new();
+    init.set_detail(&JsValue::from_str(detail));
+    if let Ok(event) = web_sys::CustomEvent::new_with_event_init_dict(name, &init) {
+        let _ = target.dispatch_event(&event);
+    }
+}
+
+fn state_of(host: &web_sys::Element) -> String {
+    host.get_attribute(STATE_ATTR).unwrap_or_default()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ToolsProps {
+    /// The explorer's `#tools` element this app is mounted in.
+    pub host: web_sys::Element,
+    /// The masthead's `#share-slot`, where the share-and-export bar goes (none: no bar).
+    pub share_slot: Option<web_sys::Element>,
+}
+
+/// Watches `host`'s `data-state` and `data-ideal-roofline`; calls `on_change` with them in a task
+/// of its own, once per burst.
+struct StateWatch {
+    observer: web_sys::MutationObserver,
+    _callback: Closure<dyn FnMut()>,
+}
+
+impl StateWatch {
+    fn new(host: &web_sys::Element, on_change: Callback<(String, bool)>) -> Option<StateWatch> {
+        let pending: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
+        let watched = host.clone();
+        let callback = Closure::<dyn FnMut()>::new(move || {
+            if pending.borrow().is_some() {
+                return;
+            }
+            let (host, on_change, done) = (watched.clone(), on_change.clone(), pending.clone());
+            let timeout = Timeout::new(0, move || {
+                done.borrow_mut().take();
+                on_change.emit((state_of(&host), host.has_attribute(IDEAL_ATTR)));
+            });
+            *pending.borrow_mut() = Some(timeout);
+        });
+        let observer = web_sys::MutationObserver::new(callback.as_ref().unchecked_ref()).ok()?;
+        let options = web_sys::MutationObserverInit::new();
+        options.set_attributes(true);
+        options.set_attribute_filter(&js_sys::Array::of2(
+            &JsValue::from_str(STATE_ATTR),
+            &JsValue::from_str(IDEAL_ATTR),
+        ));
+        observer.observe_with_options(host, &options).ok()?;
+        Some(StateWatch {
+            observer,
+            _callback: callback,
+        })
+    }
+}
+
+impl Drop for StateWatch {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+#[function_component(ToolsApp)]
+pub fn tools_app(props: &ToolsProps) -> Html {
+    let host = props.host.clone();
+    let state = use_reducer({
+        let (query, ideal) = (state_of(&host), host.has_attribute(IDEAL_ATTR));
+        move || {
+            let state = State::from_view(share::decode(&query).0);
+            match ideal {
+                true => state
+                    .apply(Action::Knob(KnobAction::IdealRoofline(true)))
+                    .unwrap_or(state),
+                false => state,
+            }
+        }
+    });
+    // The last state both sides agree on: what the explorer sent, or what we sent it.
+    let agreed = use_mut_ref({
+        let query = state_of(&host);
+        move || query
+    });
+    {
+        let (dispatcher, agreed) = (state.dispatcher(), agreed.clone());
+        use_effect_with(host.clone(), move |host| {
+            let on_change = Callback::from(move |(query, ideal): (String, bool)| {
+                let (view, _) = share::decode(&query);
+                *agreed.borrow_mut() = query;
+                dispatcher.dispatch(Action::Sync(Box::new(view)));
+                dispatcher.dispatch(Action::Knob(KnobAction::IdealRoofline(ideal)));
+            });
+            let watch = StateWatch::new(host, on_change);
+            move || drop(watch)
+        });
+    }
+    let persist = host.has_attribute("data-persist");
+    let restore_pins = host.has_attribute("data-restore-pins");
+    let decisions = use_reducer(DecisionState::default);
+    use_pin_storage(&state, &decisions.dispatcher(), persist, restore_pins);
+    // Mounted in stages, one browser task each, so no single task holds the page for the whole
+    // mount: share bar and simulator, then the decision panels (and their data), then the
+    // glossary. The last stage marks `servecost:tools-ready`.
+    let stage = use_state(|| 0u8);
+    {
+        let setter = stage.setter();
+        use_effect_with(*stage, move |stage| {
+            let next = (*stage < LAST_STAGE).then(|| {
+                let next = *stage + 1;
+                Timeout::new(0, move || setter.set(next))
+            });
+            if *stage == LAST_STAGE {
+                crate::ui::platform::perf::mark_tools_ready();
+            }
+            move || drop(next)
+        });
+    }
+    let decisions_shown = *stage >= 1;
+    let data = use_decision_data(
+        state.view.as_ref().filter(|_| decisions_shown),
+        &state.pins,
+        decisions.slo(),
+    );
+    {
+        let host = host.clone();
+        use_effect_with(
+            (data.overlay.clone(), decisions_shown),
+            move |(overlay, shown)| {
+                if *shown {
+                    send(&host, OVERLAY_EVENT, &overlay.encode());
+                }
+            },
+        );
+    }
+    {
+        let query = share::encode(&state.view_state());
+        let host = host.clone();
+        use_effect_with(query, move |query| {
+            if *agreed.borrow() != *query {
+                *agreed.borrow_mut() = query.clone();
+                send(&host, APPLY_EVENT, query);
+            }
+        });
+    }
+    let on_edit = use_callback(
+        state.dispatcher(),
+        |(field, text): (Field, String), dispatcher| {
+            dispatcher.dispatch(Action::Edit(field, text));
+        },
+    );
+    let on_import = use_callback(state.dispatcher(), |view: share::ViewState, dispatcher| {
+        dispatcher.dispatch(Action::Load(Box::new(view)));
+    });
+    let Some(view) = state.view.clone() else {
+        return Html::default();
+    };
+    let share_bar = props.share_slot.clone().map(|slot| {
+        create_portal(
+            html! { <ShareBar view={view.clone()} pins={state.pins.clone()} chart={state.chart.clone()} {on_import} /> },
+            slot,
+        )
+    });
+    html! {
+        <>
+            { for share_bar }
+            <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
+            if decisions_shown {
+                <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
+            }
+            if *stage >= LAST_STAGE {
+                <GlossaryPanel />
+                <footer class="footer">
+                    <p>{ "Analytic steady-state model; every assumption is listed above. No data leaves this page." }</p>
+                </footer>
+            }
+        </>
+    }
+}
+
+/// The mount's last stage (see `tools_app`).
+const LAST_STAGE: u8 = 2;
+
+/// Id of the masthead's slot for the share-and-export bar (`index.html`).
+pub const SHARE_SLOT_ID: &str = "share-slot";
+
+/// Mount the tools into the `#tools` element under `within` (the document when `None`), with
+/// the share bar in `#share-slot` if there is one; false when there is no `#tools` (a page
+/// without the explorer).
+pub fn mount(within: Option<&web_sys::Element>) -> bool {
+    let find = |id: &str| {
+        let selector = format!("#{id}");
+        match within {
+            Some(root) => root.query_selector(&selector).ok().flatten(),
+            None => web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.query_selector(&selector).ok().flatten()),
+        }
+    };
+    match find(TOOLS_ROOT_ID) {
+        Some(host) => {
+            let props = ToolsProps {
+                host: host.clone(),
+                share_slot: find(SHARE_SLOT_ID),
+            };
+            yew::Renderer::<ToolsApp>::with_root_and_props(host, props).render();
+            true
+        }
+        None => false,
+    }
+}
+
+/// The module's entry (`src/bin/tools.rs`): the panic hook, then mount into the page.
+pub fn start() {
+    crate::ui::platform::panic::install();
+    mount(None);
+}

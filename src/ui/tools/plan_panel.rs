@@ -1,0 +1,264 @@
+//! The plan panel: for the current model, workload, SLO and traffic, search GPU type × GPUs per
+//! replica (TP) × precision × batch size with `plan::plan` and rank the cheapest deployments,
+//! with why the others lost and an Apply button that loads a configuration into the scenario.
+//!
+//! The search takes tens to hundreds of milliseconds, so it runs on a button press (`#plan-run`),
+//! after the browser has painted "Searching…", never on every input.
+
+use crate::catalog::{catalog, Gpu};
+use crate::decide::plan::{plan, Candidate, PlanRequest};
+use crate::decide::pricing::tier_of;
+use crate::decide::sizing::{candidate_input, output_tok_s_from_req_s};
+use crate::model::economics::PriceTier;
+use crate::page::decisions::{DecisionAction, DecisionState, PlanStatus};
+use crate::page::state::{Action, Shared, State};
+use crate::present::report::{format_number, format_usd};
+use crate::scenario::ScenarioInput;
+use crate::ui::tools::decision_data::ScenarioDecision;
+use crate::ui::tools::decision_panels::LatestState;
+use crate::ui::tools::targets::slo_text;
+use crate::ui::widgets::decision_inputs::{grouped, percent, usd_amount, TermHead};
+use gloo::timers::callback::Timeout;
+use yew::prelude::*;
+
+/// Candidates shown.
+const PLAN_TOP: usize = 8;
+/// Delay before searching, so "Searching…" is painted first.
+const PAINT_DELAY_MS: u32 = 30;
+
+#[derive(Properties, PartialEq)]
+pub struct PlanPanelProps {
+    pub latest: LatestState,
+    pub decisions: UseReducerHandle<DecisionState>,
+    /// Changes when the scenario (not its concurrency) or the SLO does: when to re-render.
+    pub key_scenario: Shared<ScenarioDecision>,
+}
+
+/// GPUs the plan can price: a complete spec and a typical price.
+pub fn plannable_gpus() -> Vec<&'static Gpu> {
+    catalog()
+        .map(|c| {
+            c.gpus
+                .iter()
+                .filter(|g| g.missing_spec().is_none() && PriceTier::Typical.price(g).is_some())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn gpu_name(id: &str) -> String {
+    catalog()
+        .ok()
+        .and_then(|c| c.gpu(id))
+        .map_or_else(|| id.to_string(), |g| g.name.clone())
+}
+
+/// The request the panel would run now, or why it cannot.
+fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), String> {
+    let view = state.view.as_ref().ok_or("no valid scenario")?;
+    let s = &view.scenario;
+    let (input_len, output_len) = (s.workload.input_mean, s.workload.output_mean);
+    let traffic = d
+        .traffic_req_s(input_len, output_len)
+        .map(|req_s| output_tok_s_from_req_s(req_s, output_len))
+        .filter(|out| *out > 0.0)
+        .ok_or("enter a traffic volume under Targets first")?;
+    let all: Vec<String> = plannable_gpus().iter().map(|g| g.id.clone()).collect();
+    let allowed = d.plan_gpus.clone().unwrap_or(all);
+    if allowed.is_empty() {
+        return Err("tick at least one GPU".into());
+    }
+    let tier = if d.custom_price {
+        PriceTier::Typical
+    } else {
+        tier_of(&s.gpu, s.usd_per_gpu_hour).unwrap_or(PriceTier::Typical)
+    };
+    let slo = d.slo();
+    let target = format!(
+        "{} for {} output tok/s{}, {} catalog prices, GPUs: {}",
+        s.model.name,
+        grouped(traffic),
+        slo.as_ref()
+            .map(|slo| format!(" at {}", slo_text(slo)))
+            .unwrap_or_else(|| " (no SLO: max throughput)".into()),
+        tier.id(),
+        allowed.join(", ")
+    );
+    let request = PlanRequest {
+        base: s.input.clone(),
+        traffic_output_tok_s: traffic,
+        slo,
+        gpus_allowed: allowed,
+        price_tier: tier,
+        top: PLAN_TOP,
+        verify_with_simulator: false,
+    };
+    Ok((request, target))
+}
+
+fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &LatestState) -> Html {
+    let onclick = {
+        let (latest, input) = (latest.clone(), candidate_input(base, c));
+        Callback::from(move |_: MouseEvent| {
+            let Some(state) = latest.handle() else {
+                return;
+            };
+            crate::ui::platform::perf::mark_update_start();
+            let mut view = state.view_state();
+            view.scenario = input.clone();
+            state.dispatch(Action::Load(Box::new(view)));
+        })
+    };
+    let p = c.percentile.map_or_else(
+        || "mean".to_string(),
+        |p| format!("P{}", crate::page::fields::number_text(p)),
+    );
+    html! {
+        <tr>
+            <td>{ rank }</td>
+            <th scope="row">{ gpu_name(&c.gpu) }</th>
+            <td>{ c.gpus_per_replica }</td>
+            <td>{ c.replicas }</td>
+            <td data-col="total_gpus">{ c.total_gpus }</td>
+            <td>{ c.precision.to_ascii_uppercase() }</td>
+            <td>{ c.concurrency }</td>
+            <td>{ format!("{} ({p})", format_number(c.ttft_ms)) }</td>
+            <td>{ format!("{} ({p})", format_number(c.tpot_ms)) }</td>
+            <td data-col="usd_per_month">{ usd_amount(c.usd_per_month) }</td>
+            <td>{ format_usd(c.usd_per_m_output) }</td>
+            <td>{ format!("{} %", percent(c.utilization)) }</td>
+            <td><button type="button" class="button small" id={format!("plan-apply-{rank}")}
+                aria-label={format!("Apply plan {rank}: {} × {}", c.total_gpus, gpu_name(&c.gpu))} {onclick}>{ "Apply" }</button></td>
+        </tr>
+    }
+}
+
+fn head(
+    id: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    definition: &'static str,
+) -> Html {
+    html! { <th scope="col"><TermHead {id} {label} {unit} {definition} /></th> }
+}
+
+#[function_component(PlanPanel)]
+pub fn plan_panel(props: &PlanPanelProps) -> Html {
+    let d = &*props.decisions;
+    let gpus = plannable_gpus();
+    let all: Vec<String> = gpus.iter().map(|g| g.id.clone()).collect();
+    let allowed = d.plan_gpus.clone().unwrap_or_else(|| all.clone());
+    let Some(state) = props.latest.handle() else {
+        return Html::default();
+    };
+    let now = request(&state, d);
+    let on_run = {
+        let (latest, decisions) = (props.latest.clone(), props.decisions.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(state) = latest.handle() else {
+                return;
+            };
+            let Ok((request, target)) = crate::ui::tools::plan_panel::request(&state, &decisions)
+            else {
+                return;
+            };
+            decisions.dispatch(DecisionAction::PlanStarted);
+            let decisions = decisions.clone();
+            Timeout::new(PAINT_DELAY_MS, move || {
+                let result = plan(&request);
+                decisions.dispatch(DecisionAction::PlanFinished(PlanStatus::Done {
+                    result: Shared::new(result),
+                    base: Shared::new(request.base.clone()),
+                    target,
+                }));
+            })
+            .forget();
+        })
+    };
+    let toggle = |id: String| {
+        let (decisions, all) = (props.decisions.clone(), all.clone());
+        Callback::from(move |event: Event| {
+            if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                decisions.dispatch(DecisionAction::TogglePlanGpu {
+                    gpu: id.clone(),
+                    allowed: input.checked(),
+                    all: all.clone(),
+                });
+            }
+        })
+    };
+    let running = d.plan == PlanStatus::Running;
+    html! {
+        <section class="panel decision plan-panel" aria-labelledby="plan-title">
+            <h2 id="plan-title">{ "Plan: the cheapest deployment" }</h2>
+            <fieldset class="decision-fieldset">
+                <legend>{ "GPUs to consider" }</legend>
+                <div class="checkbox-grid">
+                    { for gpus.iter().map(|g| {
+                        let id = format!("plan-gpu-{}", g.id);
+                        html! {
+                            <div class="checkbox-field">
+                                <input type="checkbox" id={id.clone()} checked={allowed.contains(&g.id)} onchange={toggle(g.id.clone())} />
+                                <label for={id}>{ g.name.clone() }</label>
+                            </div>
+                        }
+                    }) }
+                </div>
+            </fieldset>
+            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8) × precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas for the traffic. Prices: the catalog tier chosen in Cost (typical when custom)." }</p>
+            <div class="panel-head">
+                <button type="button" class="button" id="plan-run" disabled={running || now.is_err()} onclick={on_run}>
+                    { if running { "Searching…" } else { "Find the cheapest" } }
+                </button>
+                <span class="hint" role="status" id="plan-status">{ match (&now, &d.plan) {
+                    (Err(why), _) => format!("Cannot plan yet: {why}."),
+                    (_, PlanStatus::Running) => "Searching…".to_string(),
+                    (Ok((_, target)), PlanStatus::Done { target: done, .. }) if target != done => "The inputs changed since the last search; run it again.".to_string(),
+                    _ => String::new(),
+                } }</span>
+            </div>
+            if let PlanStatus::Done { result, base, target } = &d.plan {
+                { match &**result {
+                    Err(why) => html! { <p class="notice" role="alert">{ format!("The plan could not run: {why}.") }</p> },
+                    Ok(found) => html! { <>
+                        <p class="hint">{ format!("{}: {} of {} configurations meet the targets.", target, found.feasible, found.searched) }</p>
+                        if found.candidates.is_empty() {
+                            <p class="notice" role="status">{ "No configuration meets the targets. See why below; loosen the SLO or allow more GPUs." }</p>
+                        } else {
+                            <div class="table-scroll">
+                                <table class="data-table" id="plan-results">
+                                    <caption class="visually-hidden">{ "Cheapest deployments, ranked by $/month" }</caption>
+                                    <thead><tr>
+                                        <th scope="col">{ "#" }</th><th scope="col" class="text-col">{ "GPU" }</th>
+                                        { head("col-plan-tp", "GPUs / replica", "", "Tensor-parallel degree: the GPUs one engine (replica) spans.") }
+                                        { head("col-plan-replicas", "Replicas", "", "ceil(traffic output tok/s ÷ one replica's output tok/s at its best batch).") }
+                                        { head("col-plan-gpus", "Total GPUs", "", "Replicas × GPUs per replica.") }
+                                        <th scope="col">{ "Precision" }</th>
+                                        { head("col-plan-batch", "Batch", "per replica", "Requests in flight per replica: the highest-throughput batch size whose tail TTFT and TPOT meet the SLO (no SLO: the largest that fits).") }
+                                        { head("col-plan-ttft", "TTFT", "ms", "Time to first token at that batch: the analytic tail estimate at the SLO's percentile, or the mean without an SLO.") }
+                                        { head("col-plan-tpot", "TPOT", "ms", "Time per output token at that batch: the analytic tail estimate at the SLO's percentile, or the mean without an SLO.") }
+                                        { head("col-plan-month", "$/month", "", "Total GPUs × $/GPU-hour (catalog tier) × 730 hours.") }
+                                        { head("col-plan-usd-m", "$/M output", "", "$/month ÷ the traffic's output tokens per month × 10⁶: idle capacity included.") }
+                                        { head("col-plan-util", "Utilization", "", "Traffic ÷ the output capacity of the replicas bought.") }
+                                        <th scope="col"><span class="visually-hidden">{ "Apply" }</span></th>
+                                    </tr></thead>
+                                    <tbody>
+                                        { for found.candidates.iter().enumerate().map(|(i, c)| candidate_row(i + 1, c, base, &props.latest)) }
+                                    </tbody>
+                                </table>
+                            </div>
+                        }
+                        <details class="rejected" id="plan-rejected">
+                            <summary>{ format!("Why the others lost ({})", found.rejected.len()) }</summary>
+                            <ul>
+                                { for found.rejected.iter().map(|r| html! {
+                                    <li>{ format!("{}, TP {}, {}: {}", gpu_name(&r.gpu), r.tp, r.precision.to_ascii_uppercase(), r.reason) }</li>
+                                }) }
+                            </ul>
+                        </details>
+                    </> },
+                } }
+            }
+        </section>
+    }
+}

@@ -1,0 +1,8 @@
+//! Small reusable components: the log-scale slider, a metric with its definition, glossary
+//! terms, the knob and decision-field controls.
+
+pub mod decision_inputs;
+pub mod glossary;
+pub mod knob_fields;
+pub mod metric;
+pub mod slider;
