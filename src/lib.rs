@@ -18,8 +18,7 @@ pub mod decide;
 pub mod present;
 pub mod share;
 
-// The page's state (still wasm32-only until its reducers stop naming yew).
-#[cfg(target_arch = "wasm32")]
+// The page's state and reducers as plain Rust (the Yew shell dispatches into them).
 pub mod page;
 
 // The shells.

@@ -687,7 +687,7 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
 
 // ------------------------------------------- decision tools: compare, plan, calibrate, cost
 
-use servecost::ui::tools::pins::{pins_from_json, pins_to_json, PinAction};
+use servecost::page::pins::{pins_from_json, pins_to_json, PinAction};
 
 /// Wait `ms` milliseconds for a timer-driven update (the plan search runs after a paint).
 async fn wait_ms(ms: i32) {

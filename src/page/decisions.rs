@@ -16,8 +16,6 @@ pub use crate::page::decision_fields::{
 };
 use crate::page::state::Shared;
 use crate::scenario::ScenarioInput;
-use std::rc::Rc;
-use yew::Reducible;
 
 /// The texts of the number fields, as typed.
 #[derive(Debug, Clone, PartialEq)]
@@ -281,13 +279,5 @@ impl DecisionState {
             DecisionAction::CalibrationFinished(run) => next.calibration = Some(run),
         }
         next
-    }
-}
-
-impl Reducible for DecisionState {
-    type Action = DecisionAction;
-
-    fn reduce(self: Rc<Self>, action: DecisionAction) -> Rc<Self> {
-        Rc::new(self.apply(action))
     }
 }

@@ -1,9 +1,11 @@
 //! The page's state and reducers as plain Rust: what the user typed, the last good view, the
 //! knobs and the decision inputs. No DOM: the Yew shell in `ui/` dispatches into it.
 
+pub mod decision_data;
 pub mod decision_fields;
 pub mod decisions;
 pub mod fields;
 pub mod knob;
 pub mod knobs;
+pub mod pins;
 pub mod state;

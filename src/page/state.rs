@@ -19,7 +19,6 @@ use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
 use crate::share::{ChartOptions, ViewState};
 use std::ops::Deref;
 use std::rc::Rc;
-use yew::Reducible;
 
 /// An `Rc` compared by pointer: cheap equality for props and effect dependencies, and "same
 /// value" means "same computation", which is what a redraw needs to know.
@@ -169,7 +168,7 @@ pub enum Action {
     /// not validate, the last good view stays and the error names the field.
     Load(Box<ViewState>),
     /// Pin, unpin or restore pinned scenarios (`pins.rs`).
-    Pins(crate::ui::tools::pins::PinAction),
+    Pins(crate::page::pins::PinAction),
     /// A technique, workload-shape or advanced control changed (`knobs.rs`).
     Knob(KnobAction),
     /// The chart's axis choices changed (`#chart-x`, `#chart-y`).
@@ -384,16 +383,5 @@ impl State {
             Err(error) => next.error = Some(error.into()),
         }
         next
-    }
-}
-
-impl Reducible for State {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        match self.apply(action) {
-            Some(next) => Rc::new(next),
-            None => self,
-        }
     }
 }

@@ -11,6 +11,32 @@ pub mod widgets;
 
 pub use explorer::app::{self, App};
 
+use crate::page::decisions::{DecisionAction, DecisionState};
+use crate::page::state::{Action, State};
+use std::rc::Rc;
+
+/// Yew's reducer hook over the page's plain reducer (`State::apply`): an action that changes
+/// nothing keeps the same `Rc`, so nothing re-renders.
+impl yew::Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match self.apply(action) {
+            Some(next) => Rc::new(next),
+            None => self,
+        }
+    }
+}
+
+/// Yew's reducer hook over the decision tools' plain reducer (`DecisionState::apply`).
+impl yew::Reducible for DecisionState {
+    type Action = DecisionAction;
+
+    fn reduce(self: Rc<Self>, action: DecisionAction) -> Rc<Self> {
+        Rc::new(self.apply(action))
+    }
+}
+
 /// Id of the element the app mounts into (`index.html`).
 pub const ROOT_ID: &str = "app";
 

@@ -5,14 +5,14 @@
 
 use crate::decide::pricing::PointCost;
 use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
+use crate::page::decision_data::{DecisionData, ScenarioDecision};
 use crate::page::decisions::{DecisionAction, DecisionState};
+use crate::page::pins::{pin_label, PinAction};
 use crate::page::state::Action;
 use crate::present::chart::{pin_style, MarkerShape, Theme};
 use crate::present::report::format_usd;
 use crate::scenario::{Scenario, ScenarioInput};
-use crate::ui::tools::decision_data::{DecisionData, ScenarioDecision};
 use crate::ui::tools::decision_panels::LatestState;
-use crate::ui::tools::pins::{pin_label, PinAction};
 use crate::ui::widgets::decision_inputs::{grouped, usd_amount, TermHead};
 use yew::prelude::*;
 

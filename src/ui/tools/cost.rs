@@ -6,13 +6,13 @@
 use crate::decide::pricing::{tier_of, PointCost, UTILIZATION_STEPS};
 use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
 use crate::model::economics::PriceTier;
+use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{
     sig_text, Blend, DecisionAction, DecisionField, DecisionState, LoadUnit,
 };
 use crate::page::fields::{number_text, Field};
 use crate::page::state::View;
 use crate::present::report::format_usd;
-use crate::ui::tools::decision_data::DecisionData;
 use crate::ui::widgets::decision_inputs::{percent, select_field, usd_amount, NumberField};
 use crate::ui::widgets::metric::Metric;
 use yew::prelude::*;

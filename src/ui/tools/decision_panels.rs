@@ -2,6 +2,7 @@
 //! traffic), cost, self-host vs API, compare pinned scenarios, plan the cheapest deployment, and
 //! calibrate to a benchmark. This only lays the panels out; each panel is its own file.
 
+use crate::page::decision_data::DecisionData;
 use crate::page::decisions::DecisionState;
 use crate::page::fields::Field;
 use crate::page::state::State;
@@ -9,7 +10,6 @@ use crate::ui::tools::break_even::{break_even_panel, BreakEvenPanelProps};
 use crate::ui::tools::calibrate_panel::CalibratePanel;
 use crate::ui::tools::compare::ComparePanel;
 use crate::ui::tools::cost::{cost_panel, CostPanelProps};
-use crate::ui::tools::decision_data::DecisionData;
 use crate::ui::tools::plan_panel::PlanPanel;
 use crate::ui::tools::targets::{targets_panel, TargetsPanelProps};
 use std::cell::RefCell;

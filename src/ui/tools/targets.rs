@@ -6,11 +6,11 @@
 //! Tails are the analytic estimates of `model::slo` (stated as such).
 
 use crate::model::slo::{tail_estimate, Slo};
+use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{DecisionAction, DecisionField, DecisionState, TrafficUnit};
 use crate::page::fields::number_text;
 use crate::page::state::View;
 use crate::present::report::format_number;
-use crate::ui::tools::decision_data::DecisionData;
 use crate::ui::widgets::decision_inputs::{grouped, NumberField};
 use crate::ui::widgets::metric::Metric;
 use yew::prelude::*;
