@@ -1,7 +1,8 @@
 //! Browser tests of the page (wasm-bindgen-test in headless Chromium): mount the real `App`,
 //! drive its controls with bubbling DOM events as a user's browser would, wait for Yew with
 //! `yew::scheduler::flush()`, and compare what the page shows with what the model computes.
-//! Also the page's reducer, which needs no DOM but only builds for wasm32.
+//! Only what needs a DOM is here: the page state and its reducers are native unit tests
+//! (`src/page/tests/`).
 #![cfg(target_arch = "wasm32")]
 // Tests assert by panicking. Clippy grants `#[test]` functions that (clippy.toml) but does not
 // recognise `#[wasm_bindgen_test]` ones, so the same allowance is stated here.
@@ -12,10 +13,8 @@
     clippy::unwrap_used
 )]
 
+use servecost::model::evaluate;
 use servecost::model::pareto::{slider_to_concurrency, SLIDER_STEPS};
-use servecost::model::{evaluate, sweep};
-use servecost::page::fields::Field;
-use servecost::page::state::{Action, State};
 use servecost::present::report::format_usd;
 use servecost::scenario::Scenario;
 use servecost::ui::App;
@@ -285,7 +284,7 @@ async fn every_metric_is_focusable_and_described() {
     for id in [
         "model",
         "gpu",
-        "gpu-count",
+        "gpus",
         "tp",
         "precision",
         "kv-precision",
@@ -314,127 +313,9 @@ fn the_fatal_error_banner_offers_a_reload() {
     banner.remove();
 }
 
-#[wasm_bindgen_test]
-fn slider_moves_keep_the_curve_and_edits_resweep_only_when_needed() {
-    let state = State::initial();
-    let view = state.view.clone().expect("default view");
-    // Same position: nothing to do (no re-render).
-    assert!(state
-        .apply(Action::MoveSlider(state.slider_position))
-        .is_none());
-    let moved = state.apply(Action::MoveSlider(0)).expect("moved");
-    let moved_view = moved.view.clone().expect("view");
-    assert_eq!(moved_view.concurrency(), 1);
-    assert!(
-        moved_view.curve == view.curve,
-        "the same Rc: no re-sweep on a slider move"
-    );
-    assert_eq!(*moved_view.curve, sweep(&view.scenario));
-    // Typing the same number differently keeps the curve too.
-    let same = state
-        .apply(Action::Edit(Field::InputLen, "1155.0".into()))
-        .expect("edited");
-    assert!(same.view.expect("view").curve == view.curve);
-    let longer = state
-        .apply(Action::Edit(Field::InputLen, "4000".into()))
-        .expect("edited");
-    assert!(longer.view.expect("view").curve != view.curve);
-}
-
-/// The tools module's copy of the state follows the explorer's (`Action::Sync`): a concurrency
-/// change alone keeps the curve and only re-evaluates the point; anything else reloads; the
-/// same state is no change at all (no re-render on the tools' side).
-#[wasm_bindgen_test]
-fn the_tools_copy_follows_the_explorer_and_resweeps_only_when_needed() {
-    let explorer = State::initial();
-    let replica = State::initial();
-    let view = replica.view.clone().expect("default view");
-    assert!(replica
-        .apply(Action::Sync(Box::new(explorer.view_state())))
-        .is_none());
-
-    let moved = explorer.apply(Action::MoveSlider(0)).expect("moved");
-    let synced = replica
-        .apply(Action::Sync(Box::new(moved.view_state())))
-        .expect("follows");
-    let synced_view = synced.view.clone().expect("view");
-    assert_eq!(synced_view.concurrency(), 1);
-    assert!(synced_view.curve == view.curve, "no re-sweep");
-    assert_eq!(synced.slider_position, moved.slider_position);
-    assert_eq!(synced.view_state(), moved.view_state());
-    assert_eq!(*synced_view.point, *moved.view.expect("view").point);
-
-    let edited = explorer
-        .apply(Action::Edit(Field::InputLen, "4000".into()))
-        .expect("edited");
-    let reloaded = replica
-        .apply(Action::Sync(Box::new(edited.view_state())))
-        .expect("follows");
-    assert!(reloaded.view.clone().expect("view").curve != view.curve);
-    assert_eq!(reloaded.view_state(), edited.view_state());
-    let (a, b) = (
-        reloaded.view.clone().expect("view"),
-        edited.view.clone().expect("view"),
-    );
-    assert_eq!(*a.point, *b.point);
-
-    // A hostile concurrency is clamped to the engine limit, never wraps.
-    let mut hostile = explorer.view_state();
-    hostile.scenario.concurrency = 1e30;
-    let clamped = replica
-        .apply(Action::Sync(Box::new(hostile)))
-        .expect("follows");
-    let clamped_view = clamped.view.expect("view");
-    assert_eq!(clamped_view.concurrency(), clamped_view.engine_limit());
-}
-
-#[wasm_bindgen_test]
-fn a_bad_field_stays_an_error_while_another_field_changes() {
-    let state = State::initial();
-    let bad = state
-        .apply(Action::Edit(Field::OutputLen, "lots".into()))
-        .expect("edited");
-    assert_eq!(
-        bad.error.as_ref().map(|e| e.field.as_str()),
-        Some("output-len")
-    );
-    let still = bad
-        .apply(Action::Edit(Field::InputLen, "2000".into()))
-        .expect("edited");
-    assert_eq!(
-        still.error.as_ref().map(|e| e.field.as_str()),
-        Some("output-len")
-    );
-    assert!(still.view == state.view, "the last good view stays");
-    let fixed = still
-        .apply(Action::Edit(Field::OutputLen, "300".into()))
-        .expect("edited");
-    assert!(fixed.error.is_none());
-    assert_eq!(
-        fixed.view.expect("view").scenario.workload.input_mean,
-        2000.0
-    );
-}
-
-#[wasm_bindgen_test]
-fn a_new_gpu_brings_its_catalog_price_and_scenario_errors_name_their_field() {
-    let state = State::initial();
-    let mi300x = state
-        .apply(Action::Edit(Field::Gpu, "mi300x".into()))
-        .expect("edited");
-    assert_eq!(mi300x.texts.usd_per_gpu_hour, "1.68");
-    assert!(mi300x.error.is_none(), "{:?}", mi300x.error);
-    let three = state
-        .apply(Action::Edit(Field::GpuCount, "3".into()))
-        .expect("edited");
-    let error = three.error.expect("70B FP8 does not split over 3 GPUs");
-    assert_eq!(error.field, "gpu-count");
-    assert!(error.text().starts_with("GPU count:"), "{}", error.text());
-}
-
 // ------------------------------------------------------------------ share, embed, glossary
 
-use servecost::share::{decode, encode, from_json};
+use servecost::share::decode;
 use servecost::ui::explorer::app::AppProps;
 use servecost::ui::widgets::metric::group_thousands;
 
@@ -498,14 +379,8 @@ async fn a_link_reproduces_the_numbers_of_the_scenario_it_names() {
         .query_selector("#url-notice")
         .expect("selector")
         .is_none());
-
-    // The state encodes back to the same link, and a state built from it shows the same view.
-    let state = State::from_view(view.clone());
-    assert_eq!(encode(&state.view_state()), LINK);
-    assert_eq!(
-        state.view.expect("view").point.usd_per_m_output,
-        evaluate(&scenario).usd_per_m_output
-    );
+    // That the state encodes back to the same link is a native test
+    // (`page::tests::state::a_link_builds_a_state_that_encodes_back_to_the_same_link`).
     root.remove();
 }
 
@@ -620,21 +495,6 @@ async fn every_glossary_term_appears_with_its_definition() {
 }
 
 #[wasm_bindgen_test]
-fn an_import_replaces_the_view_and_a_failed_one_keeps_it() {
-    let state = State::initial();
-    let imported = from_json(r#"{"v": 1, "model": "llama-3.1-8b", "gpus": 1, "concurrency": 12}"#)
-        .expect("valid export");
-    let next = state
-        .apply(Action::Load(Box::new(imported)))
-        .expect("changed");
-    assert_eq!(next.concurrency(), Some(12));
-    assert_eq!(next.texts.model, "llama-3.1-8b");
-    assert!(from_json(r#"{"gpus": "lots"}"#)
-        .expect_err("not a number")
-        .contains("gpus"));
-}
-
-#[wasm_bindgen_test]
 async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
     let window = web_sys::window().expect("window");
     let history = window.history().expect("history");
@@ -652,7 +512,7 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
         ..AppProps::default()
     })
     .await;
-    let four: web_sys::HtmlInputElement = find(&root, "#gpu-count").dyn_into().expect("input");
+    let four: web_sys::HtmlInputElement = find(&root, "#gpus").dyn_into().expect("input");
     assert_eq!(four.value(), "4", "the URL's scenario");
 
     type_into(&root, "#batch-size", "0").await;
@@ -686,8 +546,6 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
 }
 
 // ------------------------------------------- decision tools: compare, plan, calibrate, cost
-
-use servecost::page::pins::{pins_from_json, pins_to_json, PinAction};
 
 /// Wait `ms` milliseconds for a timer-driven update (the plan search runs after a paint).
 async fn wait_ms(ms: i32) {
@@ -781,40 +639,6 @@ async fn pinning_scenarios_fills_the_compare_table_and_a_fifth_is_refused() {
 }
 
 #[wasm_bindgen_test]
-fn saved_pins_are_read_back_and_a_corrupt_entry_is_only_a_notice() {
-    let state = State::initial();
-    let one = state
-        .apply(Action::Pins(PinAction::PinCurrent))
-        .expect("pinned");
-    assert_eq!(one.pins.len(), 1);
-    assert!(
-        one.apply(Action::Pins(PinAction::PinCurrent)).is_none(),
-        "a repeat"
-    );
-    let text = pins_to_json(&one.pins);
-    let (back, notice) = pins_from_json(&text);
-    assert_eq!(back, one.pins);
-    assert!(notice.is_none(), "{notice:?}");
-    for corrupt in ["", "{", "[1, 2]", "{\"pins\": 7}", "null"] {
-        let (pins, notice) = pins_from_json(corrupt);
-        assert!(pins.is_empty(), "{corrupt:?}");
-        assert!(notice.expect("a notice").contains("ignored"), "{corrupt:?}");
-    }
-    // One bad pin costs only itself.
-    let mixed = r#"{"v": 1, "pins": [{"model": "no-such-model"}, {"model": "llama-3.1-8b"}]}"#;
-    let (pins, notice) = pins_from_json(mixed);
-    assert_eq!(pins.len(), 1);
-    assert_eq!(pins.first().map(|p| p.model.as_str()), Some("llama-3.1-8b"));
-    assert!(notice.expect("a notice").contains("pin 1"));
-    // Restoring fills only an empty pin list.
-    let restored = state
-        .apply(Action::Pins(PinAction::Restore(back.clone())))
-        .expect("restored");
-    assert_eq!(restored.pins, back);
-    assert!(one.apply(Action::Pins(PinAction::Restore(back))).is_none());
-}
-
-#[wasm_bindgen_test]
 async fn the_plan_button_ranks_the_cheapest_configurations_and_apply_loads_one() {
     let root = mount().await;
     choose(&root, "#model", "llama-3.1-8b").await;
@@ -853,7 +677,7 @@ async fn the_plan_button_ranks_the_cheapest_configurations_and_apply_loads_one()
         "#plan-results tbody tr:nth-child(1) [data-col=\"total_gpus\"]",
     );
     click(&root, "#plan-apply-1").await;
-    let count_box: web_sys::HtmlInputElement = find(&root, "#gpu-count").dyn_into().expect("input");
+    let count_box: web_sys::HtmlInputElement = find(&root, "#gpus").dyn_into().expect("input");
     assert_eq!(count_box.value(), total);
     assert!(text(&root, ".subtitle").contains(&gpu), "{gpu}");
     root.remove();
@@ -912,12 +736,12 @@ async fn an_slo_and_a_traffic_volume_size_the_deployment() {
     let number = |t: &str| t.replace(',', "").parse::<f64>().expect("a number");
     assert!(number(&with_slo) < number(&no_slo), "{with_slo} < {no_slo}");
     // 10 req/s by default; tokens per day is the same traffic in other units.
-    let per_day: web_sys::HtmlInputElement = find(&root, "#traffic-tok-per-day")
+    let per_day: web_sys::HtmlInputElement = find(&root, "#traffic-tokens-per-day")
         .dyn_into()
         .expect("input");
     assert_eq!(per_day.value(), "1180000000");
     let gpus = metric(&root, "gpus_needed");
-    type_into(&root, "#traffic-req-s", "100").await;
+    type_into(&root, "#traffic", "100").await;
     assert!(number(&metric(&root, "gpus_needed")) > number(&gpus));
     assert!(metric(&root, "usd_per_month").starts_with('$'));
     // A bad SLO names its field and keeps the last good numbers.
@@ -951,10 +775,7 @@ async fn an_slo_and_a_traffic_volume_size_the_deployment() {
 
 // ------------------------------------------- serving techniques, advanced knobs, simulator
 
-use servecost::model::techniques::TechniqueLevel;
-use servecost::page::knobs::KnobAction;
 use servecost::scenario::ScenarioInput;
-use servecost::share::ChartOptions;
 
 /// Wait (one timer task at a time, at most `bound_ms`) until `done` holds; false if it never did.
 async fn eventually(bound_ms: i32, mut done: impl FnMut() -> bool) -> bool {
@@ -1163,46 +984,6 @@ async fn a_pasted_config_json_becomes_the_model() {
     root.remove();
 }
 
-#[wasm_bindgen_test]
-fn ideal_roofline_raises_throughput_and_stays_out_of_links() {
-    let state = State::initial();
-    let view = state.view.clone().expect("view");
-    let ideal = state
-        .apply(Action::Knob(KnobAction::IdealRoofline(true)))
-        .expect("changed");
-    let ideal_view = ideal.view.clone().expect("view");
-    assert!(ideal_view.point.output_tok_s > view.point.output_tok_s);
-    assert!(ideal_view.scenario.efficiency.blend_p.is_infinite());
-    assert_eq!(
-        ideal_view.scenario.input.efficiency.blend_p, None,
-        "URL-safe"
-    );
-    assert!(ideal_view.curve != view.curve, "re-swept");
-    assert!(ideal
-        .apply(Action::Knob(KnobAction::IdealRoofline(true)))
-        .is_none());
-    let back = ideal
-        .apply(Action::Knob(KnobAction::IdealRoofline(false)))
-        .expect("changed");
-    assert_eq!(
-        *back.view.expect("view").point,
-        *view.point,
-        "the same numbers again"
-    );
-    // A page flag: loading a view (an import, or a state the tools apply) keeps it on.
-    let mut other = ideal.view_state();
-    other.scenario.gpu_count = 2.0;
-    let loaded = ideal.apply(Action::Load(Box::new(other))).expect("loaded");
-    assert!(loaded.knobs.ideal_roofline);
-    assert!(loaded
-        .view
-        .expect("view")
-        .scenario
-        .efficiency
-        .blend_p
-        .is_infinite());
-}
-
 /// The tools module's numbers follow the explorer's ideal-roofline switch, which the share query
 /// does not carry: the explorer mirrors it on the `#tools` element.
 #[wasm_bindgen_test]
@@ -1223,38 +1004,6 @@ async fn the_tools_follow_the_ideal_roofline_switch() {
         "the decision panels' numbers move with the switch"
     );
     root.remove();
-}
-
-#[wasm_bindgen_test]
-fn axis_switches_and_slider_moves_never_recompute_the_ladder() {
-    let state = State::initial();
-    let view = state.view.clone().expect("view");
-    assert_eq!(view.techniques.current, TechniqueLevel::Paged);
-    assert_eq!(view.techniques.background.len(), 3);
-    let moved = state.apply(Action::MoveSlider(0)).expect("moved");
-    assert!(
-        moved.view.expect("view").techniques == view.techniques,
-        "same Rc"
-    );
-    let usd = state
-        .apply(Action::Chart(ChartOptions {
-            x: "tpot".into(),
-            y: "usd".into(),
-        }))
-        .expect("changed");
-    let usd_view = usd.view.clone().expect("view");
-    assert!(usd_view.curve == view.curve && usd_view.techniques == view.techniques);
-    assert_eq!(usd.chart.y, "usd");
-    let spec = state
-        .apply(Action::Knob(KnobAction::Edit(
-            servecost::page::knobs::Knob::SpecDecode,
-            "eagle".into(),
-        )))
-        .expect("changed");
-    assert_eq!(
-        spec.view.expect("view").techniques.current,
-        TechniqueLevel::Speculative
-    );
 }
 
 #[wasm_bindgen_test]

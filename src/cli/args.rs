@@ -1,7 +1,11 @@
 //! Command-line flags → the raw `ScenarioInput` (parse, don't validate: numbers are read here,
 //! ranges and catalog ids are checked once by `Scenario::try_from`).
 
-use crate::scenario::{EfficiencyOverrides, ScenarioInput};
+use crate::scenario::fields::{
+    efficiency_knobs, Field, Group, Inputs, CUSTOM_MODEL, CUSTOM_MODEL_VALUE, FIELDS, GPU,
+    INPUT_LEN, INPUT_SIGMA, LENGTH_DIST_FIELD, MODEL, OUTPUT_LEN, OUTPUT_SIGMA, WORKLOAD,
+};
+use crate::scenario::{DecisionInput, EfficiencyOverrides, ScenarioInput};
 use std::collections::BTreeMap;
 
 /// Flags that take no value.
@@ -46,7 +50,12 @@ impl Flags {
                     flags.switches.push(name);
                     continue;
                 }
-                if !known_values.contains(&name.as_str()) {
+                let field = name
+                    .strip_prefix("--")
+                    .is_some_and(|key| Field::by_key(key).is_some());
+                let known = known_values.contains(&name.as_str())
+                    || (field && known_values.contains(&FIELD_FLAGS));
+                if !known {
                     return Err(UsageError(format!("unknown flag {name} (see --help)")));
                 }
                 let value = match inline {
@@ -89,164 +98,206 @@ impl Flags {
     }
 }
 
-/// Flags that set the scenario (shared by estimate, sweep and simulate-like commands).
-pub const SCENARIO_FLAGS: &[&str] = &[
-    "--model",
-    "--gpu",
-    "--gpus",
-    "--tp",
-    "--pp",
-    "--ep",
-    "--precision",
-    "--kv-precision",
-    "--input-len",
-    "--output-len",
-    "--input-sigma",
-    "--output-sigma",
-    "--prefix-hit",
-    "--usd-per-gpu-hour",
-    "--concurrency",
-    "--max-num-seqs",
-    "--chunk-tokens",
-    "--batching",
-    "--kv-alloc",
-    "--length-dist",
-    "--max-model-len",
-    "--spec-decode",
-    "--spec-accept",
-    "--spec-len",
-    "--spec-draft-cost",
-    "--workload",
-    "--model-config",
-    "--slo-ttft-ms",
-    "--slo-tpot-ms",
-    "--slo-percentile",
-    "--slo-method",
-    "--eta-mem",
-    "--eta-compute",
-    "--blend-p",
-    "--layer-overhead-us",
-    "--step-overhead-ms",
-    "--allreduce-latency-us",
-    "--link-efficiency",
-    "--mem-utilization",
-    "--reserved-gb",
-    "--dequant-factor",
-    "--causal-factor",
-    "--moe-imbalance",
-];
+/// Stands, in a list of known flags, for every field of the table (`--KEY` for each
+/// `scenario::fields` key): `Flags::parse` accepts them all.
+pub const FIELD_FLAGS: &str = "--<field>";
 
-/// The CLI flag for a scenario field name (`ScenarioError::field`).
+/// Flags that set the scenario and decision inputs (every field of the table), plus the CLI's
+/// own scenario options: a pasted config file and how SLO tails are computed.
+pub const SCENARIO_FLAGS: &[&str] = &[FIELD_FLAGS, "--model-config", "--slo-method"];
+
+/// The CLI flag for a field name (`ScenarioError::field`): `--KEY`; a part of a custom model
+/// (`custom-model.num_layers`) names the `--model-config` file.
 pub fn flag_for_field(field: &str) -> String {
-    match field {
-        "gpu-count" => "--gpus".into(),
-        other => format!("--{other}"),
+    match field.split_once('.') {
+        Some((model, part)) if model == CUSTOM_MODEL.key => format!("--model-config ({part})"),
+        _ => format!("--{field}"),
     }
 }
 
-/// Build the raw scenario from flags. `--model`, `--gpu`, `--input-len` and `--output-len` are
-/// required; everything else falls back to `ScenarioInput::default()`.
-pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
-    let mut input = ScenarioInput::default();
-    for required in ["--model", "--gpu", "--input-len", "--output-len"] {
-        let from_preset = flags.text("--workload").is_some() && required.ends_with("-len");
-        let from_config = flags.text("--model-config").is_some() && required == "--model";
-        if flags.text(required).is_none() && !from_preset && !from_config {
-            return Err(UsageError(format!("{required} is required")));
+/// The inputs a command line starts from: the page's defaults, except one GPU, the lengths as
+/// typed (fixed, not lognormal) and the catalog's typical price for the chosen GPU.
+pub fn cli_defaults() -> Inputs {
+    Inputs {
+        scenario: ScenarioInput {
+            gpu_count: 1.0,
+            length_dist: "fixed".into(),
+            usd_per_gpu_hour: None,
+            ..ScenarioInput::default()
+        },
+        decision: DecisionInput::default(),
+    }
+}
+
+/// Set every field flag given, derived fields (a `--workload` preset) first so explicit lengths
+/// and spreads override it; the error names the flag.
+fn set_fields(flags: &Flags, inputs: &mut Inputs) -> Result<(), UsageError> {
+    let derived = FIELDS.iter().filter(|f| f.derived);
+    let plain = FIELDS.iter().filter(|f| !f.derived);
+    for field in derived.chain(plain) {
+        if let Some(text) = flags.values.get(&format!("--{}", field.key)) {
+            field
+                .set(inputs, text)
+                .map_err(|why| UsageError(format!("--{}: {why}", field.key)))?;
         }
     }
-    if let Some(model) = flags.text("--model") {
-        input.model = model.to_string();
+    Ok(())
+}
+
+/// Build the raw scenario from flags. `--model`, `--gpu`, `--input-len` and `--output-len` are
+/// required (a `--workload` preset gives the lengths, `--model-config` the model); everything
+/// else falls back to `cli_defaults()`.
+pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
+    let given = |field: &Field| flags.text(&format!("--{}", field.key)).is_some();
+    let from_preset = given(&WORKLOAD);
+    let from_config = flags.text("--model-config").is_some();
+    for (required, waived) in [
+        (&MODEL, from_config),
+        (&GPU, false),
+        (&INPUT_LEN, from_preset),
+        (&OUTPUT_LEN, from_preset),
+    ] {
+        if !given(required) && !waived {
+            return Err(UsageError(format!("--{} is required", required.key)));
+        }
     }
+    let mut inputs = cli_defaults();
+    set_fields(flags, &mut inputs)?;
+    let mut input = inputs.scenario;
     if let Some(path) = flags.text("--model-config") {
         let text = std::fs::read_to_string(path)
             .map_err(|e| UsageError(format!("--model-config: {path}: {e}")))?;
         let spec = crate::catalog::parse_hf_config(&text)
             .map_err(|e| UsageError(format!("--model-config: {e}")))?;
-        input.model = "custom".into();
+        input.model = CUSTOM_MODEL_VALUE.into();
         input.custom_model = Some(spec);
     }
-    if let Some(gpu) = flags.text("--gpu") {
-        input.gpu = gpu.to_string();
-        // The page's default price is the glossary's $3.125; on the CLI an unpriced run takes
-        // the catalog's typical price for the chosen GPU.
-        input.usd_per_gpu_hour = None;
-    }
-    if let Some(precision) = flags.text("--precision") {
-        input.precision = precision.to_string();
-    }
-    // The CLI's lengths are what the user typed: fixed unless a distribution is asked for.
-    input.length_dist = "fixed".into();
-    if let Some(preset) = flags.text("--workload") {
-        input
-            .apply_workload_preset(preset)
-            .map_err(|e| UsageError(format!("--workload: {e}")))?;
-    }
-    for (flag, target) in [
-        ("--batching", &mut input.batching),
-        ("--kv-alloc", &mut input.kv_alloc),
-        ("--length-dist", &mut input.length_dist),
-        ("--spec-decode", &mut input.spec_decode),
-    ] {
-        if let Some(value) = flags.text(flag) {
-            *target = value.to_string();
-        }
-    }
-    input.max_model_len = flags.number("--max-model-len")?;
-    input.spec_accept = flags.number("--spec-accept")?;
-    input.spec_len = flags.number("--spec-len")?;
-    input.spec_draft_cost = flags.number("--spec-draft-cost")?;
-    if let Some(kv) = flags.text("--kv-precision") {
-        input.kv_precision = kv.to_string();
-    }
-    input.gpu_count = flags.number("--gpus")?.unwrap_or(1.0);
-    input.tp = match flags.text("--tp") {
-        Some("auto") => None,
-        _ => flags.number("--tp")?,
-    };
-    input.pp = flags.number("--pp")?;
-    input.ep = flags.number("--ep")?;
-    let set = |target: &mut f64, name: &str| -> Result<(), UsageError> {
-        if let Some(value) = flags.number(name)? {
-            *target = value;
-        }
-        Ok(())
-    };
-    set(&mut input.input_len, "--input-len")?;
-    set(&mut input.output_len, "--output-len")?;
-    set(&mut input.input_sigma, "--input-sigma")?;
-    set(&mut input.output_sigma, "--output-sigma")?;
-    let sigma_given =
-        flags.text("--input-sigma").is_some() || flags.text("--output-sigma").is_some();
-    if sigma_given && flags.text("--length-dist").is_none() {
+    // A spread given without a distribution asks for lognormal lengths.
+    if (given(&INPUT_SIGMA) || given(&OUTPUT_SIGMA)) && !given(&LENGTH_DIST_FIELD) {
         input.length_dist = "lognormal".into();
     }
-    set(&mut input.prefix_hit, "--prefix-hit")?;
-    set(&mut input.concurrency, "--concurrency")?;
-    set(&mut input.max_num_seqs, "--max-num-seqs")?;
-    set(&mut input.chunk_tokens, "--chunk-tokens")?;
-    if let Some(price) = flags.number("--usd-per-gpu-hour")? {
-        input.usd_per_gpu_hour = Some(price);
-    }
-    input.efficiency = efficiency_overrides(flags)?;
     Ok(input)
+}
+
+/// The decision inputs from flags (SLO, traffic, load, blend, electricity, plan GPUs), checked
+/// once by `DecisionInput::validate`; the error names the flag.
+pub fn decision_input(flags: &Flags) -> Result<DecisionInput, UsageError> {
+    let mut inputs = cli_defaults();
+    set_fields(flags, &mut inputs)?;
+    inputs
+        .decision
+        .validate()
+        .map_err(|e| UsageError(format!("{}: {}", flag_for_field(&e.field), e.message)))?;
+    Ok(inputs.decision)
 }
 
 /// The efficiency-knob flags alone (also used by `validate`).
 pub fn efficiency_overrides(flags: &Flags) -> Result<EfficiencyOverrides, UsageError> {
-    let mut overrides = EfficiencyOverrides::default();
-    let e = &mut overrides;
-    e.eta_mem = flags.number("--eta-mem")?;
-    e.eta_compute = flags.number("--eta-compute")?;
-    e.blend_p = flags.number("--blend-p")?;
-    e.layer_overhead_us = flags.number("--layer-overhead-us")?;
-    e.step_overhead_ms = flags.number("--step-overhead-ms")?;
-    e.allreduce_latency_us = flags.number("--allreduce-latency-us")?;
-    e.link_efficiency = flags.number("--link-efficiency")?;
-    e.mem_utilization = flags.number("--mem-utilization")?;
-    e.reserved_gb = flags.number("--reserved-gb")?;
-    e.dequant_factor = flags.number("--dequant-factor")?;
-    e.causal_factor = flags.number("--causal-factor")?;
-    e.moe_imbalance = flags.number("--moe-imbalance")?;
-    Ok(overrides)
+    let mut inputs = cli_defaults();
+    for field in efficiency_knobs() {
+        if let Some(text) = flags.values.get(&format!("--{}", field.key)) {
+            field
+                .set(&mut inputs, text)
+                .map_err(|why| UsageError(format!("--{}: {why}", field.key)))?;
+        }
+    }
+    Ok(inputs.scenario.efficiency)
+}
+
+/// The field flags for `--help`, by group, generated from the table: each flag with its label,
+/// unit, range or choices and the CLI's default.
+pub fn fields_help() -> String {
+    let defaults = cli_defaults();
+    let mut out = String::new();
+    for group in Group::ALL {
+        out.push_str(&format!(
+            "\n{} (--KEY VALUE)\n",
+            group.title().to_uppercase()
+        ));
+        for field in FIELDS.iter().filter(|f| f.group == group) {
+            out.push_str(&format!(
+                "  --{:<22} {}\n",
+                field.key,
+                field.help_line(&defaults)
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    /// Every key of the table is a flag, and the value reads back through the same field: the
+    /// CLI parses exactly what a link or a JSON export carries.
+    #[test]
+    fn every_field_is_a_flag_and_round_trips() {
+        let base = cli_defaults();
+        let mut untried = Vec::new();
+        for field in FIELDS.iter().filter(|f| !f.derived) {
+            // A value that differs from the CLI's default where the field allows one.
+            let mut changed = base.clone();
+            let candidates = field
+                .choices
+                .iter()
+                .map(|(value, _)| value.to_string())
+                .chain(["2", "0.5", "llama-3.1-8b", "h100-sxm,l40s"].map(String::from));
+            let Some(text) = candidates
+                .into_iter()
+                .find(|text| field.set(&mut changed, text).is_ok() && changed != base)
+            else {
+                untried.push(field.key);
+                continue;
+            };
+            let flags = Flags::parse(
+                &strings(&[&format!("--{}", field.key), &text]),
+                SCENARIO_FLAGS,
+            )
+            .unwrap_or_else(|e| panic!("--{} refused: {e:?}", field.key));
+            let mut inputs = cli_defaults();
+            set_fields(&flags, &mut inputs).unwrap_or_else(|e| panic!("--{}: {e:?}", field.key));
+            assert_eq!(field.get(&inputs), field.get(&changed), "--{}", field.key);
+        }
+        // A pasted model is JSON text (the page's link format); the CLI reads `--model-config`.
+        assert_eq!(untried, [CUSTOM_MODEL.key]);
+        let unknown = Flags::parse(&strings(&["--no-such-flag", "1"]), SCENARIO_FLAGS);
+        assert!(unknown.is_err());
+    }
+
+    #[test]
+    fn a_preset_comes_first_and_explicit_lengths_override_it() {
+        let flags = Flags::parse(
+            &strings(&["--workload", "code", "--input-len", "500"]),
+            SCENARIO_FLAGS,
+        )
+        .expect("flags");
+        let mut inputs = cli_defaults();
+        set_fields(&flags, &mut inputs).expect("valid");
+        assert_eq!(inputs.scenario.input_len, 500.0);
+        assert_eq!(
+            inputs.scenario.output_len, 28.0,
+            "the code preset's output length"
+        );
+        assert_eq!(inputs.scenario.length_dist, "lognormal");
+    }
+
+    #[test]
+    fn bad_values_name_the_flag() {
+        let flags = Flags::parse(&strings(&["--gpus", "lots"]), SCENARIO_FLAGS).expect("flags");
+        let error = set_fields(&flags, &mut cli_defaults()).expect_err("not a number");
+        assert!(error.0.starts_with("--gpus:"), "{}", error.0);
+        let flags =
+            Flags::parse(&strings(&["--slo-percentile", "20"]), SCENARIO_FLAGS).expect("flags");
+        let error = decision_input(&flags).expect_err("out of range");
+        assert!(error.0.starts_with("--slo-percentile:"), "{}", error.0);
+        assert_eq!(
+            flag_for_field("custom-model.num_layers"),
+            "--model-config (num_layers)"
+        );
+    }
 }

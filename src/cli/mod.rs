@@ -35,6 +35,12 @@ impl Outcome {
     }
 }
 
+/// The usage text; the field flags' section is generated from the field table (`args::fields_help`).
+fn help() -> String {
+    let (usage, end) = HELP.split_at(HELP.find("Bad input exits").unwrap_or(HELP.len()));
+    format!("{usage}{}\n{end}", args::fields_help())
+}
+
 const HELP: &str = "servecost — LLM serving performance and cost model
 
 USAGE
@@ -67,20 +73,10 @@ USAGE
   servecost models   list catalog models
   servecost gpus     list catalog GPUs
 
-SCENARIO FLAGS
-  --gpus N               GPUs in the system (default 1); they run gpus/(tp·pp) replicas
-  --tp N|auto            tensor-parallel degree; auto = smallest power of two that fits with room for KV
-  --max-num-seqs N       engine limit on sequences per replica (default 1024)
-  --chunk-tokens N       chunked-prefill token budget per step (default 2048)
-  --usd-per-gpu-hour X   rental price (default: the catalog's typical price for the GPU)
-  --concurrency N        requests in flight across the whole system
+SWITCHES
   --max-throughput       the largest concurrency that fits in KV memory, capped by the engine limit
-
-EFFICIENCY KNOBS (defaults per GPU family; see docs/VALIDATION.md)
-  --eta-mem --eta-compute --blend-p --layer-overhead-us --step-overhead-ms --allreduce-latency-us
-  --link-efficiency --mem-utilization --reserved-gb --dequant-factor --causal-factor --moe-imbalance
   --ideal-roofline       η = 1, max() roofline, no fixed overheads (an upper bound, not a prediction)
-
+  --json, --csv          machine-readable output
 Bad input exits with status 2 and a message naming the flag.
 ";
 
@@ -88,7 +84,7 @@ Bad input exits with status 2 and a message naming the flag.
 pub fn run(args: &[String]) -> Outcome {
     let Some((command, rest)) = args.split_first() else {
         return Outcome {
-            stdout: HELP.into(),
+            stdout: help(),
             stderr: String::new(),
             code: 2,
         };
@@ -102,7 +98,7 @@ pub fn run(args: &[String]) -> Outcome {
         "calibrate" => calibrate_command(rest),
         "models" => list_models(),
         "gpus" => list_gpus(),
-        "help" | "--help" | "-h" => Outcome::ok(HELP.into()),
+        "help" | "--help" | "-h" => Outcome::ok(help()),
         other => Outcome::usage(format!(
             "unknown command `{other}` (estimate, sweep, validate, models, gpus)"
         )),
@@ -132,7 +128,7 @@ fn estimate(rest: &[String]) -> Outcome {
         Err(UsageError(m)) => return Outcome::usage(m),
     };
     if flags.has("--help") || flags.has("-h") {
-        return Outcome::ok(HELP.into());
+        return Outcome::ok(help());
     }
     let max_throughput = flags.has("--max-throughput");
     let has_concurrency = flags.text("--concurrency").is_some();
@@ -260,35 +256,17 @@ fn estimate(rest: &[String]) -> Outcome {
     Outcome::ok(text)
 }
 
-/// `--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]`: both targets or neither.
+/// `--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]`: both targets or neither. The values
+/// are read and range-checked by the field table (`args::decision_input`).
 fn slo_flags(flags: &Flags) -> Result<Option<crate::model::slo::Slo>, UsageError> {
-    let ttft = flags.number("--slo-ttft-ms")?;
-    let tpot = flags.number("--slo-tpot-ms")?;
-    let percentile = flags.number("--slo-percentile")?.unwrap_or(90.0);
-    match (ttft, tpot) {
+    let decision = args::decision_input(flags)?;
+    match (decision.slo_ttft_ms, decision.slo_tpot_ms) {
         (None, None) => Ok(None),
-        (Some(ttft_ms), Some(tpot_ms)) => {
-            if !(ttft_ms > 0.0 && ttft_ms.is_finite()) {
-                return Err(UsageError(format!(
-                    "--slo-ttft-ms: must be a positive number of ms (got {ttft_ms})"
-                )));
-            }
-            if !(tpot_ms > 0.0 && tpot_ms.is_finite()) {
-                return Err(UsageError(format!(
-                    "--slo-tpot-ms: must be a positive number of ms (got {tpot_ms})"
-                )));
-            }
-            if !(50.0..=99.99).contains(&percentile) {
-                return Err(UsageError(format!(
-                    "--slo-percentile: must be from 50 to 99.99 (got {percentile})"
-                )));
-            }
-            Ok(Some(crate::model::slo::Slo {
-                ttft_ms,
-                tpot_ms,
-                percentile,
-            }))
-        }
+        (Some(ttft_ms), Some(tpot_ms)) => Ok(Some(crate::model::slo::Slo {
+            ttft_ms,
+            tpot_ms,
+            percentile: decision.slo_percentile,
+        })),
         (None, Some(_)) => Err(UsageError(
             "--slo-ttft-ms is required with --slo-tpot-ms".into(),
         )),

@@ -1,46 +1,23 @@
-//! The decision tools' own state and reducer: SLO targets, traffic, offered load, blend ratio,
-//! energy, the plan search and the calibration fit. It lives beside the page's `State` (its own
-//! `use_reducer` in `App`), so loading a scenario from a link or a file keeps the user's targets.
+//! The decision tools' own state and reducer: the texts of the decision fields (SLO targets,
+//! traffic, offered load, blend ratio, electricity, the plan's GPUs; `scenario::fields`, group
+//! `Decision`), the last good `DecisionInput` they describe, the plan search and the calibration
+//! fit. It lives beside the page's `State` (its own reducer in the tools module), and its input
+//! travels in links and exports through the page's `State::decision`.
 //!
-//! Like the scenario controls, every text is kept as typed; a text that does not parse sets an
-//! error on its field and the last good value stays in use, so the numbers never go blank.
+//! Like the scenario controls, every text is kept as typed; a text that does not parse or is out
+//! of range sets an error on its field and the last good value stays in use, so the numbers never
+//! go blank.
 
 use crate::calibration::calibrate::Calibration;
 use crate::decide::plan::Plan;
-use crate::decide::pricing::DEFAULT_INPUT_PER_OUTPUT;
 use crate::decide::sizing::{req_s_from_tokens_per_day, tokens_per_day_from_req_s};
 use crate::model::economics::Energy;
 use crate::model::slo::Slo;
-pub use crate::page::decision_fields::{
-    parse_field, sig_text, Blend, DecisionField, LoadUnit, TrafficUnit,
-};
 use crate::page::state::Shared;
-use crate::scenario::ScenarioInput;
-
-/// The texts of the number fields, as typed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DecisionTexts {
-    pub slo_ttft_ms: String,
-    pub slo_tpot_ms: String,
-    pub slo_percentile: String,
-    pub traffic: String,
-    pub offered_load: String,
-    pub energy_usd_per_kwh: String,
-    pub energy_pue: String,
-}
-
-/// The last good value of every field.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct DecisionValues {
-    pub slo_ttft_ms: Option<f64>,
-    pub slo_tpot_ms: Option<f64>,
-    pub slo_percentile: f64,
-    /// In `traffic_unit`; `None` when no traffic is given.
-    pub traffic: Option<f64>,
-    pub offered_load: f64,
-    pub energy_usd_per_kwh: f64,
-    pub energy_pue: f64,
-}
+use crate::scenario::fields::{Field, Group, FIELDS, TRAFFIC, TRAFFIC_UNIT};
+pub use crate::scenario::{Blend, DecisionInput, LoadUnit, TrafficUnit};
+use crate::scenario::{ScenarioError, ScenarioInput};
+use std::collections::BTreeMap;
 
 /// The plan search: not run, running, or its result with what it was run for.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,23 +41,27 @@ pub struct CalibrationRun {
     pub against: String,
 }
 
+/// The decision fields, in table order.
+fn decision_fields() -> impl Iterator<Item = &'static Field> {
+    FIELDS
+        .iter()
+        .copied()
+        .filter(|field| field.group == Group::Decision)
+}
+
 /// Everything the decision panels hold.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecisionState {
-    pub texts: DecisionTexts,
-    pub values: DecisionValues,
-    /// Fields whose text does not parse, with the message.
-    pub errors: Vec<(DecisionField, String)>,
-    pub traffic_unit: TrafficUnit,
-    pub load_unit: LoadUnit,
-    pub blend: Blend,
-    pub energy_on: bool,
+    /// The decision fields' texts as typed, by key.
+    texts: BTreeMap<&'static str, String>,
+    /// The last good value of every field.
+    pub input: DecisionInput,
+    /// Fields whose text does not parse or is out of range, with the message.
+    pub errors: Vec<(&'static Field, String)>,
     /// The price tier select says "custom" even when the price equals a catalog tier.
     pub custom_price: bool,
     /// The latest message of the compare panel (a refused pin, unreadable saved pins).
     pub pins_notice: Option<String>,
-    /// GPUs the plan may use; `None` = every catalog GPU with a price and a complete spec.
-    pub plan_gpus: Option<Vec<String>>,
     pub plan: PlanStatus,
     pub calibration_text: String,
     pub calibration: Option<Shared<CalibrationRun>>,
@@ -88,49 +69,19 @@ pub struct DecisionState {
 
 impl Default for DecisionState {
     fn default() -> DecisionState {
-        DecisionState {
-            texts: DecisionTexts {
-                slo_ttft_ms: String::new(),
-                slo_tpot_ms: String::new(),
-                slo_percentile: "90".into(),
-                traffic: "10".into(),
-                offered_load: "50".into(),
-                energy_usd_per_kwh: "0.10".into(),
-                energy_pue: "1.3".into(),
-            },
-            values: DecisionValues {
-                slo_ttft_ms: None,
-                slo_tpot_ms: None,
-                slo_percentile: 90.0,
-                traffic: Some(10.0),
-                offered_load: 50.0,
-                energy_usd_per_kwh: 0.10,
-                energy_pue: 1.3,
-            },
-            errors: Vec::new(),
-            traffic_unit: TrafficUnit::RequestsPerS,
-            load_unit: LoadUnit::PercentOfCapacity,
-            blend: Blend::Ratio(DEFAULT_INPUT_PER_OUTPUT),
-            energy_on: false,
-            custom_price: false,
-            pins_notice: None,
-            plan_gpus: None,
-            plan: PlanStatus::Idle,
-            calibration_text: String::new(),
-            calibration: None,
-        }
+        DecisionState::from_input(DecisionInput::default())
     }
 }
 
 /// What a decision control can do.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DecisionAction {
-    Edit(DecisionField, String),
+    /// A decision field's text or selection changed.
+    Edit(&'static Field, String),
     /// Traffic typed in this unit.
     EditTraffic(TrafficUnit, String),
-    SetLoadUnit(LoadUnit),
-    SetBlend(Blend),
-    SetEnergy(bool),
+    /// Replace every input (a JSON import, Reset, a link).
+    Load(DecisionInput),
     SetCustomPrice(bool),
     PinsNotice(Option<String>),
     /// Allow or forbid a GPU in the plan; `all` is the full default list the checkbox belongs to.
@@ -146,9 +97,30 @@ pub enum DecisionAction {
 }
 
 impl DecisionState {
+    /// The panels showing `input`, every text its table text.
+    pub fn from_input(input: DecisionInput) -> DecisionState {
+        DecisionState {
+            texts: decision_fields()
+                .filter_map(|field| field.get_decision(&input).map(|text| (field.key, text)))
+                .collect(),
+            input,
+            errors: Vec::new(),
+            custom_price: false,
+            pins_notice: None,
+            plan: PlanStatus::Idle,
+            calibration_text: String::new(),
+            calibration: None,
+        }
+    }
+
+    /// A field's text as typed.
+    pub fn text(&self, field: &Field) -> &str {
+        self.texts.get(field.key).map_or("", String::as_str)
+    }
+
     /// The SLO, when at least one target is set (an unset target does not constrain).
     pub fn slo(&self) -> Option<Slo> {
-        let v = &self.values;
+        let v = &self.input;
         if v.slo_ttft_ms.is_none() && v.slo_tpot_ms.is_none() {
             return None;
         }
@@ -162,8 +134,8 @@ impl DecisionState {
     /// The offered load as a utilization of an operating point with this output tok/s, and
     /// whether it was capped at 100 %.
     pub fn utilization(&self, capacity_output_tok_s: f64) -> (f64, bool) {
-        let load = self.values.offered_load;
-        let u = match self.load_unit {
+        let load = self.input.offered_load;
+        let u = match self.input.load_unit {
             LoadUnit::PercentOfCapacity => load / 100.0,
             LoadUnit::OutputTokS if capacity_output_tok_s > 0.0 => load / capacity_output_tok_s,
             LoadUnit::OutputTokS => 1.0,
@@ -173,16 +145,16 @@ impl DecisionState {
 
     /// Electricity, when switched on.
     pub fn energy(&self) -> Option<Energy> {
-        self.energy_on.then_some(Energy {
-            usd_per_kwh: self.values.energy_usd_per_kwh,
-            pue: self.values.energy_pue,
+        self.input.energy_on.then_some(Energy {
+            usd_per_kwh: self.input.energy_usd_per_kwh,
+            pue: self.input.energy_pue,
         })
     }
 
     /// Requests/s of the traffic for a workload with these mean lengths.
     pub fn traffic_req_s(&self, input_len: f64, output_len: f64) -> Option<f64> {
-        let traffic = self.values.traffic?;
-        match self.traffic_unit {
+        let traffic = self.input.traffic?;
+        match self.input.traffic_unit {
             TrafficUnit::RequestsPerS => Some(traffic),
             TrafficUnit::TokensPerDay => req_s_from_tokens_per_day(traffic, input_len, output_len),
         }
@@ -190,8 +162,8 @@ impl DecisionState {
 
     /// The text a traffic box shows: as typed for the unit typed last, else converted.
     pub fn traffic_text(&self, unit: TrafficUnit, input_len: f64, output_len: f64) -> String {
-        if unit == self.traffic_unit {
-            return self.texts.traffic.clone();
+        if unit == self.input.traffic_unit {
+            return self.text(&TRAFFIC).to_string();
         }
         let Some(req_s) = self.traffic_req_s(input_len, output_len) else {
             return String::new();
@@ -204,48 +176,46 @@ impl DecisionState {
         }
     }
 
-    pub fn error(&self, field: DecisionField) -> Option<&str> {
+    pub fn error(&self, field: &Field) -> Option<&str> {
         self.errors
             .iter()
             .find(|(f, _)| *f == field)
             .map(|(_, message)| message.as_str())
     }
 
-    fn text_mut(&mut self, field: DecisionField) -> &mut String {
-        let t = &mut self.texts;
-        match field {
-            DecisionField::SloTtftMs => &mut t.slo_ttft_ms,
-            DecisionField::SloTpotMs => &mut t.slo_tpot_ms,
-            DecisionField::SloPercentile => &mut t.slo_percentile,
-            DecisionField::Traffic => &mut t.traffic,
-            DecisionField::OfferedLoad => &mut t.offered_load,
-            DecisionField::EnergyUsdPerKwh => &mut t.energy_usd_per_kwh,
-            DecisionField::EnergyPue => &mut t.energy_pue,
-        }
-    }
-
-    fn store(&mut self, field: DecisionField, value: Option<f64>) {
-        let v = &mut self.values;
-        match field {
-            DecisionField::SloTtftMs => v.slo_ttft_ms = value,
-            DecisionField::SloTpotMs => v.slo_tpot_ms = value,
-            DecisionField::SloPercentile => v.slo_percentile = value.unwrap_or(v.slo_percentile),
-            DecisionField::Traffic => v.traffic = value,
-            DecisionField::OfferedLoad => v.offered_load = value.unwrap_or(v.offered_load),
-            DecisionField::EnergyUsdPerKwh => {
-                v.energy_usd_per_kwh = value.unwrap_or(v.energy_usd_per_kwh)
+    /// Re-read every text on top of the last good input (units before the values they qualify,
+    /// as the table orders them): a field that does not parse or is out of range keeps its last
+    /// good value and gets an error.
+    fn reparse(&mut self) {
+        self.errors.clear();
+        let mut good = self.input.clone();
+        for field in decision_fields() {
+            let mut candidate = good.clone();
+            let text = self.texts.get(field.key).map_or("", String::as_str);
+            match field.set_decision(&mut candidate, text) {
+                Err(message) => self.errors.push((field, message)),
+                Ok(()) => match candidate.validate() {
+                    Err(ScenarioError {
+                        field: named,
+                        message,
+                    }) if named == field.key => self.errors.push((field, message)),
+                    _ => good = candidate,
+                },
             }
-            DecisionField::EnergyPue => v.energy_pue = value.unwrap_or(v.energy_pue),
+        }
+        // A unit switch can leave a value that was good in the old unit out of range in the new
+        // one (50 000 tok/s read as a percentage): its error is recorded above, and the inputs in
+        // use stay the last ones that were valid together.
+        if good.validate().is_ok() {
+            self.input = good;
         }
     }
 
-    fn edit(&mut self, field: DecisionField, text: String) {
-        self.errors.retain(|(f, _)| *f != field);
-        match parse_field(field, &text, self.load_unit) {
-            Ok(value) => self.store(field, value),
-            Err(message) => self.errors.push((field, message)),
+    fn edit(&mut self, field: &'static Field, text: String) {
+        if field.is_decision() {
+            self.texts.insert(field.key, text);
+            self.reparse();
         }
-        *self.text_mut(field) = text;
     }
 
     pub fn apply(&self, action: DecisionAction) -> DecisionState {
@@ -253,25 +223,39 @@ impl DecisionState {
         match action {
             DecisionAction::Edit(field, text) => next.edit(field, text),
             DecisionAction::EditTraffic(unit, text) => {
-                next.traffic_unit = unit;
-                next.edit(DecisionField::Traffic, text);
+                let unit_text = match unit {
+                    TrafficUnit::RequestsPerS => TRAFFIC_UNIT.choices.first(),
+                    TrafficUnit::TokensPerDay => TRAFFIC_UNIT.choices.get(1),
+                };
+                if let Some((value, _)) = unit_text {
+                    next.texts.insert(TRAFFIC_UNIT.key, (*value).to_string());
+                }
+                next.edit(&TRAFFIC, text);
             }
-            DecisionAction::SetLoadUnit(unit) => {
-                next.load_unit = unit;
-                let text = next.texts.offered_load.clone();
-                next.edit(DecisionField::OfferedLoad, text);
+            DecisionAction::Load(input) => {
+                let kept = DecisionState {
+                    plan: next.plan.clone(),
+                    calibration_text: next.calibration_text.clone(),
+                    calibration: next.calibration.clone(),
+                    pins_notice: next.pins_notice.clone(),
+                    ..DecisionState::from_input(input)
+                };
+                next = kept;
             }
-            DecisionAction::SetBlend(blend) => next.blend = blend,
-            DecisionAction::SetEnergy(on) => next.energy_on = on,
             DecisionAction::SetCustomPrice(custom) => next.custom_price = custom,
             DecisionAction::PinsNotice(notice) => next.pins_notice = notice,
             DecisionAction::TogglePlanGpu { gpu, allowed, all } => {
-                let mut chosen = next.plan_gpus.take().unwrap_or(all);
+                let mut chosen = next.input.gpus_allowed.take().unwrap_or(all);
                 chosen.retain(|id| *id != gpu);
                 if allowed {
                     chosen.push(gpu);
                 }
-                next.plan_gpus = Some(chosen);
+                next.input.gpus_allowed = Some(chosen);
+                let text = crate::scenario::fields::GPUS_ALLOWED
+                    .get_decision(&next.input)
+                    .unwrap_or_default();
+                next.texts
+                    .insert(crate::scenario::fields::GPUS_ALLOWED.key, text);
             }
             DecisionAction::PlanStarted => next.plan = PlanStatus::Running,
             DecisionAction::PlanFinished(status) => next.plan = status,
@@ -279,5 +263,20 @@ impl DecisionState {
             DecisionAction::CalibrationFinished(run) => next.calibration = Some(run),
         }
         next
+    }
+}
+
+/// Four significant digits, for a converted value shown in a text box: `0.1235`, `1180000000`.
+pub fn sig_text(value: f64) -> String {
+    if value == 0.0 || !value.is_finite() {
+        return "0".into();
+    }
+    let digits = 3 - value.abs().log10().floor() as i32;
+    if digits > 0 {
+        let text = format!("{value:.prec$}", prec = digits.unsigned_abs() as usize);
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        let scale = 10f64.powi(-digits);
+        format!("{:.0}", (value / scale).round() * scale)
     }
 }

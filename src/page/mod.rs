@@ -2,10 +2,12 @@
 //! knobs and the decision inputs. No DOM: the Yew shell in `ui/` dispatches into it.
 
 pub mod decision_data;
-pub mod decision_fields;
 pub mod decisions;
+pub mod embed;
 pub mod fields;
-pub mod knob;
 pub mod knobs;
 pub mod pins;
 pub mod state;
+
+#[cfg(test)]
+mod tests;

@@ -13,9 +13,10 @@ use crate::catalog::catalog;
 use crate::model::pareto::{concurrency_to_slider, slider_to_concurrency, SLIDER_STEPS};
 use crate::model::techniques::TechniqueStudy;
 use crate::model::{evaluate, sweep, Curve, OperatingPoint};
-use crate::page::fields::{input_from_texts, number_text, Field, FieldTexts, InputError};
+use crate::page::fields::{InputError, Texts};
 use crate::page::knobs::{KnobAction, Knobs};
-use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
+use crate::scenario::fields::{Field, GPU, USD_PER_GPU_HOUR};
+use crate::scenario::{DecisionInput, Scenario, ScenarioError, ScenarioInput};
 use crate::share::{ChartOptions, ViewState};
 use std::ops::Deref;
 use std::rc::Rc;
@@ -140,8 +141,11 @@ fn view_of(
 pub struct State {
     /// The scenario as last parsed (may fail validation; then `error` says why).
     pub input: ScenarioInput,
-    /// The controls' texts as typed.
-    pub texts: FieldTexts,
+    /// The controls' texts as typed (`fields.rs`).
+    pub texts: Texts,
+    /// The decision inputs (SLO, traffic, cost): the tools module's panels edit them; they
+    /// travel in links and exports with the scenario.
+    pub decision: DecisionInput,
     /// The slider's position in `0..=SLIDER_STEPS`; kept as moved, because several positions
     /// map to one concurrency at the low end and snapping back would trap the keyboard there.
     pub slider_position: u32,
@@ -162,14 +166,16 @@ pub struct State {
 pub enum Action {
     /// The batch-size slider moved to this position.
     MoveSlider(u32),
-    /// A control's text or selection changed.
-    Edit(Field, String),
+    /// A control's text or selection changed (any field of `scenario::fields`).
+    Edit(&'static Field, String),
+    /// The decision panels' inputs changed (the tools module's, already parsed).
+    Decision(DecisionInput),
     /// Replace scenario, pins and chart options at once (a JSON import). If the scenario does
     /// not validate, the last good view stays and the error names the field.
     Load(Box<ViewState>),
     /// Pin, unpin or restore pinned scenarios (`pins.rs`).
     Pins(crate::page::pins::PinAction),
-    /// A technique, workload-shape or advanced control changed (`knobs.rs`).
+    /// A page flag or the pasted model changed (`knobs.rs`).
     Knob(KnobAction),
     /// The chart's axis choices changed (`#chart-x`, `#chart-y`).
     Chart(ChartOptions),
@@ -185,7 +191,7 @@ impl State {
     }
 
     pub fn from_input(input: ScenarioInput) -> State {
-        let texts = FieldTexts::from_input(&input);
+        let texts = Texts::from_input(&input);
         let knobs = Knobs::from_input(&input);
         match view_of(&knobs, &input, None) {
             Ok(view) => State {
@@ -194,6 +200,7 @@ impl State {
                 slider_position: concurrency_to_slider(view.concurrency(), view.engine_limit()),
                 view: Some(view),
                 error: None,
+                decision: DecisionInput::default(),
                 pins: Vec::new(),
                 chart: ChartOptions::default(),
                 knobs,
@@ -204,6 +211,7 @@ impl State {
                 slider_position: 0,
                 view: None,
                 error: Some(error.into()),
+                decision: DecisionInput::default(),
                 pins: Vec::new(),
                 chart: ChartOptions::default(),
                 knobs,
@@ -214,6 +222,7 @@ impl State {
     /// The state a link or an import describes (the embed options are the page's business).
     pub fn from_view(view: ViewState) -> State {
         let mut state = State::from_input(view.scenario);
+        state.decision = view.decision;
         state.pins = view.pins;
         state.chart = view.chart;
         state
@@ -227,6 +236,7 @@ impl State {
                 .view
                 .as_ref()
                 .map_or_else(|| self.input.clone(), |view| view.scenario.input.clone()),
+            decision: self.decision.clone(),
             pins: self.pins.clone(),
             chart: self.chart.clone(),
             embed: Default::default(),
@@ -242,7 +252,15 @@ impl State {
     pub fn apply(&self, action: Action) -> Option<State> {
         match action {
             Action::MoveSlider(position) => self.move_slider(position),
-            Action::Edit(field, text) => Some(self.edit(field, text)),
+            Action::Edit(field, text) => {
+                let unchanged =
+                    crate::page::fields::has_text(field) && self.texts.get(field) == text;
+                (!unchanged).then(|| self.edit(field, text))
+            }
+            Action::Decision(decision) => (decision != self.decision).then(|| State {
+                decision,
+                ..self.clone()
+            }),
             Action::Load(view) => Some(self.load(*view)),
             Action::Pins(action) => self.apply_pins(action),
             Action::Knob(action) => self.knob(action),
@@ -254,7 +272,10 @@ impl State {
         }
     }
 
-    fn sync(&self, target: ViewState) -> Option<State> {
+    /// Follow the explorer. The decision inputs are the tools' own after they mounted (only they
+    /// edit them; the explorer echoes them back), so a sync keeps this state's.
+    fn sync(&self, mut target: ViewState) -> Option<State> {
+        target.decision = self.decision.clone();
         if target == self.view_state() {
             return None;
         }
@@ -283,6 +304,18 @@ impl State {
     }
 
     fn load(&self, view: ViewState) -> State {
+        // Only the decision inputs changed (the tools' panels): nothing to re-evaluate.
+        let current = self.view_state();
+        let same_but_decision = ViewState {
+            decision: current.decision.clone(),
+            ..view.clone()
+        } == current;
+        if same_but_decision {
+            return State {
+                decision: view.decision,
+                ..self.clone()
+            };
+        }
         let loaded = State::from_view(view);
         // The ideal-roofline switch is a page flag, not part of what is loaded: it stays as set.
         let loaded = match self.knobs.ideal_roofline {
@@ -323,31 +356,75 @@ impl State {
         Some(next)
     }
 
-    fn edit(&self, field: Field, text: String) -> State {
+    fn edit(&self, field: &'static Field, text: String) -> State {
         let mut next = self.clone();
-        if field == Field::Gpu && text != self.texts.gpu {
+        if field.is_decision() {
+            let mut decision = self.decision.clone();
+            let parsed = field
+                .set_decision(&mut decision, &text)
+                .map_err(|message| InputError::new(field, message))
+                .and_then(|()| decision.validate().map_err(InputError::from));
+            match parsed {
+                Ok(()) => {
+                    next.decision = decision;
+                    if next.error.as_ref().is_some_and(|e| e.field == field.key) {
+                        next.error = None;
+                    }
+                }
+                Err(error) => next.error = Some(error),
+            }
+            return next;
+        }
+        if field.derived {
+            // A workload preset rewrites the lengths and spreads it stands for.
+            let mut input = self.input.clone();
+            if let Err(message) = field.set_scenario(&mut input, &text) {
+                next.error = Some(InputError::new(field, message));
+                return next;
+            }
+            for changed in crate::scenario::fields::FIELDS {
+                let value = changed.get_scenario(&input);
+                if value != changed.get_scenario(&self.input) {
+                    if let Some(value) = value {
+                        next.texts.set(changed, value);
+                    }
+                }
+            }
+            let parsed = next
+                .texts
+                .parse(&self.input, None)
+                .and_then(|input| next.knobs.apply(input));
+            return self.revalidate(next, parsed);
+        }
+        if *field == GPU && text != self.texts.get(&GPU) {
             // A new GPU brings its catalog price; a GPU without one keeps the price typed so far.
             let typical = catalog()
                 .ok()
                 .and_then(|c| c.gpu(text.trim()))
                 .and_then(|gpu| gpu.usd_per_gpu_hour_typical);
             if let Some(price) = typical {
-                next.texts.usd_per_gpu_hour = number_text(price);
+                next.texts
+                    .set(&USD_PER_GPU_HOUR, crate::page::fields::number_text(price));
             }
         }
         next.texts.set(field, text);
-        let parsed = input_from_texts(&self.input, &next.texts, Some(field))
-            .and_then(|input| next.knobs.apply(input, None));
+        let parsed = next
+            .texts
+            .parse(&self.input, Some(field))
+            .and_then(|input| next.knobs.apply(input));
         self.revalidate(next, parsed)
     }
 
-    /// A technique, workload-shape or advanced control changed: re-parse every text (basic and
-    /// knob) and validate, as `edit` does.
+    /// A page flag or the pasted model changed: re-parse every text and validate, as `edit` does.
     fn knob(&self, action: KnobAction) -> Option<State> {
         let mut next = self.clone();
-        let edited = next.knobs.update(action, &mut next.texts)?;
-        let parsed = input_from_texts(&self.input, &next.texts, None)
-            .and_then(|input| next.knobs.apply(input, edited));
+        if !next.knobs.update(action) {
+            return None;
+        }
+        let parsed = next
+            .texts
+            .parse(&self.input, None)
+            .and_then(|input| next.knobs.apply(input));
         Some(self.revalidate(next, parsed))
     }
 

@@ -8,8 +8,10 @@
 
 use crate::catalog::{catalog, Arch, Gpu, ModelSpec};
 use crate::model::architecture::Architecture;
-use crate::model::efficiency::{knob_ranges, Efficiency};
+use crate::model::efficiency::Efficiency;
 
+mod decision;
+pub mod fields;
 mod input;
 use crate::model::memory::{
     kv_bytes_per_sequence_gpu, kv_pool_per_gpu, paged_capacity, weight_bytes_per_gpu, Parallelism,
@@ -19,6 +21,12 @@ use crate::model::precision::{gemm_mode, GemmMode, KvPrecision, Precision};
 use crate::model::step::{Hardware, StepCost};
 use crate::model::workload::Workload;
 use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond};
+pub use decision::*;
+use fields::{
+    CHUNK_TOKENS, CONCURRENCY, EP, GPUS, INPUT_LEN, INPUT_SIGMA, MAX_MODEL_LEN, MAX_NUM_SEQS,
+    OUTPUT_LEN, OUTPUT_SIGMA, PP, PREFIX_HIT, SPEC_ACCEPT, SPEC_DRAFT_COST, SPEC_LEN, TP,
+    USD_PER_GPU_HOUR,
+};
 pub use input::*;
 
 /// Bad input, naming the field (kebab-case, as the CLI flag and the page control are named).
@@ -41,32 +49,6 @@ fn error(field: &str, message: impl Into<String>) -> ScenarioError {
         field: field.to_string(),
         message: message.into(),
     }
-}
-
-/// A whole number in `[min, max]`, or an error naming the field and the allowed range.
-fn whole(field: &str, value: f64, min: u32, max: u32) -> Result<u32, ScenarioError> {
-    if !value.is_finite()
-        || value.fract() != 0.0
-        || value < f64::from(min)
-        || value > f64::from(max)
-    {
-        return Err(error(
-            field,
-            format!("must be a whole number from {min} to {max} (got {value})"),
-        ));
-    }
-    Ok(value as u32)
-}
-
-/// A real number in `[min, max]`, or an error naming the field and the allowed range.
-fn real(field: &str, value: f64, min: f64, max: f64) -> Result<f64, ScenarioError> {
-    if !value.is_finite() || value < min || value > max {
-        return Err(error(
-            field,
-            format!("must be a number from {min} to {max} (got {value})"),
-        ));
-    }
-    Ok(value)
 }
 
 /// A validated scenario with everything the model needs resolved. Built only by `try_from`.
@@ -142,7 +124,7 @@ struct Fit {
 /// A custom architecture must be internally consistent before the model uses it; the error
 /// names the field as `custom-model.<field>`.
 fn check_custom_model(spec: &ModelSpec) -> Result<(), ScenarioError> {
-    let field = |name: &str| format!("custom-model.{name}");
+    let field = |name: &str| format!("{}.{name}", fields::CUSTOM_MODEL.key);
     let positive = |name: &str, value: u32, max: u32| -> Result<(), ScenarioError> {
         if value == 0 || value > max {
             return Err(error(
@@ -248,7 +230,7 @@ impl TryFrom<ScenarioInput> for Scenario {
         let model = if input.model.trim() == "custom" {
             let spec = input.custom_model.clone().ok_or_else(|| {
                 error(
-                    "model",
+                    fields::MODEL.key,
                     "`custom` needs a custom model (fields or a pasted config.json)",
                 )
             })?;
@@ -257,7 +239,7 @@ impl TryFrom<ScenarioInput> for Scenario {
         } else {
             cat.model(input.model.trim()).cloned().ok_or_else(|| {
                 error(
-                    "model",
+                    fields::MODEL.key,
                     format!(
                         "unknown model `{}`; known: custom, {}",
                         input.model,
@@ -272,7 +254,7 @@ impl TryFrom<ScenarioInput> for Scenario {
         };
         let gpu = cat.gpu(input.gpu.trim()).cloned().ok_or_else(|| {
             error(
-                "gpu",
+                fields::GPU.key,
                 format!(
                     "unknown GPU `{}`; known: {}",
                     input.gpu,
@@ -285,43 +267,43 @@ impl TryFrom<ScenarioInput> for Scenario {
             )
         })?;
         if let Some(why) = gpu.missing_spec() {
-            return Err(error("gpu", why));
+            return Err(error(fields::GPU.key, why));
         }
         let bf16_tflops = gpu.bf16_tflops.unwrap_or(0.0);
         let precision = Precision::parse(&input.precision).ok_or_else(|| {
             error(
-                "precision",
+                fields::PRECISION.key,
                 format!("`{}` is not one of bf16, fp8, fp4, int4", input.precision),
             )
         })?;
         let kv_precision = KvPrecision::parse(&input.kv_precision).ok_or_else(|| {
             error(
-                "kv-precision",
+                fields::KV_PRECISION.key,
                 format!("`{}` is not one of bf16, fp8", input.kv_precision),
             )
         })?;
-        let gpu_count = whole("gpu-count", input.gpu_count, 1, 4096)?;
+        let gpu_count = GPUS.whole(input.gpu_count)?;
         let pp = match input.pp {
-            Some(pp) => whole("pp", pp, 1, 64)?,
+            Some(pp) => PP.whole(pp)?,
             None => 1,
         };
-        let input_len = real("input-len", input.input_len, 1.0, 10_000_000.0)?;
-        let output_len = real("output-len", input.output_len, 1.0, 10_000_000.0)?;
-        let input_sigma = real("input-sigma", input.input_sigma, 0.0, 3.0)?;
-        let output_sigma = real("output-sigma", input.output_sigma, 0.0, 3.0)?;
-        let prefix_hit = real("prefix-hit", input.prefix_hit, 0.0, 0.99)?;
-        let concurrency = whole("concurrency", input.concurrency, 1, 10_000_000)?;
-        let max_num_seqs = whole("max-num-seqs", input.max_num_seqs, 1, 65_536)?;
-        let chunk_tokens = whole("chunk-tokens", input.chunk_tokens, 16, 1_048_576)?;
+        let input_len = INPUT_LEN.real(input.input_len)?;
+        let output_len = OUTPUT_LEN.real(input.output_len)?;
+        let input_sigma = INPUT_SIGMA.real(input.input_sigma)?;
+        let output_sigma = OUTPUT_SIGMA.real(input.output_sigma)?;
+        let prefix_hit = PREFIX_HIT.real(input.prefix_hit)?;
+        let concurrency = CONCURRENCY.whole(input.concurrency)?;
+        let max_num_seqs = MAX_NUM_SEQS.whole(input.max_num_seqs)?;
+        let chunk_tokens = CHUNK_TOKENS.whole(input.chunk_tokens)?;
         let batching = Batching::parse(&input.batching).ok_or_else(|| {
             error(
-                "batching",
+                fields::BATCHING_FIELD.key,
                 format!("`{}` is not one of static, continuous", input.batching),
             )
         })?;
         let kv_alloc = KvAlloc::parse(&input.kv_alloc).ok_or_else(|| {
             error(
-                "kv-alloc",
+                fields::KV_ALLOC_FIELD.key,
                 format!("`{}` is not one of paged, contiguous", input.kv_alloc),
             )
         })?;
@@ -330,7 +312,7 @@ impl TryFrom<ScenarioInput> for Scenario {
             "fixed" => false,
             other => {
                 return Err(error(
-                    "length-dist",
+                    fields::LENGTH_DIST_FIELD.key,
                     format!("`{other}` is not one of fixed, lognormal"),
                 ))
             }
@@ -338,7 +320,7 @@ impl TryFrom<ScenarioInput> for Scenario {
         let spec = match SpecMethod::parse(&input.spec_decode) {
             None => {
                 return Err(error(
-                    "spec-decode",
+                    fields::SPEC_DECODE_FIELD.key,
                     format!(
                         "`{}` is not one of off, draft, eagle, mtp",
                         input.spec_decode
@@ -350,28 +332,18 @@ impl TryFrom<ScenarioInput> for Scenario {
                 let (accept, len, cost) = method.preset();
                 Some(SpecDecode {
                     method,
-                    accept: real(
-                        "spec-accept",
-                        input.spec_accept.unwrap_or(accept),
-                        0.0,
-                        0.99,
-                    )?,
-                    len: f64::from(whole("spec-len", input.spec_len.unwrap_or(len), 1, 16)?),
-                    draft_cost: real(
-                        "spec-draft-cost",
-                        input.spec_draft_cost.unwrap_or(cost),
-                        0.0,
-                        1.0,
-                    )?,
+                    accept: SPEC_ACCEPT.real(input.spec_accept.unwrap_or(accept))?,
+                    len: f64::from(SPEC_LEN.whole(input.spec_len.unwrap_or(len))?),
+                    draft_cost: SPEC_DRAFT_COST.real(input.spec_draft_cost.unwrap_or(cost))?,
                 })
             }
         };
         let default_price = gpu.usd_per_gpu_hour_typical;
         let usd_per_gpu_hour = match input.usd_per_gpu_hour.or(default_price) {
-            Some(price) => real("usd-per-gpu-hour", price, 0.0, 1000.0)?,
+            Some(price) => USD_PER_GPU_HOUR.real(price)?,
             None => {
                 return Err(error(
-                    "usd-per-gpu-hour",
+                    USD_PER_GPU_HOUR.key,
                     format!(
                         "the catalog has no rental price for {}; enter one",
                         gpu.name
@@ -380,12 +352,9 @@ impl TryFrom<ScenarioInput> for Scenario {
             }
         };
         let efficiency = input.efficiency.apply(Efficiency::for_vendor(&gpu.vendor));
-        for (name, value, min, max) in knob_ranges(&efficiency) {
-            if value.is_nan() || value < min || value > max {
-                return Err(error(
-                    &name.replace('_', "-"),
-                    format!("must be from {min} to {max} (got {value})"),
-                ));
+        for knob in fields::efficiency_knobs() {
+            if let Some(value_of) = knob.efficiency {
+                knob.real(value_of(&efficiency))?;
             }
         }
         let workload = Workload {
@@ -399,13 +368,13 @@ impl TryFrom<ScenarioInput> for Scenario {
         let mut warnings = Vec::new();
         let is_moe = model.arch == Arch::Moe;
         let ep_given = match input.ep {
-            Some(ep) => Some(whole("ep", ep, 1, 4096)?),
+            Some(ep) => Some(EP.whole(ep)?),
             None => None,
         };
         if let Some(ep) = ep_given {
             if ep > 1 && !is_moe {
                 return Err(error(
-                    "ep",
+                    EP.key,
                     format!(
                         "{} is dense; expert parallelism needs an MoE model",
                         model.name
@@ -417,7 +386,7 @@ impl TryFrom<ScenarioInput> for Scenario {
         let usable = Bytes::from_gb(gpu.memory_gb) * efficiency.mem_utilization;
         let default_model_len = f64::from(model.max_context.unwrap_or(8192).min(8192));
         let max_model_len = match input.max_model_len {
-            Some(len) => real("max-model-len", len, 1.0, 10_000_000.0)?,
+            Some(len) => MAX_MODEL_LEN.real(len)?,
             None => default_model_len
                 .max(input_len + output_len)
                 .min(f64::from(model.max_context.unwrap_or(u32::MAX))),
@@ -430,7 +399,7 @@ impl TryFrom<ScenarioInput> for Scenario {
 
         let (tp, tp_auto) = match input.tp {
             Some(tp) => {
-                let tp = whole("tp", tp, 1, 4096)?;
+                let tp = TP.whole(tp)?;
                 (tp, false)
             }
             None => {
@@ -463,7 +432,7 @@ impl TryFrom<ScenarioInput> for Scenario {
                     Some(tp) => (tp, true),
                     None => {
                         return Err(error(
-                            "gpu-count",
+                            GPUS.key,
                             format!(
                                 "{} in {} does not fit with room for KV cache on {} × {} at any power-of-two TP; add GPUs or use a smaller precision",
                                 model.name,
@@ -479,7 +448,7 @@ impl TryFrom<ScenarioInput> for Scenario {
         let ep = ep_given.unwrap_or(1);
         if ep > tp || tp % ep != 0 {
             return Err(error(
-                "ep",
+                EP.key,
                 format!("expert parallelism {ep} must divide the tensor-parallel group ({tp})"),
             ));
         }
@@ -487,14 +456,14 @@ impl TryFrom<ScenarioInput> for Scenario {
         let per_replica = par.gpus_per_replica();
         if per_replica == 0 || gpu_count % per_replica != 0 {
             return Err(error(
-                "tp",
+                TP.key,
                 format!("TP {tp} × PP {pp} = {per_replica} GPUs per replica does not divide the GPU count {gpu_count}"),
             ));
         }
         let replicas = gpu_count / per_replica;
         if (tp > 1 || pp > 1 || ep > 1) && gpu.link_gb_s.is_none() {
             return Err(error(
-                "tp",
+                TP.key,
                 format!("{} has no scale-up link bandwidth in the catalog; only TP = PP = 1 can be modelled", gpu.name),
             ));
         }
@@ -508,7 +477,7 @@ impl TryFrom<ScenarioInput> for Scenario {
             allocation,
         );
         if f.pool.0 <= 0.0 || f.capacity == 0 {
-            let field = if tp_auto { "gpu-count" } else { "tp" };
+            let field = if tp_auto { GPUS.key } else { TP.key };
             return Err(error(
                 field,
                 format!(
@@ -704,7 +673,7 @@ mod tests {
                 ..base.clone()
             })
             .field,
-            "gpu-count"
+            GPUS.key
         );
         assert_eq!(
             err(ScenarioInput {

@@ -3,11 +3,11 @@
 //! assumptions header. Decoding never fails: what cannot be read falls back to the default and
 //! is named in a notice. Pure: no web APIs (the page passes `location.search` in and out).
 
-use crate::catalog::ModelSpec;
 use crate::json::{self, Value};
 use crate::model::{Curve, OperatingPoint};
 use crate::present::report::assumptions;
-use crate::scenario::{Scenario, ScenarioInput};
+use crate::scenario::fields::{Field, Inputs, FIELDS};
+use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
 use serde::Serialize;
 
 mod page;
@@ -48,178 +48,86 @@ pub struct EmbedOptions {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ViewState {
     pub scenario: ScenarioInput,
+    /// SLO, traffic, load, blend, electricity and plan GPUs: the decision panels' inputs.
+    pub decision: DecisionInput,
     pub pins: Vec<ScenarioInput>,
     pub chart: ChartOptions,
     pub embed: EmbedOptions,
 }
 
-fn number_text(value: f64) -> String {
-    if value.fract() == 0.0 && value.abs() < 1e15 {
-        format!("{value:.0}")
-    } else {
-        format!("{value}")
-    }
-}
-
-/// The scenario's fields as `(key, value)` text pairs, in a fixed order. Keys are the CLI flags'
-/// names without `--` (and the page controls' ids).
-pub fn scenario_pairs(input: &ScenarioInput) -> Vec<(&'static str, String)> {
-    let opt = |value: Option<f64>| value.map(number_text).unwrap_or_default();
-    let e = &input.efficiency;
-    vec![
-        ("model", input.model.clone()),
-        (
-            "custom-model",
-            input
-                .custom_model
-                .as_ref()
-                .map(|m| m.to_json_value().to_json())
-                .unwrap_or_default(),
-        ),
-        ("gpu", input.gpu.clone()),
-        ("gpus", number_text(input.gpu_count)),
-        ("tp", opt(input.tp)),
-        ("pp", opt(input.pp)),
-        ("ep", opt(input.ep)),
-        ("precision", input.precision.clone()),
-        ("kv-precision", input.kv_precision.clone()),
-        ("input-len", number_text(input.input_len)),
-        ("output-len", number_text(input.output_len)),
-        ("length-dist", input.length_dist.clone()),
-        ("input-sigma", number_text(input.input_sigma)),
-        ("output-sigma", number_text(input.output_sigma)),
-        ("prefix-hit", number_text(input.prefix_hit)),
-        ("usd-per-gpu-hour", opt(input.usd_per_gpu_hour)),
-        ("concurrency", number_text(input.concurrency)),
-        ("max-num-seqs", number_text(input.max_num_seqs)),
-        ("chunk-tokens", number_text(input.chunk_tokens)),
-        ("batching", input.batching.clone()),
-        ("kv-alloc", input.kv_alloc.clone()),
-        ("max-model-len", opt(input.max_model_len)),
-        ("spec-decode", input.spec_decode.clone()),
-        ("spec-accept", opt(input.spec_accept)),
-        ("spec-len", opt(input.spec_len)),
-        ("spec-draft-cost", opt(input.spec_draft_cost)),
-        ("eta-mem", opt(e.eta_mem)),
-        ("eta-compute", opt(e.eta_compute)),
-        ("blend-p", opt(e.blend_p)),
-        ("layer-overhead-us", opt(e.layer_overhead_us)),
-        ("step-overhead-ms", opt(e.step_overhead_ms)),
-        ("allreduce-latency-us", opt(e.allreduce_latency_us)),
-        ("link-efficiency", opt(e.link_efficiency)),
-        ("mem-utilization", opt(e.mem_utilization)),
-        ("reserved-gb", opt(e.reserved_gb)),
-        ("dequant-factor", opt(e.dequant_factor)),
-        ("causal-factor", opt(e.causal_factor)),
-        ("moe-imbalance", opt(e.moe_imbalance)),
-    ]
-}
-
-/// A finite number. Not inlined: `set_scenario_field` calls it for ~30 keys, and one copy
-/// instead of thirty keeps the page's wasm smaller.
-#[inline(never)]
-fn parse_number(value: &str) -> Result<f64, String> {
-    value
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite())
-        .ok_or_else(|| format!("`{value}` is not a number"))
-}
-
-/// A number, or empty/`auto` for "let the model choose".
-#[inline(never)]
-fn parse_optional(value: &str) -> Result<Option<f64>, String> {
-    if value.is_empty() || value == "auto" {
-        Ok(None)
-    } else {
-        parse_number(value).map(Some)
-    }
-}
-
-/// An identifier (model, GPU, precision ...): short, ASCII letters, digits and `-_.`.
-#[inline(never)]
-fn parse_word(value: &str) -> Result<String, String> {
-    if value.len() <= 64
-        && value
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-    {
-        Ok(value.to_string())
-    } else {
-        Err("is not a plain identifier".into())
-    }
-}
-
-/// Set one scenario field from text; the error says what was wrong with the value.
-pub fn set_scenario_field(input: &mut ScenarioInput, key: &str, value: &str) -> Result<(), String> {
-    let value = value.trim();
-    let number = || parse_number(value);
-    let optional = || parse_optional(value);
-    let word = || parse_word(value);
-    let e = &mut input.efficiency;
-    match key {
-        "model" => input.model = word()?,
-        "custom-model" => {
-            input.custom_model = if value.is_empty() {
-                None
-            } else {
-                Some(
-                    json::parse(value)
-                        .and_then(|v| ModelSpec::from_json_value(&v))
-                        .map_err(|err| format!("is not a model description: {err}"))?,
-                )
-            }
+impl ViewState {
+    /// The scenario and decision inputs together, as the field table reads them.
+    pub fn inputs(&self) -> Inputs {
+        Inputs {
+            scenario: self.scenario.clone(),
+            decision: self.decision.clone(),
         }
-        "gpu" => input.gpu = word()?,
-        "gpus" => input.gpu_count = number()?,
-        "tp" => input.tp = optional()?,
-        "pp" => input.pp = optional()?,
-        "ep" => input.ep = optional()?,
-        "precision" => input.precision = word()?,
-        "kv-precision" => input.kv_precision = word()?,
-        "input-len" => input.input_len = number()?,
-        "output-len" => input.output_len = number()?,
-        "length-dist" => input.length_dist = word()?,
-        "input-sigma" => input.input_sigma = number()?,
-        "output-sigma" => input.output_sigma = number()?,
-        "prefix-hit" => input.prefix_hit = number()?,
-        "usd-per-gpu-hour" => input.usd_per_gpu_hour = optional()?,
-        "concurrency" => input.concurrency = number()?,
-        "max-num-seqs" => input.max_num_seqs = number()?,
-        "chunk-tokens" => input.chunk_tokens = number()?,
-        "batching" => input.batching = word()?,
-        "kv-alloc" => input.kv_alloc = word()?,
-        "max-model-len" => input.max_model_len = optional()?,
-        "spec-decode" => input.spec_decode = word()?,
-        "spec-accept" => input.spec_accept = optional()?,
-        "spec-len" => input.spec_len = optional()?,
-        "spec-draft-cost" => input.spec_draft_cost = optional()?,
-        "eta-mem" => e.eta_mem = optional()?,
-        "eta-compute" => e.eta_compute = optional()?,
-        "blend-p" => e.blend_p = optional()?,
-        "layer-overhead-us" => e.layer_overhead_us = optional()?,
-        "step-overhead-ms" => e.step_overhead_ms = optional()?,
-        "allreduce-latency-us" => e.allreduce_latency_us = optional()?,
-        "link-efficiency" => e.link_efficiency = optional()?,
-        "mem-utilization" => e.mem_utilization = optional()?,
-        "reserved-gb" => e.reserved_gb = optional()?,
-        "dequant-factor" => e.dequant_factor = optional()?,
-        "causal-factor" => e.causal_factor = optional()?,
-        "moe-imbalance" => e.moe_imbalance = optional()?,
-        _ => return Err("unknown parameter".into()),
     }
-    Ok(())
+
+    /// Replace the scenario and decision inputs.
+    pub fn set_inputs(&mut self, inputs: Inputs) {
+        self.scenario = inputs.scenario;
+        self.decision = inputs.decision;
+    }
+}
+
+/// The scenario's fields as `(key, value)` text pairs, in table order (`scenario::fields`), the
+/// derived ones (a workload preset) left out: what a pinned scenario carries.
+pub fn scenario_pairs(input: &ScenarioInput) -> Vec<(&'static str, String)> {
+    FIELDS
+        .iter()
+        .filter(|field| !field.derived)
+        .filter_map(|field| field.get_scenario(input).map(|text| (field.key, text)))
+        .collect()
+}
+
+/// Every travelling field of `inputs` (scenario and decision) as `(key, value)` pairs.
+pub fn input_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
+    FIELDS
+        .iter()
+        .filter(|field| !field.derived)
+        .map(|field| (field.key, field.get(inputs)))
+        .collect()
+}
+
+/// Set one field (scenario or decision) from text; the error says what was wrong.
+pub fn set_field(inputs: &mut Inputs, key: &str, value: &str) -> Result<(), String> {
+    Field::by_key(key)
+        .ok_or_else(|| "unknown parameter".to_string())?
+        .set(inputs, value)
+}
+
+/// Set one scenario field from text (a pin's); a decision or unknown key is an error.
+pub fn set_scenario_field(input: &mut ScenarioInput, key: &str, value: &str) -> Result<(), String> {
+    Field::by_key(key)
+        .ok_or_else(|| "unknown parameter".to_string())?
+        .set_scenario(input, value)
 }
 
 /// Only the pairs that differ from the defaults.
-fn changed_pairs(input: &ScenarioInput) -> Vec<(&'static str, String)> {
-    let defaults = scenario_pairs(&ScenarioInput::default());
-    scenario_pairs(input)
+fn changed(
+    pairs: Vec<(&'static str, String)>,
+    defaults: Vec<(&'static str, String)>,
+) -> Vec<(&'static str, String)> {
+    pairs
         .into_iter()
         .zip(defaults)
         .filter(|((_, value), (_, default))| value != default)
         .map(|(pair, _)| pair)
         .collect()
+}
+
+/// A pin's pairs that differ from the default scenario.
+fn changed_pairs(input: &ScenarioInput) -> Vec<(&'static str, String)> {
+    changed(
+        scenario_pairs(input),
+        scenario_pairs(&ScenarioInput::default()),
+    )
+}
+
+/// The view's scenario and decision pairs that differ from the defaults.
+fn changed_view_pairs(view: &ViewState) -> Vec<(&'static str, String)> {
+    changed(input_pairs(&view.inputs()), input_pairs(&Inputs::default()))
 }
 
 fn percent_encode(text: &str) -> String {
@@ -271,7 +179,7 @@ fn encode_pin(input: &ScenarioInput) -> String {
 /// The query string (without `?`) for a view: `v=1`, then only non-default values.
 pub fn encode(view: &ViewState) -> String {
     let mut parts = vec![format!("v={STATE_VERSION}")];
-    for (key, value) in changed_pairs(&view.scenario) {
+    for (key, value) in changed_view_pairs(view) {
         parts.push(format!("{key}={}", percent_encode(&value)));
     }
     for pin in view.pins.iter().take(MAX_PINS) {
@@ -399,8 +307,10 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
                 )),
             },
             _ => {
-                if let Err(why) = set_scenario_field(&mut view.scenario, &key, &value) {
-                    notices.push(format!("ignored `{}`: {why}", shown(&key)));
+                let mut inputs = view.inputs();
+                match set_field(&mut inputs, &key, &value) {
+                    Ok(()) => view.set_inputs(inputs),
+                    Err(why) => notices.push(format!("ignored `{}`: {why}", shown(&key))),
                 }
             }
         }
@@ -421,10 +331,9 @@ pub fn sanitize(
             Ok(scenario) => return Some((input, scenario)),
             Err(error) => {
                 notices.push(format!("ignored {}: {}", error.field, error.message));
-                let key = match error.field.as_str() {
-                    "gpu-count" => "gpus".to_string(),
-                    other if other.starts_with("custom-model") => "custom-model".to_string(),
-                    other => other.to_string(),
+                let key = match error.field.split_once('.') {
+                    Some((field, _)) => field.to_string(),
+                    None => error.field.clone(),
                 };
                 let default_value = default_pairs
                     .iter()
@@ -451,7 +360,11 @@ pub fn to_json(view: &ViewState) -> String {
             .collect()
     };
     let mut object = vec![("v".to_string(), STATE_VERSION.into())];
-    object.extend(pairs(&view.scenario));
+    object.extend(
+        changed_view_pairs(view)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.into())),
+    );
     let pins: Vec<Value> = view
         .pins
         .iter()
@@ -470,8 +383,21 @@ pub fn to_json(view: &ViewState) -> String {
 }
 
 /// Import a JSON export. Unlike a link, an import the user chose must be right: any bad field is
-/// an error naming it (the page keeps the current view).
+/// an error naming it (the page keeps the current view), and the scenario and decision inputs
+/// must validate.
 pub fn from_json(text: &str) -> Result<ViewState, String> {
+    let view = read_json(text)?;
+    Scenario::try_from(view.scenario.clone())
+        .map_err(|e| format!("`{}`: {}", e.field, e.message))?;
+    view.decision
+        .validate()
+        .map_err(|e| format!("`{}`: {}", e.field, e.message))?;
+    Ok(view)
+}
+
+/// Read a JSON export through the field table without validating the scenario (pins are
+/// validated, as a link's are sanitized): every key must be a field, every value must parse.
+pub fn read_json(text: &str) -> Result<ViewState, String> {
     let value = json::parse(text).map_err(|e| format!("not valid JSON: {e}"))?;
     let object = value
         .as_object()
@@ -525,13 +451,12 @@ pub fn from_json(text: &str) -> Result<ViewState, String> {
             _ => {
                 let text =
                     text_of(value).ok_or_else(|| format!("`{key}` must be text or a number"))?;
-                set_scenario_field(&mut view.scenario, key, &text)
-                    .map_err(|why| format!("`{key}`: {why}"))?;
+                let mut inputs = view.inputs();
+                set_field(&mut inputs, key, &text).map_err(|why| format!("`{key}`: {why}"))?;
+                view.set_inputs(inputs);
             }
         }
     }
-    Scenario::try_from(view.scenario.clone())
-        .map_err(|e| format!("`{}`: {}", e.field, e.message))?;
     Ok(view)
 }
 

@@ -27,7 +27,7 @@ const CONTROLS = [
   '#precision',
   '#kv-precision',
   '#gpu',
-  '#gpu-count',
+  '#gpus',
   '#tp',
   '#usd-per-gpu-hour',
   '#input-len',

@@ -5,7 +5,7 @@
 // BASE_URL (e.g. http://127.0.0.1:8080/ from `scripts/serve`) to test a running server instead.
 //
 // The page contract these tests rely on:
-//   slider #batch-size (input type=range); controls #model, #gpu (select), #gpu-count, #tp, #precision,
+//   slider #batch-size (input type=range); controls #model, #gpu (select), #gpus, #tp, #precision,
 //   #kv-precision, #input-len, #output-len, #usd-per-gpu-hour; metrics in [data-metric=NAME];
 //   chart <canvas id="pareto-chart">; validation messages in #input-error (role=alert);
 //   startup failure banner #fatal-error; window.__servecostDraws counts chart draws;
@@ -41,7 +41,7 @@ const CONTROLS = [
   '#batch-size',
   '#model',
   '#gpu',
-  '#gpu-count',
+  '#gpus',
   '#tp',
   '#precision',
   '#kv-precision',
@@ -495,7 +495,7 @@ test('f. an invalid input length shows a message and keeps the last good view', 
 
 // ------------------------------------------------------------------ decision tools (cost, compare, plan)
 // Page contract: #pin, #compare-table (one tbody row for the current scenario + one per pin),
-// #pins-notice, #slo-ttft-ms, #slo-tpot-ms, #slo-percentile, #traffic-req-s, #traffic-tok-per-day,
+// #pins-notice, #slo-ttft-ms, #slo-tpot-ms, #slo-percentile, #traffic, #traffic-tokens-per-day,
 // #price-tier, #energy, #offered-load, #plan-run, #plan-results, #plan-rejected, #calibrate-text,
 // #calibrate-run, #calibrate-knobs; pins are saved in localStorage['servecost.pins.v1'].
 
@@ -541,7 +541,7 @@ test('h. the plan ranks the cheapest configurations that meet the SLO', async (t
   await page.locator('#model').selectOption('llama-3.1-8b');
   await page.locator('#slo-ttft-ms').fill('2000');
   await page.locator('#slo-tpot-ms').fill('50');
-  await page.locator('#traffic-req-s').fill('20');
+  await page.locator('#traffic').fill('20');
   assert.equal(await page.locator('#plan-results').count(), 0, 'the search runs only on the button');
   await page.locator('#plan-run').click();
   await page.waitForSelector('#plan-results tbody tr', { timeout: 20_000 });
@@ -557,14 +557,14 @@ test('h. the plan ranks the cheapest configurations that meet the SLO', async (t
   // Apply loads the cheapest configuration into the scenario.
   const total = (await page.locator('#plan-results tbody tr').first().locator('[data-col="total_gpus"]').textContent()).trim();
   await page.locator('#plan-apply-1').click();
-  await waitUntil(page, `#gpu-count to become ${total}`, (n) => document.querySelector('#gpu-count')?.value === n, total);
+  await waitUntil(page, `#gpus to become ${total}`, (n) => document.querySelector('#gpus')?.value === n, total);
 });
 
 test('i. no network request while using the decision tools', async (t) => {
   const { page, log } = await openApp(t);
   await page.locator('#pin').click();
   await page.locator('#slo-tpot-ms').fill('40');
-  await page.locator('#traffic-tok-per-day').fill('2000000000');
+  await page.locator('#traffic-tokens-per-day').fill('2000000000');
   await page.locator('#price-tier').selectOption('low');
   await page.locator('#energy').check();
   await page.locator('#offered-load').fill('30');

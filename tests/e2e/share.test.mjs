@@ -105,8 +105,8 @@ test('link: a scenario set with the controls round-trips through the URL and loc
   const { page, context, log } = await openApp(t);
   const defaults = await metrics(page);
   await page.locator('#model').selectOption('llama-3.1-8b');
-  await page.locator('#gpu-count').fill('2');
-  await page.locator('#gpu-count').blur();
+  await page.locator('#gpus').fill('2');
+  await page.locator('#gpus').blur();
   await page.locator('#batch-size').fill('700');
   await waitForSearch(page, [/[?&]v=1(&|$)/, /model=llama-3\.1-8b/, /gpus=2/, /concurrency=\d+/]);
   const shown = await metrics(page);
@@ -120,7 +120,7 @@ test('link: a scenario set with the controls round-trips through the URL and loc
   await waitForApp(fresh.page);
   assert.deepEqual(await metrics(fresh.page), shown, 'same numbers from the link');
   assert.equal(await fresh.page.locator('#model').inputValue(), 'llama-3.1-8b');
-  assert.equal(await fresh.page.locator('#gpu-count').inputValue(), '2');
+  assert.equal(await fresh.page.locator('#gpus').inputValue(), '2');
   assert.equal(await fresh.page.locator('#url-notice').count(), 0, 'a good link shows no notice');
   assert.deepEqual(fresh.log.pageErrors, []);
 
@@ -330,7 +330,7 @@ test('export: JSON, CSV and PNG downloads, import, embed snippet and print, all 
   const good = { ...exported, gpus: '4' };
   await page.locator('#import-json').setInputFiles({ name: 'good.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
   await waitForChange(page, '[data-metric="output_tok_s"]', shown.output_tok_s, 'importing gpus=4');
-  assert.equal(await page.locator('#gpu-count').inputValue(), '4');
+  assert.equal(await page.locator('#gpus').inputValue(), '4');
   await waitForSearch(page, [/gpus=4/]);
 
   // Embed snippet for the current view.

@@ -8,8 +8,10 @@
 
 use crate::catalog::catalog;
 use crate::model::efficiency::Efficiency;
-use crate::page::knobs::{Knob, KnobAction, Knobs};
-use crate::ui::widgets::knob_fields::KnobContext;
+use crate::page::fields::Texts;
+use crate::page::knobs::{set_by_ideal_roofline, KnobAction, Knobs};
+use crate::scenario::fields::{efficiency_knobs, Field, MAX_NUM_SEQS};
+use crate::ui::widgets::field_control::FieldContext;
 use yew::prelude::*;
 
 pub const ADVANCED_ID: &str = "advanced";
@@ -18,10 +20,12 @@ pub const IDEAL_ROOFLINE_ID: &str = "ideal-roofline";
 #[derive(Properties, PartialEq)]
 pub struct AdvancedProps {
     pub knobs: Knobs,
+    pub texts: Texts,
     /// The GPU control's text (its vendor picks the defaults).
     pub gpu: AttrValue,
     pub error_field: Option<String>,
     pub on_knob: Callback<KnobAction>,
+    pub on_edit: Callback<(&'static Field, String)>,
 }
 
 /// `0.75`, `15`, `∞`: a knob value as a placeholder shows it.
@@ -34,18 +38,19 @@ fn shown(value: f64) -> String {
 }
 
 /// What the ideal roofline sets a knob to.
-fn ideal_value(knob: Knob) -> Option<f64> {
+fn ideal_value(knob: &Field) -> Option<f64> {
     let ideal = Efficiency::NVIDIA_DATACENTER.ideal_roofline();
-    knob.efficiency_default(&ideal).map(|(value, _, _)| value)
+    knob.efficiency.map(|value_of| value_of(&ideal))
 }
 
 #[function_component(Advanced)]
 pub fn advanced(props: &AdvancedProps) -> Html {
     let knobs = &props.knobs;
-    let context = KnobContext {
+    let context = FieldContext {
         error_field: props.error_field.clone(),
-        on_knob: props.on_knob.clone(),
+        on_edit: props.on_edit.clone(),
     };
+    let texts = &props.texts;
     let vendor = catalog()
         .ok()
         .and_then(|c| c.gpu(props.gpu.trim()))
@@ -78,17 +83,18 @@ pub fn advanced(props: &AdvancedProps) -> Html {
                 <label for={IDEAL_ROOFLINE_ID}>{ "Ideal roofline" }</label>
                 <p class="hint" id="ideal-roofline-hint">{ "η = 1, p = ∞, no fixed overheads: an upper bound on throughput, not a prediction" }</p>
             </div>
-            { context.text(Knob::MaxNumSeqs, knobs.text(Knob::MaxNumSeqs), None, false,
+            { context.text(&MAX_NUM_SEQS, texts.get(&MAX_NUM_SEQS), None, false,
                 Some(Html::from("Engine limit (vLLM max_num_seqs): the slider's right end"))) }
-            { for Knob::EFFICIENCY.into_iter().map(|knob| {
-                let (default, min, max) = knob.efficiency_default(&defaults).unwrap_or((f64::NAN, f64::NAN, f64::NAN));
-                let overridden = ideal && knob.set_by_ideal_roofline();
+            { for efficiency_knobs().map(|knob| {
+                let default = knob.efficiency.map_or(f64::NAN, |value_of| value_of(&defaults));
+                let (min, max) = knob.range.unwrap_or((f64::NAN, f64::NAN));
+                let overridden = ideal && set_by_ideal_roofline(knob);
                 let placeholder = match (overridden, ideal_value(knob)) {
                     (true, Some(value)) => format!("ideal {}", shown(value)),
                     _ => format!("default {}", shown(default)),
                 };
                 let hint = format!("default {} · range {}–{}", shown(default), shown(min), shown(max));
-                let text = if overridden { "" } else { knobs.text(knob) };
+                let text = if overridden { "" } else { texts.get(knob) };
                 context.text(knob, text, Some(placeholder), overridden, Some(Html::from(hint)))
             }) }
         </details>

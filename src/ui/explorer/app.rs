@@ -4,12 +4,13 @@
 
 use crate::catalog::catalog;
 use crate::model::pareto::SLIDER_STEPS;
-use crate::page::fields::Field;
+use crate::page::embed::embed_controls;
 use crate::page::knobs::KnobAction;
 use crate::page::state::{Action, State, View};
 use crate::present::chart::Marker;
 use crate::present::glossary;
 use crate::present::report::{assumptions, format_number};
+use crate::scenario::fields::{Field, GPU, MODEL};
 use crate::share::{self, ViewState};
 use crate::ui::explorer::advanced::Advanced;
 use crate::ui::explorer::assumptions::Assumptions;
@@ -17,7 +18,7 @@ use crate::ui::explorer::chart_axes::{projection, ChartAxes};
 use crate::ui::explorer::chart_canvas::ChartCanvas;
 use crate::ui::explorer::controls::{Controls, INPUT_ERROR_ID};
 use crate::ui::explorer::custom_model::CustomModel;
-use crate::ui::explorer::embed::{embed_controls, EmbedView};
+use crate::ui::explorer::embed::EmbedView;
 use crate::ui::explorer::notes::Notes;
 use crate::ui::explorer::numbers::Numbers;
 use crate::ui::explorer::synthetic::Synthetic;
@@ -163,7 +164,7 @@ pub fn app(props: &AppProps) -> Html {
     );
     let on_edit = use_callback(
         state.dispatcher(),
-        |(field, text): (Field, String), dispatcher| {
+        |(field, text): (&'static Field, String), dispatcher| {
             perf::mark_update_start();
             dispatcher.dispatch(Action::Edit(field, text));
         },
@@ -222,6 +223,8 @@ pub fn app(props: &AppProps) -> Html {
             <EmbedView
                 view={view}
                 texts={state.texts.clone()}
+                knobs={state.knobs.clone()}
+                decision={state.decision.clone()}
                 error={state.error.clone()}
                 slider_position={state.slider_position}
                 {controls}
@@ -230,6 +233,7 @@ pub fn app(props: &AppProps) -> Html {
                 {notices}
                 {on_move}
                 {on_edit}
+                {on_knob}
             />
         };
     }
@@ -248,18 +252,18 @@ pub fn app(props: &AppProps) -> Html {
                         texts={state.texts.clone()}
                         error_field={state.error.as_ref().map(|e| e.field.clone())}
                         tp_hint={tp_hint(&view)}
-                        price_hint={price_hint(&state.texts.gpu)}
+                        price_hint={price_hint(state.texts.get(&GPU))}
                         on_edit={on_edit.clone()}
                         model_extra={html! {
-                            <CustomModel knobs={state.knobs.clone()} model={state.texts.model.clone()}
+                            <CustomModel knobs={state.knobs.clone()} model={AttrValue::from(state.texts.get(&MODEL).to_string())}
                                 error_field={error_field.clone()} on_knob={on_knob.clone()} />
                         }}
                         workload_extra={html! {
-                            <WorkloadSelect knobs={state.knobs.clone()} texts={state.texts.clone()} on_knob={on_knob.clone()} />
+                            <WorkloadSelect texts={state.texts.clone()} on_edit={on_edit.clone()} />
                         }}
                     />
-                    <TechniqueControls knobs={state.knobs.clone()} error_field={error_field.clone()} on_knob={on_knob.clone()} />
-                    <Advanced knobs={state.knobs.clone()} gpu={state.texts.gpu.clone()} error_field={error_field.clone()} on_knob={on_knob.clone()} />
+                    <TechniqueControls texts={state.texts.clone()} error_field={error_field.clone()} on_edit={on_edit.clone()} />
+                    <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
                 </section>
                 <section class="panel hero" aria-labelledby="chart-title">
                     <div class="panel-head">

@@ -1,29 +1,30 @@
 //! The scenario controls: model, GPU, GPU count, tensor parallelism, precisions, lengths and
-//! price. Each is a labelled `<select>` or text box whose id is the scenario field's name
-//! (`#input-len` ↔ `input-len`), so validation errors point at the right control.
-//!
-//! Text boxes are `type=text` with a numeric keyboard hint rather than `type=number`: the page,
-//! not the browser, decides what is a number, and says so in `#input-error`.
+//! price, each a `FieldContext` control of the field table (`#input-len` ↔ `input-len`), so
+//! validation errors point at the right control.
 
 use crate::catalog::catalog;
-use crate::page::fields::{Field, FieldTexts};
+use crate::page::fields::Texts;
+use crate::scenario::fields::{
+    Field, CUSTOM_MODEL_VALUE, GPU, GPUS, INPUT_LEN, KV_PRECISION, MODEL, OUTPUT_LEN, PRECISION,
+    TP, USD_PER_GPU_HOUR,
+};
+use crate::ui::widgets::field_control::FieldContext;
+pub use crate::ui::widgets::field_control::INPUT_ERROR_ID;
 use yew::prelude::*;
-
-pub const INPUT_ERROR_ID: &str = "input-error";
 
 #[derive(Properties, PartialEq)]
 pub struct ControlsProps {
-    pub texts: FieldTexts,
+    pub texts: Texts,
     /// The field the current error names, if any.
     pub error_field: Option<String>,
     /// What "auto" tensor parallelism resolved to.
     pub tp_hint: AttrValue,
     /// The catalog's price range for the chosen GPU.
     pub price_hint: AttrValue,
-    pub on_edit: Callback<(Field, String)>,
+    pub on_edit: Callback<(&'static Field, String)>,
     /// Show only these fields (the embed widget's `controls=`); `None` shows them all.
     #[prop_or_default]
-    pub only: Option<Vec<Field>>,
+    pub only: Option<Vec<&'static Field>>,
     /// Shown under the model select (the custom model's `config.json` box, `custom_model.rs`).
     /// With it, the select offers "Custom (paste config.json)".
     #[prop_or_default]
@@ -33,105 +34,29 @@ pub struct ControlsProps {
     pub workload_extra: Option<Html>,
 }
 
-/// One labelled control with an optional hint under it.
-fn labelled(field: Field, unit: Option<&str>, hint: Option<AttrValue>, control: Html) -> Html {
-    let label = match unit {
-        Some(unit) => format!("{} ({unit})", field.label()),
-        None => field.label().to_string(),
-    };
-    html! {
-        <div class="field">
-            <label for={field.id()}>{ label }</label>
-            { control }
-            if let Some(hint) = hint {
-                <p class="hint" id={format!("{}-hint", field.id())}>{ hint }</p>
-            }
-        </div>
-    }
-}
-
-/// `aria-describedby` for a control: its hint and, when it is in error, the error box.
-fn described_by(field: Field, has_hint: bool, invalid: bool) -> Option<AttrValue> {
-    let ids: Vec<String> = [
-        has_hint.then(|| format!("{}-hint", field.id())),
-        invalid.then(|| INPUT_ERROR_ID.to_string()),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    (!ids.is_empty()).then(|| AttrValue::from(ids.join(" ")))
-}
-
-#[function_component(Controls)]
-pub fn controls(props: &ControlsProps) -> Html {
-    let invalid = |field: Field| props.error_field.as_deref() == Some(field.id());
-    let hidden = |field: Field| {
-        props
-            .only
-            .as_ref()
-            .is_some_and(|only| !only.contains(&field))
-    };
-
-    let select = |field: Field, options: Vec<(String, String)>, hint: Option<AttrValue>| -> Html {
-        if hidden(field) {
-            return Html::default();
-        }
-        let on_edit = props.on_edit.clone();
-        let onchange = Callback::from(move |event: Event| {
-            if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                on_edit.emit((field, select.value()));
-            }
-        });
-        let current = props.texts.get(field).to_string();
-        let control = html! {
-            <select
-                id={field.id()}
-                aria-invalid={invalid(field).then_some("true")}
-                aria-describedby={described_by(field, hint.is_some(), invalid(field))}
-                {onchange}
-            >
-                { for options.into_iter().map(|(value, label)| {
-                    let selected = value == current;
-                    html! { <option {value} {selected}>{ label }</option> }
-                }) }
-            </select>
-        };
-        labelled(field, None, hint, control)
-    };
-
-    let text =
-        |field: Field, unit: Option<&str>, mode: &'static str, hint: Option<AttrValue>| -> Html {
-            if hidden(field) {
-                return Html::default();
-            }
-            let on_edit = props.on_edit.clone();
-            let oninput = Callback::from(move |event: InputEvent| {
-                if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
-                    on_edit.emit((field, input.value()));
-                }
-            });
-            let control = html! {
-                <input
-                    type="text"
-                    id={field.id()}
-                    inputmode={mode}
-                    autocomplete="off"
-                    spellcheck="false"
-                    value={props.texts.get(field).to_string()}
-                    aria-invalid={invalid(field).then_some("true")}
-                    aria-describedby={described_by(field, hint.is_some(), invalid(field))}
-                    {oninput}
-                />
-            };
-            labelled(field, unit, hint, control)
-        };
-
-    let (models, gpus) = match catalog() {
-        Ok(cat) => (
+/// The model select's options: the catalog's models (and "custom" when a paste box is offered).
+pub fn model_options(with_custom: bool) -> Vec<(String, String)> {
+    let mut models: Vec<(String, String)> = catalog()
+        .map(|cat| {
             cat.models
                 .iter()
                 .map(|m| (m.id.clone(), m.name.clone()))
-                .collect(),
+                .collect()
+        })
+        .unwrap_or_default();
+    if with_custom {
+        models.push((
+            CUSTOM_MODEL_VALUE.to_string(),
+            "Custom (paste config.json)".to_string(),
+        ));
+    }
+    models
+}
+
+/// The GPU select's options: the catalog's GPUs, marked when their spec is incomplete.
+pub fn gpu_options() -> Vec<(String, String)> {
+    catalog()
+        .map(|cat| {
             cat.gpus
                 .iter()
                 .map(|g| {
@@ -142,52 +67,69 @@ pub fn controls(props: &ControlsProps) -> Html {
                     };
                     (g.id.clone(), label)
                 })
-                .collect(),
-        ),
-        Err(_) => (Vec::new(), Vec::new()),
-    };
-    let mut models: Vec<(String, String)> = models;
-    if props.model_extra.is_some() {
-        models.push((
-            crate::page::knobs::CUSTOM_MODEL_VALUE.to_string(),
-            "Custom (paste config.json)".to_string(),
-        ));
-    }
-    let pairs = |items: &[(&str, &str)]| -> Vec<(String, String)> {
-        items
-            .iter()
-            .map(|(value, label)| (value.to_string(), label.to_string()))
-            .collect()
-    };
-    let tp_options = std::iter::once(("auto".to_string(), "auto".to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The TP select's options: auto, then powers of two up to 64.
+pub fn tp_options() -> Vec<(String, String)> {
+    std::iter::once(("auto".to_string(), "auto".to_string()))
         .chain(
             (0..=6)
                 .map(|k| (1u32 << k).to_string())
                 .map(|n| (n.clone(), n)),
         )
-        .collect();
+        .collect()
+}
 
+#[function_component(Controls)]
+pub fn controls(props: &ControlsProps) -> Html {
+    let context = FieldContext {
+        error_field: props.error_field.clone(),
+        on_edit: props.on_edit.clone(),
+    };
+    let shown = |field: &Field| props.only.as_ref().is_none_or(|only| only.contains(&field));
+    let select =
+        |field: &'static Field, options: Option<Vec<(String, String)>>, hint: Option<Html>| {
+            if !shown(field) {
+                return Html::default();
+            }
+            let text = props.texts.get(field);
+            let current = if text.is_empty() && field.optional {
+                "auto"
+            } else {
+                text
+            };
+            context.select(field, current, options, hint)
+        };
+    let text = |field: &'static Field, hint: Option<Html>| {
+        if !shown(field) {
+            return Html::default();
+        }
+        context.text(field, props.texts.get(field), None, false, hint)
+    };
     html! {
         <form class="controls" aria-label="Scenario" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <fieldset>
                 <legend>{ "Model" }</legend>
-                { select(Field::Model, models, None) }
+                { select(&MODEL, Some(model_options(props.model_extra.is_some())), None) }
                 { props.model_extra.clone().unwrap_or_default() }
-                { select(Field::Precision, pairs(&[("bf16", "BF16"), ("fp8", "FP8"), ("fp4", "FP4"), ("int4", "INT4 (weight-only)")]), None) }
-                { select(Field::KvPrecision, pairs(&[("bf16", "BF16"), ("fp8", "FP8")]), None) }
+                { select(&PRECISION, None, None) }
+                { select(&KV_PRECISION, None, None) }
             </fieldset>
             <fieldset>
                 <legend>{ "Hardware" }</legend>
-                { select(Field::Gpu, gpus, None) }
-                { text(Field::GpuCount, None, "numeric", None) }
-                { select(Field::Tp, tp_options, Some(props.tp_hint.clone())) }
-                { text(Field::UsdPerGpuHour, Some("$"), "decimal", Some(props.price_hint.clone())) }
+                { select(&GPU, Some(gpu_options()), None) }
+                { text(&GPUS, None) }
+                { select(&TP, Some(tp_options()), Some(Html::from(props.tp_hint.to_string()))) }
+                { text(&USD_PER_GPU_HOUR, Some(Html::from(props.price_hint.to_string()))) }
             </fieldset>
             <fieldset>
                 <legend>{ "Workload (mean lengths)" }</legend>
                 { props.workload_extra.clone().unwrap_or_default() }
-                { text(Field::InputLen, Some("tokens"), "numeric", None) }
-                { text(Field::OutputLen, Some("tokens"), "numeric", None) }
+                { text(&INPUT_LEN, None) }
+                { text(&OUTPUT_LEN, None) }
             </fieldset>
         </form>
     }

@@ -6,7 +6,11 @@
 
 use crate::catalog::{Arch, Attention, ModelSpec};
 use crate::model::architecture::Architecture;
-use crate::page::knobs::{KnobAction, Knobs, CUSTOM_MODEL_ID, CUSTOM_MODEL_VALUE};
+use crate::page::knobs::{KnobAction, Knobs};
+use crate::scenario::fields::{CUSTOM_MODEL, CUSTOM_MODEL_VALUE};
+
+/// Id of the pasted `config.json` text area (and the field its errors name).
+const CUSTOM_MODEL_ID: &str = CUSTOM_MODEL.key;
 use crate::present::report::format_number;
 use yew::prelude::*;
 
@@ -69,7 +73,7 @@ pub fn custom_model(props: &CustomModelProps) -> Html {
     let invalid = props
         .error_field
         .as_deref()
-        .is_some_and(|f| f == CUSTOM_MODEL_ID || f.starts_with("custom-model."));
+        .is_some_and(|f| f.split('.').next() == Some(CUSTOM_MODEL_ID));
     let status = match (&knobs.custom_error, &knobs.custom_model) {
         (Some(message), _) if !knobs.custom_text.is_empty() => html! {
             <p class="hint hint-error" id="custom-model-hint">{ message.clone() }</p>

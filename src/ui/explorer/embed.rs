@@ -8,14 +8,21 @@
 //! listener: the widget accepts no input from the embedding page.
 
 use crate::model::pareto::SLIDER_STEPS;
-use crate::page::fields::{Field, FieldTexts, InputError};
+use crate::page::fields::{InputError, Texts};
+use crate::page::knobs::{KnobAction, Knobs};
 use crate::page::state::View;
 use crate::present::chart::{Marker, Projection};
 use crate::present::glossary;
 use crate::present::report::{format_number, format_usd};
+use crate::scenario::fields::{
+    workload_of, Field, CONCURRENCY, CUSTOM_MODEL, CUSTOM_WORKLOAD, GPU, MODEL, TP, WORKLOAD,
+};
+use crate::scenario::{DecisionInput, ScenarioInput};
 use crate::ui::explorer::chart_canvas::ChartCanvas;
-use crate::ui::explorer::controls::{Controls, INPUT_ERROR_ID};
+use crate::ui::explorer::controls::{gpu_options, model_options, tp_options, INPUT_ERROR_ID};
+use crate::ui::explorer::custom_model::CustomModel;
 use crate::ui::platform::share_sync::UrlNotice;
+use crate::ui::widgets::field_control::FieldContext;
 use crate::ui::widgets::metric::{group_thousands, Metric};
 use crate::ui::widgets::slider::Slider;
 use std::cell::Cell;
@@ -29,26 +36,37 @@ pub const OPEN_EXPLORER_ID: &str = "open-explorer";
 /// The `type` of the one message the widget sends.
 pub const HEIGHT_MESSAGE_TYPE: &str = "servecost:height";
 
-/// The embed's `controls=` ids as page fields (`gpus` is the link's name for the GPU count);
-/// the rest are named in a notice.
-pub fn embed_controls(ids: &[String]) -> (Vec<Field>, Vec<String>) {
-    let mut fields = Vec::new();
-    let mut notices = Vec::new();
-    for id in ids {
-        let field = match id.as_str() {
-            "gpus" => Some(Field::GpuCount),
-            other => Field::from_id(other),
+/// The control of one `controls=` field, with the page's catalog options where it has them.
+fn embed_control(props: &EmbedProps, context: &FieldContext, field: &'static Field) -> Html {
+    if *field == CUSTOM_MODEL {
+        return html! {
+            <CustomModel knobs={props.knobs.clone()} model={AttrValue::from(props.texts.get(&MODEL).to_string())}
+                error_field={props.error.as_ref().map(|e| e.field.clone())} on_knob={props.on_knob.clone()} />
         };
-        match field {
-            Some(field) if !fields.contains(&field) => fields.push(field),
-            Some(_) => {}
-            None => notices.push(format!(
-                "ignored control `{id}`: the widget offers {}",
-                Field::ALL.map(Field::id).join(", ")
-            )),
-        }
     }
-    (fields, notices)
+    let text = if *field == WORKLOAD {
+        props
+            .texts
+            .parse(&ScenarioInput::default(), None)
+            .map_or(CUSTOM_WORKLOAD, |input| workload_of(&input))
+            .to_string()
+    } else if *field == CONCURRENCY {
+        props.view.concurrency().to_string()
+    } else if field.is_decision() {
+        field.get_decision(&props.decision).unwrap_or_default()
+    } else {
+        props.texts.get(field).to_string()
+    };
+    if *field == MODEL {
+        context.select(field, &text, Some(model_options(false)), None)
+    } else if *field == GPU {
+        context.select(field, &text, Some(gpu_options()), None)
+    } else if *field == TP {
+        let current = if text.is_empty() { "auto" } else { &text };
+        context.select(field, current, Some(tp_options()), None)
+    } else {
+        context.control(field, &text, None)
+    }
 }
 
 /// Post the document's height to the parent window, if there is one and it changed.
@@ -82,11 +100,13 @@ fn post_height(last: &Cell<i32>) {
 #[derive(Properties, PartialEq)]
 pub struct EmbedProps {
     pub view: View,
-    pub texts: FieldTexts,
+    pub texts: Texts,
+    pub knobs: Knobs,
+    pub decision: DecisionInput,
     pub error: Option<InputError>,
     pub slider_position: u32,
     /// The controls the link asked for, in order.
-    pub controls: Vec<Field>,
+    pub controls: Vec<&'static Field>,
     /// The same view in the full explorer.
     pub explorer_href: AttrValue,
     /// The chart's axes (a link's `x=`/`y=`).
@@ -94,7 +114,8 @@ pub struct EmbedProps {
     pub projection: Projection,
     pub notices: Vec<String>,
     pub on_move: Callback<u32>,
-    pub on_edit: Callback<(Field, String)>,
+    pub on_edit: Callback<(&'static Field, String)>,
+    pub on_knob: Callback<KnobAction>,
 }
 
 #[function_component(EmbedView)]
@@ -122,6 +143,10 @@ pub fn embed_view(props: &EmbedProps) -> Html {
 
     let view = &props.view;
     let p = &*view.point;
+    let context = FieldContext {
+        error_field: props.error.as_ref().map(|e| e.field.clone()),
+        on_edit: props.on_edit.clone(),
+    };
     let scenario = &view.scenario;
     let value_text = match view.concurrency() {
         1 => "1 request in flight".to_string(),
@@ -158,14 +183,9 @@ pub fn embed_view(props: &EmbedProps) -> Html {
             </div>
             if !props.controls.is_empty() {
                 <div id={INPUT_ERROR_ID} class="input-error" role="alert">{ error_text }</div>
-                <Controls
-                    texts={props.texts.clone()}
-                    error_field={props.error.as_ref().map(|e| e.field.clone())}
-                    tp_hint=""
-                    price_hint=""
-                    on_edit={props.on_edit.clone()}
-                    only={Some(props.controls.clone())}
-                />
+                <form class="controls" aria-label="Scenario" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
+                    { for props.controls.iter().map(|field| embed_control(props, &context, field)) }
+                </form>
             }
             <ChartCanvas curve={view.curve.clone()} current={Marker::from(p)} {summary} projection={props.projection} />
             <Slider

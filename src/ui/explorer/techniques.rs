@@ -3,18 +3,20 @@
 //! placeholders), prefix-cache hit rate, the workload preset and the length distribution with
 //! its spreads. Each technique is named with its glossary definition (hover or focus).
 //!
-//! Ids are the scenario fields' names (`#batching`, `#kv-alloc`, `#chunk-tokens`,
-//! `#spec-decode`, `#spec-accept`, `#spec-len`, `#spec-draft-cost`, `#prefix-hit`,
-//! `#workload`, `#length-dist`, `#input-sigma`, `#output-sigma`).
+//! Ids are the field table's keys (`scenario::fields`).
 
 use crate::model::techniques::TechniqueStudy;
-use crate::page::fields::FieldTexts;
-use crate::page::knobs::{workload_choices, Knob, KnobAction, Knobs};
+use crate::page::fields::Texts;
 use crate::present::glossary;
 use crate::present::report::format_number;
-use crate::scenario::{SpecMethod, WORKLOAD_PRESETS};
+use crate::scenario::fields::{
+    workload_of, Field, BATCHING_FIELD, CHUNK_TOKENS, CUSTOM_WORKLOAD, INPUT_SIGMA, KV_ALLOC_FIELD,
+    LENGTH_DIST_FIELD, OUTPUT_SIGMA, PREFIX_HIT, SPEC_ACCEPT, SPEC_DECODE_FIELD, SPEC_DRAFT_COST,
+    SPEC_LEN, WORKLOAD,
+};
+use crate::scenario::{ScenarioInput, SpecMethod, WORKLOAD_PRESETS};
+use crate::ui::widgets::field_control::FieldContext;
 use crate::ui::widgets::glossary::Term;
-use crate::ui::widgets::knob_fields::KnobContext;
 use yew::prelude::*;
 
 /// Chunked prefill (MODEL.md §4.3, Sarathi-Serve); not (yet) in the shared glossary table.
@@ -31,14 +33,11 @@ pub const STATIC_BATCHING: glossary::Term = glossary::Term {
     definition: "Request-level batching: wait for a batch, pad every prompt to the longest, decode until the longest output, release the batch together. Short requests idle in their slots, so varied lengths waste most of the GPU.",
 };
 
-/// Id of the workload preset select.
-pub const WORKLOAD_ID: &str = "workload";
-
 #[derive(Properties, PartialEq)]
 pub struct TechniqueControlsProps {
-    pub knobs: Knobs,
+    pub texts: Texts,
     pub error_field: Option<String>,
-    pub on_knob: Callback<KnobAction>,
+    pub on_edit: Callback<(&'static Field, String)>,
 }
 
 /// "preset 0.8": the value an empty speculative-decoding box stands for (the chosen method's
@@ -57,49 +56,47 @@ fn spec_placeholders(method: &str) -> (String, String, String) {
 
 #[function_component(TechniqueControls)]
 pub fn technique_controls(props: &TechniqueControlsProps) -> Html {
-    let knobs = &props.knobs;
-    let context = KnobContext {
+    let texts = &props.texts;
+    let context = FieldContext {
         error_field: props.error_field.clone(),
-        on_knob: props.on_knob.clone(),
+        on_edit: props.on_edit.clone(),
     };
     let spec_on = matches!(
-        SpecMethod::parse(knobs.text(Knob::SpecDecode)),
+        SpecMethod::parse(texts.get(&SPEC_DECODE_FIELD)),
         Some(Some(_))
     );
-    let fixed = knobs.text(Knob::LengthDist).trim() == "fixed";
-    let (accept, len, cost) = spec_placeholders(knobs.text(Knob::SpecDecode));
+    let fixed = texts.get(&LENGTH_DIST_FIELD).trim() == "fixed";
+    let (accept, len, cost) = spec_placeholders(texts.get(&SPEC_DECODE_FIELD));
+    let select = |field: &'static Field, hint: Option<Html>| {
+        context.select(field, texts.get(field), None, hint)
+    };
     html! {
         <div class="controls knob-controls">
             <fieldset>
                 <legend>{ "Serving techniques" }</legend>
-                { context.select(Knob::Batching, knobs.text(Knob::Batching),
-                    &[("continuous", "Continuous"), ("static", "Static")],
+                { select(&BATCHING_FIELD,
                     Some(html! { <>
                         <Term term={glossary::CONTINUOUS_BATCHING} />{ " vs. " }
                         <Term term={STATIC_BATCHING}>{ "static" }</Term>
                     </> })) }
-                { context.select(Knob::KvAlloc, knobs.text(Knob::KvAlloc),
-                    &[("paged", "Paged"), ("contiguous", "Contiguous")],
+                { select(&KV_ALLOC_FIELD,
                     Some(html! { <><Term term={glossary::PAGED_ATTENTION} />{ ": how many requests fit" }</> })) }
-                { context.text(Knob::ChunkTokens, knobs.text(Knob::ChunkTokens), None, false,
+                { context.text(&CHUNK_TOKENS, texts.get(&CHUNK_TOKENS), None, false,
                     Some(html! { <><Term term={CHUNKED_PREFILL} />{ ": tokens per iteration" }</> })) }
-                { context.select(Knob::SpecDecode, knobs.text(Knob::SpecDecode),
-                    &[("off", "Off"), ("draft", "Draft model"), ("eagle", "EAGLE-like"), ("mtp", "MTP")],
+                { select(&SPEC_DECODE_FIELD,
                     Some(html! { <><Term term={glossary::SPECULATIVE_DECODING} />{ ": α, γ, c below" }</> })) }
-                { context.text(Knob::SpecAccept, knobs.text(Knob::SpecAccept), Some(accept), !spec_on, None) }
-                { context.text(Knob::SpecLen, knobs.text(Knob::SpecLen), Some(len), !spec_on, None) }
-                { context.text(Knob::SpecDraftCost, knobs.text(Knob::SpecDraftCost), Some(cost), !spec_on, None) }
-                { context.text(Knob::PrefixHit, knobs.text(Knob::PrefixHit), None, false,
+                { context.text(&SPEC_ACCEPT, texts.get(&SPEC_ACCEPT), Some(accept), !spec_on, None) }
+                { context.text(&SPEC_LEN, texts.get(&SPEC_LEN), Some(len), !spec_on, None) }
+                { context.text(&SPEC_DRAFT_COST, texts.get(&SPEC_DRAFT_COST), Some(cost), !spec_on, None) }
+                { context.text(&PREFIX_HIT, texts.get(&PREFIX_HIT), None, false,
                     Some(html! { <><Term term={glossary::PREFIX_CACHING} />{ ": share of prompt tokens cached, 0–0.99" }</> })) }
             </fieldset>
             <fieldset>
                 <legend>{ "Length distribution" }</legend>
-                { context.select(Knob::LengthDist, knobs.text(Knob::LengthDist),
-                    &[("lognormal", "Lognormal (production)"), ("fixed", "Fixed (synthetic)")],
-                    Some(Html::from("Fixed lengths hide the batching policies' gap"))) }
+                { select(&LENGTH_DIST_FIELD, Some(Html::from("Fixed lengths hide the batching policies' gap"))) }
                 <div class="field-row">
-                    { context.text(Knob::InputSigma, knobs.text(Knob::InputSigma), None, fixed, None) }
-                    { context.text(Knob::OutputSigma, knobs.text(Knob::OutputSigma), None, fixed, None) }
+                    { context.text(&INPUT_SIGMA, texts.get(&INPUT_SIGMA), None, fixed, None) }
+                    { context.text(&OUTPUT_SIGMA, texts.get(&OUTPUT_SIGMA), None, fixed, None) }
                 </div>
             </fieldset>
         </div>
@@ -108,37 +105,27 @@ pub fn technique_controls(props: &TechniqueControlsProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 pub struct WorkloadSelectProps {
-    pub knobs: Knobs,
-    pub texts: FieldTexts,
-    pub on_knob: Callback<KnobAction>,
+    pub texts: Texts,
+    pub on_edit: Callback<(&'static Field, String)>,
 }
 
 /// The workload preset select (`#workload`): chat, code, summarize, RAG, reasoning, uniform
 /// (fixed lengths) or "custom" when the typed lengths match no preset.
 #[function_component(WorkloadSelect)]
 pub fn workload_select(props: &WorkloadSelectProps) -> Html {
-    let current = props.knobs.workload(&props.texts);
-    let on_knob = props.on_knob.clone();
-    let onchange = Callback::from(move |event: Event| {
-        if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
-            on_knob.emit(KnobAction::Workload(select.value()));
-        }
-    });
+    let current = props
+        .texts
+        .parse(&ScenarioInput::default(), None)
+        .map_or(CUSTOM_WORKLOAD, |input| workload_of(&input));
     let source = WORKLOAD_PRESETS.iter().find(|p| p.id == current).map_or(
         "Sets the mean lengths, their spreads and the distribution",
         |p| p.source,
     );
-    html! {
-        <div class="field">
-            <label for={WORKLOAD_ID}>{ "Workload preset" }</label>
-            <select id={WORKLOAD_ID} aria-describedby="workload-hint" {onchange}>
-                { for workload_choices().into_iter().map(|choice| html! {
-                    <option value={choice.id} selected={choice.id == current}>{ choice.label }</option>
-                }) }
-            </select>
-            <p class="hint" id="workload-hint">{ source }</p>
-        </div>
-    }
+    let context = FieldContext {
+        error_field: None,
+        on_edit: props.on_edit.clone(),
+    };
+    context.select(&WORKLOAD, current, None, Some(Html::from(source)))
 }
 
 /// A sentence on the technique ladder for screen readers: each other level's peak output

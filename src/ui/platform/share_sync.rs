@@ -130,14 +130,26 @@ fn remember(view: &ViewState) -> Option<()> {
 #[hook]
 pub fn use_persist(state: &State, enabled: bool) {
     let scenario = state.view.as_ref().map(|view| view.scenario.clone());
-    let deps = (enabled, scenario, state.pins.clone(), state.chart.clone());
-    use_effect_with(deps, |(enabled, scenario, pins, chart)| {
+    let deps = (
+        enabled,
+        scenario,
+        state.decision.clone(),
+        state.pins.clone(),
+        state.chart.clone(),
+    );
+    use_effect_with(deps, |(enabled, scenario, decision, pins, chart)| {
         let pending = match (enabled, scenario) {
             (true, Some(scenario)) => {
-                let (scenario, pins, chart) = (scenario.clone(), pins.clone(), chart.clone());
+                let (scenario, decision, pins, chart) = (
+                    scenario.clone(),
+                    decision.clone(),
+                    pins.clone(),
+                    chart.clone(),
+                );
                 Some(Timeout::new(WRITE_DELAY_MS, move || {
                     let view = ViewState {
                         scenario: scenario.input.clone(),
+                        decision,
                         pins,
                         chart,
                         embed: EmbedOptions::default(),

@@ -48,7 +48,7 @@ fn row_numbers(
     let cost = PointCost::new(
         scenario,
         at,
-        d.blend.input_per_output(input_len, output_len),
+        d.input.blend.input_per_output(input_len, output_len),
         energy,
     )
     .at_capacity();

@@ -7,12 +7,14 @@ use crate::decide::pricing::{tier_of, PointCost, UTILIZATION_STEPS};
 use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
 use crate::model::economics::PriceTier;
 use crate::page::decision_data::DecisionData;
-use crate::page::decisions::{
-    sig_text, Blend, DecisionAction, DecisionField, DecisionState, LoadUnit,
-};
-use crate::page::fields::{number_text, Field};
+use crate::page::decisions::{sig_text, DecisionAction, DecisionState, LoadUnit};
+use crate::page::fields::number_text;
 use crate::page::state::View;
 use crate::present::report::format_usd;
+use crate::scenario::fields::{
+    Field, BLEND, ENERGY, ENERGY_PUE, ENERGY_USD_PER_KWH, OFFERED_LOAD, OFFERED_LOAD_UNIT,
+    USD_PER_GPU_HOUR,
+};
 use crate::ui::widgets::decision_inputs::{percent, select_field, usd_amount, NumberField};
 use crate::ui::widgets::metric::Metric;
 use yew::prelude::*;
@@ -23,7 +25,7 @@ pub struct CostPanelProps {
     pub view: View,
     pub decisions: UseReducerHandle<DecisionState>,
     pub data: DecisionData,
-    pub on_edit: Callback<(Field, String)>,
+    pub on_edit: Callback<(&'static Field, String)>,
 }
 
 /// Effective $/M output against utilization: a polyline over 5–100 %, the current load marked.
@@ -74,8 +76,8 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
     let scenario = &props.view.scenario;
     let point = &props.view.point;
     let (input_len, output_len) = (scenario.workload.input_mean, scenario.workload.output_mean);
-    let ratio = d.blend.input_per_output(input_len, output_len);
-    let ratio_label = d.blend.label(input_len, output_len);
+    let ratio = d.input.blend.input_per_output(input_len, output_len);
+    let ratio_label = d.input.blend.label(input_len, output_len);
     let cost = PointCost::new(scenario, point, ratio, d.energy());
     let full = cost.at_capacity();
     let (u, capped) = d.utilization(point.output_tok_s);
@@ -110,23 +112,20 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
             Some(t) => {
                 if let Some(price) = t.price(&gpu) {
                     decisions.dispatch(DecisionAction::SetCustomPrice(false));
-                    on_edit.emit((Field::UsdPerGpuHour, number_text(price)));
+                    on_edit.emit((&USD_PER_GPU_HOUR, number_text(price)));
                 }
             }
             None => decisions.dispatch(DecisionAction::SetCustomPrice(true)),
         })
     };
-    let on_blend = {
-        let decisions = props.decisions.clone();
-        Callback::from(move |value: String| {
-            decisions.dispatch(DecisionAction::SetBlend(Blend::parse(&value)))
-        })
+    let options = |field: &Field| -> Vec<(String, String)> {
+        field
+            .choices
+            .iter()
+            .map(|(v, l)| (v.to_string(), l.to_string()))
+            .collect()
     };
-    let blend_options: Vec<(String, String)> = Blend::CHOICES
-        .iter()
-        .map(|(v, l)| (v.to_string(), l.to_string()))
-        .collect();
-    let edit = |field: DecisionField| {
+    let edit = |field: &'static Field| {
         let decisions = props.decisions.clone();
         Callback::from(move |text: String| decisions.dispatch(DecisionAction::Edit(field, text)))
     };
@@ -134,14 +133,18 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
         let decisions = props.decisions.clone();
         Callback::from(move |event: Event| {
             if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
-                decisions.dispatch(DecisionAction::SetEnergy(input.checked()));
+                let value = if input.checked() { "on" } else { "off" };
+                decisions.dispatch(DecisionAction::Edit(&ENERGY, value.into()));
             }
         })
     };
     // Switching the unit keeps the same load: 50 % of 4,000 tok/s becomes 2000 tok/s.
     let on_unit = {
-        let (decisions, capacity, current) =
-            (props.decisions.clone(), point.output_tok_s, d.load_unit);
+        let (decisions, capacity, current) = (
+            props.decisions.clone(),
+            point.output_tok_s,
+            d.input.load_unit,
+        );
         Callback::from(move |value: String| {
             let unit = if value == "tok-s" {
                 LoadUnit::OutputTokS
@@ -156,8 +159,8 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
                 LoadUnit::OutputTokS => sig_text(u * capacity),
                 LoadUnit::PercentOfCapacity => sig_text(u * 100.0),
             };
-            decisions.dispatch(DecisionAction::SetLoadUnit(unit));
-            decisions.dispatch(DecisionAction::Edit(DecisionField::OfferedLoad, text));
+            decisions.dispatch(DecisionAction::Edit(&OFFERED_LOAD_UNIT, value));
+            decisions.dispatch(DecisionAction::Edit(&OFFERED_LOAD, text));
         })
     };
     let energy_hint = match gpu.tdp_w {
@@ -191,16 +194,15 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
             <h2 id="cost-title">{ "Cost" }</h2>
             <div class="decision-fields">
                 { select_field("price-tier", "Price tier", &tiers, tier.map_or("custom", PriceTier::id), Some("$/GPU-hour: the catalog's on-demand quotes for this GPU, or custom (the Price per GPU-hour field).".into()), on_tier) }
-                { select_field("blend-ratio", "Blend (input : output tokens)", &blend_options, &d.blend.value(), None, on_blend) }
+                { select_field(BLEND.key, BLEND.label, &options(&BLEND), &d.input.blend.value(), None, edit(&BLEND)) }
             </div>
             <div class="field checkbox-field">
-                <input type="checkbox" id="energy" checked={d.energy_on} onchange={on_energy} />
-                <label for="energy">{ "Add electricity" }</label>
+                <input type="checkbox" id={ENERGY.key} checked={d.input.energy_on} onchange={on_energy} />
+                <label for={ENERGY.key}>{ ENERGY.label }</label>
             </div>
-            if d.energy_on {
+            if d.input.energy_on {
                 <div class="decision-fields">
-                    { NumberField { id: "energy-usd-per-kwh", label: "Electricity", unit: Some("$/kWh"), value: d.texts.energy_usd_per_kwh.clone(), placeholder: None, hint: None, error: d.error(DecisionField::EnergyUsdPerKwh).map(str::to_string), on_input: edit(DecisionField::EnergyUsdPerKwh) }.render() }
-                    { NumberField { id: "energy-pue", label: "PUE", unit: None, value: d.texts.energy_pue.clone(), placeholder: None, hint: None, error: d.error(DecisionField::EnergyPue).map(str::to_string), on_input: edit(DecisionField::EnergyPue) }.render() }
+                    { for [&ENERGY_USD_PER_KWH, &ENERGY_PUE].map(|field| NumberField::of(field, d.text(field).to_string(), d.error(field).map(str::to_string), edit(field)).render()) }
                 </div>
             }
             <p class="hint">{ energy_hint }</p>
@@ -214,15 +216,15 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
                     definition="(r × input price + decode-share output price) ÷ (r + 1), r input tokens per output token: comparable to an API's blended price." />
                 <Metric name="usd_per_hour" label="All GPUs" value={usd_amount(full.usd_per_hour)} unit="per hour"
                     definition="GPUs × $/GPU-hour, plus electricity at full load when it is on." />
-                if d.energy_on {
+                if d.input.energy_on {
                     <Metric name="energy_usd_per_hour" label="Electricity" value={format!("+{}", usd_amount(full.energy_usd_per_hour))} unit="per hour"
                         definition="GPUs × TDP × PUE × $/kWh ÷ 1000 at full load (at a lower load: idle W + (TDP − idle W) × utilization, idle W = 20 % of TDP); included in every price here." />
                 }
             </div>
             <h3>{ "At a lower load" }</h3>
             <div class="decision-fields">
-                { NumberField { id: "offered-load", label: "Offered load", unit: None, value: d.texts.offered_load.clone(), placeholder: None, hint: capped.then(|| format!("Above this point's capacity of {:.0} output tok/s: counted as 100 %; the traffic sizing below buys more replicas.", point.output_tok_s)), error: d.error(DecisionField::OfferedLoad).map(str::to_string), on_input: edit(DecisionField::OfferedLoad) }.render() }
-                { select_field("offered-load-unit", "Load unit", &[("percent".into(), "% of capacity".into()), ("tok-s".into(), "output tok/s".into())], if d.load_unit == LoadUnit::OutputTokS { "tok-s" } else { "percent" }, None, on_unit) }
+                { NumberField { hint: capped.then(|| format!("Above this point's capacity of {:.0} output tok/s: counted as 100 %; the traffic sizing below buys more replicas.", point.output_tok_s)), ..NumberField::of(&OFFERED_LOAD, d.text(&OFFERED_LOAD).to_string(), d.error(&OFFERED_LOAD).map(str::to_string), edit(&OFFERED_LOAD)) }.render() }
+                { select_field(OFFERED_LOAD_UNIT.key, OFFERED_LOAD_UNIT.label, &options(&OFFERED_LOAD_UNIT), d.text(&OFFERED_LOAD_UNIT), None, on_unit) }
             </div>
             <div class="metrics">
                 <Metric name="utilization_pct" label="Utilization" value={percent(u)} unit="%"

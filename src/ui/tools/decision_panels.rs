@@ -4,8 +4,8 @@
 
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::DecisionState;
-use crate::page::fields::Field;
 use crate::page::state::State;
+use crate::scenario::fields::Field;
 use crate::ui::tools::break_even::{break_even_panel, BreakEvenPanelProps};
 use crate::ui::tools::calibrate_panel::CalibratePanel;
 use crate::ui::tools::compare::ComparePanel;
@@ -40,7 +40,7 @@ pub struct DecisionPanelsProps {
     pub decisions: UseReducerHandle<DecisionState>,
     pub data: DecisionData,
     /// Edits a scenario control (the price tier writes the $/GPU-hour field).
-    pub on_edit: Callback<(Field, String)>,
+    pub on_edit: Callback<(&'static Field, String)>,
 }
 
 #[function_component(DecisionPanels)]

@@ -1,6 +1,7 @@
-//! The share-and-export bar of the full explorer: JSON export and import, CSV of the curve,
-//! PNG of the chart, a printable summary (the print stylesheet does the layout; the bar adds a
-//! print-only header with the link), and the "Embed" panel with the `<iframe>` snippet.
+//! The share-and-export bar of the full explorer: Copy link, JSON export and import, CSV of the
+//! curve, PNG of the chart, a printable summary (the print stylesheet does the layout; the bar
+//! adds a print-only header with the link and every input from the field table), Reset to
+//! defaults, and the "Embed" panel with the `<iframe>` snippet.
 //!
 //! Nothing here leaves the page: downloads are `blob:`/`data:` URLs (`download.rs`), imports
 //! are read locally and go through `share::from_json`, whose error names the bad field; a
@@ -11,8 +12,8 @@
 //! the URL (`share_sync::WRITE_DELAY_MS`).
 
 use crate::page::state::View;
-use crate::scenario::ScenarioInput;
-use crate::share::{self, ChartOptions, EmbedOptions, ViewState};
+use crate::scenario::fields::{Group, FIELDS};
+use crate::share::{self, ViewState};
 use crate::ui::explorer::assumptions::write_clipboard;
 use crate::ui::explorer::chart_canvas::CHART_ID;
 use crate::ui::platform::canvas_backend::prefers_dark;
@@ -32,16 +33,19 @@ pub const PRINT_ID: &str = "print-summary";
 pub const EMBED_BUTTON_ID: &str = "embed-button";
 pub const EMBED_SNIPPET_ID: &str = "embed-snippet";
 pub const SHARE_STATUS_ID: &str = "share-status";
+pub const COPY_LINK_ID: &str = "copy-link";
+pub const RESET_ID: &str = "reset-defaults";
+pub const PRINT_INPUTS_ID: &str = "print-inputs";
 const EMBED_PANEL_ID: &str = "embed-panel";
 const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 #[derive(Properties, PartialEq)]
 pub struct ShareBarProps {
-    /// The last good view: what every export describes.
+    /// The last good view: what the CSV, PNG and titles describe.
     pub view: View,
-    pub pins: Vec<ScenarioInput>,
-    pub chart: ChartOptions,
-    /// Called with an imported view (already validated).
+    /// What a link, the JSON export and the print reproduce: scenario, decision inputs, pins, chart.
+    pub shared: ViewState,
+    /// Called with an imported view (already validated), or the defaults on Reset.
     pub on_import: Callback<ViewState>,
 }
 
@@ -53,12 +57,25 @@ enum Status {
     Failed(String),
 }
 
-fn view_state(view: &View, pins: &[ScenarioInput], chart: &ChartOptions) -> ViewState {
-    ViewState {
-        scenario: view.scenario.input.clone(),
-        pins: pins.to_vec(),
-        chart: chart.clone(),
-        embed: EmbedOptions::default(),
+/// Every input of the field table as a print-only table, grouped: what a forwarded printout
+/// needs to be reproduced and trusted (an unset optional shows as "auto").
+fn print_inputs(shared: &ViewState) -> Html {
+    let inputs = shared.inputs();
+    html! {
+        <table class="print-only print-inputs" id={PRINT_INPUTS_ID}>
+            <caption>{ "Inputs" }</caption>
+            { for Group::ALL.iter().map(|group| html! {
+                <tbody>
+                    <tr><th scope="colgroup" colspan="2">{ group.title() }</th></tr>
+                    { for FIELDS.iter().filter(|f| f.group == *group && !f.derived).map(|field| {
+                        let value = field.get(&inputs);
+                        let value = if value.is_empty() { "auto".to_string() } else { value };
+                        let shown = if field.unit.is_empty() { value } else { format!("{value} {}", field.unit) };
+                        html! { <tr><th scope="row">{ field.label }</th><td>{ shown }</td></tr> }
+                    }) }
+                </tbody>
+            }) }
+        </table>
     }
 }
 
@@ -95,9 +112,8 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
     let print_link = use_state(String::new);
     {
         let print_link = print_link.clone();
-        let deps = (props.view.clone(), props.pins.clone(), props.chart.clone());
-        use_effect_with(deps, move |(view, pins, chart)| {
-            let view = view_state(view, pins, chart);
+        use_effect_with(props.shared.clone(), move |view| {
+            let view = view.clone();
             let pending = Timeout::new(WRITE_DELAY_MS, move || print_link.set(link_to(&view)));
             move || drop(pending)
         });
@@ -121,9 +137,8 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
     };
     let export_json = {
         let (report, stem) = (report.clone(), stem.clone());
-        let (view, pins, chart) = (props.view.clone(), props.pins.clone(), props.chart.clone());
+        let view = props.shared.clone();
         Callback::from(move |_: MouseEvent| {
-            let view = view_state(&view, &pins, &chart);
             let result = download_text(
                 &format!("{stem}.json"),
                 "application/json",
@@ -181,6 +196,29 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
             });
         })
     };
+    let copy_link = {
+        let (status, link) = (status.clone(), link_to(&props.shared));
+        Callback::from(move |_: MouseEvent| {
+            let (status, link) = (status.clone(), link.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                match write_clipboard(link.clone()).await {
+                    Ok(()) => status.set(Status::Done("Copied the link to this view.".into())),
+                    Err(_) => status.set(Status::Failed(format!(
+                        "The browser did not allow copying; the link is {link}"
+                    ))),
+                }
+            });
+        })
+    };
+    let reset = {
+        let (status, on_import) = (status.clone(), props.on_import.clone());
+        Callback::from(move |_: MouseEvent| {
+            on_import.emit(ViewState::default());
+            status.set(Status::Done(
+                "Reset every input to its default (pins removed).".into(),
+            ));
+        })
+    };
     let toggle_embed = {
         let embed_open = embed_open.clone();
         Callback::from(move |_: MouseEvent| embed_open.set(!*embed_open))
@@ -194,6 +232,7 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
     html! {
         <div class="share">
             <div class="share-bar" role="group" aria-label="Share and export">
+                <button type="button" class="button" id={COPY_LINK_ID} onclick={copy_link}>{ "Copy link" }</button>
                 <button type="button" class="button" id={EXPORT_JSON_ID} onclick={export_json}>{ "Export JSON" }</button>
                 <input type="file" id={IMPORT_JSON_ID} class="file-input" accept=".json,application/json" onchange={import} />
                 <label for={IMPORT_JSON_ID} class="button">{ "Import JSON" }</label>
@@ -202,15 +241,17 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
                 <button type="button" class="button" id={PRINT_ID} onclick={print}>{ "Print summary" }</button>
                 <button type="button" class="button" id={EMBED_BUTTON_ID} onclick={toggle_embed}
                     aria-expanded={if *embed_open { "true" } else { "false" }} aria-controls={EMBED_PANEL_ID}>{ "Embed" }</button>
+                <button type="button" class="button" id={RESET_ID} onclick={reset}>{ "Reset to defaults" }</button>
             </div>
             <p id={SHARE_STATUS_ID} class={classes!("share-status", failed.then_some("failed"))} role="status">{ status_text }</p>
             if *embed_open {
-                <EmbedPanel view={view_state(&props.view, &props.pins, &props.chart)} title={title.clone()} />
+                <EmbedPanel view={props.shared.clone()} title={title.clone()} />
             }
             <div class="print-only print-header">
                 <p class="print-title">{ title }</p>
                 <p class="print-link">{ "Reproduce this page: " }{ (*print_link).clone() }</p>
             </div>
+            { print_inputs(&props.shared) }
         </div>
     }
 }

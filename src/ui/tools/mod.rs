@@ -31,10 +31,10 @@ pub mod plan_panel;
 pub mod sim_panel;
 pub mod targets;
 
-use crate::page::decisions::DecisionState;
-use crate::page::fields::Field;
+use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::knobs::KnobAction;
 use crate::page::state::{Action, State};
+use crate::scenario::fields::Field;
 use crate::share;
 use crate::ui::tools::decision_data::use_decision_data;
 use crate::ui::tools::decision_panels::DecisionPanels;
@@ -159,7 +159,18 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     }
     let persist = host.has_attribute("data-persist");
     let restore_pins = host.has_attribute("data-restore-pins");
-    let decisions = use_reducer(DecisionState::default);
+    // The decision inputs start as the link had them; from then on the panels own them (the
+    // explorer only echoes them back), and they reach links and exports through the replica.
+    let decisions = use_reducer({
+        let decision = state.decision.clone();
+        move || DecisionState::from_input(decision)
+    });
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with(decisions.input.clone(), move |decision| {
+            dispatcher.dispatch(Action::Decision(decision.clone()));
+        });
+    }
     use_pin_storage(&state, &decisions.dispatcher(), persist, restore_pins);
     // Mounted in stages, one browser task each, so no single task holds the page for the whole
     // mount: share bar and simulator, then the decision panels (and their data), then the
@@ -207,19 +218,23 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     }
     let on_edit = use_callback(
         state.dispatcher(),
-        |(field, text): (Field, String), dispatcher| {
+        |(field, text): (&'static Field, String), dispatcher| {
             dispatcher.dispatch(Action::Edit(field, text));
         },
     );
-    let on_import = use_callback(state.dispatcher(), |view: share::ViewState, dispatcher| {
-        dispatcher.dispatch(Action::Load(Box::new(view)));
-    });
+    let on_import = use_callback(
+        (state.dispatcher(), decisions.dispatcher()),
+        |view: share::ViewState, (dispatcher, decisions)| {
+            decisions.dispatch(DecisionAction::Load(view.decision.clone()));
+            dispatcher.dispatch(Action::Load(Box::new(view)));
+        },
+    );
     let Some(view) = state.view.clone() else {
         return Html::default();
     };
     let share_bar = props.share_slot.clone().map(|slot| {
         create_portal(
-            html! { <ShareBar view={view.clone()} pins={state.pins.clone()} chart={state.chart.clone()} {on_import} /> },
+            html! { <ShareBar view={view.clone()} shared={state.view_state()} {on_import} /> },
             slot,
         )
     });

@@ -64,7 +64,7 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
         .filter(|out| *out > 0.0)
         .ok_or("enter a traffic volume under Targets first")?;
     let all: Vec<String> = plannable_gpus().iter().map(|g| g.id.clone()).collect();
-    let allowed = d.plan_gpus.clone().unwrap_or(all);
+    let allowed = d.input.gpus_allowed.clone().unwrap_or(all);
     if allowed.is_empty() {
         return Err("tick at least one GPU".into());
     }
@@ -147,7 +147,7 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
     let d = &*props.decisions;
     let gpus = plannable_gpus();
     let all: Vec<String> = gpus.iter().map(|g| g.id.clone()).collect();
-    let allowed = d.plan_gpus.clone().unwrap_or_else(|| all.clone());
+    let allowed = d.input.gpus_allowed.clone().unwrap_or_else(|| all.clone());
     let Some(state) = props.latest.handle() else {
         return Html::default();
     };

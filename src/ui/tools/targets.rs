@@ -7,13 +7,17 @@
 
 use crate::model::slo::{tail_estimate, Slo};
 use crate::page::decision_data::DecisionData;
-use crate::page::decisions::{DecisionAction, DecisionField, DecisionState, TrafficUnit};
+use crate::page::decisions::{DecisionAction, DecisionState, TrafficUnit};
 use crate::page::fields::number_text;
 use crate::page::state::View;
 use crate::present::report::format_number;
+use crate::scenario::fields::{Field, SLO_PERCENTILE, SLO_TPOT_MS, SLO_TTFT_MS, TRAFFIC};
 use crate::ui::widgets::decision_inputs::{grouped, NumberField};
 use crate::ui::widgets::metric::Metric;
 use yew::prelude::*;
+
+/// Id of the second traffic box: the same `traffic` field, typed in tokens per day.
+pub const TRAFFIC_TOKENS_PER_DAY_ID: &str = "traffic-tokens-per-day";
 
 /// What the panel shows from (a plain function, not a component: it re-renders with every
 /// operating point anyway, and each component type costs the wasm binary its own code).
@@ -37,7 +41,7 @@ pub fn targets_panel(props: &TargetsPanelProps) -> Html {
     let d = &*props.decisions;
     let scenario = &props.view.scenario;
     let (input_len, output_len) = (scenario.workload.input_mean, scenario.workload.output_mean);
-    let edit = |field: DecisionField| {
+    let edit = |field: &'static Field| {
         let decisions = props.decisions.clone();
         Callback::from(move |text: String| decisions.dispatch(DecisionAction::Edit(field, text)))
     };
@@ -47,17 +51,17 @@ pub fn targets_panel(props: &TargetsPanelProps) -> Html {
             decisions.dispatch(DecisionAction::EditTraffic(unit, text))
         })
     };
-    let traffic_error = d.error(DecisionField::Traffic).map(str::to_string);
+    let traffic_error = d.error(&TRAFFIC).map(str::to_string);
     let error_for = |unit: TrafficUnit| {
-        if d.traffic_unit == unit {
+        if d.input.traffic_unit == unit {
             traffic_error.clone()
         } else {
             None
         }
     };
-    let p = number_text(d.values.slo_percentile);
+    let p = number_text(d.input.slo_percentile);
     let decision = &*props.data.current;
-    let current_tail = tail_estimate(scenario, &props.view.point, d.values.slo_percentile);
+    let current_tail = tail_estimate(scenario, &props.view.point, d.input.slo_percentile);
     let verdict = decision.slo.map(|slo| {
         let fits = props.view.point.fits;
         let meets =
@@ -82,17 +86,15 @@ pub fn targets_panel(props: &TargetsPanelProps) -> Html {
             <fieldset class="decision-fieldset">
                 <legend>{ "Latency SLO (optional)" }</legend>
                 <div class="decision-fields">
-                    { NumberField { id: "slo-ttft-ms", label: "TTFT target", unit: Some("ms"), value: d.texts.slo_ttft_ms.clone(), placeholder: Some("none"), hint: None, error: d.error(DecisionField::SloTtftMs).map(str::to_string), on_input: edit(DecisionField::SloTtftMs) }.render() }
-                    { NumberField { id: "slo-tpot-ms", label: "TPOT target", unit: Some("ms"), value: d.texts.slo_tpot_ms.clone(), placeholder: Some("none"), hint: None, error: d.error(DecisionField::SloTpotMs).map(str::to_string), on_input: edit(DecisionField::SloTpotMs) }.render() }
-                    { NumberField { id: "slo-percentile", label: "Percentile", unit: Some("P"), value: d.texts.slo_percentile.clone(), placeholder: None, hint: None, error: d.error(DecisionField::SloPercentile).map(str::to_string), on_input: edit(DecisionField::SloPercentile) }.render() }
+                    { for [&SLO_TTFT_MS, &SLO_TPOT_MS, &SLO_PERCENTILE].map(|field| NumberField::of(field, d.text(field).to_string(), d.error(field).map(str::to_string), edit(field)).render()) }
                 </div>
                 <p class="hint">{ "Tails are analytic estimates (a long prompt waits for its own prefill; decode stalls behind others' prefills). The chart crosses out points that miss." }</p>
             </fieldset>
             <fieldset class="decision-fieldset">
                 <legend>{ "Traffic" }</legend>
                 <div class="decision-fields">
-                    { NumberField { id: "traffic-req-s", label: "Requests", unit: Some("req/s"), value: d.traffic_text(TrafficUnit::RequestsPerS, input_len, output_len), placeholder: Some("none"), hint: None, error: error_for(TrafficUnit::RequestsPerS), on_input: traffic(TrafficUnit::RequestsPerS) }.render() }
-                    { NumberField { id: "traffic-tok-per-day", label: "or tokens per day", unit: Some("in + out"), value: d.traffic_text(TrafficUnit::TokensPerDay, input_len, output_len), placeholder: Some("none"), hint: None, error: error_for(TrafficUnit::TokensPerDay), on_input: traffic(TrafficUnit::TokensPerDay) }.render() }
+                    { NumberField { id: TRAFFIC.key, label: "Requests", unit: Some("req/s"), value: d.traffic_text(TrafficUnit::RequestsPerS, input_len, output_len), placeholder: Some("none"), hint: None, error: error_for(TrafficUnit::RequestsPerS), on_input: traffic(TrafficUnit::RequestsPerS) }.render() }
+                    { NumberField { id: TRAFFIC_TOKENS_PER_DAY_ID, label: "or tokens per day", unit: Some("in + out"), value: d.traffic_text(TrafficUnit::TokensPerDay, input_len, output_len), placeholder: Some("none"), hint: None, error: error_for(TrafficUnit::TokensPerDay), on_input: traffic(TrafficUnit::TokensPerDay) }.render() }
                 </div>
                 <p class="hint">{ format!("Converted with the workload's mean lengths: {} prompt + {} output tokens per request.", grouped(input_len), grouped(output_len)) }</p>
             </fieldset>

@@ -2,6 +2,7 @@
 //! (`controls.rs`): a `.field` with a `<label for>`, an optional hint, and, when the text does not
 //! parse, `aria-invalid` and a message under the box that names the field.
 
+use crate::scenario::fields::Field;
 use crate::ui::widgets::glossary::use_dismissable_tip;
 use yew::prelude::*;
 
@@ -16,6 +17,27 @@ pub struct NumberField<'a> {
     pub hint: Option<String>,
     pub error: Option<String>,
     pub on_input: Callback<String>,
+}
+
+impl NumberField<'static> {
+    /// A box for a decision field of the table: its key, label and unit.
+    pub fn of(
+        field: &'static Field,
+        value: String,
+        error: Option<String>,
+        on_input: Callback<String>,
+    ) -> NumberField<'static> {
+        NumberField {
+            id: field.key,
+            label: field.label,
+            unit: (!field.unit.is_empty()).then_some(field.unit),
+            value,
+            placeholder: field.optional.then_some("none"),
+            hint: None,
+            error,
+            on_input,
+        }
+    }
 }
 
 impl NumberField<'_> {

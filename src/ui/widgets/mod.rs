@@ -2,7 +2,7 @@
 //! terms, the knob and decision-field controls.
 
 pub mod decision_inputs;
+pub mod field_control;
 pub mod glossary;
-pub mod knob_fields;
 pub mod metric;
 pub mod slider;

@@ -1,0 +1,132 @@
+//! What the decision panels derive (`page::decision_data`): the SLO verdict and capacity point
+//! of a scenario, evaluated pins, and the chart overlay of pinned curves and SLO misses.
+
+use crate::model::slo::Slo;
+use crate::model::{evaluate, sweep};
+use crate::page::decision_data::{decide, evaluate_pin, overlay, slo_miss_label};
+use crate::page::pins::pin_label;
+use crate::scenario::{Scenario, ScenarioInput};
+
+fn scenario() -> Scenario {
+    Scenario::default_scenario().expect("the default scenario")
+}
+
+fn slo(ttft_ms: f64, tpot_ms: f64) -> Slo {
+    Slo {
+        ttft_ms,
+        tpot_ms,
+        percentile: 90.0,
+    }
+}
+
+#[test]
+fn without_an_slo_the_capacity_is_the_max_throughput_point() {
+    let scenario = scenario();
+    let decision = decide(&scenario, None);
+    assert_eq!(decision.sweep, None);
+    let (point, tails) = decision.capacity.expect("a capacity");
+    assert_eq!(tails, None);
+    assert_eq!(
+        point,
+        evaluate(&scenario.with_concurrency(scenario.max_feasible_concurrency()))
+    );
+}
+
+#[test]
+fn a_loose_slo_is_met_and_an_impossible_one_leaves_no_capacity() {
+    let scenario = scenario();
+    let loose = decide(&scenario, Some(slo(1e9, 1e9)));
+    let (point, tails) = loose.capacity.expect("met");
+    assert!(tails.is_some(), "sized with its tails");
+    let sweep = loose.sweep.as_ref().expect("judged");
+    assert!(sweep.checks.iter().filter(|c| c.fits).all(|c| c.meets));
+    assert!(point.fits);
+
+    let impossible = decide(&scenario, Some(slo(1e-3, 1e-3)));
+    assert_eq!(impossible.capacity, None);
+    let checks = &impossible.sweep.as_ref().expect("judged").checks;
+    assert!(checks.iter().any(|c| c.fits), "points fit, none meets");
+    assert!(checks.iter().all(|c| !c.meets));
+}
+
+#[test]
+fn the_overlay_marks_the_fitting_points_that_miss_the_slo() {
+    let scenario = scenario();
+    let missed = decide(&scenario, Some(slo(1e-3, 1e-3)));
+    let fitting: Vec<u32> = missed
+        .sweep
+        .as_ref()
+        .expect("judged")
+        .checks
+        .iter()
+        .filter(|c| c.fits)
+        .map(|c| c.concurrency)
+        .collect();
+    let marked = overlay(&missed, &[]);
+    assert!(!fitting.is_empty());
+    assert_eq!(marked.slo_missed, fitting);
+    assert_eq!(marked.slo_label, "misses P90 SLO");
+    assert!(marked.pins.is_empty());
+
+    let plain = overlay(&decide(&scenario, None), &[]);
+    assert!(plain.slo_missed.is_empty());
+    assert_eq!(plain.slo_label, "");
+    let met = overlay(&decide(&scenario, Some(slo(1e9, 1e9))), &[]);
+    assert!(met.slo_missed.is_empty(), "nothing missed");
+}
+
+#[test]
+fn pins_are_evaluated_labelled_and_drawn_and_a_broken_one_is_named() {
+    let good = ScenarioInput {
+        model: "llama-3.1-8b".into(),
+        ..ScenarioInput::default()
+    };
+    let broken = ScenarioInput {
+        model: "no-such-model".into(),
+        ..ScenarioInput::default()
+    };
+    let pinned = [evaluate_pin(&good, None), evaluate_pin(&broken, None)];
+    let [first, second] = &pinned;
+    assert_eq!(first.label, pin_label(&good));
+    let (scenario, curve, decision) = first.evaluated.as_ref().expect("valid");
+    assert_eq!(*curve, sweep(scenario));
+    assert!(decision.capacity.is_some());
+    let why = second.evaluated.as_ref().expect_err("no such model");
+    assert!(why.starts_with("model: "), "{why}");
+
+    let drawn = overlay(&decide(&self::scenario(), None), &pinned);
+    let labels: Vec<&str> = drawn.pins.iter().map(|p| p.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            format!("pin 1: {}", first.label),
+            format!("pin 2: {}", second.label)
+        ]
+    );
+    let fitting = curve.points.iter().filter(|p| p.fits).count();
+    assert_eq!(drawn.pins.first().map(|p| p.points.len()), Some(fitting));
+    assert_eq!(
+        drawn.pins.get(1).map(|p| p.points.len()),
+        Some(0),
+        "a broken pin draws nothing"
+    );
+}
+
+#[test]
+fn a_pin_is_judged_against_the_slo_too() {
+    let pin = evaluate_pin(&ScenarioInput::default(), Some(slo(1e-3, 1e-3)));
+    let (_, _, decision) = pin.evaluated.expect("valid");
+    assert!(decision.sweep.is_some());
+    assert_eq!(decision.capacity, None);
+}
+
+#[test]
+fn the_miss_label_names_the_percentile_as_typed() {
+    let tail = |percentile| Slo {
+        ttft_ms: 1.0,
+        tpot_ms: 1.0,
+        percentile,
+    };
+    assert_eq!(slo_miss_label(&tail(90.0)), "misses P90 SLO");
+    assert_eq!(slo_miss_label(&tail(99.9)), "misses P99.9 SLO");
+}

@@ -1,0 +1,172 @@
+//! The raw decision inputs, as users give them beside the scenario: SLO targets and percentile,
+//! traffic, offered load, blend ratio, electricity and the GPUs a plan may use. Like
+//! `ScenarioInput` they travel in links, JSON exports, the printed summary and CLI flags (all
+//! through `fields`), so a reopened link shows the same $/month, SLO point and break-even.
+//! Nothing here is validated beyond what its type needs; the decision tools interpret it.
+
+use super::{fields, ScenarioError};
+use crate::model::cost::BLEND_INPUT_PER_OUTPUT;
+
+/// How the traffic volume is stated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TrafficUnit {
+    #[default]
+    RequestsPerS,
+    /// Prompt + output tokens per day.
+    TokensPerDay,
+}
+
+/// How the offered load is stated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LoadUnit {
+    /// Percent of the operating point's output tok/s.
+    #[default]
+    PercentOfCapacity,
+    OutputTokS,
+}
+
+/// Input tokens per output token for blended prices: a fixed ratio, or the workload's own mix.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Blend {
+    Ratio(f64),
+    Workload,
+}
+
+impl Default for Blend {
+    /// The API convention, 3 input tokens per output token (`model::cost`).
+    fn default() -> Blend {
+        Blend::Ratio(BLEND_INPUT_PER_OUTPUT)
+    }
+}
+
+/// The blend choice that follows the workload's own input:output mix.
+const WORKLOAD_MIX: &str = "workload";
+
+impl Blend {
+    /// The choices offered, as (value, label).
+    pub const CHOICES: [(&'static str, &'static str); 5] = [
+        ("3", "3 : 1 (API convention)"),
+        ("1", "1 : 1"),
+        ("0.25", "1 : 4 (output-heavy)"),
+        ("10", "10 : 1 (long prompts)"),
+        (WORKLOAD_MIX, "the workload's own mix"),
+    ];
+
+    /// A ratio (a non-negative number) or `workload`; anything else is `None`.
+    pub fn parse(value: &str) -> Option<Blend> {
+        let value = value.trim();
+        if value == WORKLOAD_MIX {
+            return Some(Blend::Workload);
+        }
+        match value.parse::<f64>() {
+            Ok(r) if r.is_finite() && r >= 0.0 => Some(Blend::Ratio(r)),
+            _ => None,
+        }
+    }
+
+    pub fn value(self) -> String {
+        match self {
+            Blend::Ratio(r) => format!("{r}"),
+            Blend::Workload => WORKLOAD_MIX.into(),
+        }
+    }
+
+    /// Input tokens per output token for a workload with these mean lengths.
+    pub fn input_per_output(self, input_len: f64, output_len: f64) -> f64 {
+        match self {
+            Blend::Ratio(r) => r,
+            Blend::Workload if output_len > 0.0 => input_len / output_len,
+            Blend::Workload => BLEND_INPUT_PER_OUTPUT,
+        }
+    }
+
+    /// "3:1", "1:4", "5.5:1".
+    pub fn label(self, input_len: f64, output_len: f64) -> String {
+        let r = self.input_per_output(input_len, output_len);
+        if r > 0.0 && r < 1.0 {
+            format!("1:{}", trim_number(1.0 / r))
+        } else {
+            format!("{}:1", trim_number(r))
+        }
+    }
+}
+
+fn trim_number(value: f64) -> String {
+    let text = format!("{value:.1}");
+    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
+}
+
+/// The decision inputs exactly as given (the page's defaults: P90, 10 req/s, half of capacity,
+/// 3:1, electricity off at $0.10/kWh and PUE 1.3, every GPU allowed).
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecisionInput {
+    /// TTFT target in ms; `None` does not constrain.
+    pub slo_ttft_ms: Option<f64>,
+    /// TPOT target in ms; `None` does not constrain.
+    pub slo_tpot_ms: Option<f64>,
+    pub slo_percentile: f64,
+    /// In `traffic_unit`; `None` when no traffic is given.
+    pub traffic: Option<f64>,
+    pub traffic_unit: TrafficUnit,
+    /// In `load_unit`.
+    pub offered_load: f64,
+    pub load_unit: LoadUnit,
+    pub blend: Blend,
+    /// Add electricity to the rental price.
+    pub energy_on: bool,
+    pub energy_usd_per_kwh: f64,
+    pub energy_pue: f64,
+    /// GPUs the plan may use; `None` = every catalog GPU with a price and a complete spec.
+    pub gpus_allowed: Option<Vec<String>>,
+}
+
+impl Default for DecisionInput {
+    fn default() -> DecisionInput {
+        DecisionInput {
+            slo_ttft_ms: None,
+            slo_tpot_ms: None,
+            slo_percentile: 90.0,
+            traffic: Some(10.0),
+            traffic_unit: TrafficUnit::RequestsPerS,
+            offered_load: 50.0,
+            load_unit: LoadUnit::PercentOfCapacity,
+            blend: Blend::default(),
+            energy_on: false,
+            energy_usd_per_kwh: 0.10,
+            energy_pue: 1.3,
+            gpus_allowed: None,
+        }
+    }
+}
+
+impl DecisionInput {
+    /// Check every number against the field table's range (the decision tools' one door, like
+    /// `Scenario::try_from`); the error names the field.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        if let Some(ttft_ms) = self.slo_ttft_ms {
+            fields::SLO_TTFT_MS.real(ttft_ms)?;
+        }
+        if let Some(tpot_ms) = self.slo_tpot_ms {
+            fields::SLO_TPOT_MS.real(tpot_ms)?;
+        }
+        fields::SLO_PERCENTILE.real(self.slo_percentile)?;
+        if let Some(traffic) = self.traffic {
+            fields::TRAFFIC.real(traffic)?;
+        }
+        fields::OFFERED_LOAD.real(self.offered_load)?;
+        if self.load_unit == LoadUnit::PercentOfCapacity
+            && !(0.1..=100.0).contains(&self.offered_load)
+        {
+            return Err(ScenarioError {
+                field: fields::OFFERED_LOAD.key.into(),
+                message: format!(
+                    "must be from 0.1 to 100 % of capacity (got {})",
+                    self.offered_load
+                ),
+            });
+        }
+        fields::ENERGY_USD_PER_KWH.real(self.energy_usd_per_kwh)?;
+        fields::ENERGY_PUE.real(self.energy_pue)?;
+        Ok(())
+    }
+}
