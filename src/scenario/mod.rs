@@ -12,8 +12,8 @@ use crate::model::efficiency::{knob_ranges, Efficiency};
 
 mod input;
 use crate::model::memory::{
-    kv_bytes_per_sequence_gpu, kv_pool_per_gpu, paged_capacity, weight_bytes_per_gpu, Parallelism,
-    BLOCK_TOKENS,
+    kv_bytes_per_sequence_gpu, kv_pool_per_gpu, sequences_fitting, weight_bytes_per_gpu,
+    Parallelism, BLOCK_TOKENS,
 };
 use crate::model::precision::{gemm_mode, GemmMode, KvPrecision, Precision};
 use crate::model::step::{Hardware, StepCost};
@@ -222,7 +222,7 @@ fn fit(
         weights,
         pool,
         per_sequence,
-        capacity: paged_capacity(pool, per_sequence),
+        capacity: sequences_fitting(pool, per_sequence),
     }
 }
 
