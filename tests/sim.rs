@@ -9,8 +9,8 @@
     clippy::panic
 )]
 
+use servecost::model::decode::spec_speedup;
 use servecost::model::evaluate;
-use servecost::model::serving::spec_speedup;
 use servecost::scenario::{EfficiencyOverrides, Scenario, ScenarioInput};
 use servecost::sim::workload::sample_requests;
 use servecost::sim::{simulate, Arrivals, SimConfig, SimResult, Slo, Truncation};

@@ -832,7 +832,7 @@ async fn static_batching_changes_the_numbers_to_what_the_model_says() {
     assert!(gap("static_length_gap") > 2.0 * gap("continuous_length_gap"));
     assert!(text(&root, "#synthetic-summary").contains("lower throughput under static batching"));
     // The KV status and "max concurrency" are the static reservations' capacity, not the paged one.
-    let capacity = servecost::model::static_batching::static_kv_capacity(&scenario);
+    let capacity = servecost::model::capacity::static_kv_capacity(&scenario);
     assert!(capacity < scenario.kv_capacity());
     let status = text(&root, "#kv-status");
     assert!(

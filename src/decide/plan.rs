@@ -11,7 +11,7 @@
 use crate::catalog::catalog;
 use crate::model::economics::{replicas_needed, PriceTier, HOURS_PER_MONTH};
 use crate::model::evaluate;
-use crate::model::pareto::sweep_grid;
+use crate::model::grid::sweep_grid;
 use crate::model::precision::Precision;
 use crate::model::slo::{best_point_meeting, tail_estimate, Slo};
 use crate::scenario::{Scenario, ScenarioInput};

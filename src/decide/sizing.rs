@@ -8,7 +8,7 @@
 
 use crate::decide::plan::Candidate;
 use crate::model::economics::{energy_usd_per_gpu_hour, replicas_needed, Energy, HOURS_PER_MONTH};
-use crate::model::pareto::sweep_grid;
+use crate::model::grid::sweep_grid;
 use crate::model::slo::{tail_estimate, Slo, TailEstimate};
 use crate::model::{evaluate, OperatingPoint};
 use crate::scenario::{Scenario, ScenarioInput};

@@ -3,7 +3,7 @@
 //! SLO operating point and `plan`'s verification run it, with a fixed seed and sample size so the
 //! same question always gets the same answer.
 
-use crate::model::pareto::sweep_grid;
+use crate::model::grid::sweep_grid;
 use crate::model::slo::Slo;
 use crate::model::{evaluate, OperatingPoint};
 use crate::scenario::Scenario;

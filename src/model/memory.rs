@@ -1,5 +1,5 @@
 //! GPU memory: weight bytes per precision and per GPU, KV bytes per token and per sequence,
-//! usable KV memory after activations and overheads, and the largest concurrency that fits.
+//! usable KV memory after activations and overheads, and how many sequences a pool holds.
 //!
 //! MODEL.md §1.1 (weights), §1.2 (KV per token, `min(TP, n_kv)` head sharding, MLA latent
 //! replicated across TP), §1.3 (usable memory), §1.4 (paged capacity from the time-averaged live
@@ -87,9 +87,12 @@ pub fn kv_pool_per_gpu(
     memory * mem_utilization - weights_gpu - reserved
 }
 
-/// Largest number of sequences a replica holds with paged KV:
-/// `floor(M_kv,gpu / kv_per_sequence_gpu(E[c_live] + (b_blk − 1)/2))` (MODEL.md §1.4).
-pub fn paged_capacity(kv_pool_gpu: Bytes, per_sequence_gpu: Bytes) -> u32 {
+/// How many sequences of `per_sequence_gpu` KV bytes each fit in a GPU's KV pool:
+/// `floor(M_kv,gpu / kv_per_sequence_gpu)`, 0 when either is not positive (MODEL.md §1.4). What a
+/// sequence holds is the caller's policy: the paged live context plus half a block
+/// (`E[c_live] + (b_blk − 1)/2`), a contiguous `max_model_len`, or a static batch's padded
+/// reservation (`model::capacity` builds the system-level capacities on this).
+pub fn sequences_fitting(kv_pool_gpu: Bytes, per_sequence_gpu: Bytes) -> u32 {
     if kv_pool_gpu.0 <= 0.0 || per_sequence_gpu.0 <= 0.0 {
         return 0;
     }

@@ -1,11 +1,27 @@
 //! The analytic serving model: architecture, precision, memory, step time, continuous batching,
 //! cost and the Pareto curve. Pure functions of a validated `Scenario`; no I/O, no clock.
+//!
+//! Dependency order: imports point one way, from a module to modules before it in this list
+//! (the test below checks it). The per-GPU facts come first: `architecture`, `precision`,
+//! `efficiency`, `workload` (lengths, and the padded maximum of a batch), `memory` (bytes, and
+//! how many sequences a pool holds), `step` (one iteration's time), `cost`, `economics`. Then
+//! `capacity`, the one answer to "how many requests fit" for both policies; `grid`, the one
+//! concurrency grid, which ends at that capacity; `decode`, one decode iteration or speculative
+//! round; `operating_point`, what an evaluation reports and how a policy's steady state becomes
+//! one. Then the two policies side by side, `serving` (continuous) and `static_batching`, which
+//! know nothing of each other; `evaluate`, the one entry that picks between them; and on top
+//! `pareto` (the sweep), `slo` and `techniques`.
 
 pub mod architecture;
+pub mod capacity;
 pub mod cost;
+pub mod decode;
 pub mod economics;
 pub mod efficiency;
+pub mod evaluate;
+pub mod grid;
 pub mod memory;
+pub mod operating_point;
 pub mod pareto;
 pub mod precision;
 pub mod serving;
@@ -15,6 +31,75 @@ pub mod step;
 pub mod techniques;
 pub mod workload;
 
+pub use evaluate::evaluate;
+pub use operating_point::OperatingPoint;
 pub use pareto::{sweep, Curve, CurvePoint};
-pub use serving::{evaluate, OperatingPoint};
 pub use step::Bound;
+
+#[cfg(test)]
+mod tests {
+    /// The model's modules in dependency order, with their source up to their tests.
+    const ORDER: [(&str, &str); 19] = [
+        ("architecture", include_str!("architecture.rs")),
+        ("precision", include_str!("precision.rs")),
+        ("efficiency", include_str!("efficiency.rs")),
+        ("workload", include_str!("workload.rs")),
+        ("memory", include_str!("memory.rs")),
+        ("step", include_str!("step.rs")),
+        ("cost", include_str!("cost.rs")),
+        ("economics", include_str!("economics.rs")),
+        ("capacity", include_str!("capacity.rs")),
+        ("grid", include_str!("grid.rs")),
+        ("decode", include_str!("decode.rs")),
+        ("operating_point", include_str!("operating_point.rs")),
+        ("serving", include_str!("serving.rs")),
+        ("static_batching", include_str!("static_batching.rs")),
+        ("evaluate", include_str!("evaluate.rs")),
+        ("pareto", include_str!("pareto.rs")),
+        ("slo", include_str!("slo.rs")),
+        ("techniques", include_str!("techniques/mod.rs")),
+        ("techniques", include_str!("techniques/lengths.rs")),
+    ];
+
+    /// The two policies are siblings: neither names the other.
+    const SIBLINGS: [(&str, &str); 1] = [("serving", "static_batching")];
+
+    /// Whether the library code of `source` (comments and tests left out) names `module`.
+    fn names(source: &str, module: &str) -> bool {
+        let library = source.split("#[cfg(test)]").next().unwrap_or(source);
+        let code: String = library
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        ["super::", "model::"].iter().any(|prefix| {
+            [":", ";", ",", "}", " "]
+                .iter()
+                .any(|end| code.contains(&format!("{prefix}{module}{end}")))
+        })
+    }
+
+    /// The order the module doc states: library code (not tests) names only modules before it,
+    /// and the two batching policies do not name each other.
+    #[test]
+    fn imports_point_down_the_stated_order() {
+        for (rank, (module, source)) in ORDER.iter().enumerate() {
+            for (later, _) in ORDER.iter().skip(rank + 1) {
+                if later != module {
+                    assert!(
+                        !names(source, later),
+                        "{module} names {later}, which comes after it"
+                    );
+                }
+            }
+        }
+        for (a, b) in SIBLINGS {
+            let source = |name: &str| ORDER.iter().find(|(m, _)| *m == name).map(|(_, s)| *s);
+            assert!(!names(source(a).unwrap(), b), "{a} names {b}");
+            assert!(!names(source(b).unwrap(), a), "{b} names {a}");
+        }
+        // The check sees an import: the test that reads the current tree must be able to fail.
+        assert!(names("use super::serving::evaluate_continuous;", "serving"));
+        assert!(!names("use super::servings;", "serving"));
+    }
+}

@@ -4,7 +4,9 @@
 //! MODEL.md §4.5: x = tokens/s per user, y = output tokens/s per GPU; Pareto filter = sort by x
 //! descending and keep a point only if its y exceeds the running maximum.
 
-use super::serving::{evaluate, OperatingPoint};
+use super::evaluate::evaluate;
+use super::grid::concurrency_grid;
+use super::operating_point::OperatingPoint;
 use crate::scenario::Scenario;
 use serde::Serialize;
 
@@ -72,35 +74,11 @@ pub struct Curve {
     pub knee: Option<usize>,
 }
 
-/// Concurrencies to sweep: powers of 2^(1/4) from 1 to `limit`, deduplicated, plus the KV
-/// capacity and the limit itself so the feasibility edge is on the curve.
-pub fn sweep_grid(limit: u32, kv_capacity: u32) -> Vec<u32> {
-    let limit = limit.max(1);
-    let mut grid = Vec::new();
-    let mut value = 1.0f64;
-    while value <= f64::from(limit) {
-        grid.push(value.round() as u32);
-        value *= 2f64.powf(0.25);
-    }
-    grid.push(limit);
-    if kv_capacity >= 1 && kv_capacity < limit {
-        grid.push(kv_capacity);
-    }
-    grid.sort_unstable();
-    grid.dedup();
-    grid
-}
-
 /// Evaluate the scenario at every grid concurrency, mark the Pareto frontier and the knee. The
 /// grid includes the KV capacity of the scenario's batching (paged, or static reservations), so
 /// the curve's last feasible point is the capacity itself.
 pub fn sweep(scenario: &Scenario) -> Curve {
-    let capacity = match scenario.batching {
-        crate::scenario::Batching::Static => super::static_batching::static_kv_capacity(scenario),
-        crate::scenario::Batching::Continuous => scenario.kv_capacity(),
-    };
-    let grid = sweep_grid(scenario.engine_limit(), capacity);
-    let mut points: Vec<CurvePoint> = grid
+    let mut points: Vec<CurvePoint> = concurrency_grid(scenario, scenario.batching)
         .into_iter()
         .map(|c| CurvePoint::from_point(&evaluate(&scenario.with_concurrency(c))))
         .collect();

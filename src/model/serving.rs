@@ -2,149 +2,17 @@
 //! every slider move evaluates, per replica and for the whole system.
 //!
 //! MODEL.md §4.2 (time-sharing model: each request costs `E[O]` decode slots and `E[P]` prefill
-//! tokens; prefill is not smeared into every step), §3 (metric definitions), §2.5 (pipeline
-//! stages), §1.4 (KV capacity). A concurrency beyond what the KV cache or the engine holds is an
-//! outcome, not an error: the extra requests wait, so throughput stays at the capacity's and
-//! latency grows by Little's law.
+//! tokens; prefill is not smeared into every step), on `decode`'s iteration (§2.5, §5) and the
+//! paged capacity (§1.4); `operating_point` turns the steady state into the §3 metrics. A
+//! concurrency beyond what the KV cache or the engine holds is an outcome, not an error: the
+//! extra requests wait, so throughput stays at the capacity's and latency grows by Little's law.
 
-use super::cost::{cost_breakdown, CostBreakdown};
-use super::memory::MemorySplit;
-use super::step::{BatchShape, Bound, StepBreakdown};
+use super::decode::decode_round;
+use super::grid::concurrency_grid;
+use super::operating_point::{assemble, OperatingPoint, Steady};
+use super::step::{BatchShape, StepBreakdown};
 use crate::scenario::{Batching, Scenario};
 use crate::units::Seconds;
-use serde::Serialize;
-
-/// One operating point: everything the page's numbers and the CLI's JSON show.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct OperatingPoint {
-    /// Requests in flight across the whole system.
-    pub concurrency: u32,
-    /// Requests actually batched per busy replica (≤ KV capacity and engine limit).
-    pub batch_per_replica: f64,
-    /// Output tokens/s, all GPUs.
-    pub output_tok_s: f64,
-    pub output_tok_s_per_gpu: f64,
-    /// Prompt + output tokens/s, all GPUs.
-    pub total_tok_s: f64,
-    pub requests_per_s: f64,
-    /// Interactivity, `1/TPOT`.
-    pub tok_s_per_user: f64,
-    /// Decode time per generated token of one sequence without prefill stalls (`τ_d/E_tok`).
-    pub decode_ms_per_token: f64,
-    pub tpot_ms: f64,
-    pub ttft_ms: f64,
-    pub e2e_ms: f64,
-    /// Largest system concurrency whose KV cache fits.
-    pub max_concurrency: u32,
-    /// Engine limit (`max_num_seqs × replicas`).
-    pub engine_limit: u32,
-    pub tp: u32,
-    pub pp: u32,
-    pub ep: u32,
-    pub replicas: u32,
-    pub gpus: u32,
-    /// Fraction of busy GPU time spent on prefill (`ρ_pf`).
-    pub prefill_share: f64,
-    /// Prefill cost per prompt token, µs (`c_pf`).
-    pub prefill_us_per_token: f64,
-    pub usd_per_m_output: f64,
-    pub usd_per_m_input: f64,
-    pub usd_per_m_blended: f64,
-    pub cost: CostBreakdown,
-    pub memory: MemorySplit,
-    /// Decode step at this batch, per GPU.
-    pub decode_step: StepBreakdown,
-    pub bound: Bound,
-    pub bound_label: &'static str,
-    /// Within KV capacity and the engine limit.
-    pub fits: bool,
-    pub warnings: Vec<String>,
-}
-
-/// Decode iteration time of a replica with `batch` sequences at the workload's live context:
-/// `τ_d(C) = t_iter(T = C, Σc = C·c̄)` (MODEL.md §4.2).
-pub fn decode_step(scenario: &Scenario, batch: f64) -> StepBreakdown {
-    scaled_decode_step(scenario, batch, scenario.workload.live_context())
-}
-
-/// One decode step and the tokens it yields per sequence. Without speculation: `τ_d` and 1.
-/// With it (MODEL.md §5): `t_spec = γ·c·τ_d + t_verify`, `t_verify = t_iter(T = B·(γ+1))` with
-/// the KV read once per sequence, and `E_tok = (1 − α^(γ+1))/(1 − α)` tokens per step.
-pub fn decode_round(scenario: &Scenario, batch: f64) -> (StepBreakdown, f64) {
-    let plain = decode_step(scenario, batch);
-    let Some(spec) = scenario.spec else {
-        return (plain, 1.0);
-    };
-    let pp = f64::from(scenario.par.pp.max(1));
-    let verify = scenario.step_cost.step(&BatchShape {
-        decode_seqs: batch / pp,
-        decode_context: scenario.workload.live_context(),
-        verify_tokens: spec.len,
-        ..BatchShape::default()
-    });
-    let scale = |ms: f64| ms * pp;
-    let draft_ms = spec.len * spec.draft_cost * plain.total_ms;
-    let step = StepBreakdown {
-        linear_ms: scale(verify.linear_ms),
-        attention_ms: scale(verify.attention_ms),
-        elementwise_ms: scale(verify.elementwise_ms),
-        communication_ms: scale(verify.communication_ms),
-        overhead_ms: scale(verify.overhead_ms),
-        draft_ms,
-        total_ms: scale(verify.total_ms) + draft_ms,
-        weight_read_ms: scale(verify.weight_read_ms),
-        kv_read_ms: scale(verify.kv_read_ms),
-        compute_ms: scale(verify.compute_ms),
-    };
-    (step, expected_tokens_per_step(spec.accept, spec.len))
-}
-
-/// Leviathan et al.'s expected tokens per target step, `E_tok(α, γ) = (1 − α^(γ+1))/(1 − α)`
-/// (MODEL.md §5 [S35]); `γ + 1` when every draft is accepted.
-pub fn expected_tokens_per_step(accept: f64, len: f64) -> f64 {
-    if accept >= 1.0 {
-        return len + 1.0;
-    }
-    (1.0 - accept.powf(len + 1.0)) / (1.0 - accept)
-}
-
-/// Speculative decoding's speed-up at batch `B`: `E_tok·τ_d(B)/t_spec(B)` (1 when off).
-pub fn spec_speedup(scenario: &Scenario, batch: f64) -> f64 {
-    let plain = decode_step(scenario, batch).total_ms;
-    let (round, tokens) = decode_round(scenario, batch);
-    if round.total_ms > 0.0 {
-        tokens * plain / round.total_ms
-    } else {
-        1.0
-    }
-}
-
-/// Decode iteration time at a given mean context; with `PP` stages a token takes
-/// `PP·t_stage(C/PP)` (MODEL.md §2.5: up to PP micro-batches in flight, one per stage).
-pub fn scaled_decode_step(scenario: &Scenario, batch: f64, context: f64) -> StepBreakdown {
-    let pp = f64::from(scenario.par.pp.max(1));
-    let stage = scenario.step_cost.step(&BatchShape {
-        decode_seqs: batch / pp,
-        decode_context: context,
-        ..BatchShape::default()
-    });
-    if scenario.par.pp <= 1 {
-        return stage;
-    }
-    let scale = |ms: f64| ms * pp;
-    StepBreakdown {
-        linear_ms: scale(stage.linear_ms),
-        attention_ms: scale(stage.attention_ms),
-        elementwise_ms: scale(stage.elementwise_ms),
-        communication_ms: scale(stage.communication_ms),
-        overhead_ms: scale(stage.overhead_ms),
-        draft_ms: 0.0,
-        total_ms: scale(stage.total_ms),
-        weight_read_ms: scale(stage.weight_read_ms),
-        kv_read_ms: scale(stage.kv_read_ms),
-        compute_ms: scale(stage.compute_ms),
-    }
-}
 
 /// Marginal prefill GPU time per prompt token at batch `C`, `c_pf`.
 ///
@@ -190,22 +58,15 @@ pub fn prefill_cost_per_token(scenario: &Scenario, batch: f64) -> Seconds {
     (with_prefill.total() - base).max(Seconds(0.0)) / chunk
 }
 
-/// Evaluate the closed loop at the scenario's concurrency.
+/// Evaluate the closed loop under continuous batching at the scenario's concurrency (whatever its
+/// `batching` says: `model::evaluate` picks the policy).
 ///
 /// Per busy replica at batch `C` (MODEL.md §4.2):
 /// `X = 1/(E[O]·τ_d(C)/C + E[P_eff]·c_pf)` requests/s, `ρ_pf = X·E[P_eff]·c_pf`,
 /// `TPOT = τ_d/(1 − ρ_pf·(C−1)/C)` (only the other `C−1` requests' prefills stall a stream, so a
 /// lone request decodes at `τ_d`; this refines §4.2's `τ_d/(1 − ρ_pf)`),
 /// `E2E = C_in_system/X` (Little's law), `TTFT = E2E − (E[O]−1)·TPOT`.
-pub fn evaluate(scenario: &Scenario) -> OperatingPoint {
-    match scenario.batching {
-        Batching::Continuous => evaluate_continuous(scenario),
-        Batching::Static => super::static_batching::evaluate_static(scenario),
-    }
-}
-
-/// The closed loop under continuous batching (see `evaluate`).
-fn evaluate_continuous(scenario: &Scenario) -> OperatingPoint {
+pub fn evaluate_continuous(scenario: &Scenario) -> OperatingPoint {
     let concurrency = scenario.concurrency.max(1);
     let replicas = scenario.replicas.max(1);
     let kv_cap = f64::from(scenario.kv_capacity_per_replica.max(1));
@@ -225,7 +86,7 @@ fn evaluate_continuous(scenario: &Scenario) -> OperatingPoint {
     // interference (long prompts and short outputs: a prompt chunk hides less under a bigger
     // decode's traffic), the extra requests wait and throughput plateaus instead of dipping.
     let mut best = (busy_replicas, own);
-    let grid = super::pareto::sweep_grid(scenario.engine_limit(), scenario.kv_capacity());
+    let grid = concurrency_grid(scenario, Batching::Continuous);
     for candidate in grid.into_iter().filter(|c| *c < concurrency) {
         let (busy, _, steady) = run(candidate);
         let system = |b: u32, s: &BatchSteady| f64::from(b) * s.requests_per_s;
@@ -273,7 +134,7 @@ struct BatchSteady {
     tpot: Seconds,
 }
 
-/// The §4.2 time-sharing steady state at one batch size (see `evaluate`).
+/// The §4.2 time-sharing steady state at one batch size (see `evaluate_continuous`).
 fn batch_steady(scenario: &Scenario, batch: f64) -> BatchSteady {
     let workload = &scenario.workload;
     let (decode, tokens_per_step) = decode_round(scenario, batch);
@@ -297,124 +158,6 @@ fn batch_steady(scenario: &Scenario, batch: f64) -> BatchSteady {
         c_pf,
         requests_per_s,
         tpot: tau / (1.0 - stall_share),
-    }
-}
-
-/// What a batching policy's steady state determines; `assemble` derives the rest.
-pub(super) struct Steady {
-    pub concurrency: u32,
-    pub busy_replicas: u32,
-    /// Sequences batched per busy replica.
-    pub batch: f64,
-    /// Sequences' worth of KV (at the live context) held per replica.
-    pub kv_sequences: f64,
-    pub decode: StepBreakdown,
-    pub c_pf: Seconds,
-    pub requests_per_s_replica: f64,
-    pub prefill_share: f64,
-    pub tpot: Seconds,
-    /// `τ_d/E_tok`: the TPOT a stream would see with no prefill stalls.
-    pub tau_per_token: Seconds,
-    pub ttft: Seconds,
-    pub e2e: Seconds,
-    pub over_kv: bool,
-    pub over_engine: bool,
-}
-
-/// Throughputs, cost, memory split, bound and warnings from a policy's steady state.
-pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
-    let workload = &scenario.workload;
-    let replicas = scenario.replicas.max(1);
-    let busy = f64::from(s.busy_replicas);
-    let requests_per_s = s.requests_per_s_replica * busy;
-    let output_tok_s = requests_per_s * workload.output_mean;
-    let input_tok_s = requests_per_s * workload.input_mean;
-    let total_tok_s = output_tok_s + input_tok_s;
-    let gpus = scenario.gpu_count.max(1);
-    // Idle replicas still bill; busy ones split their time between prefill and decode.
-    let busy_fraction = busy / f64::from(replicas);
-    let cost = cost_breakdown(
-        gpus,
-        scenario.usd_per_gpu_hour,
-        output_tok_s,
-        input_tok_s,
-        s.prefill_share * busy_fraction,
-    );
-
-    let pool_gb = scenario.kv_pool_per_gpu.gb();
-    let kv_used_gb = (scenario.kv_per_sequence_gpu * s.kv_sequences)
-        .gb()
-        .min(pool_gb);
-    let total_gb = scenario.gpu.memory_gb;
-    let memory = MemorySplit {
-        total_gb,
-        weights_gb: scenario.weights_per_gpu.gb(),
-        reserved_gb: scenario.efficiency.reserved_gb,
-        kv_pool_gb: pool_gb,
-        kv_used_gb,
-        free_gb: (total_gb
-            - scenario.weights_per_gpu.gb()
-            - scenario.efficiency.reserved_gb
-            - kv_used_gb)
-            .max(0.0),
-    };
-
-    let bound = if s.over_kv {
-        Bound::KvCapacity
-    } else if s.over_engine {
-        Bound::EngineLimit
-    } else {
-        s.decode.bound()
-    };
-    let mut warnings = scenario.warnings.clone();
-    if s.over_kv {
-        warnings.push(format!(
-            "{} requests in flight exceed the KV cache ({} per replica, {} in all): the rest wait or are preempted, so latency grows while throughput stays at capacity",
-            s.concurrency,
-            scenario.kv_capacity_per_replica,
-            scenario.kv_capacity()
-        ));
-    } else if s.over_engine {
-        warnings.push(format!(
-            "{} requests in flight exceed the engine limit of {} sequences per replica: the rest wait",
-            s.concurrency, scenario.max_num_seqs
-        ));
-    }
-
-    OperatingPoint {
-        concurrency: s.concurrency,
-        batch_per_replica: s.batch,
-        output_tok_s,
-        output_tok_s_per_gpu: output_tok_s / f64::from(gpus),
-        total_tok_s,
-        requests_per_s,
-        tok_s_per_user: if s.tpot.0 > 0.0 { 1.0 / s.tpot.0 } else { 0.0 },
-        decode_ms_per_token: s.tau_per_token.ms(),
-        tpot_ms: s.tpot.ms(),
-        ttft_ms: s.ttft.ms(),
-        e2e_ms: s.e2e.ms(),
-        max_concurrency: match scenario.batching {
-            Batching::Static => super::static_batching::static_kv_capacity(scenario),
-            Batching::Continuous => scenario.kv_capacity(),
-        },
-        engine_limit: scenario.engine_limit(),
-        tp: scenario.par.tp,
-        pp: scenario.par.pp,
-        ep: scenario.par.ep,
-        replicas,
-        gpus,
-        prefill_share: s.prefill_share,
-        prefill_us_per_token: s.c_pf.0 * 1e6,
-        usd_per_m_output: cost.usd_per_m_output,
-        usd_per_m_input: cost.usd_per_m_input,
-        usd_per_m_blended: cost.usd_per_m_blended,
-        cost,
-        memory,
-        decode_step: s.decode,
-        bound,
-        bound_label: bound.label(),
-        fits: !s.over_kv && !s.over_engine,
-        warnings,
     }
 }
 
@@ -446,7 +189,7 @@ mod tests {
             ..ScenarioInput::default()
         })
         .expect("valid");
-        evaluate(&scenario)
+        evaluate_continuous(&scenario)
     }
 
     /// MODEL.md §4.2 analytic column (8B/H100, Azure conversation lengths), output tok/s:

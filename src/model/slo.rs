@@ -9,10 +9,11 @@
 //!   other requests' prefills, a Poisson count with mean `μ_N = (TPOT − τ)·(E[O] − 1)/(P_eff·c_pf)`
 //!   (normal approximation to its quantile).
 
-use super::pareto::sweep_grid;
-use super::serving::{evaluate, OperatingPoint};
-use super::static_batching::inverse_normal_cdf;
-use crate::scenario::Scenario;
+use super::evaluate::evaluate;
+use super::grid::concurrency_grid;
+use super::operating_point::OperatingPoint;
+use super::workload::inverse_normal_cdf;
+use crate::scenario::{Batching, Scenario};
 use serde::Serialize;
 
 /// Targets at a percentile (e.g. P90 TTFT ≤ 2000 ms and TPOT ≤ 100 ms).
@@ -70,7 +71,9 @@ pub fn best_point_meeting(
     scenario: &Scenario,
     slo: &Slo,
 ) -> Option<(OperatingPoint, TailEstimate)> {
-    sweep_grid(scenario.engine_limit(), scenario.kv_capacity())
+    // The paged capacity's grid under either policy, as before the grid was shared; under static
+    // batching the static capacity itself is not on it.
+    concurrency_grid(scenario, Batching::Continuous)
         .into_iter()
         .map(|c| {
             let s = scenario.with_concurrency(c);

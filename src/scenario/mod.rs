@@ -14,8 +14,8 @@ mod decision;
 pub mod fields;
 mod input;
 use crate::model::memory::{
-    kv_bytes_per_sequence_gpu, kv_pool_per_gpu, paged_capacity, weight_bytes_per_gpu, Parallelism,
-    BLOCK_TOKENS,
+    kv_bytes_per_sequence_gpu, kv_pool_per_gpu, sequences_fitting, weight_bytes_per_gpu,
+    Parallelism, BLOCK_TOKENS,
 };
 use crate::model::precision::{gemm_mode, GemmMode, KvPrecision, Precision};
 use crate::model::step::{Hardware, StepCost};
@@ -204,7 +204,7 @@ fn fit(
         weights,
         pool,
         per_sequence,
-        capacity: paged_capacity(pool, per_sequence),
+        capacity: sequences_fitting(pool, per_sequence),
     }
 }
 

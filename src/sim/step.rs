@@ -22,10 +22,10 @@ pub struct IterationWork {
 /// Time of one iteration, seconds.
 ///
 /// `t = PP · t_stage(D/PP decodes at c̄ = Σc/D, Σn/PP prefill tokens of mean prompt
-/// P̄ = Σ n·P / Σ n in chunks of min(P̄, T_bud))`, following `model::serving::scaled_decode_step`
+/// P̄ = Σ n·P / Σ n in chunks of min(P̄, T_bud))`, following `model::decode::scaled_decode_step`
 /// (MODEL.md §2.5: with PP stages a token takes `PP·t_stage(B/PP)`, one micro-batch per stage).
 /// With speculative decoding on and decodes in the batch (MODEL.md §5, as
-/// `model::serving::decode_round`): the stage verifies `γ` extra queries per decoding sequence,
+/// `model::decode::decode_round`): the stage verifies `γ` extra queries per decoding sequence,
 /// and the `γ` draft steps add `γ·c·PP·t_stage(D/PP plain decodes)`.
 pub fn iteration_seconds(scenario: &Scenario, work: &IterationWork) -> f64 {
     let pp = f64::from(scenario.par.pp.max(1));
@@ -68,7 +68,7 @@ pub fn iteration_seconds(scenario: &Scenario, work: &IterationWork) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::serving::{decode_round, decode_step};
+    use crate::model::decode::{decode_round, decode_step};
     use crate::scenario::ScenarioInput;
 
     fn scenario(spec: &str, pp: f64) -> Scenario {

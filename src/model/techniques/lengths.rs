@@ -8,7 +8,7 @@
 //! operating points, cheap enough for every slider move.
 
 use super::pinned;
-use crate::model::serving::evaluate;
+use crate::model::evaluate;
 use crate::scenario::{Batching, Scenario, WORKLOAD_PRESETS};
 
 /// Lognormal spreads used for "production-like" lengths when the user's lengths are fixed: the

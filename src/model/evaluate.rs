@@ -1,0 +1,17 @@
+//! The one entry that evaluates an operating point: the scenario's batching policy picks the
+//! steady-state model, continuous batching's closed loop (`serving`, MODEL.md §4.2) or static
+//! batching's padded batches (`static_batching`, §4.1). Everything above the policies (the sweep,
+//! SLO search, techniques, decisions, page and CLI) evaluates through here.
+
+use super::operating_point::OperatingPoint;
+use super::serving::evaluate_continuous;
+use super::static_batching::evaluate_static;
+use crate::scenario::{Batching, Scenario};
+
+/// Evaluate the scenario at its concurrency under its batching policy.
+pub fn evaluate(scenario: &Scenario) -> OperatingPoint {
+    match scenario.batching {
+        Batching::Continuous => evaluate_continuous(scenario),
+        Batching::Static => evaluate_static(scenario),
+    }
+}

@@ -1,0 +1,174 @@
+//! The operating point: what one evaluation reports, and `assemble`, which derives throughputs,
+//! cost, the memory split, the bound and the warnings from a batching policy's steady state, the
+//! same way for both policies (MODEL.md §3 metric definitions, §7 cost).
+
+use super::capacity::max_concurrency;
+use super::cost::{cost_breakdown, CostBreakdown};
+use super::memory::MemorySplit;
+use super::step::{Bound, StepBreakdown};
+use crate::scenario::Scenario;
+use crate::units::Seconds;
+use serde::Serialize;
+
+/// One operating point: everything the page's numbers and the CLI's JSON show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OperatingPoint {
+    /// Requests in flight across the whole system.
+    pub concurrency: u32,
+    /// Requests actually batched per busy replica (≤ KV capacity and engine limit).
+    pub batch_per_replica: f64,
+    /// Output tokens/s, all GPUs.
+    pub output_tok_s: f64,
+    pub output_tok_s_per_gpu: f64,
+    /// Prompt + output tokens/s, all GPUs.
+    pub total_tok_s: f64,
+    pub requests_per_s: f64,
+    /// Interactivity, `1/TPOT`.
+    pub tok_s_per_user: f64,
+    /// Decode time per generated token of one sequence without prefill stalls (`τ_d/E_tok`).
+    pub decode_ms_per_token: f64,
+    pub tpot_ms: f64,
+    pub ttft_ms: f64,
+    pub e2e_ms: f64,
+    /// Largest system concurrency whose KV cache fits under the scenario's batching
+    /// (`capacity::max_concurrency`).
+    pub max_concurrency: u32,
+    /// Engine limit (`max_num_seqs × replicas`).
+    pub engine_limit: u32,
+    pub tp: u32,
+    pub pp: u32,
+    pub ep: u32,
+    pub replicas: u32,
+    pub gpus: u32,
+    /// Fraction of busy GPU time spent on prefill (`ρ_pf`).
+    pub prefill_share: f64,
+    /// Prefill cost per prompt token, µs (`c_pf`).
+    pub prefill_us_per_token: f64,
+    pub usd_per_m_output: f64,
+    pub usd_per_m_input: f64,
+    pub usd_per_m_blended: f64,
+    pub cost: CostBreakdown,
+    pub memory: MemorySplit,
+    /// Decode step at this batch, per GPU.
+    pub decode_step: StepBreakdown,
+    pub bound: Bound,
+    pub bound_label: &'static str,
+    /// Within KV capacity and the engine limit.
+    pub fits: bool,
+    pub warnings: Vec<String>,
+}
+
+/// What a batching policy's steady state determines; `assemble` derives the rest.
+pub(super) struct Steady {
+    pub concurrency: u32,
+    pub busy_replicas: u32,
+    /// Sequences batched per busy replica.
+    pub batch: f64,
+    /// Sequences' worth of KV (at the live context) held per replica.
+    pub kv_sequences: f64,
+    pub decode: StepBreakdown,
+    pub c_pf: Seconds,
+    pub requests_per_s_replica: f64,
+    pub prefill_share: f64,
+    pub tpot: Seconds,
+    /// `τ_d/E_tok`: the TPOT a stream would see with no prefill stalls.
+    pub tau_per_token: Seconds,
+    pub ttft: Seconds,
+    pub e2e: Seconds,
+    pub over_kv: bool,
+    pub over_engine: bool,
+}
+
+/// Throughputs, cost, memory split, bound and warnings from a policy's steady state.
+pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
+    let workload = &scenario.workload;
+    let replicas = scenario.replicas.max(1);
+    let busy = f64::from(s.busy_replicas);
+    let requests_per_s = s.requests_per_s_replica * busy;
+    let output_tok_s = requests_per_s * workload.output_mean;
+    let input_tok_s = requests_per_s * workload.input_mean;
+    let total_tok_s = output_tok_s + input_tok_s;
+    let gpus = scenario.gpu_count.max(1);
+    // Idle replicas still bill; busy ones split their time between prefill and decode.
+    let busy_fraction = busy / f64::from(replicas);
+    let cost = cost_breakdown(
+        gpus,
+        scenario.usd_per_gpu_hour,
+        output_tok_s,
+        input_tok_s,
+        s.prefill_share * busy_fraction,
+    );
+
+    let pool_gb = scenario.kv_pool_per_gpu.gb();
+    let kv_used_gb = (scenario.kv_per_sequence_gpu * s.kv_sequences)
+        .gb()
+        .min(pool_gb);
+    let total_gb = scenario.gpu.memory_gb;
+    let memory = MemorySplit {
+        total_gb,
+        weights_gb: scenario.weights_per_gpu.gb(),
+        reserved_gb: scenario.efficiency.reserved_gb,
+        kv_pool_gb: pool_gb,
+        kv_used_gb,
+        free_gb: (total_gb
+            - scenario.weights_per_gpu.gb()
+            - scenario.efficiency.reserved_gb
+            - kv_used_gb)
+            .max(0.0),
+    };
+
+    let bound = if s.over_kv {
+        Bound::KvCapacity
+    } else if s.over_engine {
+        Bound::EngineLimit
+    } else {
+        s.decode.bound()
+    };
+    let mut warnings = scenario.warnings.clone();
+    if s.over_kv {
+        warnings.push(format!(
+            "{} requests in flight exceed the KV cache ({} per replica, {} in all): the rest wait or are preempted, so latency grows while throughput stays at capacity",
+            s.concurrency,
+            scenario.kv_capacity_per_replica,
+            scenario.kv_capacity()
+        ));
+    } else if s.over_engine {
+        warnings.push(format!(
+            "{} requests in flight exceed the engine limit of {} sequences per replica: the rest wait",
+            s.concurrency, scenario.max_num_seqs
+        ));
+    }
+
+    OperatingPoint {
+        concurrency: s.concurrency,
+        batch_per_replica: s.batch,
+        output_tok_s,
+        output_tok_s_per_gpu: output_tok_s / f64::from(gpus),
+        total_tok_s,
+        requests_per_s,
+        tok_s_per_user: if s.tpot.0 > 0.0 { 1.0 / s.tpot.0 } else { 0.0 },
+        decode_ms_per_token: s.tau_per_token.ms(),
+        tpot_ms: s.tpot.ms(),
+        ttft_ms: s.ttft.ms(),
+        e2e_ms: s.e2e.ms(),
+        max_concurrency: max_concurrency(scenario, scenario.batching),
+        engine_limit: scenario.engine_limit(),
+        tp: scenario.par.tp,
+        pp: scenario.par.pp,
+        ep: scenario.par.ep,
+        replicas,
+        gpus,
+        prefill_share: s.prefill_share,
+        prefill_us_per_token: s.c_pf.0 * 1e6,
+        usd_per_m_output: cost.usd_per_m_output,
+        usd_per_m_input: cost.usd_per_m_input,
+        usd_per_m_blended: cost.usd_per_m_blended,
+        cost,
+        memory,
+        decode_step: s.decode,
+        bound,
+        bound_label: bound.label(),
+        fits: !s.over_kv && !s.over_engine,
+        warnings,
+    }
+}
