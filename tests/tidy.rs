@@ -1,5 +1,6 @@
 //! Architecture invariants as tests (rust-analyzer's "tidy" idea): the pure core never touches
-//! the web, a clock or OS randomness; every source file says what it is for.
+//! the web, a clock or OS randomness; imports point down the layers; every source file says what
+//! it is for; no test is ignored or passes by panicking.
 
 #![allow(
     clippy::expect_used,
@@ -121,5 +122,391 @@ fn only_the_cli_names_serde_json() {
         offences.is_empty(),
         "use crate::json instead of serde_json outside src/cli/:\n{}",
         offences.join("\n")
+    );
+}
+
+/// Rust source with comments and the contents of string and character literals blanked out
+/// (newlines kept, so line numbers still match): what the checks below read, so a path or an
+/// attribute named in a doc comment or an error message is not taken for code.
+fn code_only(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        let previous_is_ident = i > 0 && is_ident(chars[i - 1]);
+        if c == '/' && next == Some('/') {
+            while i < chars.len() && chars[i] != '\n' {
+                out.push(' ');
+                i += 1;
+            }
+        } else if c == '/' && next == Some('*') {
+            // Block comments nest in Rust.
+            let mut depth = 0;
+            while i < chars.len() {
+                if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                    depth += 1;
+                    out.push_str("  ");
+                    i += 2;
+                } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                    depth -= 1;
+                    out.push_str("  ");
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    out.push(blank(chars[i]));
+                    i += 1;
+                }
+            }
+        } else if c == 'r' && !previous_is_ident && matches!(next, Some('"' | '#')) {
+            // A raw string r"…" or r#"…"# (also br"…": the `b` stays as code).
+            let hashes = chars[i + 1..].iter().take_while(|&&h| h == '#').count();
+            if chars.get(i + 1 + hashes) != Some(&'"') {
+                out.push(c);
+                i += 1;
+                continue;
+            }
+            let start = i;
+            i += 2 + hashes;
+            while i < chars.len() {
+                if chars[i] == '"'
+                    && chars[i + 1..].iter().take_while(|&&h| h == '#').count() >= hashes
+                {
+                    i += 1 + hashes;
+                    break;
+                }
+                i += 1;
+            }
+            out.extend(chars[start..i.min(chars.len())].iter().map(|&c| blank(c)));
+        } else if c == '"' {
+            out.push(' ');
+            i += 1;
+            while i < chars.len() && chars[i] != '"' {
+                if chars[i] == '\\' {
+                    out.push(' ');
+                    i += 1;
+                }
+                if let Some(&inner) = chars.get(i) {
+                    out.push(blank(inner));
+                }
+                i += 1;
+            }
+            out.push(' ');
+            i += 1;
+        } else if c == '\'' {
+            // A character literal ('x', '\n', '\u{1F600}'); anything else is a lifetime.
+            let end = if next == Some('\\') {
+                chars[i + 2..]
+                    .iter()
+                    .position(|&q| q == '\'')
+                    .map(|p| i + 2 + p)
+            } else if chars.get(i + 2) == Some(&'\'') {
+                Some(i + 2)
+            } else {
+                None
+            };
+            match end {
+                Some(end) => {
+                    out.extend(std::iter::repeat_n(' ', end + 1 - i));
+                    i = end + 1;
+                }
+                None => {
+                    out.push(c);
+                    i += 1;
+                }
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The top-level modules a file's code names through a path from the crate root: `crate::X`
+/// (also `$crate::X`), each `X` of a group `crate::{X, Y::z}`, and `super::…::X` when the
+/// `super`s climb to the root (judged from the file's depth under `src/`). Returns
+/// `(line, module)` pairs.
+fn root_paths(code: &str, depth: usize) -> Vec<(usize, String)> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let ident_at = |s: &str| -> String { s.chars().take_while(|&c| is_ident(c)).collect() };
+    let mut found = Vec::new();
+    let mut record = |offset: usize, rest: &str| {
+        let line = code[..offset].matches('\n').count() + 1;
+        let rest = rest.trim_start();
+        if let Some(group) = rest.strip_prefix('{') {
+            // Top-level items of the group: after `{` or a `,` at depth 1.
+            let mut depth = 1;
+            let mut item_start = true;
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => depth -= 1,
+                    ',' if depth == 1 => item_start = true,
+                    c if c.is_whitespace() => {}
+                    _ if item_start && depth == 1 => {
+                        let name = ident_at(&group[i..]);
+                        if !name.is_empty() {
+                            found.push((line, name));
+                        }
+                        item_start = false;
+                    }
+                    _ => {}
+                }
+                if depth == 0 {
+                    break;
+                }
+            }
+        } else {
+            let name = ident_at(rest);
+            if !name.is_empty() {
+                found.push((line, name));
+            }
+        }
+    };
+    let boundary = |offset: usize| {
+        code[..offset]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !is_ident(c))
+    };
+    for (offset, _) in code.match_indices("crate::") {
+        if boundary(offset) {
+            record(offset, &code[offset + "crate::".len()..]);
+        }
+    }
+    for (offset, _) in code.match_indices("super::") {
+        // Only the first `super` of a chain.
+        if !boundary(offset) || code[..offset].ends_with("super::") {
+            continue;
+        }
+        let mut rest = &code[offset..];
+        let mut climbs = 0;
+        while let Some(after) = rest.strip_prefix("super::") {
+            climbs += 1;
+            rest = after;
+        }
+        if climbs >= depth {
+            record(offset, rest);
+        }
+    }
+    found
+}
+
+/// The layer a file under `src/` belongs to: the first component of its path (`units.rs` and
+/// `json.rs` without the extension), and how deep its module sits below the crate root.
+fn layer_and_depth(path: &Path) -> (String, usize) {
+    let relative = path.strip_prefix(src()).expect("under src");
+    let parts: Vec<String> = relative
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let first = parts[0].trim_end_matches(".rs").to_string();
+    let depth = if parts.last().is_some_and(|p| p == "mod.rs") {
+        parts.len() - 1
+    } else {
+        parts.len()
+    };
+    (first, depth)
+}
+
+/// The modules a layer must not name: imports point down the layers (core ← decide,
+/// calibration, present, share ← page ← the shells ui and cli), and only the shells' own files
+/// and the bins name a shell (STYLE.md, ARCHITECTURE.md "Invariants").
+fn forbidden_for(layer: &str) -> &'static [&'static str] {
+    const ABOVE_CORE: &[&str] = &[
+        "decide",
+        "calibration",
+        "present",
+        "share",
+        "page",
+        "ui",
+        "cli",
+    ];
+    match layer {
+        "units" | "json" | "catalog" | "scenario" | "model" | "sim" => ABOVE_CORE,
+        "decide" | "calibration" | "present" | "share" => &["page", "ui", "cli"],
+        "page" => &["ui", "cli"],
+        "ui" => &["cli"],
+        "cli" => &["ui"],
+        // lib.rs declares the modules; the bins are entries and may name anything.
+        _ => &[],
+    }
+}
+
+/// Known violations the lead engineer will fix, as `(file under src/, module it names)`.
+/// Each entry must still match a real import (`layer_allow_list_is_not_stale`), so a fixed
+/// violation is removed from here rather than left to excuse a new one.
+const LAYER_ALLOW_LIST: &[(&str, &str)] = &[];
+
+fn layer_violations() -> Vec<(String, usize, String)> {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut violations = Vec::new();
+    for file in &files {
+        let (layer, depth) = layer_and_depth(file);
+        let forbidden = forbidden_for(&layer);
+        let code = code_only(&std::fs::read_to_string(file).expect("read"));
+        let relative = file
+            .strip_prefix(src())
+            .expect("under src")
+            .to_string_lossy()
+            .replace('\\', "/");
+        for (line, module) in root_paths(&code, depth) {
+            if forbidden.contains(&module.as_str()) {
+                violations.push((relative.clone(), line, module));
+            }
+        }
+    }
+    violations
+}
+
+#[test]
+fn imports_point_down_the_layers() {
+    let offences: Vec<String> = layer_violations()
+        .into_iter()
+        .filter(|(file, _, module)| {
+            !LAYER_ALLOW_LIST
+                .iter()
+                .any(|(f, m)| f == file && m == module)
+        })
+        .map(|(file, line, module)| format!("src/{file}:{line}: names `crate::{module}`"))
+        .collect();
+    assert!(
+        offences.is_empty(),
+        "imports must point down the layers (core ← decide/calibration/present/share ← page ← ui, cli):\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn layer_allow_list_is_not_stale() {
+    let violations = layer_violations();
+    let stale: Vec<String> = LAYER_ALLOW_LIST
+        .iter()
+        .filter(|(f, m)| {
+            !violations
+                .iter()
+                .any(|(file, _, module)| file == f && module == m)
+        })
+        .map(|(f, m)| format!("src/{f} no longer names crate::{m}"))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "remove fixed entries from LAYER_ALLOW_LIST:\n{}",
+        stale.join("\n")
+    );
+}
+
+/// The checks read code, not comments or literals, and see every form of a root path.
+#[test]
+fn root_paths_reads_code_only() {
+    let text = r##"//! Mentions crate::ui in a doc comment.
+use crate::model::evaluate;
+use crate::{scenario::Scenario, decide::{plan, sizing}};
+/* crate::cli in a /* nested */ block comment */
+fn f<'a>(x: &'a str) -> char {
+    let _ = "crate::page in a string";
+    let _ = r#"crate::share in a raw "string""#;
+    let _ = crate::present::report::render;
+    let _ = (x, '"');
+    super::super::calibration::fit();
+    '\''
+}
+"##;
+    let names: Vec<(usize, String)> = root_paths(&code_only(text), 2);
+    let expected: Vec<(usize, String)> = [
+        (2, "model"),
+        (3, "scenario"),
+        (3, "decide"),
+        (8, "present"),
+        (10, "calibration"),
+    ]
+    .into_iter()
+    .map(|(l, n)| (l, n.to_string()))
+    .collect();
+    assert_eq!(names, expected);
+    // One `super` from a file two modules deep stays inside the crate's own subtree.
+    assert!(root_paths("super::model::x", 2).is_empty());
+}
+
+/// The attributes STYLE.md rules out, found in code (not in comments or literals).
+fn banned_attributes(code: &str) -> Vec<(usize, &'static str)> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut found = Vec::new();
+    for (offset, _) in code.match_indices("#[") {
+        let body = &code[offset + 2..];
+        let body = &body[..body.find(']').unwrap_or(body.len())];
+        let words: Vec<&str> = body
+            .split(|c: char| !is_ident(c))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let line = code[..offset].matches('\n').count() + 1;
+        // `#[ignore]`, `#[ignore = "…"]`, `#[should_panic(expected = …)]`, and the same inside
+        // `#[cfg_attr(…, ignore)]`.
+        let named = match words.first() {
+            Some(&"cfg_attr") => &words[1..],
+            _ => &words[..words.len().min(1)],
+        };
+        for banned in ["ignore", "should_panic"] {
+            if named.contains(&banned) {
+                found.push((line, banned));
+            }
+        }
+    }
+    found
+}
+
+/// No test hides a failure or passes by panicking (STYLE.md): no `#[ignore]`, no
+/// `#[should_panic]` in src/ or tests/. A panic that must happen is a bug in library code, and
+/// an ignored test is one that cannot fail.
+#[test]
+fn no_ignored_or_should_panic_tests() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    rust_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests"),
+        &mut files,
+    );
+    let mut offences = Vec::new();
+    for file in &files {
+        let code = code_only(&std::fs::read_to_string(file).expect("read"));
+        for (line, attribute) in banned_attributes(&code) {
+            offences.push(format!("{}:{line}: #[{attribute}]", file.display()));
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "no #[ignore] or #[should_panic]:\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn banned_attributes_are_found_in_code_only() {
+    let text = r##"
+#[test]
+#[ignore]
+fn a() {}
+#[ignore = "slow"]
+#[should_panic(expected = "boom")]
+#[cfg_attr(miri, ignore)]
+// #[ignore] in a comment
+const S: &str = "#[should_panic]";
+#[derive(Debug)] // `ignore` as a word elsewhere is fine
+"##;
+    assert_eq!(
+        banned_attributes(&code_only(text)),
+        vec![
+            (3, "ignore"),
+            (5, "ignore"),
+            (6, "should_panic"),
+            (7, "ignore")
+        ]
     );
 }

@@ -59,7 +59,8 @@ USAGE
   servecost validate FILE.csv [--json] [--fit | --cross-validate] [efficiency knobs]
                      predicted vs measured for a measurements.csv-format file;
                      --fit grid-searches η_mem, η_compute, step and layer overheads;
-                     --cross-validate reports 5-fold out-of-sample errors of that fit
+                     --cross-validate reports out-of-sample errors of that fit, each row
+                     predicted with knobs fitted on other sources' rows (5 folds of sources)
   servecost plan     --model ID --input-len N --output-len N [length flags]
                      (--traffic-tok-s X | --traffic-req-s R) [--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]]
                      [--gpus-allowed id,id,...] [--price-tier low|typical|high] [--top K] [--json]
@@ -451,7 +452,7 @@ fn validate_command(rest: &[String]) -> Outcome {
     if flags.has("--cross-validate") {
         return match crate::calibration::fit::cross_validate(&text, 5, &overrides) {
             Ok(report) => Outcome::ok(format!(
-                "5-fold cross-validation: each row predicted with knobs fitted on the other folds\n\n{}",
+                "Cross-validation by source (5 folds of whole sources): each row predicted with knobs fitted on other sources' rows only\n\n{}",
                 crate::calibration::validate::render(&report)
             )),
             Err(e) => Outcome::usage(format!("{path}: {e}")),
