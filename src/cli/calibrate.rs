@@ -1,6 +1,6 @@
 //! `servecost calibrate`: fit η_mem, η_compute and the overheads to a user's benchmark file.
 
-use super::args::{flag_for_field, scenario_input, Flags, UsageError, SCENARIO_FLAGS};
+use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
 use super::Outcome;
 use crate::present::report::format_number;
 
@@ -28,17 +28,10 @@ pub(super) fn calibrate_command(rest: &[String]) -> Outcome {
     };
     let fit = match crate::calibration::calibrate::calibrate(&input, &points) {
         Ok(fit) => fit,
-        Err(e) => return Outcome::usage(format!("{}: {}", flag_for_field(&e.field), e.message)),
+        Err(e) => return Outcome::bad_field(&e),
     };
     if flags.has("--json") {
-        return match serde_json::to_string_pretty(&fit) {
-            Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome {
-                stdout: String::new(),
-                stderr: format!("error: {e}\n"),
-                code: 1,
-            },
-        };
+        return Outcome::json(&fit);
     }
     let mut out = format!(
         "Fitted knobs (RMS log error {:.3} → {:.3}):\n  --eta-mem {:.3} --eta-compute {:.3} --step-overhead-ms {:.3} --layer-overhead-us {:.2}\n\n",

@@ -2,7 +2,8 @@
 //! meeting an SLO), as text or JSON, with the tails at a percentile when asked.
 
 use super::args::{Flags, UsageError, SCENARIO_FLAGS};
-use super::{scenario_from, slo_flags, Outcome, HELP};
+use super::{scenario_from, slo_settings, Outcome, HELP};
+use crate::model::slo::SloMethod;
 use crate::model::{evaluate, OperatingPoint};
 use crate::present::report::{assumptions, format_number, format_usd};
 use crate::scenario::Scenario;
@@ -17,11 +18,11 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
     }
     let max_throughput = flags.has("--max-throughput");
     let has_concurrency = flags.text("--concurrency").is_some();
-    let slo = match slo_flags(&flags) {
-        Ok(slo) => slo,
-        Err(UsageError(m)) => return Outcome::usage(m),
+    let settings = match slo_settings(&flags) {
+        Ok(settings) => settings,
+        Err(outcome) => return outcome,
     };
-    let chosen = [max_throughput, has_concurrency, slo.is_some()]
+    let chosen = [max_throughput, has_concurrency, settings.slo.is_some()]
         .iter()
         .filter(|b| **b)
         .count();
@@ -34,16 +35,8 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
         Ok(s) => s,
         Err(outcome) => return outcome,
     };
-    let simulated = match flags.text("--slo-method") {
-        None | Some("simulated") => true,
-        Some("analytic") => false,
-        Some(other) => {
-            return Outcome::usage(format!(
-                "--slo-method: `{other}` is not simulated or analytic"
-            ))
-        }
-    };
-    let (scenario, point, tail) = if let Some(slo) = slo {
+    let simulated = settings.method == SloMethod::Simulated;
+    let (scenario, point, tail) = if let Some(slo) = settings.slo {
         let found = if simulated {
             crate::decide::slo_sim::best_point_meeting_simulated(&scenario, &slo)
                 .map(|(point, tail)| (point, serde_json::to_value(tail).unwrap_or_default()))
@@ -61,7 +54,7 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
                         slo.percentile,
                         slo.ttft_ms,
                         slo.tpot_ms,
-                        if simulated { "simulated" } else { "analytic" }
+                        settings.method.id()
                     ),
                     code: 1,
                 }
@@ -76,50 +69,27 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
         };
         let point = evaluate(&scenario);
         // `--slo-percentile P` alone reports the tails at P (what `plan` quotes).
-        let tail = match flags.number("--slo-percentile") {
-            Ok(Some(p)) if (50.0..=99.99).contains(&p) => Some(if simulated {
+        let tail = settings.percentile.map(|p| {
+            if simulated {
                 crate::decide::slo_sim::simulated_tail(&scenario, p)
                     .map(|(tail, _)| serde_json::to_value(tail).unwrap_or_default())
                     .unwrap_or_default()
             } else {
                 serde_json::to_value(crate::model::slo::tail_estimate(&scenario, &point, p))
                     .unwrap_or_default()
-            }),
-            Ok(Some(p)) => {
-                return Outcome::usage(format!(
-                    "--slo-percentile: must be from 50 to 99.99 (got {p})"
-                ))
             }
-            Ok(None) => None,
-            Err(UsageError(m)) => return Outcome::usage(m),
-        };
+        });
         (scenario, point, tail)
     };
     if flags.has("--json") {
         let mut value = match serde_json::to_value(&point) {
             Ok(value) => value,
-            Err(e) => {
-                return Outcome {
-                    stdout: String::new(),
-                    stderr: format!("error: {e}\n"),
-                    code: 1,
-                }
-            }
+            Err(e) => return Outcome::failure(e),
         };
         if let (Some(tail), Some(object)) = (tail, value.as_object_mut()) {
-            object.insert(
-                "slo_tail".into(),
-                serde_json::to_value(tail).unwrap_or_default(),
-            );
+            object.insert("slo_tail".into(), tail);
         }
-        return match serde_json::to_string_pretty(&value) {
-            Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome {
-                stdout: String::new(),
-                stderr: format!("error: {e}\n"),
-                code: 1,
-            },
-        };
+        return Outcome::json(&value);
     }
     let mut text = human_estimate(&scenario, &point);
     if let Some(tail) = tail {

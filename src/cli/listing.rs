@@ -16,11 +16,7 @@ pub(super) fn list_models() -> Outcome {
                 })
                 .collect(),
         ),
-        Err(e) => Outcome {
-            stdout: String::new(),
-            stderr: format!("error: {e}\n"),
-            code: 1,
-        },
+        Err(e) => Outcome::failure(e),
     }
 }
 
@@ -38,10 +34,6 @@ pub(super) fn list_gpus() -> Outcome {
                 })
                 .collect(),
         ),
-        Err(e) => Outcome {
-            stdout: String::new(),
-            stderr: format!("error: {e}\n"),
-            code: 1,
-        },
+        Err(e) => Outcome::failure(e),
     }
 }

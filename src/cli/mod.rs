@@ -3,7 +3,10 @@
 //! arguments to the text to print and an exit code, so tests call it without a process.
 //!
 //! One file per command (`estimate`, `sweep`, `validate`, `plan`, `calibrate`, `simulate`,
-//! `listing` for models and GPUs); `args` reads flags, `output` holds what a command returns.
+//! `listing` for models and GPUs); `args` reads flags, `output` holds what a command returns and
+//! the outcomes the commands share (JSON, bad input). Flags are read into raw inputs
+//! (`ScenarioInput`, `SloInput`, `PlanInput`, `SimInput`) that the core checks once with
+//! `try_from`; the CLI checks only which flags go together.
 
 mod args;
 mod calibrate;
@@ -17,8 +20,9 @@ mod validate;
 
 pub use output::Outcome;
 
+use crate::model::slo::{SloInput, SloSettings};
 use crate::scenario::Scenario;
-use args::{flag_for_field, scenario_input, Flags, UsageError};
+use args::{scenario_input, Flags, UsageError};
 
 const HELP: &str = "servecost — LLM serving performance and cost model
 
@@ -107,44 +111,30 @@ fn scenario_from(flags: &Flags) -> Result<Scenario, Outcome> {
         e.allreduce_latency_us = Some(0.0);
         e.link_efficiency = Some(1.0);
     }
-    Scenario::try_from(input)
-        .map_err(|e| Outcome::usage(format!("{}: {}", flag_for_field(&e.field), e.message)))
+    Scenario::try_from(input).map_err(|e| Outcome::bad_field(&e))
 }
 
-/// `--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]`: both targets or neither.
-fn slo_flags(flags: &Flags) -> Result<Option<crate::model::slo::Slo>, UsageError> {
-    let ttft = flags.number("--slo-ttft-ms")?;
-    let tpot = flags.number("--slo-tpot-ms")?;
-    let percentile = flags.number("--slo-percentile")?.unwrap_or(90.0);
-    match (ttft, tpot) {
-        (None, None) => Ok(None),
-        (Some(ttft_ms), Some(tpot_ms)) => {
-            if !(ttft_ms > 0.0 && ttft_ms.is_finite()) {
-                return Err(UsageError(format!(
-                    "--slo-ttft-ms: must be a positive number of ms (got {ttft_ms})"
-                )));
-            }
-            if !(tpot_ms > 0.0 && tpot_ms.is_finite()) {
-                return Err(UsageError(format!(
-                    "--slo-tpot-ms: must be a positive number of ms (got {tpot_ms})"
-                )));
-            }
-            if !(50.0..=99.99).contains(&percentile) {
-                return Err(UsageError(format!(
-                    "--slo-percentile: must be from 50 to 99.99 (got {percentile})"
-                )));
-            }
-            Ok(Some(crate::model::slo::Slo {
-                ttft_ms,
-                tpot_ms,
-                percentile,
-            }))
-        }
-        (None, Some(_)) => Err(UsageError(
-            "--slo-ttft-ms is required with --slo-tpot-ms".into(),
+/// `--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P] [--slo-method M]` as given: the
+/// command line takes both targets or neither (the page lets one alone constrain).
+fn slo_input(flags: &Flags) -> Result<SloInput, Outcome> {
+    let input = SloInput {
+        ttft_ms: flags.number("--slo-ttft-ms")?,
+        tpot_ms: flags.number("--slo-tpot-ms")?,
+        percentile: flags.number("--slo-percentile")?,
+        method: flags.text("--slo-method").map(str::to_string),
+    };
+    match (input.ttft_ms, input.tpot_ms) {
+        (None, Some(_)) => Err(Outcome::usage(
+            "--slo-ttft-ms is required with --slo-tpot-ms",
         )),
-        (Some(_), None) => Err(UsageError(
-            "--slo-tpot-ms is required with --slo-ttft-ms".into(),
+        (Some(_), None) => Err(Outcome::usage(
+            "--slo-tpot-ms is required with --slo-ttft-ms",
         )),
+        _ => Ok(input),
     }
+}
+
+/// The SLO flags, checked once by `SloSettings::try_from`.
+fn slo_settings(flags: &Flags) -> Result<SloSettings, Outcome> {
+    SloSettings::try_from(slo_input(flags)?).map_err(|e| Outcome::bad_field(&e))
 }

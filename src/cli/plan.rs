@@ -2,8 +2,10 @@
 //! level, why the others lost, and the cheapest plan against API prices.
 
 use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
-use super::{slo_flags, Outcome};
+use super::{slo_input, Outcome};
+use crate::decide::plan::{Candidate, PlanInput, PlanRequest};
 use crate::present::report::{format_number, format_usd};
+use crate::scenario::ScenarioInput;
 
 pub(super) fn plan_command(rest: &[String]) -> Outcome {
     let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
@@ -41,105 +43,59 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
         Ok(input) => input,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
-    let slo = match slo_flags(&flags) {
-        Ok(slo) => slo,
-        Err(UsageError(m)) => return Outcome::usage(m),
+    let input = match plan_input(&flags, base) {
+        Ok(input) => input,
+        Err(outcome) => return outcome,
     };
-    let traffic = match (flags.number("--traffic-tok-s"), flags.number("--traffic-req-s")) {
-        (Ok(Some(tok)), Ok(None)) => tok,
-        (Ok(None), Ok(Some(req))) => req * base.output_len,
-        (Err(UsageError(m)), _) | (_, Err(UsageError(m))) => return Outcome::usage(m),
-        _ => return Outcome::usage("give exactly one traffic level: --traffic-tok-s X (output tokens/s) or --traffic-req-s R"),
-    };
-    if !(traffic > 0.0 && traffic.is_finite()) {
-        return Outcome::usage(format!(
-            "--traffic-tok-s/--traffic-req-s: must be positive (got {traffic} output tok/s)"
-        ));
-    }
-    let price_tier = match flags
-        .text("--price-tier")
-        .map(crate::model::economics::PriceTier::parse)
-    {
-        None => crate::model::economics::PriceTier::Typical,
-        Some(Some(tier)) => tier,
-        Some(None) => return Outcome::usage("--price-tier: one of low, typical, high"),
-    };
-    let top = match flags.number("--top") {
-        Ok(None) => 5,
-        Ok(Some(k)) if (1.0..=100.0).contains(&k) && k.fract() == 0.0 => k as usize,
-        Ok(Some(k)) => {
-            return Outcome::usage(format!("--top: a whole number from 1 to 100 (got {k})"))
-        }
-        Err(UsageError(m)) => return Outcome::usage(m),
-    };
-    let request = crate::decide::plan::PlanRequest {
-        base,
-        traffic_output_tok_s: traffic,
-        slo,
-        gpus_allowed: flags
-            .text("--gpus-allowed")
-            .map(|list| {
-                list.split(',')
-                    .filter(|s| !s.trim().is_empty())
-                    .map(|s| s.trim().to_string())
-                    .collect()
-            })
-            .unwrap_or_default(),
-        price_tier,
-        top,
-        verify_with_simulator: !matches!(flags.text("--slo-method"), Some("analytic")),
+    let request = match PlanRequest::try_from(input) {
+        Ok(request) => request,
+        Err(e) => return Outcome::bad_field(&e),
     };
     let plan = match crate::decide::plan::plan(&request) {
         Ok(plan) => plan,
         Err(e) => return Outcome::usage(e),
     };
     if flags.has("--json") {
-        return match serde_json::to_string_pretty(&plan.candidates) {
-            Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome {
-                stdout: String::new(),
-                stderr: format!("error: {e}\n"),
-                code: 1,
-            },
-        };
+        return Outcome::json(&plan.candidates);
     }
     let mut out = format!(
         "Cheapest deployments for {} output tok/s ({} configurations searched; tails at the SLO from the {})\n",
-        format_number(traffic),
+        format_number(request.traffic_output_tok_s),
         plan.searched,
         if request.verify_with_simulator && request.slo.is_some() { "simulator" } else { "analytic model" }
     );
-    out.push_str(&format!(
-        "{:>3} {:<14} {:>4} {:>6} {:>8} {:>6} {:>7} {:>11} {:>9} {:>9} {:>11} {:>9}\n",
-        "#",
-        "gpu",
-        "prec",
-        "GPU/rep",
-        "replicas",
-        "GPUs",
-        "conc",
-        "tok/s/rep",
-        "TTFT ms",
-        "TPOT ms",
-        "$/month",
-        "$/M out"
+    out.push_str(&candidate_row(
+        [
+            "#",
+            "gpu",
+            "prec",
+            "GPU/rep",
+            "replicas",
+            "GPUs",
+            "conc",
+            "tok/s/rep",
+            "TTFT ms",
+            "TPOT ms",
+            "$/month",
+            "$/M out",
+        ]
+        .map(String::from),
     ));
     for (i, c) in plan.candidates.iter().enumerate() {
-        out.push_str(&format!(
-            "{:>3} {:<14} {:>4} {:>6} {:>8} {:>6} {:>7} {:>11} {:>9} {:>9} {:>11} {:>9}\n",
-            i + 1,
-            c.gpu,
-            c.precision,
-            c.gpus_per_replica,
-            c.replicas,
-            c.total_gpus,
-            c.concurrency,
+        out.push_str(&candidate_row([
+            (i + 1).to_string(),
+            c.gpu.clone(),
+            c.precision.to_string(),
+            c.gpus_per_replica.to_string(),
+            c.replicas.to_string(),
+            c.total_gpus.to_string(),
+            c.concurrency.to_string(),
             format_number(c.output_tok_s_per_replica),
             format_number(c.ttft_ms),
             format_number(c.tpot_ms),
             format!("${:.0}", c.usd_per_month),
-            format_usd(c.usd_per_m_output)
-        ));
+            format_usd(c.usd_per_m_output),
+        ]));
     }
     if let Some(best) = plan.candidates.first() {
         out.push_str(&api_comparison(&request, best));
@@ -154,11 +110,38 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
     Outcome::ok(out)
 }
 
+/// The plan flags as given, on the base scenario.
+fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> {
+    Ok(PlanInput {
+        base,
+        traffic_tok_s: flags.number("--traffic-tok-s")?,
+        traffic_req_s: flags.number("--traffic-req-s")?,
+        slo: slo_input(flags)?,
+        gpus_allowed: flags
+            .text("--gpus-allowed")
+            .map(|list| {
+                list.split(',')
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|s| s.trim().to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        price_tier: flags.text("--price-tier").map(str::to_string),
+        top: flags.number("--top")?,
+    })
+}
+
+/// One line of the candidate table; the header and the candidates share the column widths.
+fn candidate_row(cells: [String; 12]) -> String {
+    let [rank, gpu, prec, per_rep, reps, gpus, conc, tok_s, ttft, tpot, month, per_m] = cells;
+    format!(
+        "{rank:>3} {gpu:<14} {prec:>4} {per_rep:>6} {reps:>8} {gpus:>6} {conc:>7} \
+         {tok_s:>11} {ttft:>9} {tpot:>9} {month:>11} {per_m:>9}\n"
+    )
+}
+
 /// The cheapest plan against every API price for the model (MODEL.md §7 break-even).
-fn api_comparison(
-    request: &crate::decide::plan::PlanRequest,
-    best: &crate::decide::plan::Candidate,
-) -> String {
+fn api_comparison(request: &PlanRequest, best: &Candidate) -> String {
     let model_id = request.base.model.trim();
     let prices = crate::catalog::api_prices_for(model_id);
     if prices.is_empty() {

@@ -4,6 +4,7 @@
 use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{scenario_from, Outcome};
 use crate::present::report::format_number;
+use crate::sim::{LatencySummary, SimConfig, SimInput, SimResult};
 
 pub(super) fn simulate_command(rest: &[String]) -> Outcome {
     let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
@@ -12,69 +13,18 @@ pub(super) fn simulate_command(rest: &[String]) -> Outcome {
         Ok(flags) => flags,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
-    let number = |flag: &str| flags.number(flag);
-    let (concurrency, rate, burstiness) = match (
-        number("--concurrency"),
-        number("--rate"),
-        number("--burstiness"),
-    ) {
-        (Err(UsageError(m)), _, _) | (_, Err(UsageError(m)), _) | (_, _, Err(UsageError(m))) => {
-            return Outcome::usage(m)
-        }
-        (Ok(c), Ok(r), Ok(b)) => (c, r, b),
+    let input = match sim_input(&flags) {
+        Ok(input) => input,
+        Err(outcome) => return outcome,
     };
-    let arrivals = match (concurrency, rate) {
-        (Some(c), None) => {
-            if burstiness.is_some() {
-                return Outcome::usage(
-                    "--burstiness applies to --rate (open loop), not --concurrency",
-                );
-            }
-            if !(c >= 1.0 && c.fract() == 0.0 && c <= 1_000_000.0) {
-                return Outcome::usage(format!(
-                    "--concurrency: a whole number from 1 to 1000000 (got {c})"
-                ));
-            }
-            crate::sim::Arrivals::Closed {
-                concurrency: c as u32,
-            }
-        }
-        (None, Some(r)) => match burstiness {
-            None => crate::sim::Arrivals::Poisson { rate_per_s: r },
-            Some(cv) => crate::sim::Arrivals::Gamma { rate_per_s: r, cv },
-        },
-        _ => return Outcome::usage(
-            "give exactly one of --concurrency N (closed loop) or --rate R (requests/s, open loop)",
-        ),
-    };
-    let requests = match number("--requests") {
-        Ok(None) => 2000,
-        Ok(Some(n)) if n >= 1.0 && n.fract() == 0.0 && n <= f64::from(crate::sim::MAX_REQUESTS) => {
-            n as u32
-        }
-        Ok(Some(n)) => {
-            return Outcome::usage(format!(
-                "--requests: a whole number from 1 to {} (got {n})",
-                crate::sim::MAX_REQUESTS
-            ))
-        }
-        Err(UsageError(m)) => return Outcome::usage(m),
-    };
-    let seed = match flags.text("--seed").map(|t| t.trim().parse::<u64>()) {
-        None => 1,
-        Some(Ok(seed)) => seed,
-        Some(Err(_)) => {
-            return Outcome::usage("--seed: a whole number from 0 to 18446744073709551615")
-        }
-    };
-    let slo = match (number("--slo-ttft-ms"), number("--slo-tpot-ms")) {
-        (Ok(Some(ttft_ms)), Ok(Some(tpot_ms))) => Some(crate::sim::Slo { ttft_ms, tpot_ms }),
-        (Ok(None), Ok(None)) => None,
-        _ => return Outcome::usage("give both --slo-ttft-ms and --slo-tpot-ms (or neither)"),
+    let closed_loop = input.concurrency.is_some();
+    let config = match SimConfig::try_from(input) {
+        Ok(config) => config,
+        Err(e) => return Outcome::bad_field(&e),
     };
     // The scenario's operating point is the closed-loop concurrency (or 1 for open loop).
     let mut scenario_flags = rest.to_vec();
-    if concurrency.is_none() {
+    if !closed_loop {
         scenario_flags.extend(["--concurrency".to_string(), "1".to_string()]);
     }
     let Ok(parsed) = Flags::parse(&scenario_flags, &known) else {
@@ -84,30 +34,16 @@ pub(super) fn simulate_command(rest: &[String]) -> Outcome {
         Ok(s) => s,
         Err(outcome) => return outcome,
     };
-    let config = crate::sim::SimConfig {
-        arrivals,
-        requests,
-        seed,
-        slo,
-        ..crate::sim::SimConfig::default()
-    };
     let result = match crate::sim::simulate(&scenario, &config) {
         Ok(result) => result,
         Err(e) => return Outcome::usage(format!("--{}: {}", e.field.replace('_', "-"), e.message)),
     };
     if flags.has("--json") {
-        return match serde_json::to_string_pretty(&simulation_json(&result)) {
-            Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome {
-                stdout: String::new(),
-                stderr: format!("error: {e}\n"),
-                code: 1,
-            },
-        };
+        return Outcome::json(&simulation_json(&result));
     }
     let mut out = format!(
-        "Simulated {} requests ({} completed, {} measured) on {} busy replica(s), seed {seed}\n",
-        result.requests, result.completed, result.measured, result.busy_replicas
+        "Simulated {} requests ({} completed, {} measured) on {} busy replica(s), seed {}\n",
+        result.requests, result.completed, result.measured, result.busy_replicas, config.seed
     );
     out.push_str(&format!(
         "output tok/s {} ({} per GPU), total tok/s {}, requests/s {}\n",
@@ -116,26 +52,9 @@ pub(super) fn simulate_command(rest: &[String]) -> Outcome {
         format_number(result.total_tok_s),
         format_number(result.requests_per_s)
     ));
-    out.push_str(&format!(
-        "{:<6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
-        "ms", "mean", "P50", "P90", "P95", "P99", "max"
-    ));
-    for (name, l) in [
-        ("TTFT", &result.ttft),
-        ("TPOT", &result.tpot),
-        ("ITL", &result.itl),
-        ("E2E", &result.e2e),
-    ] {
-        out.push_str(&format!(
-            "{:<6} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
-            name,
-            format_number(l.mean_ms),
-            format_number(l.p50_ms),
-            format_number(l.p90_ms),
-            format_number(l.p95_ms),
-            format_number(l.p99_ms),
-            format_number(l.max_ms)
-        ));
+    out.push_str(&latency_row("ms", STATISTICS.map(String::from)));
+    for (name, summary) in summaries(&result) {
+        out.push_str(&latency_row(name, statistics(summary).map(format_number)));
     }
     out.push_str(&format!(
         "mean batch {:.1}, KV utilization {:.0} % (peak {:.0} %), preemptions {}, iterations {}, events {}\n",
@@ -165,26 +84,58 @@ pub(super) fn simulate_command(rest: &[String]) -> Outcome {
     Outcome::ok(out)
 }
 
+/// The simulation flags as given.
+fn sim_input(flags: &Flags) -> Result<SimInput, Outcome> {
+    Ok(SimInput {
+        concurrency: flags.number("--concurrency")?,
+        rate: flags.number("--rate")?,
+        burstiness: flags.number("--burstiness")?,
+        requests: flags.number("--requests")?,
+        seed: flags.text("--seed").map(str::to_string),
+        slo_ttft_ms: flags.number("--slo-ttft-ms")?,
+        slo_tpot_ms: flags.number("--slo-tpot-ms")?,
+    })
+}
+
+/// The latency summaries by name, in the order of the table and the JSON keys.
+fn summaries(result: &SimResult) -> [(&'static str, &LatencySummary); 4] {
+    [
+        ("TTFT", &result.ttft),
+        ("TPOT", &result.tpot),
+        ("ITL", &result.itl),
+        ("E2E", &result.e2e),
+    ]
+}
+
+/// The statistics of a summary, named as the table's columns (lower-cased in the JSON keys).
+const STATISTICS: [&str; 6] = ["mean", "P50", "P90", "P95", "P99", "max"];
+
+fn statistics(summary: &LatencySummary) -> [f64; 6] {
+    [
+        summary.mean_ms,
+        summary.p50_ms,
+        summary.p90_ms,
+        summary.p95_ms,
+        summary.p99_ms,
+        summary.max_ms,
+    ]
+}
+
+/// One line of the latency table; the header and the metrics share the column widths.
+fn latency_row(name: &str, cells: [String; 6]) -> String {
+    let [mean, p50, p90, p95, p99, max] = cells;
+    format!("{name:<6} {mean:>10} {p50:>10} {p90:>10} {p95:>10} {p99:>10} {max:>10}\n")
+}
+
 /// The simulation result as JSON, with flat percentile keys (`ttft_ms_p99`, `tpot_ms_p95`,
 /// `itl_ms_p99`, ...) beside the nested summaries, and `bound_hit` saying whether a bound cut the run.
-fn simulation_json(result: &crate::sim::SimResult) -> serde_json::Value {
+fn simulation_json(result: &SimResult) -> serde_json::Value {
     let mut value = serde_json::to_value(result).unwrap_or_default();
     if let Some(object) = value.as_object_mut() {
-        for (name, summary) in [
-            ("ttft", &result.ttft),
-            ("tpot", &result.tpot),
-            ("itl", &result.itl),
-            ("e2e", &result.e2e),
-        ] {
-            for (suffix, v) in [
-                ("mean", summary.mean_ms),
-                ("p50", summary.p50_ms),
-                ("p90", summary.p90_ms),
-                ("p95", summary.p95_ms),
-                ("p99", summary.p99_ms),
-                ("max", summary.max_ms),
-            ] {
-                object.insert(format!("{name}_ms_{suffix}"), v.into());
+        for (name, summary) in summaries(result) {
+            for (statistic, v) in STATISTICS.iter().zip(statistics(summary)) {
+                let key = format!("{name}_ms_{statistic}").to_lowercase();
+                object.insert(key, v.into());
             }
         }
         object.insert("bound_hit".into(), result.truncated.is_some().into());

@@ -4,6 +4,7 @@ use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{scenario_from, Outcome};
 use crate::model::sweep;
 use crate::present::report::{format_number, format_usd};
+use crate::share::curve_csv_rows;
 
 pub(super) fn sweep_command(rest: &[String]) -> Outcome {
     let flags = match Flags::parse(rest, SCENARIO_FLAGS) {
@@ -19,65 +20,56 @@ pub(super) fn sweep_command(rest: &[String]) -> Outcome {
     };
     let curve = sweep(&scenario);
     if flags.has("--json") {
-        return match serde_json::to_string_pretty(&curve) {
-            Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome {
-                stdout: String::new(),
-                stderr: format!("error: {e}\n"),
-                code: 1,
-            },
-        };
+        return Outcome::json(&curve);
     }
-    let mut out = String::new();
-    let csv = flags.has("--csv");
-    if csv {
-        out.push_str("concurrency,tok_s_per_user,output_tok_s_per_gpu,output_tok_s,tpot_ms,ttft_ms,usd_per_m_output,fits,pareto,knee,bound\n");
-    } else {
-        out.push_str(&format!(
-            "{:>8} {:>12} {:>14} {:>12} {:>10} {:>10} {:>10}  {}\n",
-            "conc", "tok/s/user", "tok/s/GPU", "tok/s", "TPOT ms", "TTFT ms", "$/M out", "notes"
-        ));
+    if flags.has("--csv") {
+        // The same rows as the page's CSV download, without its `#` assumption lines.
+        return Outcome::ok(curve_csv_rows(&curve));
     }
+    let mut out = table_row(
+        "conc",
+        [
+            "tok/s/user",
+            "tok/s/GPU",
+            "tok/s",
+            "TPOT ms",
+            "TTFT ms",
+            "$/M out",
+        ]
+        .map(String::from),
+        "notes",
+    );
     for (index, p) in curve.points.iter().enumerate() {
-        let knee = curve.knee == Some(index);
-        if csv {
-            out.push_str(&format!(
-                "{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.6},{},{},{},{}\n",
-                p.concurrency,
-                p.tok_s_per_user,
-                p.output_tok_s_per_gpu,
-                p.output_tok_s,
-                p.tpot_ms,
-                p.ttft_ms,
-                p.usd_per_m_output,
-                p.fits,
-                p.pareto,
-                knee,
-                p.bound_label
-            ));
-        } else {
-            let mut notes = vec![p.bound_label.to_string()];
-            if p.pareto {
-                notes.push("pareto".into());
-            }
-            if knee {
-                notes.push("KNEE".into());
-            }
-            if !p.fits {
-                notes.push("infeasible".into());
-            }
-            out.push_str(&format!(
-                "{:>8} {:>12} {:>14} {:>12} {:>10} {:>10} {:>10}  {}\n",
-                p.concurrency,
+        let mut notes = vec![p.bound_label.to_string()];
+        if p.pareto {
+            notes.push("pareto".into());
+        }
+        if curve.knee == Some(index) {
+            notes.push("KNEE".into());
+        }
+        if !p.fits {
+            notes.push("infeasible".into());
+        }
+        out.push_str(&table_row(
+            &p.concurrency.to_string(),
+            [
                 format_number(p.tok_s_per_user),
                 format_number(p.output_tok_s_per_gpu),
                 format_number(p.output_tok_s),
                 format_number(p.tpot_ms),
                 format_number(p.ttft_ms),
                 format_usd(p.usd_per_m_output),
-                notes.join(", ")
-            ));
-        }
+            ],
+            &notes.join(", "),
+        ));
     }
     Outcome::ok(out)
+}
+
+/// One line of the table; the header and the points share the column widths.
+fn table_row(concurrency: &str, numbers: [String; 6], notes: &str) -> String {
+    let [per_user, per_gpu, total, tpot, ttft, usd] = numbers;
+    format!(
+        "{concurrency:>8} {per_user:>12} {per_gpu:>14} {total:>12} {tpot:>10} {ttft:>10} {usd:>10}  {notes}\n"
+    )
 }

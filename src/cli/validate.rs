@@ -31,10 +31,7 @@ pub(super) fn validate_command(rest: &[String]) -> Outcome {
     }
     if flags.has("--fit") {
         return match crate::calibration::fit::fit(&text, &overrides) {
-            Ok(fit) if flags.has("--json") => match serde_json::to_string_pretty(&fit) {
-                Ok(json) => Outcome::ok(json + "\n"),
-                Err(e) => Outcome { stdout: String::new(), stderr: format!("error: {e}\n"), code: 1 },
-            },
+            Ok(fit) if flags.has("--json") => Outcome::json(&fit),
             Ok(fit) => Outcome::ok(format!(
                 "Best knobs on the grid (mean |ln error| {:.3} over {} comparisons):\n  --eta-mem {} --eta-compute {} --step-overhead-ms {} --layer-overhead-us {}\n\n{}",
                 fit.objective,
@@ -49,14 +46,7 @@ pub(super) fn validate_command(rest: &[String]) -> Outcome {
         };
     }
     match crate::calibration::validate::validate(&text, &overrides) {
-        Ok(report) if flags.has("--json") => match serde_json::to_string_pretty(&report) {
-            Ok(json) => Outcome::ok(json + "\n"),
-            Err(e) => Outcome {
-                stdout: String::new(),
-                stderr: format!("error: {e}\n"),
-                code: 1,
-            },
-        },
+        Ok(report) if flags.has("--json") => Outcome::json(&report),
         Ok(report) => Outcome::ok(crate::calibration::validate::render(&report)),
         Err(e) => Outcome::usage(format!("{path}: {e}")),
     }

@@ -3,6 +3,7 @@
 //! the field). Parsing only; `decisions.rs` holds the state.
 
 use crate::decide::pricing::DEFAULT_INPUT_PER_OUTPUT;
+use crate::model::slo::{SloInput, SloSettings};
 
 /// The decision controls whose text is parsed into a number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,6 +128,13 @@ fn in_range(value: f64, low: f64, high: f64, what: &str) -> Result<f64, String> 
     }
 }
 
+/// An SLO field's value is checked where the CLI's is: `SloSettings::try_from`.
+fn slo_field(input: SloInput) -> Result<(), String> {
+    SloSettings::try_from(input)
+        .map(|_| ())
+        .map_err(|e| e.message)
+}
+
 /// Parse one field's text into its value, or say what is wrong with it.
 pub fn parse_field(
     field: DecisionField,
@@ -136,11 +144,23 @@ pub fn parse_field(
     let value = parse_optional(text)?;
     let required = || value.ok_or_else(|| "enter a number".to_string());
     match field {
-        DecisionField::SloTtftMs | DecisionField::SloTpotMs => value
-            .map(|v| in_range(v, 1e-3, 1e9, "must be a positive number of milliseconds"))
-            .transpose(),
+        DecisionField::SloTtftMs => slo_field(SloInput {
+            ttft_ms: value,
+            ..SloInput::default()
+        })
+        .map(|()| value),
+        DecisionField::SloTpotMs => slo_field(SloInput {
+            tpot_ms: value,
+            ..SloInput::default()
+        })
+        .map(|()| value),
         DecisionField::SloPercentile => {
-            in_range(required()?, 50.0, 99.99, "must be from 50 to 99.99").map(Some)
+            let percentile = Some(required()?);
+            slo_field(SloInput {
+                percentile,
+                ..SloInput::default()
+            })
+            .map(|()| percentile)
         }
         DecisionField::Traffic => value
             .map(|v| in_range(v, 0.0, 1e15, "must be zero or more"))

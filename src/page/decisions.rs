@@ -10,7 +10,7 @@ use crate::decide::plan::Plan;
 use crate::decide::pricing::DEFAULT_INPUT_PER_OUTPUT;
 use crate::decide::sizing::{req_s_from_tokens_per_day, tokens_per_day_from_req_s};
 use crate::model::economics::Energy;
-use crate::model::slo::Slo;
+use crate::model::slo::{Slo, SloInput, SloSettings};
 pub use crate::page::decision_fields::{
     parse_field, sig_text, Blend, DecisionField, LoadUnit, TrafficUnit,
 };
@@ -146,17 +146,18 @@ pub enum DecisionAction {
 }
 
 impl DecisionState {
-    /// The SLO, when at least one target is set (an unset target does not constrain).
+    /// The SLO, when at least one target is set (an unset target does not constrain). The
+    /// values were checked field by field when typed, so this does not fail.
     pub fn slo(&self) -> Option<Slo> {
         let v = &self.values;
-        if v.slo_ttft_ms.is_none() && v.slo_tpot_ms.is_none() {
-            return None;
-        }
-        Some(Slo {
-            ttft_ms: v.slo_ttft_ms.unwrap_or(f64::INFINITY),
-            tpot_ms: v.slo_tpot_ms.unwrap_or(f64::INFINITY),
-            percentile: v.slo_percentile,
+        SloSettings::try_from(SloInput {
+            ttft_ms: v.slo_ttft_ms,
+            tpot_ms: v.slo_tpot_ms,
+            percentile: Some(v.slo_percentile),
+            method: None,
         })
+        .ok()
+        .and_then(|settings| settings.slo)
     }
 
     /// The offered load as a utilization of an operating point with this output tok/s, and
