@@ -238,6 +238,49 @@ fn bad_input_names_the_flag_and_exits_nonzero() {
             ],
             "--bogus",
         ),
+        // SLO, plan and simulate options are checked by the core's `try_from`, named as flags.
+        (
+            &[
+                "plan",
+                "--model",
+                "llama-3.1-8b",
+                "--workload",
+                "chat",
+                "--traffic-req-s",
+                "5",
+                "--slo-method",
+                "exact",
+            ],
+            "--slo-method",
+        ),
+        (
+            &[
+                "plan",
+                "--model",
+                "llama-3.1-8b",
+                "--workload",
+                "chat",
+                "--traffic-req-s",
+                "-5",
+            ],
+            "--traffic-req-s",
+        ),
+        (
+            &[
+                "simulate",
+                "--model",
+                "llama-3.1-8b",
+                "--gpu",
+                "h100-sxm",
+                "--workload",
+                "chat",
+                "--rate",
+                "1",
+                "--burstiness",
+                "0",
+            ],
+            "--burstiness",
+        ),
     ];
     for (args, flag) in cases {
         let (code, _, err) = servecost(args);

@@ -7,14 +7,17 @@
 //! per-replica throughput), and cost = GPUs × price × 730 h (MODEL.md §7). Candidates are ranked
 //! by $/month, then by GPUs; with `verify_with_simulator` the cheapest are re-searched with
 //! simulated percentiles (`slo_sim`) before the final ranking.
+//!
+//! A request as given (`PlanInput`: CLI flags) is checked once by `PlanRequest::try_from`, whose
+//! error names the field as the flag does (`traffic-req-s`, `top`, `slo-ttft-ms`).
 
 use crate::catalog::catalog;
 use crate::model::economics::{replicas_needed, PriceTier, HOURS_PER_MONTH};
 use crate::model::evaluate;
 use crate::model::grid::sweep_grid;
 use crate::model::precision::Precision;
-use crate::model::slo::{best_point_meeting, tail_estimate, Slo};
-use crate::scenario::{Scenario, ScenarioInput};
+use crate::model::slo::{best_point_meeting, tail_estimate, Slo, SloInput, SloMethod, SloSettings};
+use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
 use serde::Serialize;
 
 /// GPUs per replica tried (one node).
@@ -35,6 +38,85 @@ pub struct PlanRequest {
     /// Re-check the SLO of the cheapest candidates with simulated percentiles (`slo_sim`), the
     /// tails users feel; the analytic estimate only ranks the whole space first.
     pub verify_with_simulator: bool,
+}
+
+/// Most candidates a plan lists.
+pub const MAX_TOP: usize = 100;
+
+/// A plan request as given, nothing checked yet (parse, don't validate).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PlanInput {
+    /// As in `PlanRequest::base`.
+    pub base: ScenarioInput,
+    /// Output tokens/s, or requests/s (× the base's output length); exactly one.
+    pub traffic_tok_s: Option<f64>,
+    pub traffic_req_s: Option<f64>,
+    /// The method says whether the cheapest candidates are verified in the simulator.
+    pub slo: SloInput,
+    /// GPU ids; empty as in `PlanRequest::gpus_allowed`.
+    pub gpus_allowed: Vec<String>,
+    /// "low", "typical" (default) or "high".
+    pub price_tier: Option<String>,
+    /// Candidates to list (default 5).
+    pub top: Option<f64>,
+}
+
+fn field_error(field: &str, message: impl Into<String>) -> ScenarioError {
+    ScenarioError {
+        field: field.into(),
+        message: message.into(),
+    }
+}
+
+impl TryFrom<PlanInput> for PlanRequest {
+    type Error = ScenarioError;
+
+    /// Checks what the plan needs of its own: one positive traffic level, the SLO settings, the
+    /// price tier and the number of candidates. The base scenario is checked per candidate
+    /// (`Scenario::try_from`), GPU ids when the catalog is read (`plan`).
+    fn try_from(input: PlanInput) -> Result<PlanRequest, ScenarioError> {
+        let slo = SloSettings::try_from(input.slo)?;
+        let (field, traffic_output_tok_s) = match (input.traffic_tok_s, input.traffic_req_s) {
+            (Some(tok_s), None) => ("traffic-tok-s", tok_s),
+            (None, Some(req_s)) => ("traffic-req-s", req_s * input.base.output_len),
+            _ => {
+                return Err(field_error(
+                    "traffic-tok-s",
+                    "give exactly one traffic level: --traffic-tok-s X (output tokens/s) or --traffic-req-s R",
+                ))
+            }
+        };
+        if !(traffic_output_tok_s > 0.0 && traffic_output_tok_s.is_finite()) {
+            return Err(field_error(
+                field,
+                format!("must be positive (got {traffic_output_tok_s} output tok/s)"),
+            ));
+        }
+        let price_tier = match input.price_tier.as_deref() {
+            None => PriceTier::Typical,
+            Some(text) => PriceTier::parse(text)
+                .ok_or_else(|| field_error("price-tier", "one of low, typical, high"))?,
+        };
+        let top = match input.top {
+            None => 5,
+            Some(k) if k >= 1.0 && k <= MAX_TOP as f64 && k.fract() == 0.0 => k as usize,
+            Some(k) => {
+                return Err(field_error(
+                    "top",
+                    format!("a whole number from 1 to {MAX_TOP} (got {k})"),
+                ))
+            }
+        };
+        Ok(PlanRequest {
+            base: input.base,
+            traffic_output_tok_s,
+            slo: slo.slo,
+            gpus_allowed: input.gpus_allowed,
+            price_tier,
+            top,
+            verify_with_simulator: slo.method == SloMethod::Simulated,
+        })
+    }
 }
 
 /// One deployment that meets the SLOs.
@@ -402,6 +484,47 @@ mod tests {
             .rejected
             .iter()
             .any(|r| r.reason.starts_with("misses TPOT")));
+    }
+
+    #[test]
+    fn input_is_checked_once_and_names_the_field() {
+        let input = PlanInput {
+            base: ScenarioInput {
+                output_len: 200.0,
+                ..ScenarioInput::default()
+            },
+            traffic_req_s: Some(50.0),
+            slo: SloInput {
+                ttft_ms: Some(1000.0),
+                tpot_ms: Some(40.0),
+                method: Some("analytic".into()),
+                ..SloInput::default()
+            },
+            top: Some(3.0),
+            ..PlanInput::default()
+        };
+        let request = PlanRequest::try_from(input.clone()).expect("valid");
+        assert_eq!(request.traffic_output_tok_s, 10_000.0);
+        assert_eq!(request.top, 3);
+        assert_eq!(request.price_tier, PriceTier::Typical);
+        assert!(!request.verify_with_simulator);
+        assert_eq!(request.slo.map(|s| s.percentile), Some(90.0));
+        let field_named = |edit: fn(&mut PlanInput), field: &str| {
+            let mut bad = input.clone();
+            edit(&mut bad);
+            let error = PlanRequest::try_from(bad).map(|_| ()).map_err(|e| e.field);
+            assert_eq!(error, Err(field.to_string()));
+        };
+        field_named(|i| i.traffic_req_s = None, "traffic-tok-s");
+        field_named(|i| i.traffic_tok_s = Some(5.0), "traffic-tok-s");
+        field_named(|i| i.traffic_req_s = Some(-1.0), "traffic-req-s");
+        field_named(|i| i.traffic_req_s = Some(f64::INFINITY), "traffic-req-s");
+        field_named(|i| i.price_tier = Some("cheap".into()), "price-tier");
+        field_named(|i| i.top = Some(0.0), "top");
+        field_named(|i| i.top = Some(2.5), "top");
+        field_named(|i| i.top = Some(101.0), "top");
+        field_named(|i| i.slo.ttft_ms = Some(-1.0), "slo-ttft-ms");
+        field_named(|i| i.slo.method = Some("exact".into()), "slo-method");
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::calibration::calibrate::Calibration;
 use crate::decide::plan::Plan;
 use crate::decide::sizing::{req_s_from_tokens_per_day, tokens_per_day_from_req_s};
 use crate::model::economics::Energy;
-use crate::model::slo::Slo;
+use crate::model::slo::{Slo, SloSettings};
 use crate::page::state::Shared;
 use crate::scenario::fields::{Field, Group, FIELDS, TRAFFIC, TRAFFIC_UNIT};
 pub use crate::scenario::{Blend, DecisionInput, LoadUnit, TrafficUnit};
@@ -118,17 +118,12 @@ impl DecisionState {
         self.texts.get(field.key).map_or("", String::as_str)
     }
 
-    /// The SLO, when at least one target is set (an unset target does not constrain).
+    /// The SLO, when at least one target is set (an unset target does not constrain). The
+    /// input in use was validated (`DecisionInput::validate`), so this does not fail.
     pub fn slo(&self) -> Option<Slo> {
-        let v = &self.input;
-        if v.slo_ttft_ms.is_none() && v.slo_tpot_ms.is_none() {
-            return None;
-        }
-        Some(Slo {
-            ttft_ms: v.slo_ttft_ms.unwrap_or(f64::INFINITY),
-            tpot_ms: v.slo_tpot_ms.unwrap_or(f64::INFINITY),
-            percentile: v.slo_percentile,
-        })
+        SloSettings::try_from(self.input.slo_input())
+            .ok()
+            .and_then(|settings| settings.slo)
     }
 
     /// The offered load as a utilization of an operating point with this output tok/s, and

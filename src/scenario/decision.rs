@@ -6,6 +6,7 @@
 
 use super::{fields, ScenarioError};
 use crate::model::cost::BLEND_INPUT_PER_OUTPUT;
+use crate::model::slo::{SloInput, SloSettings};
 
 /// How the traffic volume is stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -140,16 +141,20 @@ impl Default for DecisionInput {
 }
 
 impl DecisionInput {
+    /// The SLO part, as `SloSettings::try_from` reads it (the method is the default).
+    pub fn slo_input(&self) -> SloInput {
+        SloInput {
+            ttft_ms: self.slo_ttft_ms,
+            tpot_ms: self.slo_tpot_ms,
+            percentile: Some(self.slo_percentile),
+            method: None,
+        }
+    }
+
     /// Check every number against the field table's range (the decision tools' one door, like
     /// `Scenario::try_from`); the error names the field.
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        if let Some(ttft_ms) = self.slo_ttft_ms {
-            fields::SLO_TTFT_MS.real(ttft_ms)?;
-        }
-        if let Some(tpot_ms) = self.slo_tpot_ms {
-            fields::SLO_TPOT_MS.real(tpot_ms)?;
-        }
-        fields::SLO_PERCENTILE.real(self.slo_percentile)?;
+        SloSettings::try_from(self.slo_input())?;
         if let Some(traffic) = self.traffic {
             fields::TRAFFIC.real(traffic)?;
         }

@@ -473,7 +473,13 @@ pub fn curve_csv(
         out.push_str(line);
         out.push('\n');
     }
-    out.push_str("concurrency,tok_s_per_user,output_tok_s_per_gpu,output_tok_s,tpot_ms,ttft_ms,usd_per_m_output,fits,pareto,knee,bound\n");
+    out.push_str(&curve_csv_rows(curve));
+    out
+}
+
+/// The curve's CSV header and one row per point (also `servecost sweep --csv`).
+pub fn curve_csv_rows(curve: &Curve) -> String {
+    let mut out = String::from("concurrency,tok_s_per_user,output_tok_s_per_gpu,output_tok_s,tpot_ms,ttft_ms,usd_per_m_output,fits,pareto,knee,bound\n");
     for (index, p) in curve.points.iter().enumerate() {
         out.push_str(&format!(
             "{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.6},{},{},{},{}\n",

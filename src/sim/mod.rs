@@ -12,11 +12,15 @@
 //!    (event budget, horizon) stops it; `metrics` records a steady-state window.
 //! 4. `result::summarize` merges the replicas.
 //!
+//! Options as given (`SimInput`, the CLI's flags) become a `SimConfig` through `try_from`
+//! (`input`); a config built in code is checked by `SimConfig::check` when it runs.
+//!
 //! Invariants: no clock, no OS randomness, no I/O (a test greps for them); every loop is bounded;
 //! the same scenario, config and seed give bit-identical results.
 
 mod continuous;
 pub mod histogram;
+mod input;
 pub mod kv;
 pub mod load;
 mod metrics;
@@ -27,6 +31,7 @@ mod static_batch;
 pub mod step;
 pub mod workload;
 
+pub use input::SimInput;
 pub use metrics::Slo;
 pub use result::{
     LatencySummary, SimResult, SloOutcome, TokenLedger, Truncation, CONFIDENT_MEASURED,
@@ -117,7 +122,7 @@ impl SimConfig {
             Arrivals::Closed { concurrency } => {
                 if concurrency == 0 || concurrency > MAX_REQUESTS {
                     return Err(invalid(
-                        "concurrency",
+                        crate::scenario::fields::CONCURRENCY.key,
                         format!("must be from 1 to {MAX_REQUESTS} (got {concurrency})"),
                     ));
                 }

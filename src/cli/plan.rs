@@ -1,0 +1,190 @@
+//! `servecost plan`: the cheapest GPU × TP × precision × batch meeting the SLOs for a traffic
+//! level, why the others lost, and the cheapest plan against API prices.
+
+use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
+use super::{slo_input, Outcome};
+use crate::decide::plan::{Candidate, PlanInput, PlanRequest};
+use crate::present::report::{format_number, format_usd};
+use crate::scenario::ScenarioInput;
+
+pub(super) fn plan_command(rest: &[String]) -> Outcome {
+    let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
+    known.extend([
+        "--traffic-tok-s",
+        "--traffic-req-s",
+        "--gpus-allowed",
+        "--price-tier",
+        "--top",
+    ]);
+    let flags = match Flags::parse(rest, &known) {
+        Ok(flags) => flags,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    for searched in [
+        "--gpu",
+        "--gpus",
+        "--tp",
+        "--precision",
+        "--concurrency",
+        "--usd-per-gpu-hour",
+    ] {
+        if flags.text(searched).is_some() {
+            return Outcome::usage(format!(
+                "{searched}: plan searches this itself; use --gpus-allowed / --price-tier"
+            ));
+        }
+    }
+    let mut with_gpu = rest.to_vec();
+    with_gpu.extend(["--gpu".to_string(), "h100-sxm".to_string()]);
+    let Ok(scenario_flags) = Flags::parse(&with_gpu, &known) else {
+        return Outcome::usage("could not read the scenario flags");
+    };
+    let base = match scenario_input(&scenario_flags) {
+        Ok(input) => input,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let input = match plan_input(&flags, base) {
+        Ok(input) => input,
+        Err(outcome) => return outcome,
+    };
+    let request = match PlanRequest::try_from(input) {
+        Ok(request) => request,
+        Err(e) => return Outcome::bad_field(&e),
+    };
+    let plan = match crate::decide::plan::plan(&request) {
+        Ok(plan) => plan,
+        Err(e) => return Outcome::usage(e),
+    };
+    if flags.has("--json") {
+        return Outcome::json(&plan.candidates);
+    }
+    let mut out = format!(
+        "Cheapest deployments for {} output tok/s ({} configurations searched; tails at the SLO from the {})\n",
+        format_number(request.traffic_output_tok_s),
+        plan.searched,
+        if request.verify_with_simulator && request.slo.is_some() { "simulator" } else { "analytic model" }
+    );
+    out.push_str(&candidate_row(
+        [
+            "#",
+            "gpu",
+            "prec",
+            "GPU/rep",
+            "replicas",
+            "GPUs",
+            "conc",
+            "tok/s/rep",
+            "TTFT ms",
+            "TPOT ms",
+            "$/month",
+            "$/M out",
+        ]
+        .map(String::from),
+    ));
+    for (i, c) in plan.candidates.iter().enumerate() {
+        out.push_str(&candidate_row([
+            (i + 1).to_string(),
+            c.gpu.clone(),
+            c.precision.to_string(),
+            c.gpus_per_replica.to_string(),
+            c.replicas.to_string(),
+            c.total_gpus.to_string(),
+            c.concurrency.to_string(),
+            format_number(c.output_tok_s_per_replica),
+            format_number(c.ttft_ms),
+            format_number(c.tpot_ms),
+            format!("${:.0}", c.usd_per_month),
+            format_usd(c.usd_per_m_output),
+        ]));
+    }
+    if let Some(best) = plan.candidates.first() {
+        out.push_str(&api_comparison(&request, best));
+    }
+    out.push_str("\nWhy the others lost\n");
+    for r in &plan.rejected {
+        out.push_str(&format!(
+            "  {:<14} TP {:<2} {:<5} {}\n",
+            r.gpu, r.tp, r.precision, r.reason
+        ));
+    }
+    Outcome::ok(out)
+}
+
+/// The plan flags as given, on the base scenario.
+fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> {
+    Ok(PlanInput {
+        base,
+        traffic_tok_s: flags.number("--traffic-tok-s")?,
+        traffic_req_s: flags.number("--traffic-req-s")?,
+        slo: slo_input(flags)?,
+        gpus_allowed: flags
+            .text("--gpus-allowed")
+            .map(|list| {
+                list.split(',')
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|s| s.trim().to_string())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        price_tier: flags.text("--price-tier").map(str::to_string),
+        top: flags.number("--top")?,
+    })
+}
+
+/// One line of the candidate table; the header and the candidates share the column widths.
+fn candidate_row(cells: [String; 12]) -> String {
+    let [rank, gpu, prec, per_rep, reps, gpus, conc, tok_s, ttft, tpot, month, per_m] = cells;
+    format!(
+        "{rank:>3} {gpu:<14} {prec:>4} {per_rep:>6} {reps:>8} {gpus:>6} {conc:>7} \
+         {tok_s:>11} {ttft:>9} {tpot:>9} {month:>11} {per_m:>9}\n"
+    )
+}
+
+/// The cheapest plan against every API price for the model (MODEL.md §7 break-even).
+fn api_comparison(request: &PlanRequest, best: &Candidate) -> String {
+    let model_id = request.base.model.trim();
+    let prices = crate::catalog::api_prices_for(model_id);
+    if prices.is_empty() {
+        return format!("\nNo API prices in the catalog for {model_id}.\n");
+    }
+    let usd_per_hour = f64::from(best.total_gpus) * best.usd_per_gpu_hour;
+    let capacity_output = best.output_tok_s_per_replica * f64::from(best.replicas);
+    let ratio = request.base.input_len / request.base.output_len.max(1.0);
+    let capacity_input = capacity_output * ratio;
+    let traffic_input = request.traffic_output_tok_s * ratio;
+    let self_at_traffic =
+        usd_per_hour * 1e6 / ((request.traffic_output_tok_s + traffic_input) * 3600.0);
+    let mut out = format!(
+        "\nAgainst API prices ({} input : 1 output tokens; self-hosted ${:.3}/M at this traffic, utilization {:.0} %)\n",
+        format_number(ratio),
+        self_at_traffic,
+        best.utilization * 100.0
+    );
+    out.push_str(&format!(
+        "  {:<40} {:>9} {:>9} {:>10} {:>12}\n",
+        "provider", "$/M in", "$/M out", "$/M mixed", "break-even u"
+    ));
+    for price in prices {
+        if let Some(b) = crate::model::economics::break_even(
+            usd_per_hour,
+            capacity_input,
+            capacity_output,
+            price,
+        ) {
+            let verdict = if b.break_even_utilization > 1.0 {
+                "never".to_string()
+            } else {
+                format!("{:.0} %", b.break_even_utilization * 100.0)
+            };
+            out.push_str(&format!(
+                "  {:<40} {:>9.3} {:>9.3} {:>10.3} {:>12}\n",
+                price.provider.chars().take(40).collect::<String>(),
+                b.api_usd_per_m_input,
+                b.api_usd_per_m_output,
+                b.api_usd_per_m_mixed,
+                verdict
+            ));
+        }
+    }
+    out
+}
