@@ -145,6 +145,49 @@ test('link: a scenario set with the controls round-trips through the URL and loc
   assert.deepEqual(log.pageErrors, []);
 });
 
+test('link: decision inputs travel, so a reopened link shows the same $/month; Copy link and Reset', async (t) => {
+  const { page, context, log } = await openApp(t);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.locator('#slo-ttft-ms').fill('2000');
+  await page.locator('#slo-tpot-ms').fill('60');
+  await page.locator('#traffic').fill('40');
+  await page.locator('#energy').check();
+  await waitForSearch(page, [/slo-ttft-ms=2000/, /slo-tpot-ms=60/, /traffic=40/, /energy=on/]);
+  const monthly = (await page.locator('[data-metric="usd_per_month"]').first().textContent()).trim();
+  const sloPoint = (await page.locator('[data-metric="slo_output_tok_s_per_gpu"]').first().textContent()).trim();
+  console.log(`decisions: ${monthly}/month at the SLO point ${sloPoint} tok/s per GPU`);
+
+  // Copy link puts the same query on the clipboard.
+  await page.locator('#copy-link').click();
+  await page.waitForFunction(() => /Copied the link/.test(document.getElementById('share-status')?.textContent ?? ''), null, { timeout: STEP_TIMEOUT_MS });
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /slo-ttft-ms=2000/);
+  assert.match(copied, /traffic=40/);
+
+  // A customer opens the link in a fresh profile: same targets, same $/month, same SLO point.
+  const fresh = await newPage(t);
+  await fresh.page.goto(copied, { waitUntil: 'load' });
+  await waitForApp(fresh.page);
+  assert.equal(await fresh.page.locator('#slo-ttft-ms').inputValue(), '2000');
+  assert.equal(await fresh.page.locator('#traffic').inputValue(), '40');
+  assert.ok(await fresh.page.locator('#energy').isChecked());
+  assert.equal((await fresh.page.locator('[data-metric="usd_per_month"]').first().textContent()).trim(), monthly);
+  assert.equal((await fresh.page.locator('[data-metric="slo_output_tok_s_per_gpu"]').first().textContent()).trim(), sloPoint);
+  // The printed summary lists every input, the decisions among them.
+  const printed = await fresh.page.locator('#print-inputs').textContent();
+  assert.match(printed, /TTFT target\s*2000 ms/);
+  assert.match(printed, /GPU count\s*8/);
+  assert.deepEqual(fresh.log.pageErrors, []);
+
+  // Reset to defaults: every input back, the link is the version alone, storage follows.
+  await page.locator('#reset-defaults').click();
+  await page.waitForFunction(() => location.search === '?v=1' || location.search === '', null, { timeout: STEP_TIMEOUT_MS, polling: 50 });
+  assert.equal(await page.locator('#slo-ttft-ms').inputValue(), '');
+  assert.equal(await page.locator('#traffic').inputValue(), '10');
+  assert.equal(await page.locator('#model').inputValue(), 'llama-3.1-70b');
+  assert.deepEqual(log.pageErrors, []);
+});
+
 test('hostile: bad, injected and oversized links load the defaults with a notice and no error', async (t) => {
   const { page: reference } = await openApp(t, '?v=1');
   const defaults = await metrics(reference);
@@ -288,6 +331,24 @@ test('embed: fits 600×400 and 375 px, and its first load is measured', async (t
   assert.ok(phone.scrollWidth <= 375, `no sideways scrolling at 375 px: ${phone.scrollWidth}`);
   assert.equal(phone.theme, 'dark');
   assert.deepEqual(phone.controls, ['model', 'gpu'], 'only the controls asked for');
+  assert.deepEqual(log.pageErrors, []);
+});
+
+test('embed: every field of the table is a control, technique and decision fields included', async (t) => {
+  const { page, log } = await openApp(t, '?v=1&embed=1&controls=batching,spec-decode,workload,gpus,slo-ttft-ms,gpu-count');
+  const ids = await page.evaluate(() => [...document.querySelectorAll('.embed select, .embed input[type=text]')].map((e) => e.id));
+  assert.deepEqual(ids, ['batching', 'spec-decode', 'workload', 'gpus', 'slo-ttft-ms'], 'in order, the old gpu-count name folded into gpus');
+  assert.equal(await page.locator('#url-notice').count(), 0, 'no control is refused');
+  const before = (await page.locator('[data-metric="usd_per_m_output"]').first().textContent()).trim();
+  await page.locator('#batching').selectOption('static');
+  const after = await waitForChange(page, '[data-metric="usd_per_m_output"]', before, 'static batching in the embed');
+  assert.notEqual(after, before);
+  await page.locator('#workload').selectOption('code');
+  await page.waitForFunction(() => document.querySelector('#workload')?.value === 'code', null, { timeout: STEP_TIMEOUT_MS });
+  const unknown = await newPage(t);
+  await unknown.page.goto(`${site.baseUrl}?v=1&embed=1&controls=model,no-such-field`, { waitUntil: 'load' });
+  await waitForApp(unknown.page);
+  assert.match(await unknown.page.locator('#url-notice').textContent(), /no-such-field/);
   assert.deepEqual(log.pageErrors, []);
 });
 
