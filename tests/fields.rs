@@ -16,7 +16,7 @@ use servecost::catalog::catalog;
 use servecost::page::embed::embed_controls;
 use servecost::scenario::fields::{Field, Inputs, Kind, CUSTOM_MODEL, FIELDS, GPUS_ALLOWED};
 use servecost::scenario::ScenarioInput;
-use servecost::share::{decode, encode, read_json, to_json, ViewState};
+use servecost::share::{decode, encode, percent_encode, read_json, to_json, ViewState};
 use std::path::{Path, PathBuf};
 
 /// A text the field's setter accepts, drawn from `pick` (a uniform number in [0, 1)) and `coin`.
@@ -106,7 +106,7 @@ proptest! {
 fn every_key_is_accepted_by_a_link_and_the_embed() {
     for field in FIELDS {
         let text = valid_text(field, 0.5, false);
-        let query = format!("v=1&{}={}", field.key, percent(&text));
+        let query = format!("v=1&{}={}", field.key, percent_encode(&text));
         let (_, notices) = decode(&query);
         assert!(notices.is_empty(), "{}: {notices:?}", field.key);
     }
@@ -116,18 +116,6 @@ fn every_key_is_accepted_by_a_link_and_the_embed() {
     assert_eq!(controls.len(), FIELDS.len());
     let (_, notices) = embed_controls(&["no-such-field".to_string()]);
     assert!(notices.iter().any(|n| n.contains("no-such-field")));
-}
-
-fn percent(text: &str) -> String {
-    text.bytes()
-        .map(|b| {
-            if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-                char::from(b).to_string()
-            } else {
-                format!("%{b:02X}")
-            }
-        })
-        .collect()
 }
 
 /// Links written by the page before the field table (`v=1`, commit 516e60e) open to the view

@@ -8,24 +8,17 @@
 use crate::catalog::{parse_hf_config, ModelSpec};
 use crate::model::efficiency::Efficiency;
 use crate::page::fields::InputError;
-use crate::scenario::fields::{
-    Field, ALLREDUCE_LATENCY_US, BLEND_P, CUSTOM_MODEL, CUSTOM_MODEL_VALUE, ETA_COMPUTE, ETA_MEM,
-    LAYER_OVERHEAD_US, LINK_EFFICIENCY, STEP_OVERHEAD_MS,
-};
+use crate::scenario::fields::{Field, CUSTOM_MODEL, CUSTOM_MODEL_VALUE};
 use crate::scenario::ScenarioInput;
 
-/// The knobs the ideal-roofline switch overrides (η = 1, p = ∞, no fixed overheads).
+/// The knobs the ideal-roofline switch overrides (η = 1, p = ∞, no fixed overheads): those whose
+/// ideal value differs from the defaults (`Efficiency::ideal_roofline`).
 pub fn set_by_ideal_roofline(field: &Field) -> bool {
-    [
-        &ETA_MEM,
-        &ETA_COMPUTE,
-        &BLEND_P,
-        &LAYER_OVERHEAD_US,
-        &STEP_OVERHEAD_MS,
-        &ALLREDUCE_LATENCY_US,
-        &LINK_EFFICIENCY,
-    ]
-    .contains(&field)
+    let defaults = Efficiency::NVIDIA_DATACENTER;
+    let ideal = defaults.ideal_roofline();
+    field
+        .efficiency
+        .is_some_and(|value_of| value_of(&ideal) != value_of(&defaults))
 }
 
 /// The page flags and the pasted model.

@@ -130,7 +130,8 @@ fn changed_view_pairs(view: &ViewState) -> Vec<(&'static str, String)> {
     changed(input_pairs(&view.inputs()), input_pairs(&Inputs::default()))
 }
 
-fn percent_encode(text: &str) -> String {
+/// Percent-encode everything but unreserved characters (RFC 3986 §2.3).
+pub fn percent_encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
