@@ -117,14 +117,8 @@ fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> 
         traffic_tok_s: flags.number("--traffic-tok-s")?,
         traffic_req_s: flags.number("--traffic-req-s")?,
         slo: slo_input(flags)?,
-        gpus_allowed: flags
-            .text("--gpus-allowed")
-            .map(|list| {
-                list.split(',')
-                    .filter(|s| !s.trim().is_empty())
-                    .map(|s| s.trim().to_string())
-                    .collect()
-            })
+        gpus_allowed: super::args::decision_input(flags)?
+            .gpus_allowed
             .unwrap_or_default(),
         price_tier: flags.text("--price-tier").map(str::to_string),
         top: flags.number("--top")?,

@@ -6,10 +6,11 @@
 //! after the browser has painted "Searching…", never on every input.
 
 use crate::catalog::{catalog, Gpu};
-use crate::decide::plan::{plan, Candidate, PlanRequest};
+use crate::decide::plan::{plan, Candidate, PlanInput, PlanRequest};
 use crate::decide::pricing::tier_of;
 use crate::decide::sizing::{candidate_input, output_tok_s_from_req_s};
 use crate::model::economics::PriceTier;
+use crate::model::slo::{SloInput, SloMethod};
 use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::{DecisionAction, DecisionState, PlanStatus};
 use crate::page::state::{Action, Shared, State};
@@ -84,15 +85,20 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
         tier.id(),
         allowed.join(", ")
     );
-    let request = PlanRequest {
+    // Checked once, as the CLI's `plan` is; the panel's SLO tails are the analytic estimates.
+    let request = PlanRequest::try_from(PlanInput {
         base: s.input.clone(),
-        traffic_output_tok_s: traffic,
-        slo,
+        traffic_tok_s: Some(traffic),
+        traffic_req_s: None,
+        slo: SloInput {
+            method: Some(SloMethod::Analytic.id().into()),
+            ..d.input.slo_input()
+        },
         gpus_allowed: allowed,
-        price_tier: tier,
-        top: PLAN_TOP,
-        verify_with_simulator: false,
-    };
+        price_tier: Some(tier.id().into()),
+        top: Some(PLAN_TOP as f64),
+    })
+    .map_err(|e| format!("{}: {}", e.field, e.message))?;
     Ok((request, target))
 }
 
