@@ -233,13 +233,13 @@ async fn choosing_a_model_changes_throughput_and_a_gpu_without_specs_explains_it
     choose(&root, "#model", "llama-3.1-70b").await;
     assert_eq!(metric(&root, "output_tok_s"), before, "deterministic");
 
-    let option = find(&root, "#gpu option[value=\"h100-nvl\"]");
+    let option = find(&root, "#gpu option[value=\"a10g\"]");
     assert!(option
         .text_content()
         .unwrap_or_default()
         .contains("spec incomplete"));
     let kept = metrics(&root);
-    choose(&root, "#gpu", "h100-nvl").await;
+    choose(&root, "#gpu", "a10g").await;
     let message = text(&root, "#input-error");
     assert!(
         message.starts_with("GPU:") && message.contains("BF16"),

@@ -636,7 +636,7 @@ mod tests {
         );
         assert_eq!(
             err(ScenarioInput {
-                gpu: "h100-nvl".into(),
+                gpu: "a10g".into(),
                 ..base.clone()
             })
             .field,
