@@ -577,7 +577,7 @@ table! {
     INPUT_SIGMA = Field::new("input-sigma", "Input spread σ", Real, Workload, num!(scenario: input_sigma)).range(0.0, 3.0);
     OUTPUT_SIGMA = Field::new("output-sigma", "Output spread σ", Real, Workload, num!(scenario: output_sigma)).range(0.0, 3.0);
     PREFIX_HIT = Field::new("prefix-hit", "Prefix-cache hit rate", Real, Technique, num!(scenario: prefix_hit)).range(0.0, 0.99).term("prefix-caching");
-    USD_PER_GPU_HOUR = Field::new("usd-per-gpu-hour", "Price per GPU-hour", Real, Scenario, opt!(scenario: usd_per_gpu_hour)).unit("$/GPU-hour").range(0.0, 1000.0).optional().term("usd-per-m-tokens");
+    USD_PER_GPU_HOUR = Field::new("usd-per-gpu-hour", "Price per GPU-hour", Real, Scenario, opt!(scenario: usd_per_gpu_hour)).unit("$").range(0.0, 1000.0).optional().term("usd-per-m-tokens");
     CONCURRENCY = Field::new("concurrency", "Concurrency (batch size)", Integer, Scenario, num!(scenario: concurrency)).unit("requests in flight").range(1.0, 10_000_000.0).term("throughput");
     MAX_NUM_SEQS = Field::new("max-num-seqs", "Max sequences per replica", Integer, Advanced, num!(scenario: max_num_seqs)).range(1.0, 65_536.0);
     CHUNK_TOKENS = Field::new("chunk-tokens", "Chunked-prefill token budget", Integer, Technique, num!(scenario: chunk_tokens)).unit("tokens").range(16.0, 1_048_576.0).term("chunked-prefill");

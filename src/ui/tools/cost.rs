@@ -5,7 +5,7 @@
 
 use crate::decide::pricing::{tier_of, PointCost, UTILIZATION_STEPS};
 use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
-use crate::model::economics::PriceTier;
+use crate::model::economics::{Energy, PriceTier};
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{sig_text, DecisionAction, DecisionState, LoadUnit};
 use crate::page::fields::number_text;
@@ -163,11 +163,21 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
             decisions.dispatch(DecisionAction::Edit(&OFFERED_LOAD, text));
         })
     };
+    // What electricity would add at the typed price and PUE, whether or not it is switched on.
+    let with_energy = PointCost::new(
+        scenario,
+        point,
+        ratio,
+        Some(Energy {
+            usd_per_kwh: d.input.energy_usd_per_kwh,
+            pue: d.input.energy_pue,
+        }),
+    );
     let energy_hint = match gpu.tdp_w {
         Some(tdp) => format!(
             "{}: {tdp:.0} W TDP, idle taken as 20 % of it, times PUE; at full load +{}/h for {} GPUs.",
             gpu.name,
-            usd_amount(cost.energy_usd_per_hour(1.0)),
+            usd_amount(with_energy.energy_usd_per_hour(1.0)),
             point.gpus
         ),
         None => format!("The catalog has no TDP for the {}: no electricity is added.", gpu.name),
