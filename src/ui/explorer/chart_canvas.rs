@@ -69,18 +69,7 @@ fn draw(
     let overlay = overlay.unwrap_or(&none);
     let others: Vec<OtherCurve<'_>> = extras
         .techniques
-        .map(|study| {
-            study
-                .background
-                .iter()
-                .map(|t| OtherCurve {
-                    label: &t.label,
-                    short_label: t.level.short_label(),
-                    curve: &t.curve,
-                    series: t.level.index(),
-                })
-                .collect()
-        })
+        .map(|study| study.background.iter().map(OtherCurve::from).collect())
         .unwrap_or_default();
     let main_label = extras.techniques.map(|study| {
         (
