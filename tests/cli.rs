@@ -95,6 +95,90 @@ fn estimate_json_has_every_documented_field() {
         .any(|w| w.as_str().unwrap_or("").contains("chose TP 2")));
 }
 
+/// A GPU without a catalog rental price (GB200), none typed: throughput and latency as ever,
+/// every cost `null` in JSON with the warning in the list, "no price" in the text, an empty
+/// cost column in `sweep --csv`, and `simulate` runs. It used to fail on `--usd-per-gpu-hour`.
+#[test]
+fn a_gpu_without_a_price_gives_performance_and_null_costs() {
+    let scenario = [
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "gb200",
+        "--input-len",
+        "1000",
+        "--output-len",
+        "200",
+    ];
+    let command = |name: &str, extra: &[&str]| -> Vec<String> {
+        std::iter::once(name)
+            .chain(scenario)
+            .chain(extra.iter().copied())
+            .map(String::from)
+            .collect()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        servecost(&args)
+    };
+    let (code, out, err) = run(command("estimate", &["--concurrency", "64", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    for field in [
+        "usd_per_m_output",
+        "usd_per_m_input",
+        "usd_per_m_blended",
+        "cost",
+    ] {
+        assert_eq!(json[field], serde_json::Value::Null, "{field}");
+    }
+    assert!(json["output_tok_s"].as_f64().is_some_and(|v| v > 0.0));
+    assert!(json["tpot_ms"].as_f64().is_some_and(|v| v > 0.0));
+    assert!(json["warnings"].as_array().expect("list").iter().any(|w| w
+        .as_str()
+        .unwrap_or("")
+        .starts_with(
+        "no rental price for NVIDIA GB200 NVL72 (per Blackwell GPU) in the catalog: cost not shown"
+    )));
+
+    let (code, text, err) = run(command("estimate", &["--concurrency", "64"]));
+    assert_eq!(code, 0, "{err}");
+    for label in [
+        "$/M output (all-in)",
+        "$/M input (GPU time)",
+        "$/M blended (3:1)",
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} line in {text}"));
+        assert!(line.ends_with(" no price"), "{line}");
+    }
+    assert!(text.contains("Price: none"), "{text}");
+
+    let (code, csv, err) = run(command("sweep", &["--csv"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("no rental price"), "{err}");
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert!(rows.len() > 3);
+    for row in rows {
+        assert_eq!(row.split(',').nth(6), Some(""), "{row}");
+    }
+    let (code, table, err) = run(command("sweep", &[]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        table.lines().skip(1).all(|l| l.contains("no price")),
+        "{table}"
+    );
+
+    let (code, out, err) = run(command(
+        "simulate",
+        &["--concurrency", "16", "--requests", "200"],
+    ));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Simulated 200 requests"), "{out}");
+}
+
 #[test]
 fn max_throughput_is_the_largest_fitting_concurrency() {
     let (code, out, _) = servecost(&with(&["--max-throughput", "--json"]));
