@@ -130,7 +130,7 @@ test('script and markup in link parameters do not run and are not inserted as HT
   for (const [, payload] of PAYLOADS.filter(([, v]) => v.includes('<'))) {
     assert.ok(!state.html.includes(payload), `the payload ${payload} does not appear as markup in the document`);
   }
-  // Only Trunk's loader (one inline module in <head>) and no script in <body>.
+  // Only Trunk's loader and scripts/build-tools' early compile (inline, in <head>) and no script in <body>.
   const bodyScripts = await page.evaluate(() => document.body.querySelectorAll('script').length);
   assert.equal(bodyScripts, 0, `no <script> in <body> (scripts: ${state.scripts.join(', ')})`);
   const shown = PAYLOADS.filter(([, v]) => state.text.includes(v.slice(0, 20))).length;

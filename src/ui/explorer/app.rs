@@ -136,6 +136,26 @@ pub struct AppProps {
     pub tools: Option<web_sys::Element>,
 }
 
+/// Whether the page's second pass has come: false in the first render, true from a browser task
+/// after it. What sits below the first screen (the technique and advanced controls at the foot of
+/// the scenario panel, notes, synthetic vs production, assumptions) renders only then, so the
+/// first render builds, lays out and compiles only what the first chart and its screen need. The
+/// chart's column has a fixed width, so the later sections do not move it.
+#[hook]
+fn use_second_pass() -> bool {
+    let ready = use_state(|| false);
+    {
+        let ready = ready.setter();
+        // Effects run after the first render and its chart draw; the timeout puts the second
+        // render in a task of its own, queued before the tools module's import.
+        use_effect_with((), move |_| {
+            let timer = gloo::timers::callback::Timeout::new(0, move || ready.set(true));
+            move || drop(timer)
+        });
+    }
+    *ready
+}
+
 #[function_component(App)]
 pub fn app(props: &AppProps) -> Html {
     let start = use_memo((), |_| {
@@ -151,6 +171,7 @@ pub fn app(props: &AppProps) -> Html {
         dispatcher.dispatch(Action::Load(Box::new(view)));
     });
     let embed = start.start.view.embed.embed;
+    let second_pass = use_second_pass();
     let overlay = use_tools_link(
         LinkOptions {
             host: if embed { None } else { props.tools.clone() },
@@ -262,8 +283,10 @@ pub fn app(props: &AppProps) -> Html {
                             <WorkloadSelect texts={state.texts.clone()} on_edit={on_edit.clone()} />
                         }}
                     />
-                    <TechniqueControls texts={state.texts.clone()} error_field={error_field.clone()} on_edit={on_edit.clone()} />
-                    <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
+                    if second_pass {
+                        <TechniqueControls texts={state.texts.clone()} error_field={error_field.clone()} on_edit={on_edit.clone()} />
+                        <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
+                    }
                 </section>
                 <section class="panel hero" aria-labelledby="chart-title">
                     <div class="panel-head">
@@ -297,9 +320,11 @@ pub fn app(props: &AppProps) -> Html {
                     <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
                     <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())} />
                 </section>
-                <Notes warnings={view.point.warnings.clone()} />
-                <Synthetic techniques={view.techniques.clone()} {concurrency} />
-                <Assumptions text={assumptions(&view.scenario, &view.point)} />
+                if second_pass {
+                    <Notes warnings={view.point.warnings.clone()} />
+                    <Synthetic techniques={view.techniques.clone()} {concurrency} />
+                    <Assumptions text={assumptions(&view.scenario, &view.point)} />
+                }
             </main>
         </div>
     }

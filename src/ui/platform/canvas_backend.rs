@@ -1,6 +1,12 @@
 //! The plotters backend the page draws with: plotters-canvas's `CanvasBackend`, except that text
-//! is measured with the canvas's own `measureText`; and `prepare`, the sizing and theme glue every
-//! canvas chart shares.
+//! is measured with the canvas's own `measureText` and drawn in the page's own font; and
+//! `prepare`, the sizing and theme glue every canvas chart shares.
+//!
+//! The font: the charts ask for plotters' sans-serif, which this backend draws in the
+//! stylesheet's `system-ui, sans-serif` (`PAGE_SANS_SERIF`). The browser then finds the chart's
+//! text in the fonts the page's first layout already looked up, instead of making a platform
+//! font lookup (an IPC to the browser process on Linux) for each size of another family during
+//! the first chart draw.
 //!
 //! Why: plotters' default text measurement on wasm (plotters/src/style/font/web.rs) appends a
 //! `<span style="…">` to `<body>`, reads its size and removes it, once per measured string. Each
@@ -8,8 +14,10 @@
 //! labels), and the inline `style` attribute would need `style-src-attr 'unsafe-inline'` in the
 //! page's Content-Security-Policy. `measureText` needs neither.
 
+use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+    FontFamily, FontTransform,
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
@@ -25,6 +33,10 @@ impl std::fmt::Display for CanvasError {
 }
 
 impl std::error::Error for CanvasError {}
+
+fn canvas_error(error: wasm_bindgen::JsValue) -> DrawingErrorKind<CanvasError> {
+    DrawingErrorKind::DrawingError(CanvasError(format!("{error:?}")))
+}
 
 fn convert<E: std::error::Error + Send + Sync>(
     error: DrawingErrorKind<E>,
@@ -55,14 +67,23 @@ impl MeasuringCanvas {
     }
 }
 
-/// The CSS font shorthand plotters-canvas uses when it draws the same text.
+/// The stylesheet's text font (`static/style.css`, `:root`), for plotters' sans-serif.
+pub const PAGE_SANS_SERIF: &str = "system-ui, sans-serif";
+
+/// The CSS font shorthand the canvas measures and draws a text style in.
 fn css_font<S: BackendTextStyle>(style: &S) -> String {
-    format!(
-        "{} {}px {}",
-        style.style().as_str(),
-        style.size(),
-        style.family().as_str()
-    )
+    let family = style.family();
+    let family = match family {
+        FontFamily::SansSerif => PAGE_SANS_SERIF,
+        _ => family.as_str(),
+    };
+    format!("{} {}px {family}", style.style().as_str(), style.size())
+}
+
+/// A backend colour as a CSS colour.
+fn css_color(color: BackendColor) -> String {
+    let (r, g, b) = color.rgb;
+    format!("rgba({r},{g},{b},{})", color.alpha)
 }
 
 impl DrawingBackend for MeasuringCanvas {
@@ -143,7 +164,47 @@ impl DrawingBackend for MeasuringCanvas {
         style: &S,
         pos: BackendCoord,
     ) -> Result<(), DrawingErrorKind<CanvasError>> {
-        self.inner.draw_text(text, style, pos).map_err(convert)
+        // As plotters-canvas draws text (`CanvasBackend::draw_text`), in `css_font`'s font.
+        let Some(context) = self.context.as_ref() else {
+            return self.inner.draw_text(text, style, pos).map_err(convert);
+        };
+        let color = style.color();
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        let degrees: f64 = match style.transform() {
+            FontTransform::None => 0.0,
+            FontTransform::Rotate90 => 90.0,
+            FontTransform::Rotate180 => 180.0,
+            FontTransform::Rotate270 => 270.0,
+        };
+        let (mut x, mut y) = (f64::from(pos.0), f64::from(pos.1));
+        if degrees != 0.0 {
+            context.save();
+            context
+                .translate(x, y)
+                .and_then(|()| context.rotate(degrees.to_radians()))
+                .map_err(canvas_error)?;
+            x = 0.0;
+            y = 0.0;
+        }
+        context.set_text_baseline(match style.anchor().v_pos {
+            VPos::Top => "top",
+            VPos::Center => "middle",
+            VPos::Bottom => "bottom",
+        });
+        context.set_text_align(match style.anchor().h_pos {
+            HPos::Left => "start",
+            HPos::Right => "end",
+            HPos::Center => "center",
+        });
+        context.set_fill_style_str(&css_color(color));
+        context.set_font(&css_font(style));
+        let drawn = context.fill_text(text, x, y);
+        if degrees != 0.0 {
+            context.restore();
+        }
+        drawn.map_err(canvas_error)
     }
 
     /// Width from `measureText`; height = the font size (what the canvas lays a line out in).
