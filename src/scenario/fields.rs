@@ -577,6 +577,30 @@ pub static EP: Field = Field {
         |i, t| parse_optional(t).map(|v| i.ep = v),
     )
 };
+pub static DP_ATTENTION: Field = Field {
+    range: Some((1.0, 4096.0)),
+    optional: true,
+    ..scenario(
+        "dp-attention",
+        "Attention DP",
+        Kind::Integer,
+        Group::Scenario,
+        |i| optional_text(i.dp_attention),
+        |i, t| parse_optional(t).map(|v| i.dp_attention = v),
+    )
+};
+pub static EPLB_REDUNDANT_EXPERTS: Field = Field {
+    unit: "expert slots",
+    range: Some((0.0, 4096.0)),
+    ..scenario(
+        "eplb-redundant-experts",
+        "EPLB redundant experts",
+        Kind::Integer,
+        Group::Scenario,
+        |i| number_text(i.eplb_redundant_experts),
+        |i, t| parse_number(t).map(|v| i.eplb_redundant_experts = v),
+    )
+};
 pub static PRECISION: Field = Field {
     choices: PRECISIONS,
     ..scenario(
@@ -897,10 +921,10 @@ pub static CAUSAL_FACTOR: Field = efficiency_knob!(
 );
 pub static MOE_IMBALANCE: Field = efficiency_knob!(
     "moe-imbalance",
-    "MoE load imbalance",
-    "",
+    "MoE imbalance calibration",
+    "× modelled excess",
     moe_imbalance,
-    (1.0, 3.0)
+    (0.0, 3.0)
 );
 pub static SLO_TTFT_MS: Field = Field {
     unit: "ms",
@@ -1058,7 +1082,7 @@ pub static GPUS_ALLOWED: Field = decision(
 );
 
 /// Every field, in the order links, JSON, `--help` and the printed inputs table list them.
-pub static FIELDS: [&Field; 51] = [
+pub static FIELDS: [&Field; 53] = [
     &MODEL,
     &CUSTOM_MODEL,
     &GPU,
@@ -1066,6 +1090,8 @@ pub static FIELDS: [&Field; 51] = [
     &TP,
     &PP,
     &EP,
+    &DP_ATTENTION,
+    &EPLB_REDUNDANT_EXPERTS,
     &PRECISION,
     &KV_PRECISION,
     &INPUT_LEN,

@@ -289,6 +289,7 @@ mod tests {
                 reserve_tokens: 0,
             },
             chunk_tokens: 2048,
+            prompt_chunk_tokens: 2048,
             max_num_seqs: 256,
             prefix_hit: 0.0,
             spec: None,
