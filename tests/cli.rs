@@ -473,3 +473,64 @@ fn calibrate_fits_a_benchmark_file() {
     assert_eq!(code, 2);
     assert!(err.contains("max_concurrency"), "{err}");
 }
+
+/// DEP 8 (`--tp 1 --ep 8`, MODEL.md §2.8) of DeepSeek-R1 on 8 H200s runs, names its layout in
+/// text and JSON, and a layout that does not divide the GPUs names the flag.
+#[test]
+fn estimate_runs_attention_dp_with_expert_parallel() {
+    let dep8 = [
+        "estimate",
+        "--model",
+        "deepseek-r1",
+        "--gpu",
+        "h200-sxm",
+        "--gpus",
+        "8",
+        "--tp",
+        "1",
+        "--ep",
+        "8",
+        "--precision",
+        "fp8",
+        "--input-len",
+        "1000",
+        "--output-len",
+        "1000",
+        "--usd-per-gpu-hour",
+        "3",
+        "--concurrency",
+        "256",
+    ];
+    let (code, out, err) = servecost(&dep8);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("DEP 8 (TP 1 × attention DP 8, EP 8 × moe-TP 1, PP 1), 1 replicas on 8 GPUs"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Expert load: the busiest of 8 EP ranks"),
+        "{out}"
+    );
+    let mut json_args = dep8.to_vec();
+    json_args.push("--json");
+    let (code, out, err) = servecost(&json_args);
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    assert_eq!(json["dp_attention"], 8);
+    assert_eq!(json["ep"], 8);
+    assert_eq!(json["replicas"], 1);
+    assert!(json["output_tok_s"].as_f64().unwrap() > 0.0);
+    // Without attention DP the JSON stays as it was: no `dp_attention` key.
+    let (_, plain, _) = servecost(&with(&["--concurrency", "64", "--json"]));
+    let plain: serde_json::Value = serde_json::from_str(&plain).expect("valid JSON");
+    assert!(plain.get("dp_attention").is_none());
+
+    // Attention DP 3 on 8 GPUs (EP left to its default).
+    let mut bad: Vec<&str> = dep8.to_vec();
+    bad.truncate(9);
+    bad.extend(dep8.get(11..).unwrap_or_default());
+    bad.extend(["--dp-attention", "3"]);
+    let (code, _, err) = servecost(&bad);
+    assert_eq!(code, 2);
+    assert!(err.contains("--dp-attention"), "{err}");
+}

@@ -177,16 +177,14 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
     };
     let tp = number("tp")?;
     let ep = number("ep")?;
-    let (tp, ep) = match (tp, ep) {
-        (Some(tp), Some(ep)) if ep > tp => {
+    if let (Some(tp), Some(ep)) = (tp, ep) {
+        if ep > tp {
             notes.push(format!(
-                "EP {ep} over TP {tp} (attention data-parallel) modelled as {:.0} replicas",
-                gpus / tp
+                "EP {ep} over TP {tp}: attention data-parallel {:.0} ranks, experts over EP {ep}",
+                ep / tp
             ));
-            (Some(tp), None)
         }
-        other => other,
-    };
+    }
     let (max_num_seqs, chunk_tokens) = engine_defaults(engine);
     let concurrency = match mode.as_str() {
         "offline" | "server" => None,

@@ -3,9 +3,10 @@
 
 use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{help, scenario_from, slo_settings, Outcome};
+use crate::model::memory::Parallelism;
 use crate::model::slo::SloMethod;
 use crate::model::{evaluate, OperatingPoint};
-use crate::present::report::{assumptions, format_cost, format_number};
+use crate::present::report::{assumptions, format_cost, format_number, parallelism_line};
 use crate::scenario::Scenario;
 
 pub(super) fn estimate(rest: &[String]) -> Outcome {
@@ -142,9 +143,15 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
     );
     line(
         "parallelism",
-        format!(
-            "TP {} × PP {} (EP {}), {} replicas on {} GPUs",
-            p.tp, p.pp, p.ep, p.replicas, p.gpus
+        parallelism_line(
+            Parallelism {
+                tp: p.tp,
+                pp: p.pp,
+                ep: p.ep,
+                dp: p.dp_attention,
+            },
+            p.replicas,
+            p.gpus,
         ),
     );
     line(

@@ -35,7 +35,10 @@ pub struct Efficiency {
     pub dequant_factor: f64,
     /// `f_c`: fraction of the causal attention square computed in prefill (0.5 FlashAttention, 1 naive).
     pub causal_factor: f64,
-    /// `ι`: MoE load-imbalance factor on distinct experts per rank under expert parallelism (1.1–1.3).
+    /// `c`: calibration of the expert load imbalance under expert parallelism, a multiplier on
+    /// the modelled excess load of the busiest EP rank, `ι = 1 + c·z(EP)·√(s²/m + 1/μ)`
+    /// (`parallelism::ExpertLoad`); 1 = the model as calibrated on TensorRT-LLM's measurement,
+    /// 0 = a perfectly balanced router.
     pub moe_imbalance: f64,
 }
 
@@ -54,7 +57,7 @@ impl Efficiency {
         reserved_gb: 2.0,
         dequant_factor: 0.7,
         causal_factor: 0.5,
-        moe_imbalance: 1.2,
+        moe_imbalance: 1.0,
     };
 
     /// NVIDIA defaults, fitted on the 28 runnable vendor-table rows of `measurements.csv`
@@ -118,6 +121,6 @@ pub fn knob_ranges(e: &Efficiency) -> [(&'static str, f64, f64, f64); 12] {
         ("reserved_gb", e.reserved_gb, 0.0, 100.0),
         ("dequant_factor", e.dequant_factor, 0.1, 1.0),
         ("causal_factor", e.causal_factor, 0.5, 1.0),
-        ("moe_imbalance", e.moe_imbalance, 1.0, 3.0),
+        ("moe_imbalance", e.moe_imbalance, 0.0, 3.0),
     ]
 }

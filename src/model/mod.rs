@@ -3,8 +3,9 @@
 //!
 //! Dependency order: imports point one way, from a module to modules before it in this list
 //! (the test below checks it). The per-GPU facts come first: `architecture`, `precision`,
-//! `efficiency`, `workload` (lengths, and the padded maximum of a batch), `memory` (bytes, and
-//! how many sequences a pool holds), `step` (one iteration's time), `cost`, `economics`. Then
+//! `efficiency`, `workload` (lengths, and the padded maximum of a batch), `parallelism` (the
+//! replica's layout, scale-up domains, expert load imbalance), `memory` (bytes, and how many
+//! sequences a pool holds), `step` (one iteration's time), `cost`, `economics`. Then
 //! `capacity`, the one answer to "how many requests fit" for both policies; `grid`, the one
 //! concurrency grid, which ends at that capacity; `decode`, one decode iteration or speculative
 //! round; `operating_point`, what an evaluation reports and how a policy's steady state becomes
@@ -22,6 +23,7 @@ pub mod evaluate;
 pub mod grid;
 pub mod memory;
 pub mod operating_point;
+pub mod parallelism;
 pub mod pareto;
 pub mod precision;
 pub mod serving;
@@ -39,11 +41,12 @@ pub use step::Bound;
 #[cfg(test)]
 mod tests {
     /// The model's modules in dependency order, with their source up to their tests.
-    const ORDER: [(&str, &str); 19] = [
+    const ORDER: [(&str, &str); 20] = [
         ("architecture", include_str!("architecture.rs")),
         ("precision", include_str!("precision.rs")),
         ("efficiency", include_str!("efficiency.rs")),
         ("workload", include_str!("workload.rs")),
+        ("parallelism", include_str!("parallelism.rs")),
         ("memory", include_str!("memory.rs")),
         ("step", include_str!("step.rs")),
         ("cost", include_str!("cost.rs")),

@@ -38,6 +38,9 @@ pub struct OperatingPoint {
     pub tp: u32,
     pub pp: u32,
     pub ep: u32,
+    /// Attention data-parallel ranks per replica stage; left out of JSON when 1 (no attention DP).
+    #[serde(skip_serializing_if = "is_one")]
+    pub dp_attention: u32,
     pub replicas: u32,
     pub gpus: u32,
     /// Fraction of busy GPU time spent on prefill (`ρ_pf`).
@@ -79,6 +82,10 @@ pub(super) struct Steady {
     pub e2e: Seconds,
     pub over_kv: bool,
     pub over_engine: bool,
+}
+
+fn is_one(value: &u32) -> bool {
+    *value == 1
 }
 
 /// Throughputs, cost, memory split, bound and warnings from a policy's steady state.
@@ -160,6 +167,7 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
         tp: scenario.par.tp,
         pp: scenario.par.pp,
         ep: scenario.par.ep,
+        dp_attention: scenario.par.dp,
         replicas,
         gpus,
         prefill_share: s.prefill_share,

@@ -28,10 +28,13 @@ pub fn prefill_cost_per_token(scenario: &Scenario, batch: f64) -> Seconds {
     let workload = &scenario.workload;
     let prompt = workload.prefill_tokens().max(1.0);
     let others = (batch - 1.0).max(0.0);
+    // One scheduler's budget is the chunk a prompt is split into; a replica's step holds one
+    // such budget per attention-DP rank (`Scenario::step_token_budget`).
     let budget = f64::from(scenario.chunk_tokens);
+    let step_budget = f64::from(scenario.step_token_budget());
     let arriving = prompt.max(batch * prompt / workload.output_mean.max(1.0));
     let chunk = arriving
-        .min((budget - others).max(prompt.min(budget)))
+        .min((step_budget - others).max(prompt.min(budget)))
         .max(1.0);
     let pp = f64::from(scenario.par.pp.max(1));
     let context = workload.live_context();

@@ -4,11 +4,19 @@
 //!
 //! MODEL.md §2.1 (`t_op = C_p(bytes/(BW·η_m), flops/(F·η_c))`, `C_p(a,b) = (a^p + b^p)^(1/p)`),
 //! §2.2 (linear layers, MoE distinct experts), §2.3 (attention), §2.4 (all-reduce, all-to-all),
-//! §2.6 (iteration total, `t_elem`, `t_it0`). Every quantity here is per GPU after sharding.
+//! §2.6 (iteration total, `t_elem`, `t_it0`), §2.8 (attention data-parallel + expert parallel).
+//! Every quantity here is per GPU after sharding.
+//!
+//! A `BatchShape` is the work of one pipeline stage of a replica: under attention DP, of all its
+//! `DP` attention ranks together. Attention, dense layers and the head run on one rank's share
+//! (`1/DP` of the batch, and at least one whole sequence while any decodes: the step waits for
+//! the busiest rank); MoE layers see the whole stage's tokens spread over the EP ranks, with the
+//! busiest EP rank carrying `ι` times the mean (`parallelism::ExpertLoad`).
 
 use super::architecture::Architecture;
 use super::efficiency::Efficiency;
 use super::memory::{kv_bytes_per_layer_token_gpu, Parallelism, HALF_BYTES};
+use super::parallelism::ExpertLoad;
 use super::precision::{GemmMode, KvPrecision, Precision};
 use crate::units::{Bytes, BytesPerSecond, Flops, FlopsPerSecond, Seconds};
 use serde::Serialize;
@@ -152,11 +160,23 @@ pub struct StepCost {
     linear_rate: FlopsPerSecond,
     attention_rate: FlopsPerSecond,
     link_bandwidth: BytesPerSecond,
+    network_bandwidth: BytesPerSecond,
+    /// Scale-up nodes one stage's `TP·DP` GPUs span (1 inside one NVLink/Infinity Fabric domain).
+    nodes_per_stage: f64,
+    scale_up_domain: u32,
     layers_per_stage: f64,
     always_read_bytes: f64,
     expert_bytes_each: f64,
+    /// Expert slots of the whole model, `E + R` (the cap on distinct experts read).
+    expert_slots: f64,
     lm_head_bytes: f64,
     active_linear_flops_per_token: f64,
+    /// The always-read (attention, dense, shared-expert, router) part of
+    /// `active_linear_flops_per_token`, which runs on one attention rank's tokens.
+    dense_linear_flops_per_token: f64,
+    /// The routed-expert part, which runs on the whole stage's tokens times `ι`.
+    expert_linear_flops_per_token: f64,
+    expert_load: Option<ExpertLoad>,
     lm_head_flops_per_logit: f64,
     kv_bytes_per_layer_token: f64,
     decode_attention_flops_per_layer_token: f64,
@@ -171,9 +191,24 @@ pub struct Hardware {
     pub bf16_peak: FlopsPerSecond,
     /// Scale-up link bandwidth per direction; zero when unknown (only allowed for TP = EP = PP = 1).
     pub link_bw: BytesPerSecond,
+    /// Scale-out bandwidth per GPU per direction (`parallelism::network_gb_s`).
+    pub network_bw: BytesPerSecond,
+    /// GPUs per scale-up domain (`parallelism::scale_up_domain`).
+    pub scale_up_domain: u32,
+}
+
+/// The MoE and expert-parallel facts of a scenario the step model needs besides the layout.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExpertSetup {
+    /// Redundant expert slots (EPLB), `R`.
+    pub redundant_experts: f64,
 }
 
 impl StepCost {
+    /// The per-GPU constants of `arch` on `hardware` laid out as `par`. With attention DP, the
+    /// always-read weights are replicated per attention rank (divided by `TP·PP` only) and the
+    /// routed experts spread over all `TP·DP·PP` GPUs (MODEL.md §2.8).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         arch: &Architecture,
         hardware: Hardware,
@@ -182,10 +217,13 @@ impl StepCost {
         gemm: &GemmMode,
         kv: KvPrecision,
         efficiency: Efficiency,
+        experts: ExpertSetup,
     ) -> StepCost {
         let shards = f64::from(par.gpus_per_replica().max(1));
+        let rank_shards = f64::from(par.tp.saturating_mul(par.pp).max(1));
         let tp = f64::from(par.tp.max(1));
         let b_w = precision.bytes_per_weight();
+        let domain = f64::from(hardware.scale_up_domain.max(1));
         StepCost {
             arch: arch.clone(),
             par,
@@ -195,11 +233,27 @@ impl StepCost {
                 * (efficiency.eta_compute * gemm.dequant_factor),
             attention_rate: hardware.bf16_peak * efficiency.eta_compute,
             link_bandwidth: hardware.link_bw * efficiency.link_efficiency,
+            network_bandwidth: hardware.network_bw * efficiency.link_efficiency,
+            nodes_per_stage: (f64::from(par.gpus_per_stage().max(1)) / domain).ceil(),
+            scale_up_domain: hardware.scale_up_domain.max(1),
             layers_per_stage: arch.layers / f64::from(par.pp.max(1)),
-            always_read_bytes: arch.always_read_linear_params() * b_w / shards,
+            always_read_bytes: arch.always_read_linear_params() * b_w / rank_shards,
             expert_bytes_each: arch.moe_layers * arch.expert_params * b_w / shards,
+            expert_slots: arch.experts + experts.redundant_experts.max(0.0),
             lm_head_bytes: arch.lm_head_params * HALF_BYTES / tp,
             active_linear_flops_per_token: 2.0 * arch.active_linear_params() / shards,
+            dense_linear_flops_per_token: 2.0 * arch.always_read_linear_params() / rank_shards,
+            expert_linear_flops_per_token: 2.0
+                * arch.moe_layers
+                * arch.experts_per_token
+                * arch.expert_params
+                / shards,
+            expert_load: ExpertLoad::new(
+                arch,
+                par.ep,
+                experts.redundant_experts,
+                efficiency.moe_imbalance,
+            ),
             lm_head_flops_per_logit: 2.0 * arch.lm_head_params / tp,
             kv_bytes_per_layer_token: kv_bytes_per_layer_token_gpu(arch, kv, par.tp).0,
             decode_attention_flops_per_layer_token: arch.decode_attention_flops_per_token_layer
@@ -217,47 +271,101 @@ impl StepCost {
         &self.efficiency
     }
 
-    /// Weight bytes one step streams on one GPU for `tokens` tokens: always-read linear weights,
-    /// the distinct routed experts those tokens hit (`E·(1−(1−k/E)^T)`, times the imbalance `ι`
-    /// under expert parallelism, capped at `E`), and the output head (MODEL.md §2.2).
+    /// GPUs per scale-up domain of the hardware this cost was built for.
+    pub fn scale_up_domain(&self) -> u32 {
+        self.scale_up_domain
+    }
+
+    /// `ι` for `tokens` tokens of the whole stage entering an MoE layer: the busiest EP rank's
+    /// routed load over the mean (`parallelism::ExpertLoad`); 1 without expert parallelism.
+    pub fn expert_imbalance(&self, tokens: f64) -> f64 {
+        self.expert_load.map_or(1.0, |load| load.imbalance(tokens))
+    }
+
+    /// Weight bytes one step streams on one GPU for `tokens` tokens of the whole stage:
+    /// always-read linear weights, the distinct routed experts those tokens hit
+    /// (`E·(1−(1−k/E)^T)`, MODEL.md §2.2) and the output head. Under expert parallelism the
+    /// step waits for the busiest EP rank, whose `E/EP` experts see `ι·T·k/EP` routed pairs, so
+    /// it reads `E·(1−(1−k/E)^(ι·T))/EP` of them (capped at its slots).
     pub fn weight_bytes_read(&self, tokens: f64) -> Bytes {
-        let mut distinct = self.arch.distinct_experts(tokens);
-        if self.par.ep > 1 {
-            distinct = (distinct * self.efficiency.moe_imbalance).min(self.arch.experts);
-        }
+        self.weight_bytes_at(tokens, self.expert_imbalance(tokens))
+    }
+
+    fn weight_bytes_at(&self, tokens: f64, imbalance: f64) -> Bytes {
+        let distinct = if self.par.ep > 1 {
+            self.arch
+                .distinct_experts(tokens * imbalance)
+                .min(self.expert_slots)
+        } else {
+            self.arch.distinct_experts(tokens)
+        };
         Bytes(self.always_read_bytes + self.expert_bytes_each * distinct + self.lm_head_bytes)
     }
 
+    /// One attention rank's share of `count` sequences or tokens of the stage: all of them
+    /// without attention DP; with `DP` ranks `count/DP`, and at least one whole sequence while
+    /// there is any (a lone request runs on one rank and the ranks step together).
+    fn rank_share(&self, count: f64) -> f64 {
+        if self.par.dp > 1 {
+            (count / f64::from(self.par.dp)).max(count.min(1.0))
+        } else {
+            count
+        }
+    }
+
     /// Time of one iteration of one pipeline stage with this batch (MODEL.md §2.6):
-    /// `t_iter = t_lin + t_attn + t_elem + t_TP + t_A2A + (L/PP)·t_L0 + t_it0`.
+    /// `t_iter = t_lin + t_attn + t_elem + t_TP + t_A2A + (L/PP)·t_L0 + t_it0`. Under attention
+    /// DP (§2.8) attention, dense layers, the head and elementwise work run on one rank's share of
+    /// the decodes (`rank_share`) and `1/DP` of the prefill tokens; the routed experts on the
+    /// stage's `T` tokens, `ι·T·k/EP` pairs on the busiest EP rank.
     pub fn step(&self, shape: &BatchShape) -> StepBreakdown {
         let e = &self.efficiency;
         let queries_per_seq = 1.0 + shape.verify_tokens.max(0.0);
         let decode_tokens = shape.decode_seqs * queries_per_seq;
         let tokens = (decode_tokens + shape.prefill_tokens).max(0.0);
         let prompt = shape.prefill_prompt.max(1.0);
-        let finishing_prompts = if shape.prefill_tokens > 0.0 {
-            shape.prefill_tokens / prompt
+        let (rank_decode_seqs, rank_prefill_tokens) = if self.par.dp > 1 {
+            (
+                self.rank_share(shape.decode_seqs),
+                shape.prefill_tokens / f64::from(self.par.dp),
+            )
+        } else {
+            (shape.decode_seqs, shape.prefill_tokens)
+        };
+        let rank_decode_tokens = rank_decode_seqs * queries_per_seq;
+        let rank_tokens = (rank_decode_tokens + rank_prefill_tokens).max(0.0);
+        let finishing_prompts = if rank_prefill_tokens > 0.0 {
+            rank_prefill_tokens / prompt
         } else {
             0.0
         };
-        let logits = decode_tokens + finishing_prompts;
+        let logits = rank_decode_tokens + finishing_prompts;
+        let imbalance = self.expert_imbalance(tokens);
 
-        // Linear layers (§2.2): this GPU's share of the blocks (already divided by TP·PP) plus the head.
-        let weight_bytes = self.weight_bytes_read(tokens);
-        let linear_flops = Flops(
-            self.active_linear_flops_per_token * tokens + self.lm_head_flops_per_logit * logits,
-        );
+        // Linear layers (§2.2): this GPU's share of the blocks (already divided by TP·PP, the
+        // experts by TP·DP·PP) plus the head.
+        let weight_bytes = self.weight_bytes_at(tokens, imbalance);
+        let linear_flops = if self.par.dp > 1 || imbalance > 1.0 {
+            Flops(
+                self.dense_linear_flops_per_token * rank_tokens
+                    + self.expert_linear_flops_per_token * tokens * imbalance
+                    + self.lm_head_flops_per_logit * logits,
+            )
+        } else {
+            Flops(
+                self.active_linear_flops_per_token * tokens + self.lm_head_flops_per_logit * logits,
+            )
+        };
         let weight_read = weight_bytes / self.bandwidth;
         let linear_compute = linear_flops / self.linear_rate;
         let linear = blend(weight_read, linear_compute, e.blend_p);
 
         // Attention (§2.3): decode reads every cached token once per layer; prefill chunks write
         // their KV, re-read earlier chunks' KV, and compute the causal square.
-        let decode_layer_tokens = shape.decode_seqs
+        let decode_layer_tokens = rank_decode_seqs
             * self.arch.kv_layer_tokens(shape.decode_context)
             / f64::from(self.par.pp.max(1));
-        let prefill_attended = shape.prefill_tokens
+        let prefill_attended = rank_prefill_tokens
             * self
                 .arch
                 .prefill_layer_tokens_per_token(prompt, e.causal_factor)
@@ -266,7 +374,7 @@ impl StepCost {
         let chunks = (prompt / chunk).ceil();
         let prior_reads_per_token = chunk * chunks * (chunks - 1.0) / 2.0 / prompt;
         let prefill_kv_layer_tokens =
-            shape.prefill_tokens * (1.0 + prior_reads_per_token) * self.layers_per_stage;
+            rank_prefill_tokens * (1.0 + prior_reads_per_token) * self.layers_per_stage;
         let kv_bytes =
             Bytes(self.kv_bytes_per_layer_token * (decode_layer_tokens + prefill_kv_layer_tokens));
         let attention_flops = Flops(
@@ -277,8 +385,8 @@ impl StepCost {
         let attention_compute = attention_flops / self.attention_rate;
         let attention = blend(kv_read, attention_compute, e.blend_p);
 
-        let elementwise = Bytes(self.elementwise_bytes_per_token * tokens) / self.bandwidth;
-        let communication = self.communication(tokens);
+        let elementwise = Bytes(self.elementwise_bytes_per_token * rank_tokens) / self.bandwidth;
+        let communication = self.communication(tokens, rank_tokens, imbalance);
         let overhead = Seconds::from_us(e.layer_overhead_us) * self.layers_per_stage
             + Seconds::from_ms(e.step_overhead_ms);
         let total = linear + attention + elementwise + communication + overhead;
@@ -296,35 +404,94 @@ impl StepCost {
         }
     }
 
-    /// TP all-reduce after o_proj and down_proj of every layer,
-    /// `t_AR(m) = α_AR + 2·(TP−1)/TP · m/(BW_link·η_link)`, `m = T·d·b_a` (MODEL.md §2.4);
-    /// EP all-to-all per MoE layer, dispatch and combine, `(T/EP)·k·d·b_a·(EP−1)/EP` bytes each way;
-    /// PP hand-off of `T·d·b_a` bytes per stage boundary.
-    fn communication(&self, tokens: f64) -> Seconds {
+    /// `bytes` over the scale-up link; nothing when the link is unknown (TP = EP = PP = DP = 1).
+    fn over_link(&self, bytes: Bytes) -> Seconds {
+        if self.link_bandwidth.0 > 0.0 {
+            bytes / self.link_bandwidth
+        } else {
+            Seconds(0.0)
+        }
+    }
+
+    /// One MoE layer's all-to-all, dispatch or combine, on the busiest GPU: it receives the
+    /// routed copies of its EP rank's share of the stage's tokens, `ι·(T/EP)·k` of them, `d·b_a`
+    /// bytes each (DeepEP counts dispatch and combine traffic the same way: tokens × hidden ×
+    /// top-k × bytes per element; deepseek-ai/DeepEP README). Of these a fraction `(EP−1)/EP`
+    /// comes from other GPUs; when the stage spans `n > 1` scale-up domains, `(n−1)/n` of it
+    /// crosses the network and the slower of the two paths bounds the transfer (DeepEP's
+    /// "bottleneck bandwidth": NVLink and RDMA run in parallel):
+    /// `t = α + max(B·((EP−1)/EP − (n−1)/n)/BW_link, B·((n−1)/n)/BW_net)` (MODEL.md §2.4, §2.8).
+    fn all_to_all(&self, tokens: f64, imbalance: f64) -> Seconds {
+        let e = &self.efficiency;
+        let ep = f64::from(self.par.ep.max(1));
+        let received = Bytes(
+            tokens * self.arch.experts_per_token / ep
+                * imbalance
+                * self.arch.hidden
+                * ACTIVATION_BYTES,
+        );
+        let remote = (ep - 1.0) / ep;
+        let across = (self.nodes_per_stage - 1.0) / self.nodes_per_stage;
+        let inside = self.over_link(received * (remote - across).max(0.0));
+        let network = if across > 0.0 && self.network_bandwidth.0 > 0.0 {
+            received * across / self.network_bandwidth
+        } else {
+            Seconds(0.0)
+        };
+        Seconds::from_us(e.allreduce_latency_us) + inside.max(network)
+    }
+
+    /// Communication of one stage's step (MODEL.md §2.4, §2.8), `α = α_AR`:
+    /// * TP all-reduce inside each attention rank, `t_AR(m) = α + 2·(TP−1)/TP · m/(BW_link·η_link)`
+    ///   on the rank's tokens, `m = T_rank·d·b_a`: after o_proj and down_proj of every layer
+    ///   without attention DP; with it after o_proj and the dense FFN layers (the MoE layers'
+    ///   reduction is their combine);
+    /// * EP all-to-all per MoE layer, dispatch and combine (`all_to_all`);
+    /// * with attention DP and experts split `moe-TP` ways, the gather of tokens and
+    ///   reduce-scatter of outputs inside each expert's `moe-TP` group, priced as an all-reduce
+    ///   of the tokens it serves (all `T` without EP, `ι·T·k/EP` with it); over the network when
+    ///   the group leaves the scale-up domain;
+    /// * PP hand-off of one rank's `T_rank·d·b_a` bytes per stage boundary.
+    fn communication(&self, tokens: f64, rank_tokens: f64, imbalance: f64) -> Seconds {
         let e = &self.efficiency;
         let alpha = Seconds::from_us(e.allreduce_latency_us);
-        let message = Bytes(tokens * self.arch.hidden * ACTIVATION_BYTES);
-        let link = |bytes: Bytes| {
-            if self.link_bandwidth.0 > 0.0 {
-                bytes / self.link_bandwidth
-            } else {
-                Seconds(0.0)
-            }
-        };
+        let message = Bytes(rank_tokens * self.arch.hidden * ACTIVATION_BYTES);
         let mut total = Seconds(0.0);
         let tp = f64::from(self.par.tp.max(1));
+        let pp = f64::from(self.par.pp.max(1));
+        let moe_layers_per_stage = self.arch.moe_layers / pp;
         if self.par.tp > 1 {
-            let all_reduce = alpha + link(message * (2.0 * (tp - 1.0) / tp));
-            total += all_reduce * (2.0 * self.layers_per_stage);
+            let all_reduce = alpha + self.over_link(message * (2.0 * (tp - 1.0) / tp));
+            let count = if self.par.dp > 1 {
+                self.layers_per_stage + self.arch.dense_ffn_layers / pp
+            } else {
+                2.0 * self.layers_per_stage
+            };
+            total += all_reduce * count;
         }
-        let ep = f64::from(self.par.ep.max(1));
         if self.par.ep > 1 && self.arch.moe_layers > 0.0 {
-            let per_rank = message * (self.arch.experts_per_token / ep * (ep - 1.0) / ep);
-            let moe_layers_per_stage = self.arch.moe_layers / f64::from(self.par.pp.max(1));
-            total += (alpha + link(per_rank)) * (2.0 * moe_layers_per_stage);
+            total += self.all_to_all(tokens, imbalance) * (2.0 * moe_layers_per_stage);
+        }
+        let moe_tp = self.par.moe_tp();
+        if self.par.dp > 1 && moe_tp > 1 && self.arch.moe_layers > 0.0 {
+            let served = if self.par.ep > 1 {
+                tokens * self.arch.experts_per_token / f64::from(self.par.ep) * imbalance
+            } else {
+                tokens
+            };
+            let group = f64::from(moe_tp);
+            let bytes =
+                Bytes(served * self.arch.hidden * ACTIVATION_BYTES) * (2.0 * (group - 1.0) / group);
+            let crosses = self.nodes_per_stage > 1.0 && self.par.ep == 1;
+            let transfer = if crosses && self.network_bandwidth.0 > 0.0 {
+                bytes / self.network_bandwidth
+            } else {
+                self.over_link(bytes)
+            };
+            total += (alpha + transfer) * moe_layers_per_stage;
         }
         if self.par.pp > 1 {
-            total += alpha + link(message);
+            total += alpha + self.over_link(message);
         }
         total
     }
@@ -370,22 +537,127 @@ mod tests {
             memory_bw: BytesPerSecond::from_tb_s(gpu.memory_bw_tb_s),
             bf16_peak: FlopsPerSecond::from_tflops(989.0),
             link_bw: BytesPerSecond::from_gb_s(450.0),
+            network_bw: BytesPerSecond::from_gb_s(50.0),
+            scale_up_domain: 8,
         };
         let eff = Efficiency::MODEL_MD_WORKED_EXAMPLE;
         let gemm = gemm_mode(Precision::Bf16, gpu, 989.0, eff.dequant_factor);
         StepCost::new(
             &arch,
             hw,
-            Parallelism {
-                tp: 1,
-                pp: 1,
-                ep: 1,
-            },
+            Parallelism::tensor(1),
             Precision::Bf16,
             &gemm,
             KvPrecision::Bf16,
             eff,
+            ExpertSetup {
+                redundant_experts: 0.0,
+            },
         )
+    }
+
+    /// DeepSeek-R1 in FP8 on H200-like hardware laid out as `par`, with `domain` GPUs per
+    /// scale-up domain.
+    fn deepseek(par: Parallelism, domain: u32) -> StepCost {
+        let cat = catalog().expect("catalog");
+        let gpu = cat.gpu("h200-sxm").expect("gpu");
+        let arch = Architecture::new(cat.model("deepseek-r1").expect("model"));
+        let hw = Hardware {
+            memory_bw: BytesPerSecond::from_tb_s(gpu.memory_bw_tb_s),
+            bf16_peak: FlopsPerSecond::from_tflops(989.0),
+            link_bw: BytesPerSecond::from_gb_s(450.0),
+            network_bw: BytesPerSecond::from_gb_s(50.0),
+            scale_up_domain: domain,
+        };
+        let eff = Efficiency::NVIDIA_DATACENTER;
+        let gemm = gemm_mode(Precision::Fp8, gpu, 989.0, eff.dequant_factor);
+        StepCost::new(
+            &arch,
+            hw,
+            par,
+            Precision::Fp8,
+            &gemm,
+            KvPrecision::Fp8,
+            eff,
+            ExpertSetup {
+                redundant_experts: 0.0,
+            },
+        )
+    }
+
+    fn dep(ranks: u32) -> Parallelism {
+        Parallelism {
+            tp: 1,
+            pp: 1,
+            ep: ranks,
+            dp: ranks,
+        }
+    }
+
+    fn decode_shape(batch: f64) -> BatchShape {
+        BatchShape {
+            decode_seqs: batch,
+            decode_context: 1500.0,
+            ..BatchShape::default()
+        }
+    }
+
+    /// The MoE all-to-all of DEP 16 (MODEL.md §2.4, §2.8): inside one 16-GPU domain every byte
+    /// from another GPU rides the link, `α + ι·(T·k/EP)·d·b_a·(EP−1)/EP / BW_link` per dispatch
+    /// or combine; across two 8-GPU domains half the traffic crosses the network and bounds it.
+    #[test]
+    fn all_to_all_inside_and_across_scale_up_domains() {
+        let inside = deepseek(dep(16), 16);
+        let across = deepseek(dep(16), 8);
+        let batch = 1024.0;
+        let inside_ms = inside.step(&decode_shape(batch)).communication_ms;
+        let across_ms = across.step(&decode_shape(batch)).communication_ms;
+        let e = Efficiency::NVIDIA_DATACENTER;
+        let imbalance = inside.expert_imbalance(batch);
+        assert!(imbalance > 1.0);
+        let received = batch * 8.0 / 16.0 * imbalance * 7168.0 * 2.0;
+        let link = 450e9 * e.link_efficiency;
+        let net = 50e9 * e.link_efficiency;
+        let moe_layers = 58.0;
+        let one_inside = e.allreduce_latency_us * 1e-6 + received * (15.0 / 16.0) / link;
+        assert!(
+            (inside_ms - 2.0 * moe_layers * one_inside * 1e3).abs() < 1e-9,
+            "{inside_ms}"
+        );
+        let one_across = e.allreduce_latency_us * 1e-6
+            + (received * (15.0 / 16.0 - 0.5) / link).max(received * 0.5 / net);
+        assert!(
+            (across_ms - 2.0 * moe_layers * one_across * 1e3).abs() < 1e-9,
+            "{across_ms}"
+        );
+        assert!(across_ms > 3.0 * inside_ms, "{across_ms} vs {inside_ms}");
+    }
+
+    /// Under DEP 8 attention runs on one rank's share: 64 decoding sequences cost each GPU the KV
+    /// reads of 8; a lone request costs its rank a whole one. The MoE weights read follow the
+    /// whole stage's 64 tokens on the busiest EP rank.
+    #[test]
+    fn attention_dp_runs_each_ranks_share() {
+        let dep8 = deepseek(dep(8), 8);
+        let single = deepseek(Parallelism::tensor(1), 8);
+        let shared = dep8.step(&decode_shape(64.0));
+        let own = single.step(&decode_shape(8.0));
+        assert!((shared.kv_read_ms - own.kv_read_ms).abs() < 1e-12);
+        let lone = dep8.step(&decode_shape(1.0));
+        let lone_single = single.step(&decode_shape(1.0));
+        assert!((lone.kv_read_ms - lone_single.kv_read_ms).abs() < 1e-12);
+        // TP 1 reads all the experts the tokens hit; DEP 8's busiest rank an eighth of ι·T's.
+        let imbalance = dep8.expert_imbalance(64.0);
+        let arch = Architecture::new(catalog().expect("catalog").model("deepseek-r1").expect("m"));
+        let expected =
+            (single.weight_bytes_read(64.0).0 - single.always_read_bytes - single.lm_head_bytes)
+                / arch.distinct_experts(64.0)
+                * arch.distinct_experts(64.0 * imbalance)
+                / 8.0;
+        let got = dep8.weight_bytes_read(64.0).0 - dep8.always_read_bytes - dep8.lm_head_bytes;
+        assert!((got / expected - 1.0).abs() < 1e-9, "{got} vs {expected}");
+        // No expert parallelism, no imbalance.
+        assert_eq!(single.expert_imbalance(64.0), 1.0);
     }
 
     fn decode(cost: &StepCost, batch: f64, context: f64) -> f64 {

@@ -2,6 +2,7 @@
 //! with every number (batch composition, lengths, hardware, precision, parallelism, price,
 //! efficiencies), and number formatting.
 
+use crate::model::memory::Parallelism;
 use crate::model::OperatingPoint;
 use crate::scenario::{Batching, KvAlloc, Scenario};
 
@@ -57,6 +58,147 @@ fn price_text(scenario: &Scenario) -> String {
     }
 }
 
+/// A layout as the engines name it (MODEL.md §2.8): "DEP 8" for TP 1 with attention DP 8 and
+/// EP 8 (TensorRT-LLM's name), else "TP 2 × attention DP 4, EP 8", "TP 8 with EP 8", "TP 4";
+/// "× PP 2" when pipelined.
+pub fn layout_name(par: Parallelism) -> String {
+    let mut name = if par.dp > 1 {
+        if par.tp == 1 && par.ep == par.dp {
+            format!("DEP {}", par.dp)
+        } else if par.ep > 1 {
+            format!("TP {} × attention DP {}, EP {}", par.tp, par.dp, par.ep)
+        } else {
+            format!(
+                "TP {} × attention DP {}, experts tensor-split over {}",
+                par.tp,
+                par.dp,
+                par.gpus_per_stage()
+            )
+        }
+    } else if par.ep > 1 {
+        format!("TP {} with EP {}", par.tp, par.ep)
+    } else {
+        format!("TP {}", par.tp)
+    };
+    if par.pp > 1 {
+        name.push_str(&format!(" × PP {}", par.pp));
+    }
+    name
+}
+
+/// What the layout means, for the page's hint beside the parallelism controls: "DEP 8: 8
+/// attention ranks, experts over 8 GPUs" (with the moe-TP split and PP stages when there are
+/// any); `None` for plain TP without EP, which the TP control's hint already states.
+pub fn parallelism_hint(scenario: &Scenario) -> Option<String> {
+    let par = scenario.par;
+    if par.dp <= 1 && par.ep <= 1 {
+        return None;
+    }
+    let mut hint = layout_name(par);
+    if par.dp > 1 {
+        let ranks = if par.tp > 1 {
+            format!("{} attention ranks of {} GPUs", par.dp, par.tp)
+        } else {
+            format!("{} attention ranks", par.dp)
+        };
+        hint.push_str(&format!(
+            ": {ranks}, experts over {} GPUs",
+            par.gpus_per_stage()
+        ));
+    } else {
+        hint.push_str(&format!(": experts over {} GPUs", par.gpus_per_stage()));
+    }
+    if par.ep > 1 && par.moe_tp() > 1 {
+        hint.push_str(&format!(" (EP {} × moe-TP {})", par.ep, par.moe_tp()));
+    }
+    if par.pp > 1 {
+        hint.push_str(&format!(", in each of {} pipeline stages", par.pp));
+    }
+    Some(hint)
+}
+
+/// The CLI's parallelism line: "TP 2 × PP 1 (EP 1), 4 replicas on 8 GPUs" as before without
+/// attention DP; with it "DEP 8 (TP 1 × attention DP 8, EP 8 × moe-TP 1, PP 1), 1 replicas on 8
+/// GPUs".
+pub fn parallelism_line(par: Parallelism, replicas: u32, gpus: u32) -> String {
+    if par.dp > 1 {
+        format!(
+            "{} (TP {} × attention DP {}, EP {} × moe-TP {}, PP {}), {replicas} replicas on {gpus} GPUs",
+            layout_name(par),
+            par.tp,
+            par.dp,
+            par.ep,
+            par.moe_tp(),
+            par.pp
+        )
+    } else {
+        format!(
+            "TP {} × PP {} (EP {}), {replicas} replicas on {gpus} GPUs",
+            par.tp, par.pp, par.ep
+        )
+    }
+}
+
+/// The assumptions' parallelism statement: as before for TP (× EP inside the TP group); under
+/// attention DP what each rank holds and runs, where the experts sit and where the all-to-all
+/// runs (MODEL.md §2.8). With EP, the expert load imbalance at this operating point follows.
+fn parallelism_text(scenario: &Scenario, point: &OperatingPoint) -> Vec<String> {
+    let par = scenario.par;
+    let auto = if scenario.tp_auto {
+        ", TP chosen automatically"
+    } else {
+        ""
+    };
+    let mut lines = Vec::new();
+    if par.dp > 1 {
+        let domain = scenario.step_cost.scale_up_domain();
+        let placement = if par.ep <= 1 {
+            String::new()
+        } else if par.gpus_per_stage() <= domain {
+            format!("; MoE all-to-all inside the {domain}-GPU scale-up domain")
+        } else {
+            format!(
+                "; MoE all-to-all across {} scale-up domains of {domain} GPUs (the network part at {:.0} GB/s per GPU)",
+                par.gpus_per_stage().div_ceil(domain.max(1)),
+                crate::model::parallelism::network_gb_s(&scenario.gpu)
+            )
+        };
+        lines.push(format!(
+            "Parallelism: {} per replica, {} replica(s){auto}: {} attention ranks (TP {} each) run all heads on their own share of the batch and hold their own KV cache, attention and dense weights replicated; experts over EP {} × moe-TP {} = {} GPUs; PP {}{placement}",
+            layout_name(par),
+            scenario.replicas,
+            par.dp,
+            par.tp,
+            par.ep,
+            par.moe_tp(),
+            par.gpus_per_stage(),
+            par.pp
+        ));
+    } else {
+        lines.push(format!(
+            "Parallelism: TP {} × PP {} (EP {}) per replica, {} replica(s){auto}",
+            par.tp, par.pp, par.ep, scenario.replicas
+        ));
+    }
+    if par.ep > 1 {
+        let tokens = point.batch_per_replica / f64::from(par.pp.max(1));
+        let balancer = if scenario.redundant_experts > 0 {
+            format!("EPLB with {} redundant experts", scenario.redundant_experts)
+        } else {
+            "static expert placement, no EPLB".to_string()
+        };
+        lines.push(format!(
+            "Expert load: the busiest of {} EP ranks carries {:.2}× the mean routed load at {:.0} decoding sequences ({balancer}; calibration {:.2}; fitted to TensorRT-LLM's DeepSeek-R1 EP 32 measurement)",
+            par.ep,
+            scenario.step_cost.expert_imbalance(tokens),
+            tokens,
+            scenario.efficiency.moe_imbalance
+        ));
+    }
+    lines
+}
+
+/// The assumptions behind every number, as copyable plain text, one statement per line.
 /// How requests are batched and their KV held, as the assumptions state it.
 fn batching_text(scenario: &Scenario) -> String {
     match scenario.batching {
@@ -89,23 +231,26 @@ pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
         }
     };
     let mut lines = vec![
-        format!("Model: {} ({}), {:.2} B parameters", scenario.model.name, scenario.model.id, scenario.arch.total_params() / 1e9),
+        format!(
+            "Model: {} ({}), {:.2} B parameters",
+            scenario.model.name,
+            scenario.model.id,
+            scenario.arch.total_params() / 1e9
+        ),
         format!(
             "Hardware: {} × {} ({:.0} GB HBM at {:.2} TB/s, {} dense BF16 TFLOP/s each)",
             scenario.gpu_count,
             scenario.gpu.name,
             scenario.gpu.memory_gb,
             scenario.gpu.memory_bw_tb_s,
-            scenario.gpu.bf16_tflops.map_or("?".into(), |t| format!("{t:.0}"))
+            scenario
+                .gpu
+                .bf16_tflops
+                .map_or("?".into(), |t| format!("{t:.0}"))
         ),
-        format!(
-            "Parallelism: TP {} × PP {} (EP {}) per replica, {} replica(s){}",
-            scenario.par.tp,
-            scenario.par.pp,
-            scenario.par.ep,
-            scenario.replicas,
-            if scenario.tp_auto { ", TP chosen automatically" } else { "" }
-        ),
+    ];
+    lines.extend(parallelism_text(scenario, point));
+    lines.extend([
         format!(
             "Precision: weights {}, KV cache {}; GEMMs at {:.0} TFLOP/s peak",
             scenario.precision.id(),
@@ -144,7 +289,7 @@ pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
             e.reserved_gb
         ),
         "Model: servecost analytic steady state (MODEL.md §2 step time, §4.2 closed loop); means, not percentiles".into(),
-    ];
+    ]);
     for warning in &point.warnings {
         lines.push(format!("Note: {warning}"));
     }
@@ -160,6 +305,59 @@ mod tests {
     fn text_for(input: ScenarioInput) -> String {
         let scenario = Scenario::try_from(input).expect("valid");
         assumptions(&scenario, &evaluate(&scenario))
+    }
+
+    /// The page's hint and the assumptions state the layout as the engines name it; plain TP
+    /// keeps its old line and no hint.
+    #[test]
+    fn parallelism_is_stated_as_the_engines_name_it() {
+        let deepseek = |tp: f64, ep: Option<f64>, dp: Option<f64>| {
+            Scenario::try_from(ScenarioInput {
+                model: "deepseek-r1".into(),
+                gpu: "h200-sxm".into(),
+                tp: Some(tp),
+                ep,
+                dp_attention: dp,
+                input_len: 1000.0,
+                output_len: 1000.0,
+                ..ScenarioInput::default()
+            })
+            .expect("valid")
+        };
+        let dep8 = deepseek(1.0, Some(8.0), None);
+        assert_eq!(
+            parallelism_hint(&dep8).as_deref(),
+            Some("DEP 8: 8 attention ranks, experts over 8 GPUs")
+        );
+        let text = assumptions(&dep8, &evaluate(&dep8));
+        assert!(
+            text.contains("Parallelism: DEP 8 per replica, 1 replica(s): 8 attention ranks"),
+            "{text}"
+        );
+        assert!(text.contains("inside the 8-GPU scale-up domain"), "{text}");
+        assert!(
+            text.contains("Expert load: the busiest of 8 EP ranks"),
+            "{text}"
+        );
+        let mixed = deepseek(2.0, Some(4.0), Some(4.0));
+        assert_eq!(
+            parallelism_hint(&mixed).as_deref(),
+            Some("TP 2 × attention DP 4, EP 4: 4 attention ranks of 2 GPUs, experts over 8 GPUs (EP 4 × moe-TP 2)")
+        );
+        let tp8_ep8 = deepseek(8.0, Some(8.0), None);
+        assert_eq!(
+            parallelism_hint(&tp8_ep8).as_deref(),
+            Some("TP 8 with EP 8: experts over 8 GPUs")
+        );
+        let dense = Scenario::default_scenario().expect("valid");
+        assert_eq!(parallelism_hint(&dense), None);
+        let text = assumptions(&dense, &evaluate(&dense));
+        assert!(text.contains("Parallelism: TP 2 × PP 1 (EP 1) per replica, 4 replica(s), TP chosen automatically"), "{text}");
+        assert!(!text.contains("Expert load"), "{text}");
+        assert_eq!(
+            parallelism_line(dense.par, 4, 8),
+            "TP 2 × PP 1 (EP 1), 4 replicas on 8 GPUs"
+        );
     }
 
     /// The batch-composition line states the techniques that produced the numbers, and the KV

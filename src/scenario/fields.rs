@@ -568,6 +568,8 @@ table! {
     TP = Field::new("tp", "Tensor parallel (TP)", Integer, Scenario, opt!(scenario: tp)).range(1.0, 4096.0).optional();
     PP = Field::new("pp", "Pipeline parallel (PP)", Integer, Scenario, opt!(scenario: pp)).range(1.0, 64.0).optional();
     EP = Field::new("ep", "Expert parallel (EP)", Integer, Scenario, opt!(scenario: ep)).range(1.0, 4096.0).optional();
+    DP_ATTENTION = Field::new("dp-attention", "Attention DP", Integer, Scenario, opt!(scenario: dp_attention)).range(1.0, 4096.0).optional();
+    EPLB_REDUNDANT_EXPERTS = Field::new("eplb-redundant-experts", "EPLB redundant experts", Integer, Scenario, num!(scenario: eplb_redundant_experts)).unit("expert slots").range(0.0, 4096.0);
     PRECISION = Field::new("precision", "Weight precision", Choice, Scenario, word!(precision)).choices(PRECISIONS);
     KV_PRECISION = Field::new("kv-precision", "KV-cache precision", Choice, Scenario, word!(kv_precision)).choices(KV_PRECISIONS);
     INPUT_LEN = Field::new("input-len", "Input length", Real, Scenario, num!(scenario: input_len)).unit("tokens").range(1.0, 10_000_000.0);
@@ -599,7 +601,7 @@ table! {
     RESERVED_GB = Field::new("reserved-gb", "Reserved memory", Real, Advanced, opt!(scenario: efficiency.reserved_gb)).unit("GB").range(0.0, 100.0).knob(eff!(reserved_gb));
     DEQUANT_FACTOR = Field::new("dequant-factor", "Dequantization factor", Real, Advanced, opt!(scenario: efficiency.dequant_factor)).range(0.1, 1.0).knob(eff!(dequant_factor));
     CAUSAL_FACTOR = Field::new("causal-factor", "Causal attention factor", Real, Advanced, opt!(scenario: efficiency.causal_factor)).range(0.5, 1.0).knob(eff!(causal_factor));
-    MOE_IMBALANCE = Field::new("moe-imbalance", "MoE load imbalance", Real, Advanced, opt!(scenario: efficiency.moe_imbalance)).range(1.0, 3.0).knob(eff!(moe_imbalance));
+    MOE_IMBALANCE = Field::new("moe-imbalance", "MoE imbalance calibration", Real, Advanced, opt!(scenario: efficiency.moe_imbalance)).unit("× modelled excess").range(0.0, 3.0).knob(eff!(moe_imbalance));
     SLO_TTFT_MS = Field::new("slo-ttft-ms", "TTFT target", Real, Decision, opt!(decision: slo_ttft_ms)).unit("ms").range(1e-3, 1e9).optional().term("ttft");
     SLO_TPOT_MS = Field::new("slo-tpot-ms", "TPOT target", Real, Decision, opt!(decision: slo_tpot_ms)).unit("ms").range(1e-3, 1e9).optional().term("tpot");
     SLO_PERCENTILE = Field::new("slo-percentile", "Percentile", Real, Decision, num!(decision: slo_percentile)).range(50.0, 99.99).term("percentiles");

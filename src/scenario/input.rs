@@ -94,7 +94,13 @@ pub struct ScenarioInput {
     /// Tensor-parallel degree; `None` picks the smallest power of two that fits.
     pub tp: Option<f64>,
     pub pp: Option<f64>,
+    /// Expert-parallel degree of the MoE layers; above TP without `dp_attention` it means
+    /// attention DP `EP/TP` ("DEP N" for `tp = 1, ep = N`).
     pub ep: Option<f64>,
+    /// Attention data-parallel ranks per replica stage; `None` = `EP/TP` when EP exceeds TP, else 1.
+    pub dp_attention: Option<f64>,
+    /// Redundant expert slots of an expert-parallel load balancer (EPLB); 0 = static placement.
+    pub eplb_redundant_experts: f64,
     pub precision: String,
     pub kv_precision: String,
     /// Mean prompt tokens per request.
@@ -149,6 +155,8 @@ impl Default for ScenarioInput {
             tp: None,
             pp: None,
             ep: None,
+            dp_attention: None,
+            eplb_redundant_experts: 0.0,
             precision: "fp8".into(),
             kv_precision: "bf16".into(),
             input_len: 1155.0,

@@ -14,20 +14,22 @@ mod decision;
 pub mod fields;
 mod input;
 use crate::model::memory::{
-    kv_bytes_per_sequence_gpu, kv_pool_per_gpu, sequences_fitting, weight_bytes_per_gpu,
-    Parallelism, BLOCK_TOKENS,
+    kv_bytes_per_sequence_gpu, kv_bytes_per_sequence_rank, kv_pool_per_gpu, sequences_fitting,
+    weight_bytes_per_gpu, Parallelism, BLOCK_TOKENS,
 };
+use crate::model::parallelism::{network_gb_s, scale_up_domain};
 use crate::model::precision::{gemm_mode, GemmMode, KvPrecision, Precision};
-use crate::model::step::{Hardware, StepCost};
+use crate::model::step::{ExpertSetup, Hardware, StepCost};
 use crate::model::workload::Workload;
 use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond};
 pub use decision::*;
 use fields::{
-    CHUNK_TOKENS, CONCURRENCY, EP, GPUS, INPUT_LEN, INPUT_SIGMA, MAX_MODEL_LEN, MAX_NUM_SEQS,
-    OUTPUT_LEN, OUTPUT_SIGMA, PP, PREFIX_HIT, SPEC_ACCEPT, SPEC_DRAFT_COST, SPEC_LEN, TP,
-    USD_PER_GPU_HOUR,
+    CHUNK_TOKENS, CONCURRENCY, DP_ATTENTION, EP, EPLB_REDUNDANT_EXPERTS, GPUS, INPUT_LEN,
+    INPUT_SIGMA, MAX_MODEL_LEN, MAX_NUM_SEQS, OUTPUT_LEN, OUTPUT_SIGMA, PP, PREFIX_HIT,
+    SPEC_ACCEPT, SPEC_DRAFT_COST, SPEC_LEN, TP, USD_PER_GPU_HOUR,
 };
 pub use input::*;
+mod parallel;
 
 /// Bad input, naming the field (kebab-case, as the CLI flag and the page control are named).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -67,7 +69,12 @@ pub struct Scenario {
     pub kv_precision: KvPrecision,
     pub gemm: GemmMode,
     pub workload: Workload,
+    /// Sequences one replica admits: the engine's `max_num_seqs` per scheduler times the
+    /// attention-DP ranks, each its own scheduler (vLLM: "each DP rank is deployed as a separate
+    /// core engine"; TensorRT-LLM's `max_batch_size` is per rank with attention DP).
     pub max_num_seqs: u32,
+    /// Chunked-prefill token budget of one scheduler (one attention rank): the chunk a prompt is
+    /// split into. A replica's step holds `step_token_budget()`.
     pub chunk_tokens: u32,
     pub batching: Batching,
     pub kv_alloc: KvAlloc,
@@ -76,6 +83,8 @@ pub struct Scenario {
     /// Speculative decoding, when on.
     pub spec: Option<SpecDecode>,
     pub efficiency: Efficiency,
+    /// Redundant expert slots (EPLB), `R`; 0 without a load balancer.
+    pub redundant_experts: u32,
     /// Rental price per GPU-hour: the one typed, else the catalog's typical price; `None` when
     /// neither exists. Then every cost is `None` and `warnings` says so (`no_price_warning`).
     pub usd_per_gpu_hour: Option<f64>,
@@ -184,6 +193,8 @@ struct Allocation {
     max_model_len: f64,
     /// Extra memory fraction for a speculative draft (weights and KV).
     draft_fraction: f64,
+    /// Redundant expert slots (EPLB) stored besides the model's experts.
+    redundant_experts: f64,
 }
 
 fn fit(
@@ -195,7 +206,8 @@ fn fit(
     workload: &Workload,
     allocation: Allocation,
 ) -> Fit {
-    let weights = weight_bytes_per_gpu(arch, precision, par) * (1.0 + allocation.draft_fraction);
+    let weights = weight_bytes_per_gpu(arch, precision, par, allocation.redundant_experts)
+        * (1.0 + allocation.draft_fraction);
     let pool = kv_pool_per_gpu(
         Bytes::from_gb(gpu.memory_gb),
         efficiency.mem_utilization,
@@ -218,8 +230,9 @@ fn fit(
     }
 }
 
-/// "Room for KV": the pool holds at least one whole request at its full length and is at least
-/// 10 % of the usable memory, so the replica can batch rather than merely load.
+/// "Room for KV": the pool holds at least one whole request at its full length (on the one
+/// attention rank it lives on) and is at least 10 % of the usable memory, so the replica can
+/// batch rather than merely load.
 fn has_room(
     fit: &Fit,
     arch: &Architecture,
@@ -228,7 +241,8 @@ fn has_room(
     workload: &Workload,
     usable: Bytes,
 ) -> bool {
-    let full = kv_bytes_per_sequence_gpu(arch, kv, par, workload.input_mean + workload.output_mean);
+    let full =
+        kv_bytes_per_sequence_rank(arch, kv, par, workload.input_mean + workload.output_mean);
     fit.pool.0 >= full.0 && fit.pool.0 >= 0.1 * usable.0 && fit.capacity >= 1
 }
 
@@ -386,7 +400,21 @@ impl TryFrom<ScenarioInput> for Scenario {
                 ));
             }
         }
+        let dp_given = match input.dp_attention {
+            Some(dp) => Some(DP_ATTENTION.whole(dp)?),
+            None => None,
+        };
+        let redundant_experts = EPLB_REDUNDANT_EXPERTS.whole(input.eplb_redundant_experts)?;
         let arch = Architecture::new(&model);
+        let layout = parallel::Request {
+            ep: ep_given,
+            dp: dp_given,
+            pp,
+            redundant_experts,
+            is_moe,
+            experts: arch.experts,
+            model_name: &model.name,
+        };
         let usable = Bytes::from_gb(gpu.memory_gb) * efficiency.mem_utilization;
         let default_model_len = f64::from(model.max_context.unwrap_or(8192).min(8192));
         let max_model_len = match input.max_model_len {
@@ -399,6 +427,7 @@ impl TryFrom<ScenarioInput> for Scenario {
             kv_alloc,
             max_model_len,
             draft_fraction: spec.map_or(0.0, |s| s.memory_fraction(arch.layers)),
+            redundant_experts: f64::from(redundant_experts),
         };
 
         let (tp, tp_auto) = match input.tp {
@@ -410,12 +439,20 @@ impl TryFrom<ScenarioInput> for Scenario {
                 let mut chosen = None;
                 let mut candidate = 1u32;
                 while candidate <= gpu_count {
-                    let par = Parallelism {
-                        tp: candidate,
-                        pp,
-                        ep: ep_given.map_or(1, |ep| ep.min(candidate)),
+                    // Without attention DP the search keeps EP inside the TP group it tries (as
+                    // before); with it, each candidate is the layout the fields resolve to.
+                    let par = match dp_given {
+                        Some(_) => layout.resolve(candidate).ok(),
+                        None => Some(Parallelism {
+                            tp: candidate,
+                            pp,
+                            ep: ep_given.map_or(1, |ep| ep.min(candidate)),
+                            dp: 1,
+                        }),
                     };
-                    if gpu_count % par.gpus_per_replica().max(1) == 0 {
+                    if let Some(par) =
+                        par.filter(|par| gpu_count % par.gpus_per_replica().max(1) == 0)
+                    {
                         let f = fit(
                             &arch,
                             &gpu,
@@ -449,27 +486,33 @@ impl TryFrom<ScenarioInput> for Scenario {
                 }
             }
         };
-        let ep = ep_given.unwrap_or(1);
-        if ep > tp || tp % ep != 0 {
-            return Err(error(
-                EP.key,
-                format!("expert parallelism {ep} must divide the tensor-parallel group ({tp})"),
-            ));
-        }
-        let par = Parallelism { tp, pp, ep };
+        let par = layout.resolve(tp)?;
+        let ep = par.ep;
         let per_replica = par.gpus_per_replica();
         if per_replica == 0 || gpu_count % per_replica != 0 {
             return Err(error(
-                TP.key,
-                format!("TP {tp} × PP {pp} = {per_replica} GPUs per replica does not divide the GPU count {gpu_count}"),
+                layout.layout_field(par),
+                format!(
+                    "{} = {per_replica} GPUs per replica does not divide the GPU count {gpu_count}",
+                    parallel::layout_text(par)
+                ),
             ));
         }
         let replicas = gpu_count / per_replica;
-        if (tp > 1 || pp > 1 || ep > 1) && gpu.link_gb_s.is_none() {
+        if (tp > 1 || pp > 1 || ep > 1 || par.dp > 1) && gpu.link_gb_s.is_none() {
             return Err(error(
                 TP.key,
                 format!("{} has no scale-up link bandwidth in the catalog; only TP = PP = 1 can be modelled", gpu.name),
             ));
+        }
+        if ep > 1 {
+            let slots = arch.experts + f64::from(redundant_experts);
+            if slots % f64::from(ep) != 0.0 {
+                warnings.push(format!(
+                    "{slots:.0} expert slots do not split evenly over EP {ep}: some ranks hold one more expert (modelled as the mean, {:.2} per rank)",
+                    slots / f64::from(ep)
+                ));
+            }
         }
         let f = fit(
             &arch,
@@ -481,14 +524,21 @@ impl TryFrom<ScenarioInput> for Scenario {
             allocation,
         );
         if f.pool.0 <= 0.0 || f.capacity == 0 {
-            let field = if tp_auto { GPUS.key } else { TP.key };
+            let (field, remedy) = if tp_auto {
+                (GPUS.key, "raise TP")
+            } else if par.dp > 1 {
+                (EP.key, "raise EP or TP")
+            } else {
+                (TP.key, "raise TP")
+            };
             return Err(error(
                 field,
                 format!(
-                    "{} in {} needs {:.1} GB of weights per GPU at TP {tp} × PP {pp}, leaving {:.1} GB of the {:.1} GB usable for KV cache: not even one request fits; raise TP or use a smaller precision",
+                    "{} in {} needs {:.1} GB of weights per GPU at {}, leaving {:.1} GB of the {:.1} GB usable for KV cache: not even one request fits; {remedy} or use a smaller precision",
                     model.name,
                     precision.id(),
                     f.weights.gb(),
+                    parallel::layout_text(par),
                     f.pool.gb(),
                     usable.gb()
                 ),
@@ -518,7 +568,18 @@ impl TryFrom<ScenarioInput> for Scenario {
             memory_bw: BytesPerSecond::from_tb_s(gpu.memory_bw_tb_s),
             bf16_peak: FlopsPerSecond::from_tflops(bf16_tflops),
             link_bw: BytesPerSecond::from_gb_s(gpu.link_gb_s.unwrap_or(0.0)),
+            network_bw: BytesPerSecond::from_gb_s(network_gb_s(&gpu)),
+            scale_up_domain: scale_up_domain(&gpu),
         };
+        if par.gpus_per_stage() > hardware.scale_up_domain && ep > 1 {
+            warnings.push(format!(
+                "the MoE all-to-all spans {} GPUs, beyond the {}-GPU scale-up domain of the {}: the cross-node part runs at the network's {:.0} GB/s per GPU (a default: 400 Gb/s per GPU)",
+                par.gpus_per_stage(),
+                hardware.scale_up_domain,
+                gpu.name,
+                network_gb_s(&gpu)
+            ));
+        }
         let step_cost = StepCost::new(
             &arch,
             hardware,
@@ -527,6 +588,9 @@ impl TryFrom<ScenarioInput> for Scenario {
             &gemm,
             kv_precision,
             efficiency,
+            ExpertSetup {
+                redundant_experts: f64::from(redundant_experts),
+            },
         );
         if usd_per_gpu_hour.is_none() {
             warnings.push(no_price_warning(&gpu));
@@ -544,13 +608,14 @@ impl TryFrom<ScenarioInput> for Scenario {
             kv_precision,
             gemm,
             workload,
-            max_num_seqs,
+            max_num_seqs: max_num_seqs.saturating_mul(par.dp.max(1)),
             chunk_tokens,
             batching,
             kv_alloc,
             max_model_len,
             spec,
             efficiency,
+            redundant_experts,
             usd_per_gpu_hour,
             concurrency,
             step_cost,
@@ -572,6 +637,12 @@ impl Scenario {
     /// Largest system concurrency the engine admits (`max_num_seqs × replicas`): the slider's end.
     pub fn engine_limit(&self) -> u32 {
         self.max_num_seqs.saturating_mul(self.replicas)
+    }
+
+    /// Tokens one replica's step may hold: the chunked-prefill budget of each of its attention
+    /// ranks (each its own scheduler), `chunk_tokens × DP`.
+    pub fn step_token_budget(&self) -> u32 {
+        self.chunk_tokens.saturating_mul(self.par.dp.max(1))
     }
 
     /// Largest system concurrency whose KV fits (`S_cap × replicas`).
@@ -725,5 +796,176 @@ mod tests {
         let mut knobs = base.clone();
         knobs.efficiency.eta_mem = Some(1.5);
         assert_eq!(err(knobs).field, "eta-mem");
+    }
+
+    fn deepseek_on(gpu: &str, gpus: f64) -> ScenarioInput {
+        ScenarioInput {
+            model: "deepseek-r1".into(),
+            gpu: gpu.into(),
+            gpu_count: gpus,
+            precision: "fp8".into(),
+            kv_precision: "fp8".into(),
+            input_len: 1000.0,
+            output_len: 1000.0,
+            usd_per_gpu_hour: Some(3.0),
+            ..ScenarioInput::default()
+        }
+    }
+
+    /// `--tp 1 --ep 8` on 8 GPUs is DEP 8 (MODEL.md §2.8): 8 attention ranks, experts over 8
+    /// GPUs, one replica; each rank its own scheduler; the same as giving attention DP 8.
+    #[test]
+    fn dep8_of_deepseek_r1_fp8_on_8_h200_validates() {
+        let s = Scenario::try_from(ScenarioInput {
+            tp: Some(1.0),
+            ep: Some(8.0),
+            ..deepseek_on("h200-sxm", 8.0)
+        })
+        .expect("DEP 8 fits 8 H200s");
+        assert_eq!(
+            s.par,
+            Parallelism {
+                tp: 1,
+                pp: 1,
+                ep: 8,
+                dp: 8
+            }
+        );
+        assert_eq!(s.replicas, 1);
+        assert_eq!(s.max_num_seqs, 8 * DEFAULT_MAX_NUM_SEQS);
+        assert_eq!(s.step_token_budget(), 8 * DEFAULT_CHUNK_TOKENS);
+        assert!(s.weights_per_gpu.gb() < 141.0 * 0.9);
+        let explicit = Scenario::try_from(ScenarioInput {
+            tp: Some(1.0),
+            ep: Some(8.0),
+            dp_attention: Some(8.0),
+            ..deepseek_on("h200-sxm", 8.0)
+        })
+        .expect("the same layout, spelled out");
+        assert_eq!(explicit.par, s.par);
+        assert_eq!(explicit.kv_capacity(), s.kv_capacity());
+        // MLA under TP 8 replicates the latent on every GPU; DEP 8 holds 8 ranks' sequences.
+        let tp8 = Scenario::try_from(ScenarioInput {
+            tp: Some(8.0),
+            ..deepseek_on("h200-sxm", 8.0)
+        })
+        .expect("TP 8");
+        assert!(s.kv_capacity() > 3 * tp8.kv_capacity());
+        // Attention DP with experts tensor-split (vLLM without --enable-expert-parallel).
+        let moe_tp = Scenario::try_from(ScenarioInput {
+            tp: Some(1.0),
+            dp_attention: Some(8.0),
+            ..deepseek_on("h200-sxm", 8.0)
+        })
+        .expect("DP 8 with moe-TP 8");
+        assert_eq!((moe_tp.par.ep, moe_tp.par.moe_tp()), (1, 8));
+    }
+
+    /// Wide EP: 72 ranks inside a GB200 NVL72 domain; 32 H200 ranks span four 8-GPU nodes and
+    /// say so; redundant experts are accepted under EP.
+    #[test]
+    fn wide_ep_is_allowed_inside_and_across_domains() {
+        let nvl72 = Scenario::try_from(ScenarioInput {
+            tp: Some(1.0),
+            ep: Some(72.0),
+            eplb_redundant_experts: 32.0,
+            precision: "fp4".into(),
+            ..deepseek_on("gb200", 72.0)
+        })
+        .expect("DEP 72 on NVL72");
+        assert_eq!(nvl72.par.dp, 72);
+        assert!(!nvl72.warnings.iter().any(|w| w.contains("scale-up domain")));
+        let hgx = Scenario::try_from(ScenarioInput {
+            tp: Some(1.0),
+            ep: Some(32.0),
+            ..deepseek_on("h200-sxm", 32.0)
+        })
+        .expect("DEP 32 over four nodes");
+        assert!(hgx
+            .warnings
+            .iter()
+            .any(|w| w.contains("8-GPU scale-up domain")));
+    }
+
+    /// Nonsense layouts are errors naming the field at fault.
+    #[test]
+    fn bad_layouts_name_their_field() {
+        let field = |input: ScenarioInput| err(input).field;
+        let base = || deepseek_on("h200-sxm", 8.0);
+        assert_eq!(
+            field(ScenarioInput {
+                tp: Some(1.0),
+                dp_attention: Some(3.0),
+                ..base()
+            }),
+            "dp-attention"
+        );
+        assert_eq!(
+            field(ScenarioInput {
+                tp: Some(1.0),
+                ep: Some(3.0),
+                ..base()
+            }),
+            "ep"
+        );
+        assert_eq!(
+            field(ScenarioInput {
+                tp: Some(2.0),
+                dp_attention: Some(4.0),
+                ep: Some(3.0),
+                ..base()
+            }),
+            "ep"
+        );
+        assert_eq!(
+            field(ScenarioInput {
+                tp: Some(2.0),
+                ep: Some(3.0),
+                ..base()
+            }),
+            "ep"
+        );
+        // EP 8 on an 80 GB H100 leaves no room: raise EP.
+        assert_eq!(
+            field(ScenarioInput {
+                tp: Some(1.0),
+                ep: Some(8.0),
+                ..deepseek_on("h100-sxm", 8.0)
+            }),
+            "ep"
+        );
+        assert_eq!(
+            field(ScenarioInput {
+                tp: Some(8.0),
+                eplb_redundant_experts: 32.0,
+                ..base()
+            }),
+            "eplb-redundant-experts"
+        );
+        assert_eq!(
+            field(ScenarioInput {
+                tp: Some(1.0),
+                dp_attention: Some(8.0),
+                ..ScenarioInput::default()
+            }),
+            "dp-attention"
+        );
+        assert_eq!(
+            field(ScenarioInput {
+                model: "mixtral-8x7b".into(),
+                tp: Some(1.0),
+                ep: Some(16.0),
+                gpu_count: 16.0,
+                ..ScenarioInput::default()
+            }),
+            "ep"
+        );
+        assert_eq!(
+            field(ScenarioInput {
+                dp_attention: Some(0.0),
+                ..base()
+            }),
+            "dp-attention"
+        );
     }
 }

@@ -183,7 +183,8 @@ fn engine_settings(scenario: &Scenario, config: &SimConfig, busy: u32) -> Engine
     };
     EngineSettings {
         kv: KvGeometry::from_scenario(scenario, max_tokens),
-        chunk_tokens: scenario.chunk_tokens.max(1),
+        chunk_tokens: scenario.step_token_budget().max(1),
+        prompt_chunk_tokens: scenario.chunk_tokens.max(1),
         max_num_seqs: scenario.max_num_seqs.max(1),
         prefix_hit: scenario.workload.prefix_hit,
         spec,

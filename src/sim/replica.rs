@@ -16,8 +16,12 @@ use std::collections::VecDeque;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EngineSettings {
     pub kv: KvGeometry,
-    /// Token budget per iteration, `T_bud` (`max_num_batched_tokens`).
+    /// Token budget per iteration, `T_bud` (`max_num_batched_tokens`; per replica: one budget
+    /// per attention-DP rank, `Scenario::step_token_budget`).
     pub chunk_tokens: u32,
+    /// Most prompt tokens one sequence prefills per iteration: one scheduler's budget (the
+    /// attention rank it lives on); `chunk_tokens` without attention DP.
+    pub prompt_chunk_tokens: u32,
     /// Most sequences in a batch, `S_max` (`max_num_seqs`).
     pub max_num_seqs: u32,
     /// Token-weighted prefix-cache hit ratio `r_hit` (MODEL.md §1.5).
@@ -336,6 +340,7 @@ pub mod testing {
                 reserve_tokens: 0,
             },
             chunk_tokens: 2048,
+            prompt_chunk_tokens: 2048,
             max_num_seqs: 256,
             prefix_hit: 0.0,
             spec: None,

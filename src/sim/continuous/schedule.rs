@@ -35,7 +35,11 @@ impl Engine<'_, '_, '_> {
                 break;
             };
             let (tokens, kv_tokens) = if seq.prefilling() {
-                let chunk = seq.target.saturating_sub(seq.computed).min(budget);
+                let chunk = seq
+                    .target
+                    .saturating_sub(seq.computed)
+                    .min(budget)
+                    .min(self.replica.settings.prompt_chunk_tokens);
                 (chunk, seq.computed.saturating_add(chunk))
             } else if budget > 0 {
                 (
@@ -110,7 +114,10 @@ impl Engine<'_, '_, '_> {
             }
             let target = front.prompt + front.emitted;
             let start = front.cached;
-            let chunk = target.saturating_sub(start).min(budget);
+            let chunk = target
+                .saturating_sub(start)
+                .min(budget)
+                .min(self.replica.settings.prompt_chunk_tokens);
             let needed = self.replica.settings.kv.blocks_for_sequence(start + chunk);
             let Some(mut seq) = self.replica.waiting.pop_front() else {
                 break;

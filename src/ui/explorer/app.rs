@@ -9,7 +9,7 @@ use crate::page::knobs::KnobAction;
 use crate::page::state::{Action, State, View};
 use crate::present::chart::Marker;
 use crate::present::glossary;
-use crate::present::report::{assumptions, format_number};
+use crate::present::report::{assumptions, format_number, parallelism_hint};
 use crate::scenario::fields::{Field, GPU, MODEL};
 use crate::share::{self, ViewState};
 use crate::ui::explorer::advanced::Advanced;
@@ -273,6 +273,7 @@ pub fn app(props: &AppProps) -> Html {
                         texts={state.texts.clone()}
                         error_field={state.error.as_ref().map(|e| e.field.clone())}
                         tp_hint={tp_hint(&view)}
+                        parallelism_hint={parallelism_hint(&view.scenario).unwrap_or_default()}
                         price_hint={price_hint(state.texts.get(&GPU))}
                         on_edit={on_edit.clone()}
                         model_extra={html! {

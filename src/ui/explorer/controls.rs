@@ -1,12 +1,12 @@
-//! The scenario controls: model, GPU, GPU count, tensor parallelism, precisions, lengths and
-//! price, each a `FieldContext` control of the field table (`#input-len` ↔ `input-len`), so
-//! validation errors point at the right control.
+//! The scenario controls: model, GPU, GPU count, parallelism (TP, EP, attention DP, PP, EPLB's
+//! redundant experts), precisions, lengths and price, each a `FieldContext` control of the field
+//! table (`#input-len` ↔ `input-len`), so validation errors point at the right control.
 
 use crate::catalog::catalog;
 use crate::page::fields::Texts;
 use crate::scenario::fields::{
-    Field, CUSTOM_MODEL_VALUE, GPU, GPUS, INPUT_LEN, KV_PRECISION, MODEL, OUTPUT_LEN, PRECISION,
-    TP, USD_PER_GPU_HOUR,
+    Field, CUSTOM_MODEL_VALUE, DP_ATTENTION, EP, EPLB_REDUNDANT_EXPERTS, GPU, GPUS, INPUT_LEN,
+    KV_PRECISION, MODEL, OUTPUT_LEN, PP, PRECISION, TP, USD_PER_GPU_HOUR,
 };
 use crate::ui::widgets::field_control::FieldContext;
 pub use crate::ui::widgets::field_control::INPUT_ERROR_ID;
@@ -19,6 +19,10 @@ pub struct ControlsProps {
     pub error_field: Option<String>,
     /// What "auto" tensor parallelism resolved to.
     pub tp_hint: AttrValue,
+    /// What the validated layout means ("DEP 8: 8 attention ranks, experts over 8 GPUs"); empty
+    /// for plain TP.
+    #[prop_or_default]
+    pub parallelism_hint: AttrValue,
     /// The catalog's price range for the chosen GPU.
     pub price_hint: AttrValue,
     pub on_edit: Callback<(&'static Field, String)>,
@@ -109,6 +113,21 @@ pub fn controls(props: &ControlsProps) -> Html {
         }
         context.text(field, props.texts.get(field), None, false, hint)
     };
+    // An optional degree: empty shows "auto" (the scenario resolves it).
+    let degree = |field: &'static Field, hint: Option<Html>| {
+        if !shown(field) {
+            return Html::default();
+        }
+        context.text(
+            field,
+            props.texts.get(field),
+            Some("auto".into()),
+            false,
+            hint,
+        )
+    };
+    let parallelism_hint = (!props.parallelism_hint.is_empty())
+        .then(|| Html::from(props.parallelism_hint.to_string()));
     html! {
         <form class="controls" aria-label="Scenario" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             <fieldset>
@@ -123,6 +142,10 @@ pub fn controls(props: &ControlsProps) -> Html {
                 { select(&GPU, Some(gpu_options()), None) }
                 { text(&GPUS, None) }
                 { select(&TP, Some(tp_options()), Some(Html::from(props.tp_hint.to_string()))) }
+                { degree(&EP, None) }
+                { degree(&DP_ATTENTION, parallelism_hint) }
+                { degree(&PP, None) }
+                { text(&EPLB_REDUNDANT_EXPERTS, None) }
                 { text(&USD_PER_GPU_HOUR, Some(Html::from(props.price_hint.to_string()))) }
             </fieldset>
             <fieldset>
