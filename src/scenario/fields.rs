@@ -40,7 +40,8 @@ pub enum Group {
     Technique,
     /// The length distribution and its presets.
     Workload,
-    /// The engine limit and the efficiency knobs.
+    /// The engine limit, the efficiency knobs and how TTFT is measured (server overhead,
+    /// protocol, benchmark prompts).
     Advanced,
     /// SLO, traffic, load, blend, electricity and the plan's GPUs.
     Decision,
