@@ -534,3 +534,34 @@ fn estimate_runs_attention_dp_with_expert_parallel() {
     assert_eq!(code, 2);
     assert!(err.contains("--dp-attention"), "{err}");
 }
+
+/// Issue 12 §3: `--protocol benchmark --num-prompts 640` prints the benchmark block in
+/// `estimate` and replays 640 requests, all measured, in `simulate`.
+#[test]
+fn the_benchmark_protocol_runs_in_estimate_and_simulate() {
+    let flags = [
+        "--input-len",
+        "1000",
+        "--output-len",
+        "200",
+        "--concurrency",
+        "64",
+        "--protocol",
+        "benchmark",
+        "--num-prompts",
+        "640",
+    ];
+    let (code, out, err) = servecost(&small("estimate", &flags));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Benchmark run (640 prompts, 64 at once"),
+        "{out}"
+    );
+    assert!(out.contains("mean / median TTFT"), "{out}");
+    let (code, out, err) = servecost(&small("simulate", &flags));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Simulated 640 requests (640 completed, 640 measured)"),
+        "{out}"
+    );
+}

@@ -697,3 +697,40 @@ mod properties {
         }
     }
 }
+
+/// Issue 12 §3: the benchmark protocol starts all C requests at t = 0 and measures every one,
+/// so at C = 64 the first wave's queueing behind its own prefills raises the mean TTFT above the
+/// steady window's; every request is measured.
+#[test]
+fn the_benchmark_protocols_first_wave_queues_behind_itself() {
+    let s = scenario(ScenarioInput {
+        length_dist: "fixed".into(),
+        input_len: 1000.0,
+        output_len: 1000.0,
+        concurrency: 64.0,
+        ..ScenarioInput::small_reference()
+    });
+    let run = |protocol| {
+        simulate(
+            &s,
+            &SimConfig {
+                arrivals: Arrivals::Closed { concurrency: 64 },
+                requests: 640,
+                protocol,
+                ..SimConfig::default()
+            },
+        )
+        .expect("runs")
+    };
+    let steady = run(servecost::scenario::Protocol::Steady);
+    let bench = run(servecost::scenario::Protocol::Benchmark);
+    assert_eq!(bench.measured, 640);
+    assert!(steady.measured < 640);
+    assert!(
+        bench.ttft.mean_ms > steady.ttft.mean_ms,
+        "{} vs {}",
+        bench.ttft.mean_ms,
+        steady.ttft.mean_ms
+    );
+    assert!(bench.ttft.max_ms > 3.0 * steady.ttft.p50_ms);
+}

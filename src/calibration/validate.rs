@@ -7,6 +7,15 @@
 //! target rate (or, without one, the SLO mode: highest throughput whose simulated P99 TTFT and
 //! TPOT meet the row's SLOs). Engine defaults (limit, chunk budget, KV format when unstated) are per engine,
 //! never per row.
+//!
+//! How a row was measured is a property of its source family (`harness`), not a fit: the
+//! InferenceX sweeps are serving benchmarks (`bench_serving --max-concurrency C`, `num_prompts =
+//! 10 × C`, all starting together: `shared/data/README.md`), so they run under
+//! `protocol = benchmark` and are compared with the benchmark's mean TTFT, TPOT and throughput;
+//! the other `concurrency`/`server` rows are API clients (NIM's AIPerf, MLPerf Server) and keep
+//! the default server overhead; `offline`, `batch1` and `static_batch` rows are engine-level
+//! tables measured in process (TensorRT-LLM's benchmarks), without an API server, so their
+//! server overhead is 0.
 
 use crate::catalog::csv::{self, Record};
 use crate::model::evaluate;
@@ -152,6 +161,18 @@ pub fn summarise_rows(rows: Vec<RowResult>) -> Report {
     }
 }
 
+/// How a row's numbers were measured: `(protocol, server overhead ms)`; `None` keeps the
+/// default overhead (see the module doc).
+fn harness(record: &Record, mode: &str) -> (&'static str, Option<f64>) {
+    if csv::text(record, "source").contains("InferenceX") {
+        ("benchmark", None)
+    } else if matches!(mode, "offline" | "batch1" | "static_batch") {
+        ("steady", Some(0.0))
+    } else {
+        ("benchmark", None)
+    }
+}
+
 fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult, String> {
     let id = csv::text(record, "id").to_string();
     let mode = csv::text(record, "mode").to_string();
@@ -193,7 +214,15 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
         }
         other => return Err(format!("unknown mode `{other}`")),
     };
+    let (protocol, server_overhead_ms) = harness(record, &mode);
+    if protocol == "benchmark" {
+        notes.push(
+            "benchmark protocol: concurrency requests at once, 10 x concurrency in all".into(),
+        );
+    }
     let input = ScenarioInput {
+        protocol: protocol.into(),
+        server_overhead_ms,
         model: csv::text(record, "model_id").to_string(),
         gpu: csv::text(record, "gpu_id").to_string(),
         gpu_count: gpus,
@@ -269,6 +298,11 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
     let measured_tok_s = number("output_tok_s_total")?;
     let tpot = number("tpot_ms")?;
     let ttft = number("ttft_ms")?;
+    // A benchmark prints tokens over the run's duration and per-request means.
+    let (tok_s, tpot_ms) = match &point.benchmark {
+        Some(b) => (b.output_tok_s, b.mean_tpot_ms),
+        None => (point.output_tok_s, point.tpot_ms),
+    };
     Ok(RowResult {
         id,
         model: scenario.model.id.clone(),
@@ -276,8 +310,8 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
         gpus: scenario.gpu_count,
         mode,
         concurrency: point.concurrency,
-        throughput: measured_tok_s.and_then(|m| Comparison::new(point.output_tok_s, m)),
-        tpot: tpot.and_then(|m| Comparison::new(point.tpot_ms, m)),
+        throughput: measured_tok_s.and_then(|m| Comparison::new(tok_s, m)),
+        tpot: tpot.and_then(|m| Comparison::new(tpot_ms, m)),
         ttft: ttft.and_then(|m| Comparison::new(point.ttft_ms, m)),
         notes,
     })

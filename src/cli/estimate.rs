@@ -188,6 +188,33 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
     line("$/M output (all-in)", format_cost(p.usd_per_m_output));
     line("$/M input (GPU time)", format_cost(p.usd_per_m_input));
     line("$/M blended (3:1)", format_cost(p.usd_per_m_blended));
+    if let Some(b) = &p.benchmark {
+        out.push_str(&format!(
+            "\nBenchmark run ({} prompts, {} at once; {})\n",
+            b.num_prompts, b.first_wave, b.method
+        ));
+        let mut line = |label: &str, value: String| {
+            out.push_str(&format!("{label:<28} {value}\n"));
+        };
+        line(
+            "mean / median TTFT",
+            format!(
+                "{} / {} ms (first wave {} ms)",
+                format_number(b.mean_ttft_ms),
+                format_number(b.median_ttft_ms),
+                format_number(b.first_wave_ttft_ms)
+            ),
+        );
+        line("mean TPOT", format!("{} ms", format_number(b.mean_tpot_ms)));
+        line(
+            "output tok/s",
+            format!(
+                "{} over {} s",
+                format_number(b.output_tok_s),
+                format_number(b.duration_s)
+            ),
+        );
+    }
     out.push_str("\nAssumptions\n");
     for assumption in assumptions(scenario, p).lines() {
         out.push_str("  ");

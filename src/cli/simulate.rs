@@ -18,7 +18,8 @@ pub(super) fn simulate_command(rest: &[String]) -> Outcome {
         Err(outcome) => return outcome,
     };
     let closed_loop = input.concurrency.is_some();
-    let config = match SimConfig::try_from(input) {
+    let requests_given = input.requests.is_some();
+    let mut config = match SimConfig::try_from(input) {
         Ok(config) => config,
         Err(e) => return Outcome::bad_field(&e),
     };
@@ -34,6 +35,13 @@ pub(super) fn simulate_command(rest: &[String]) -> Outcome {
         Ok(s) => s,
         Err(outcome) => return outcome,
     };
+    // `--protocol benchmark`: replay the benchmark, `num-prompts` (10 × C) unless `--requests`.
+    if closed_loop && scenario.protocol == crate::scenario::Protocol::Benchmark {
+        config.protocol = crate::scenario::Protocol::Benchmark;
+        if !requests_given {
+            config.requests = scenario.benchmark_prompts();
+        }
+    }
     let result = match crate::sim::simulate(&scenario, &config) {
         Ok(result) => result,
         Err(e) => return Outcome::usage(format!("--{}: {}", e.field.replace('_', "-"), e.message)),

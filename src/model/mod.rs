@@ -8,7 +8,8 @@
 //! sequences a pool holds), `step` (one iteration's time), `cost`, `economics`. Then
 //! `capacity`, the one answer to "how many requests fit" for both policies; `grid`, the one
 //! concurrency grid, which ends at that capacity; `decode`, one decode iteration or speculative
-//! round; `operating_point`, what an evaluation reports and how a policy's steady state becomes
+//! round; `ttft`, the terms of a user's time to first token and the benchmark protocol;
+//! `operating_point`, what an evaluation reports and how a policy's steady state becomes
 //! one. Then the two policies side by side, `serving` (continuous) and `static_batching`, which
 //! know nothing of each other; `evaluate`, the one entry that picks between them; and on top
 //! `pareto` (the sweep), `slo` and `techniques`.
@@ -31,6 +32,7 @@ pub mod slo;
 pub mod static_batching;
 pub mod step;
 pub mod techniques;
+pub mod ttft;
 pub mod workload;
 
 pub use evaluate::evaluate;
@@ -41,7 +43,7 @@ pub use step::Bound;
 #[cfg(test)]
 mod tests {
     /// The model's modules in dependency order, with their source up to their tests.
-    const ORDER: [(&str, &str); 20] = [
+    const ORDER: [(&str, &str); 21] = [
         ("architecture", include_str!("architecture.rs")),
         ("precision", include_str!("precision.rs")),
         ("efficiency", include_str!("efficiency.rs")),
@@ -54,6 +56,7 @@ mod tests {
         ("capacity", include_str!("capacity.rs")),
         ("grid", include_str!("grid.rs")),
         ("decode", include_str!("decode.rs")),
+        ("ttft", include_str!("ttft.rs")),
         ("operating_point", include_str!("operating_point.rs")),
         ("serving", include_str!("serving.rs")),
         ("static_batching", include_str!("static_batching.rs")),

@@ -6,6 +6,7 @@ use super::capacity::max_concurrency;
 use super::cost::{cost_breakdown, CostBreakdown};
 use super::memory::MemorySplit;
 use super::step::{Bound, StepBreakdown};
+use super::ttft::BenchmarkFigures;
 use crate::scenario::Scenario;
 use crate::units::Seconds;
 use serde::Serialize;
@@ -61,6 +62,10 @@ pub struct OperatingPoint {
     /// Within KV capacity and the engine limit.
     pub fits: bool,
     pub warnings: Vec<String>,
+    /// What a serving benchmark would print (`protocol = benchmark`; then `ttft_ms` and
+    /// `e2e_ms` are its means); absent in the steady state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub benchmark: Option<BenchmarkFigures>,
 }
 
 /// What a batching policy's steady state determines; `assemble` derives the rest.
@@ -182,6 +187,7 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
         bound_label: bound.label(),
         fits: !s.over_kv && !s.over_engine,
         warnings,
+        benchmark: None,
     }
 }
 

@@ -11,7 +11,8 @@ use super::decode::decode_round;
 use super::grid::concurrency_grid;
 use super::operating_point::{assemble, OperatingPoint, Steady};
 use super::step::{BatchShape, StepBreakdown};
-use crate::scenario::{Batching, Scenario};
+use super::ttft::{benchmark_figures, prefill_time, step_wait, SteadyLatency};
+use crate::scenario::{Batching, Protocol, Scenario};
 use crate::units::Seconds;
 
 /// Marginal prefill GPU time per prompt token at batch `C`, `c_pf`.
@@ -68,7 +69,13 @@ pub fn prefill_cost_per_token(scenario: &Scenario, batch: f64) -> Seconds {
 /// `X = 1/(E[O]·τ_d(C)/C + E[P_eff]·c_pf)` requests/s, `ρ_pf = X·E[P_eff]·c_pf`,
 /// `TPOT = τ_d/(1 − ρ_pf·(C−1)/C)` (only the other `C−1` requests' prefills stall a stream, so a
 /// lone request decodes at `τ_d`; this refines §4.2's `τ_d/(1 − ρ_pf)`),
-/// `E2E = C_in_system/X` (Little's law), `TTFT = E2E − (E[O]−1)·TPOT`.
+/// `E2E_L = C_in_system/X` (Little's law). TTFT is the sum of `ttft`'s named terms,
+/// `TTFT = t_srv + w_step + t_prefill + w_queue`: the server overhead, half the running decode
+/// step when others keep the engine busy, the prompt's `⌈P/(T_bud − (C−1))⌉` chunked-prefill
+/// steps carrying the other `C − 1` decodes, and the queueing Little's law implies beyond the
+/// time-sharing model's own prefill, `w_queue = max(0, E2E_L − (E[O]−1)·TPOT − (c_pf·P + τ))`.
+/// `E2E = TTFT + (E[O]−1)·TPOT` (MODEL.md §3). Under `protocol = benchmark` the point also
+/// carries `ttft::benchmark_figures` and its TTFT and E2E are the benchmark's means.
 pub fn evaluate_continuous(scenario: &Scenario) -> OperatingPoint {
     let concurrency = scenario.concurrency.max(1);
     let replicas = scenario.replicas.max(1);
@@ -101,12 +108,20 @@ pub fn evaluate_continuous(scenario: &Scenario) -> OperatingPoint {
     let workload = &scenario.workload;
     let output = workload.output_mean.max(1.0);
     let system_rate = f64::from(running_replicas) * best.requests_per_s;
-    let e2e = Seconds(f64::from(concurrency) / system_rate.max(f64::MIN_POSITIVE));
-    let own_prefill = best.c_pf * workload.prefill_tokens() + best.tau;
-    let ttft = (e2e - best.tpot * (output - 1.0)).max(own_prefill);
+    let little_e2e = Seconds(f64::from(concurrency) / system_rate.max(f64::MIN_POSITIVE));
+    let prompt = workload.prefill_tokens();
+    let own_prefill = best.c_pf * prompt + best.tau;
+    let queue = (little_e2e - best.tpot * (output - 1.0) - own_prefill).max(Seconds(0.0));
+    let others = (best.batch - 1.0).max(0.0);
+    let ttft = scenario.server_overhead
+        + step_wait(best.decode.total(), others)
+        + prefill_time(scenario, others, prompt)
+        + queue;
+    let decoding = best.tpot * (output - 1.0);
+    let e2e = ttft + decoding;
     let prefill_share =
         (best.requests_per_s * workload.prefill_tokens() * best.c_pf.0).clamp(0.0, 0.999);
-    assemble(
+    let mut point = assemble(
         scenario,
         Steady {
             concurrency,
@@ -124,7 +139,23 @@ pub fn evaluate_continuous(scenario: &Scenario) -> OperatingPoint {
             over_kv: in_system > kv_cap,
             over_engine: in_system > engine_cap,
         },
-    )
+    );
+    if scenario.protocol == Protocol::Benchmark {
+        let figures = benchmark_figures(
+            scenario,
+            &SteadyLatency {
+                ttft,
+                tpot: best.tpot,
+                e2e,
+                batch_cap: kv_cap.min(engine_cap),
+                busy_replicas: running_replicas,
+            },
+        );
+        point.ttft_ms = figures.mean_ttft_ms;
+        point.e2e_ms = figures.mean_e2e_ms;
+        point.benchmark = Some(figures);
+    }
+    point
 }
 
 /// One replica running `batch` sequences of continuous batching, before queueing is added.

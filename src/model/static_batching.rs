@@ -53,7 +53,9 @@ pub fn evaluate_static(scenario: &Scenario) -> OperatingPoint {
         0.0
     };
     let e2e = Seconds(in_system / requests_per_s_replica.max(f64::MIN_POSITIVE));
-    let ttft = (e2e - tau * (o_max - 1.0).max(0.0)).max(t_prefill);
+    // The per-request server overhead (`ttft::`, issue 12 §3) is latency beside the engine.
+    let ttft = (e2e - tau * (o_max - 1.0).max(0.0)).max(t_prefill) + scenario.server_overhead;
+    let e2e = e2e + scenario.server_overhead;
     let c_pf = if prefill_tokens > 0.0 {
         t_prefill / prefill_tokens
     } else {

@@ -40,7 +40,8 @@ pub enum Group {
     Technique,
     /// The length distribution and its presets.
     Workload,
-    /// The engine limit and the efficiency knobs.
+    /// The engine limit, the efficiency knobs and how TTFT is measured (server overhead,
+    /// protocol, benchmark prompts).
     Advanced,
     /// SLO, traffic, load, blend, electricity and the plan's GPUs.
     Decision,
@@ -358,6 +359,10 @@ const WORKLOADS: &[(&str, &str)] = &[
 ];
 const TRAFFIC_UNITS: &[(&str, &str)] = &[("req-s", "requests/s"), ("tokens-per-day", "tokens/day")];
 const LOAD_UNITS: &[(&str, &str)] = &[("percent", "% of capacity"), ("tok-s", "output tokens/s")];
+const PROTOCOLS: &[(&str, &str)] = &[
+    ("steady", "Steady state (closed loop)"),
+    ("benchmark", "Benchmark run (all start at once)"),
+];
 const ON_OFF: &[(&str, &str)] = &[("off", "Off"), ("on", "On")];
 
 /// The `#workload` value `input` matches: a preset whose means and spreads it equals, `uniform`
@@ -602,6 +607,9 @@ table! {
     DEQUANT_FACTOR = Field::new("dequant-factor", "Dequantization factor", Real, Advanced, opt!(scenario: efficiency.dequant_factor)).range(0.1, 1.0).knob(eff!(dequant_factor));
     CAUSAL_FACTOR = Field::new("causal-factor", "Causal attention factor", Real, Advanced, opt!(scenario: efficiency.causal_factor)).range(0.5, 1.0).knob(eff!(causal_factor));
     MOE_IMBALANCE = Field::new("moe-imbalance", "MoE imbalance calibration", Real, Advanced, opt!(scenario: efficiency.moe_imbalance)).unit("× modelled excess").range(0.0, 3.0).knob(eff!(moe_imbalance));
+    SERVER_OVERHEAD_MS = Field::new("server-overhead-ms", "Server overhead per request", Real, Advanced, opt!(scenario: server_overhead_ms)).unit("ms").range(0.0, 10_000.0).optional().term("ttft");
+    PROTOCOL = Field::new("protocol", "Measured as", Choice, Advanced, word!(protocol)).choices(PROTOCOLS).term("ttft");
+    NUM_PROMPTS = Field::new("num-prompts", "Benchmark prompts", Integer, Advanced, opt!(scenario: num_prompts)).unit("requests").range(1.0, 10_000_000.0).optional();
     SLO_TTFT_MS = Field::new("slo-ttft-ms", "TTFT target", Real, Decision, opt!(decision: slo_ttft_ms)).unit("ms").range(1e-3, 1e9).optional().term("ttft");
     SLO_TPOT_MS = Field::new("slo-tpot-ms", "TPOT target", Real, Decision, opt!(decision: slo_tpot_ms)).unit("ms").range(1e-3, 1e9).optional().term("tpot");
     SLO_PERCENTILE = Field::new("slo-percentile", "Percentile", Real, Decision, num!(decision: slo_percentile)).range(50.0, 99.99).term("percentiles");

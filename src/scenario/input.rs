@@ -13,6 +13,51 @@ pub const DEFAULT_MAX_NUM_SEQS: u32 = 1024;
 /// latency-sensitive serving (MODEL.md §4.3 [S16c]).
 pub const DEFAULT_CHUNK_TOKENS: u32 = 2048;
 
+/// Default per-request server overhead, ms: what an API server adds to every request's TTFT and
+/// E2E outside the engine's steps — the HTTP request and response, tokenizing the prompt (10–21
+/// µs per token measured for a HF tokenizer, tenstorrent/tt-inference-server#2173: ≈ 10–20 ms at
+/// 1 k tokens, though the fast Rust tokenizers vLLM and SGLang run in their own processes are
+/// nearer the low end) and detokenizing and streaming the first token (vLLM V1 and SGLang run
+/// the API server, tokenizer and detokenizer as separate processes beside the engine core, so
+/// this is latency, not GPU time: vLLM PR #12287, SGLang's TokenizerManager / DetokenizerManager).
+/// 10 ms is an assumption at the low end of those figures, not a fit.
+pub const DEFAULT_SERVER_OVERHEAD_MS: f64 = 10.0;
+/// A benchmark sends this many prompts per unit of concurrency unless told otherwise (the
+/// InferenceX launch scripts' `num_prompts = 10 × conc`; `shared/data/README.md`).
+pub const DEFAULT_PROMPTS_PER_CONCURRENCY: u32 = 10;
+
+/// What a closed-loop result describes (issue 12 §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Protocol {
+    /// The closed loop's steady state: every request in flight, warm-up and drain excluded.
+    #[default]
+    Steady,
+    /// A serving benchmark (`vllm bench serve`, SGLang `bench_serving`) with `--max-concurrency
+    /// C --request-rate inf --num-prompts N`: all `N` requests are created at once and a
+    /// semaphore of `C` lets `C` run (vLLM PR #9390), so the first `C` start together at t = 0
+    /// and queue behind each other's prefills; the figures are means and medians over all `N`
+    /// (vLLM `BenchmarkMetrics`: mean/median TTFT, TPOT, output throughput = tokens/duration).
+    Benchmark,
+}
+
+impl Protocol {
+    pub fn parse(text: &str) -> Option<Protocol> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "steady" => Some(Protocol::Steady),
+            "benchmark" => Some(Protocol::Benchmark),
+            _ => None,
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Protocol::Steady => "steady",
+            Protocol::Benchmark => "benchmark",
+        }
+    }
+}
+
 /// How requests are grouped into batches (MODEL.md §4.1–§4.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -139,6 +184,14 @@ pub struct ScenarioInput {
     /// Cost of one draft step relative to one target step, `c`; `None` = the method's preset.
     pub spec_draft_cost: Option<f64>,
     pub efficiency: EfficiencyOverrides,
+    /// Per-request server overhead (HTTP, tokenization, first-token detokenization and
+    /// streaming), ms; `None` = `DEFAULT_SERVER_OVERHEAD_MS`.
+    pub server_overhead_ms: Option<f64>,
+    /// `steady` (the closed loop's steady state) or `benchmark` (replay `vllm bench serve` /
+    /// SGLang `bench_serving` with `--max-concurrency C`: all start at once, `num_prompts` in all).
+    pub protocol: String,
+    /// Prompts a benchmark sends in all; `None` = 10 × concurrency.
+    pub num_prompts: Option<f64>,
 }
 
 impl Default for ScenarioInput {
@@ -177,6 +230,9 @@ impl Default for ScenarioInput {
             spec_len: None,
             spec_draft_cost: None,
             efficiency: EfficiencyOverrides::default(),
+            server_overhead_ms: None,
+            protocol: "steady".into(),
+            num_prompts: None,
         }
     }
 }

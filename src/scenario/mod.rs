@@ -21,12 +21,12 @@ use crate::model::parallelism::{network_gb_s, scale_up_domain};
 use crate::model::precision::{gemm_mode, GemmMode, KvPrecision, Precision};
 use crate::model::step::{ExpertSetup, Hardware, StepCost};
 use crate::model::workload::Workload;
-use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond};
+use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond, Seconds};
 pub use decision::*;
 use fields::{
     CHUNK_TOKENS, CONCURRENCY, DP_ATTENTION, EP, EPLB_REDUNDANT_EXPERTS, GPUS, INPUT_LEN,
-    INPUT_SIGMA, MAX_MODEL_LEN, MAX_NUM_SEQS, OUTPUT_LEN, OUTPUT_SIGMA, PP, PREFIX_HIT,
-    SPEC_ACCEPT, SPEC_DRAFT_COST, SPEC_LEN, TP, USD_PER_GPU_HOUR,
+    INPUT_SIGMA, MAX_MODEL_LEN, MAX_NUM_SEQS, NUM_PROMPTS, OUTPUT_LEN, OUTPUT_SIGMA, PP,
+    PREFIX_HIT, SERVER_OVERHEAD_MS, SPEC_ACCEPT, SPEC_DRAFT_COST, SPEC_LEN, TP, USD_PER_GPU_HOUR,
 };
 pub use input::*;
 mod parallel;
@@ -90,6 +90,12 @@ pub struct Scenario {
     pub usd_per_gpu_hour: Option<f64>,
     /// Requests in flight across the system at the chosen operating point.
     pub concurrency: u32,
+    /// Per-request server overhead added to TTFT and E2E (`server-overhead-ms`).
+    pub server_overhead: Seconds,
+    /// Steady state or a benchmark run (`protocol`).
+    pub protocol: Protocol,
+    /// Prompts a benchmark sends in all, when given (`num-prompts`); see `benchmark_prompts`.
+    pub num_prompts: Option<u32>,
     pub step_cost: StepCost,
     pub weights_per_gpu: Bytes,
     pub kv_pool_per_gpu: Bytes,
@@ -319,6 +325,23 @@ impl TryFrom<ScenarioInput> for Scenario {
         let concurrency = CONCURRENCY.whole(input.concurrency)?;
         let max_num_seqs = MAX_NUM_SEQS.whole(input.max_num_seqs)?;
         let chunk_tokens = CHUNK_TOKENS.whole(input.chunk_tokens)?;
+        let server_overhead = Seconds::from_ms(
+            SERVER_OVERHEAD_MS.real(
+                input
+                    .server_overhead_ms
+                    .unwrap_or(DEFAULT_SERVER_OVERHEAD_MS),
+            )?,
+        );
+        let protocol = Protocol::parse(&input.protocol).ok_or_else(|| {
+            error(
+                fields::PROTOCOL.key,
+                format!("`{}` is not one of steady, benchmark", input.protocol),
+            )
+        })?;
+        let num_prompts = match input.num_prompts {
+            Some(n) => Some(NUM_PROMPTS.whole(n)?),
+            None => None,
+        };
         let batching = Batching::parse(&input.batching).ok_or_else(|| {
             error(
                 fields::BATCHING_FIELD.key,
@@ -618,6 +641,9 @@ impl TryFrom<ScenarioInput> for Scenario {
             redundant_experts,
             usd_per_gpu_hour,
             concurrency,
+            server_overhead,
+            protocol,
+            num_prompts,
             step_cost,
             weights_per_gpu: f.weights,
             kv_pool_per_gpu: f.pool,
@@ -656,6 +682,14 @@ impl Scenario {
     }
 
     /// The same scenario at another concurrency (cheap: nothing is re-derived).
+    /// Prompts a benchmark at this concurrency sends: `num-prompts`, or 10 × concurrency.
+    pub fn benchmark_prompts(&self) -> u32 {
+        self.num_prompts.unwrap_or_else(|| {
+            self.concurrency
+                .saturating_mul(DEFAULT_PROMPTS_PER_CONCURRENCY)
+        })
+    }
+
     pub fn with_concurrency(&self, concurrency: u32) -> Scenario {
         let mut next = self.clone();
         next.concurrency = concurrency.max(1);

@@ -39,7 +39,7 @@ pub use result::{
 };
 pub use workload::Arrivals;
 
-use crate::scenario::{Batching, Scenario};
+use crate::scenario::{Batching, Protocol, Scenario};
 use kv::KvGeometry;
 use metrics::{LatencySamples, Recorder, WindowEnd};
 use replica::{EngineSettings, Replica, Source};
@@ -64,6 +64,11 @@ pub struct SimConfig {
     pub warmup_fraction: f64,
     /// Static batching: how long the oldest queued request waits for a full batch (`t_wait`).
     pub batch_timeout_s: f64,
+    /// `steady`: measure the closed loop's steady-state window. `benchmark`: replay a serving
+    /// benchmark (`scenario::Protocol::Benchmark`): the closed loop's `C` start at t = 0, the run
+    /// stops after `requests` completions, and every request and the whole run are measured
+    /// (no warm-up, no window), as `vllm bench serve` and SGLang `bench_serving` report them.
+    pub protocol: Protocol,
 }
 
 impl Default for SimConfig {
@@ -79,6 +84,7 @@ impl Default for SimConfig {
             slo: None,
             warmup_fraction: 0.1,
             batch_timeout_s: 0.5,
+            protocol: Protocol::Steady,
         }
     }
 }
@@ -192,6 +198,7 @@ fn engine_settings(scenario: &Scenario, config: &SimConfig, busy: u32) -> Engine
         horizon_s: config.horizon_s,
         static_batch: wanted.min(scenario.max_num_seqs).max(1),
         batch_timeout_s: config.batch_timeout_s,
+        server_overhead_s: scenario.server_overhead.0,
     }
 }
 
@@ -223,6 +230,7 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<SimResult, Si
         let slots = concurrency.map_or(0, |c| c / busy + u32::from(replica < c % busy));
         let warmup = (config.warmup_fraction * f64::from(routed)).floor() as u32;
         let (warmup, end) = match concurrency {
+            Some(_) if config.protocol == Protocol::Benchmark => (0, WindowEnd::AtRunEnd),
             Some(_) if routed > slots.saturating_add(warmup) => {
                 (warmup, WindowEnd::AfterDone(routed - slots))
             }

@@ -34,6 +34,9 @@ pub struct EngineSettings {
     /// Static batching: requests per batch and how long the oldest waits for a full batch.
     pub static_batch: u32,
     pub batch_timeout_s: f64,
+    /// Per-request server overhead (`Scenario::server_overhead`, `model::ttft`): counted in
+    /// every request's TTFT and E2E, not in the engine's time.
+    pub server_overhead_s: f64,
 }
 
 impl EngineSettings {
@@ -65,7 +68,12 @@ impl EngineSettings {
 /// One request inside the engine (MODEL.md §6.2 `Request`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sequence {
+    /// When the request reached the engine's queue.
     pub arrival_s: f64,
+    /// When the client sent it: `arrival_s` less the server overhead and, for a closed-loop
+    /// successor released while the engine is busy, the mean wait for the running step
+    /// (`model::ttft`'s rules); TTFT and E2E are measured from here.
+    pub sent_s: f64,
     /// Prompt tokens as the user sent them.
     pub prompt: u32,
     /// Output tokens the request will generate.
@@ -92,6 +100,7 @@ impl Sequence {
         let cached = settings.cached_tokens(request.prompt_tokens);
         Sequence {
             arrival_s,
+            sent_s: arrival_s - settings.server_overhead_s,
             prompt: request.prompt_tokens,
             output: request.output_tokens,
             cached,
@@ -242,15 +251,16 @@ impl<'a, 'r, 's> Replica<'a, 'r, 's> {
             now_s: 0.0,
         };
         for _ in 0..initial_slots {
-            replica.release_next();
+            replica.release_next(0.0);
         }
         replica
     }
 
-    fn enqueue(&mut self, request: &RequestSample, arrival_s: f64) -> bool {
+    fn enqueue(&mut self, request: &RequestSample, arrival_s: f64, waited_s: f64) -> bool {
         if self.settings.feasible(request) {
-            self.waiting
-                .push_back(Sequence::new(request, arrival_s, &self.settings));
+            let mut seq = Sequence::new(request, arrival_s, &self.settings);
+            seq.sent_s -= waited_s;
+            self.waiting.push_back(seq);
             true
         } else {
             self.out.rejected += 1;
@@ -259,10 +269,12 @@ impl<'a, 'r, 's> Replica<'a, 'r, 's> {
         }
     }
 
-    /// Closed loop: release the next request now (a rejected one releases the next).
-    pub fn release_next(&mut self) {
+    /// Closed loop: release the next request now (a rejected one releases the next). It is
+    /// charged `waited_s`, the mean wait for the running step (`model::ttft::step_wait`): a
+    /// client's next request reaches a busy engine at a uniform point of a step, not at its end.
+    pub fn release_next(&mut self, waited_s: f64) {
         while let Some(request) = self.source.take() {
-            if self.enqueue(&request, self.now_s) {
+            if self.enqueue(&request, self.now_s, waited_s) {
                 return;
             }
         }
@@ -278,7 +290,7 @@ impl<'a, 'r, 's> Replica<'a, 'r, 's> {
             let Some(request) = self.source.take() else {
                 break;
             };
-            self.enqueue(&request, arrival_s);
+            self.enqueue(&request, arrival_s, 0.0);
             if self.source.exhausted() {
                 self.recorder.on_last_arrival(self.now_s);
             }
@@ -348,6 +360,7 @@ pub mod testing {
             horizon_s: 1e6,
             static_batch: 1,
             batch_timeout_s: 0.0,
+            server_overhead_s: 0.0,
         }
     }
 

@@ -189,7 +189,7 @@ impl Engine<'_, '_, '_> {
         for seq in &self.members {
             self.replica.out.book_completion(seq);
             self.replica.recorder.on_finished(&Finished {
-                arrival_s: seq.arrival_s,
+                arrival_s: seq.sent_s,
                 first_token_s,
                 finish_s: end_s,
                 output_tokens: seq.output,
@@ -198,7 +198,7 @@ impl Engine<'_, '_, '_> {
         self.replica.now_s = end_s;
         if self.replica.source.closed() {
             for _ in 0..batch {
-                self.replica.release_next();
+                self.replica.release_next(0.0);
             }
         }
         true

@@ -12,8 +12,8 @@ use crate::page::state::{Action, State};
 use crate::scenario::fields::{
     efficiency_knobs, in_group, workload_of, Field, Group, BATCHING_FIELD, CHUNK_TOKENS,
     CUSTOM_MODEL, CUSTOM_WORKLOAD, ETA_COMPUTE, ETA_MEM, FIELDS, INPUT_LEN, INPUT_SIGMA,
-    LENGTH_DIST_FIELD, MAX_NUM_SEQS, MODEL, OUTPUT_LEN, SPEC_DECODE_FIELD, UNIFORM_WORKLOAD,
-    WORKLOAD,
+    LENGTH_DIST_FIELD, MAX_NUM_SEQS, MODEL, NUM_PROMPTS, OUTPUT_LEN, PROTOCOL, SERVER_OVERHEAD_MS,
+    SPEC_DECODE_FIELD, UNIFORM_WORKLOAD, WORKLOAD,
 };
 use crate::scenario::{Scenario, ScenarioInput, WORKLOAD_PRESETS};
 
@@ -65,9 +65,14 @@ fn exactly_the_efficiency_knobs_have_a_default_within_their_range() {
     let defaults = Efficiency::NVIDIA_DATACENTER;
     let knobs: Vec<&Field> = efficiency_knobs().collect();
     let advanced: Vec<&Field> = in_group(Group::Advanced).collect();
-    // The advanced panel is the engine limit and the efficiency knobs.
+    // The advanced panel is the engine limit, the efficiency knobs and how the TTFT is measured
+    // (server overhead, protocol, benchmark prompts: issue 12 §3).
     assert_eq!(advanced.first(), Some(&&MAX_NUM_SEQS));
-    assert_eq!(advanced.get(1..), Some(knobs.as_slice()));
+    assert_eq!(advanced.get(1..=knobs.len()), Some(knobs.as_slice()));
+    assert_eq!(
+        advanced.get(knobs.len() + 1..),
+        Some([&SERVER_OVERHEAD_MS, &PROTOCOL, &NUM_PROMPTS].as_slice())
+    );
     for knob in knobs {
         let value_of = knob.efficiency.expect("an efficiency knob");
         let default = value_of(&defaults);

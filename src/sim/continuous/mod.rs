@@ -192,7 +192,7 @@ impl Engine<'_, '_, '_> {
                 seq.blocks = 0;
                 self.replica.out.book_completion(seq);
                 self.replica.recorder.on_finished(&Finished {
-                    arrival_s: seq.arrival_s,
+                    arrival_s: seq.sent_s,
                     first_token_s: seq.first_token_s.unwrap_or(end_s),
                     finish_s: end_s,
                     output_tokens: seq.output,
@@ -206,8 +206,14 @@ impl Engine<'_, '_, '_> {
         if finished > 0 {
             self.running.retain(|seq| seq.emitted < seq.output);
             if self.replica.source.closed() {
+                // The successors find the engine busy when others still run (`ttft::step_wait`).
+                let waited_s = if self.running.is_empty() {
+                    0.0
+                } else {
+                    0.5 * step_s
+                };
                 for _ in 0..finished {
-                    self.replica.release_next();
+                    self.replica.release_next(waited_s);
                 }
             }
         }
