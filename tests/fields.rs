@@ -164,8 +164,8 @@ fn links_saved_before_the_table_still_open() {
     s.output_len = 28.0;
     s.input_sigma = 1.36;
     s.output_sigma = 0.85;
-    s.max_num_seqs = 256.0;
-    s.chunk_tokens = 8192.0;
+    s.max_num_seqs = Some(256.0);
+    s.chunk_tokens = Some(8192.0);
     s.spec_decode = "draft".into();
     s.spec_accept = Some(0.6);
     s.spec_len = Some(3.0);

@@ -178,8 +178,8 @@ fn tokens_are_conserved() {
         (
             "small chunks, few seqs",
             ScenarioInput {
-                chunk_tokens: 64.0,
-                max_num_seqs: 8.0,
+                chunk_tokens: Some(64.0),
+                max_num_seqs: Some(8.0),
                 ..ScenarioInput::small_reference()
             },
             closed(16, 200),
@@ -611,8 +611,8 @@ mod properties {
                 input_sigma,
                 output_sigma,
                 prefix_hit,
-                max_num_seqs: max_num_seqs.round(),
-                chunk_tokens: chunk_tokens.round(),
+                max_num_seqs: Some(max_num_seqs.round()),
+                chunk_tokens: Some(chunk_tokens.round()),
                 batching: batching.into(),
                 kv_alloc: kv_alloc.into(),
                 spec_decode: spec.into(),

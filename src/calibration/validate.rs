@@ -18,8 +18,11 @@
 //! server overhead is 0.
 
 use crate::catalog::csv::{self, Record};
+use crate::model::engine::{self, ProfileKnobs, Stack};
 use crate::model::evaluate;
-use crate::scenario::{EfficiencyOverrides, Scenario, ScenarioInput};
+use crate::scenario::{
+    EfficiencyOverrides, Scenario, ScenarioInput, DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_NUM_SEQS,
+};
 use serde::Serialize;
 
 /// One metric compared.
@@ -83,17 +86,6 @@ pub struct Report {
     pub ttft: Option<Summary>,
 }
 
-/// Engine defaults: `(max_num_seqs, chunk tokens)`. TensorRT-LLM's `max_batch_size` 2048 and
-/// `max_num_tokens` 8192; vLLM V1 on large GPUs 1024 sequences and 8192 tokens; SGLang's
-/// chunked-prefill size 8192.
-fn engine_defaults(engine: &str) -> (f64, f64) {
-    match engine {
-        "vllm" => (1024.0, 8192.0),
-        "sglang" => (1024.0, 8192.0),
-        _ => (2048.0, 8192.0),
-    }
-}
-
 fn summarise(values: impl Iterator<Item = Comparison>) -> Option<Summary> {
     let comparisons: Vec<Comparison> = values.collect();
     if comparisons.is_empty() {
@@ -128,12 +120,22 @@ pub fn validate(text: &str, overrides: &EfficiencyOverrides) -> Result<Report, S
     Ok(validate_records(&records, overrides))
 }
 
-/// Run already-parsed measurement rows.
+/// Run already-parsed measurement rows, each under its engine's shipped profile.
 pub fn validate_records(records: &[Record], overrides: &EfficiencyOverrides) -> Report {
+    validate_with(records, overrides, |_| None)
+}
+
+/// Run rows with the profile knobs `knobs_of` gives each row (`None`: the shipped profile);
+/// `overrides` still win over them (calibration and cross-validation).
+pub fn validate_with(
+    records: &[Record],
+    overrides: &EfficiencyOverrides,
+    knobs_of: impl Fn(&Record) -> Option<ProfileKnobs>,
+) -> Report {
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
     for record in records {
-        match run_row(record, overrides) {
+        match run_row(record, overrides, knobs_of(record)) {
             Ok(row) => rows.push(row),
             Err(reason) => skipped.push(Skipped {
                 id: csv::text(record, "id").to_string(),
@@ -161,8 +163,23 @@ pub fn summarise_rows(rows: Vec<RowResult>) -> Report {
     }
 }
 
+/// The engine a row ran (`generic` when the cell is blank).
+pub fn row_engine(record: &Record) -> String {
+    match csv::text(record, "engine").trim() {
+        "" => engine::GENERIC.to_string(),
+        name => name.to_ascii_lowercase(),
+    }
+}
+
+/// The software stack of a row's GPU (`None` for a GPU the catalog does not have).
+pub fn row_stack(record: &Record) -> Option<Stack> {
+    let catalog = crate::catalog::catalog().ok()?;
+    let gpu = catalog.gpu(csv::text(record, "gpu_id"))?;
+    Some(Stack::of_vendor(&gpu.vendor))
+}
+
 /// How a row's numbers were measured: `(protocol, server overhead ms)`; `None` keeps the
-/// default overhead (see the module doc).
+/// profile's overhead (see the module doc).
 fn harness(record: &Record, mode: &str) -> (&'static str, Option<f64>) {
     if csv::text(record, "source").contains("InferenceX") {
         ("benchmark", None)
@@ -173,10 +190,14 @@ fn harness(record: &Record, mode: &str) -> (&'static str, Option<f64>) {
     }
 }
 
-fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult, String> {
+fn run_row(
+    record: &Record,
+    overrides: &EfficiencyOverrides,
+    knobs: Option<ProfileKnobs>,
+) -> Result<RowResult, String> {
     let id = csv::text(record, "id").to_string();
     let mode = csv::text(record, "mode").to_string();
-    let engine = csv::text(record, "engine");
+    let engine = row_engine(record);
     let number = |column: &str| csv::number(record, column);
     let input_len = number("input_len")?.ok_or("input length not stated by the source")?;
     let output_len = number("output_len")?.ok_or("output length not stated by the source")?;
@@ -186,15 +207,19 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
         return Err("precision not stated by the source".into());
     }
     let mut notes = Vec::new();
-    let kv_precision = match csv::text(record, "kv_precision") {
-        "" if engine == "tensorrt-llm" && (precision == "fp8" || precision == "fp4") => {
-            notes.push(
-                "KV FP8 assumed (TensorRT-LLM ModelOpt FP8/FP4 checkpoints quantize KV)".into(),
-            );
-            "fp8"
+    let kv_precision = match (
+        csv::text(record, "kv_precision"),
+        engine::kv_when_unstated(&engine, precision),
+    ) {
+        ("", Some(kv)) => {
+            notes.push(format!(
+                "KV {} assumed (the {engine} profile's rule for {precision} weights)",
+                kv.to_ascii_uppercase()
+            ));
+            kv
         }
-        "" => "bf16",
-        kv => kv,
+        ("", None) => "bf16",
+        (kv, _) => kv,
     };
     let tp = number("tp")?;
     let ep = number("ep")?;
@@ -206,7 +231,11 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
             ));
         }
     }
-    let (max_num_seqs, chunk_tokens) = engine_defaults(engine);
+    let (max_num_seqs, chunk_tokens) = engine::engine_limits(&engine)
+        .map_or((DEFAULT_MAX_NUM_SEQS, DEFAULT_CHUNK_TOKENS), |limits| {
+            limits
+        });
+    let (max_num_seqs, chunk_tokens) = (f64::from(max_num_seqs), f64::from(chunk_tokens));
     let concurrency = match mode.as_str() {
         "offline" | "server" => None,
         "concurrency" | "batch1" | "static_batch" => {
@@ -214,7 +243,18 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
         }
         other => return Err(format!("unknown mode `{other}`")),
     };
-    let (protocol, server_overhead_ms) = harness(record, &mode);
+    let (protocol, in_process) = harness(record, &mode);
+    let server_overhead_ms = in_process.or(knobs.map(|k| k.server_overhead_ms));
+    let efficiency = match knobs {
+        Some(k) => EfficiencyOverrides {
+            eta_mem: overrides.eta_mem.or(Some(k.eta_mem)),
+            eta_compute: overrides.eta_compute.or(Some(k.eta_compute)),
+            step_overhead_ms: overrides.step_overhead_ms.or(Some(k.step_overhead_ms)),
+            layer_overhead_us: overrides.layer_overhead_us.or(Some(k.layer_overhead_us)),
+            ..overrides.clone()
+        },
+        None => overrides.clone(),
+    };
     if protocol == "benchmark" {
         notes.push(
             "benchmark protocol: concurrency requests at once, 10 x concurrency in all".into(),
@@ -238,23 +278,24 @@ fn run_row(record: &Record, overrides: &EfficiencyOverrides) -> Result<RowResult
         prefix_hit: 0.0,
         usd_per_gpu_hour: Some(1.0),
         concurrency: concurrency.unwrap_or(1.0),
-        max_num_seqs: if mode == "static_batch" {
+        engine: engine.clone(),
+        max_num_seqs: Some(if mode == "static_batch" {
             max_num_seqs.max(concurrency.unwrap_or(1.0))
         } else {
             max_num_seqs
-        },
-        chunk_tokens: if mode == "static_batch" {
+        }),
+        chunk_tokens: Some(if mode == "static_batch" {
             chunk_tokens.max(input_len)
         } else {
             chunk_tokens
-        },
+        }),
         batching: if mode == "static_batch" {
             "static".into()
         } else {
             "continuous".into()
         },
         length_dist: "fixed".into(),
-        efficiency: overrides.clone(),
+        efficiency,
         ..ScenarioInput::default()
     };
     let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;

@@ -1,11 +1,14 @@
-//! `servecost validate`: predicted vs measured for a measurements file; `--fit` grid-searches the
-//! efficiency knobs, `--cross-validate` reports out-of-sample errors of that fit.
+//! `servecost validate`: predicted vs measured for a measurements file; `--fit` fits the engine
+//! profiles (`calibration::profiles`) and prints them as `model::engine::FITTED`;
+//! `--cross-validate` reports out-of-sample errors holding out one GPU type, then one model at a
+//! time (`--group-by gpu|model`; `--group-by source` the older folds of whole publications).
 
 use super::args::{self, Flags, UsageError, SCENARIO_FLAGS};
 use super::Outcome;
 
 pub(super) fn validate_command(rest: &[String]) -> Outcome {
-    let flags = match Flags::parse(rest, SCENARIO_FLAGS) {
+    let known = [SCENARIO_FLAGS, &["--group-by"]].concat();
+    let flags = match Flags::parse(rest, &known) {
         Ok(flags) => flags,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
@@ -20,34 +23,127 @@ pub(super) fn validate_command(rest: &[String]) -> Outcome {
         Ok(o) => o,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
-    if flags.has("--cross-validate") {
-        return match crate::calibration::fit::cross_validate(&text, 5, &overrides) {
-            Ok(report) => Outcome::ok(format!(
-                "5-fold cross-validation: each row predicted with knobs fitted on the other folds\n\n{}",
-                crate::calibration::validate::render(&report)
-            )),
-            Err(e) => Outcome::usage(format!("{path}: {e}")),
+    if flags.has("--cross-validate") || flags.has("--fit") {
+        let records = match crate::catalog::csv::parse_records(&text) {
+            Ok(records) => records,
+            Err(e) => return Outcome::usage(format!("{path}: {e}")),
         };
-    }
-    if flags.has("--fit") {
-        return match crate::calibration::fit::fit(&text, &overrides) {
-            Ok(fit) if flags.has("--json") => Outcome::json(&fit),
-            Ok(fit) => Outcome::ok(format!(
-                "Best knobs on the grid (mean |ln error| {:.3} over {} comparisons):\n  --eta-mem {} --eta-compute {} --step-overhead-ms {} --layer-overhead-us {}\n\n{}",
-                fit.objective,
-                fit.comparisons,
-                fit.eta_mem,
-                fit.eta_compute,
-                fit.step_overhead_ms,
-                fit.layer_overhead_us,
-                crate::calibration::validate::render(&fit.report)
-            )),
-            Err(e) => Outcome::usage(format!("{path}: {e}")),
-        };
+        if flags.has("--fit") {
+            return fit_outcome(&records, &overrides, flags.has("--json"));
+        }
+        return cross_validate_outcome(&text, &records, &overrides, &flags);
     }
     match crate::calibration::validate::validate(&text, &overrides) {
         Ok(report) if flags.has("--json") => Outcome::json(&report),
         Ok(report) => Outcome::ok(crate::calibration::validate::render(&report)),
         Err(e) => Outcome::usage(format!("{path}: {e}")),
     }
+}
+
+use crate::calibration::profiles::{self, GroupBy};
+use crate::calibration::validate::{render, Summary};
+use crate::catalog::csv::Record;
+use crate::scenario::EfficiencyOverrides;
+
+fn fit_outcome(records: &[Record], overrides: &EfficiencyOverrides, json: bool) -> Outcome {
+    let fits = profiles::fit_profiles(records, overrides);
+    let table = profiles::table(&fits);
+    let report = profiles::validate_under(records, overrides, &table);
+    if json {
+        return Outcome::json(&serde_json::json!({ "profiles": fits, "report": report }));
+    }
+    let mut out = String::from(
+        "Engine profiles fitted (coordinate descent, mean |ln error| of each profile's rows):\n",
+    );
+    for f in &fits {
+        let k = f.knobs;
+        out.push_str(&format!(
+            "  {:<13} {:<5} rows {:>3}  objective {:.3}  --eta-mem {} --eta-compute {} --step-overhead-ms {} --layer-overhead-us {} --server-overhead-ms {}\n",
+            f.engine, f.stack.name(), f.rows, f.objective, k.eta_mem, k.eta_compute, k.step_overhead_ms, k.layer_overhead_us, k.server_overhead_ms
+        ));
+    }
+    out.push_str("\nAs `model::engine::FITTED`:\n\npub static FITTED: &[Profile] = &[\n");
+    for f in &fits {
+        out.push_str(&f.rust());
+    }
+    out.push_str("];\n\nEvery row under the fitted profiles:\n\n");
+    out.push_str(&render(&report));
+    Outcome::ok(out)
+}
+
+fn summary_cell(s: &Option<Summary>) -> String {
+    match s {
+        Some(s) => format!(
+            "{:>3} rows {:>5.1}% / {:>5.1}%",
+            s.rows,
+            s.median_abs_error * 100.0,
+            s.p80_abs_error * 100.0
+        ),
+        None => format!("{:>23}", "—"),
+    }
+}
+
+fn cross_validate_outcome(
+    text: &str,
+    records: &[Record],
+    overrides: &EfficiencyOverrides,
+    flags: &Flags,
+) -> Outcome {
+    let by: Vec<GroupBy> = match flags.values.get("--group-by").map(String::as_str) {
+        None => vec![GroupBy::Gpu, GroupBy::Model],
+        Some(key) if key == crate::scenario::fields::GPU.key => vec![GroupBy::Gpu],
+        Some(key) if key == crate::scenario::fields::MODEL.key => vec![GroupBy::Model],
+        Some("source") => {
+            return match crate::calibration::fit::cross_validate(text, 5, overrides) {
+                Ok(report) => Outcome::ok(format!(
+                    "5-fold cross-validation by source: each row predicted with knobs fitted on the other folds\n\n{}",
+                    render(&report)
+                )),
+                Err(e) => Outcome::usage(e),
+            }
+        }
+        Some(other) => {
+            return Outcome::usage(format!(
+                "--group-by: `{other}` is not one of gpu, model, source"
+            ))
+        }
+    };
+    let mut reports = Vec::new();
+    for by in by {
+        match profiles::cross_validate_groups(records, overrides, by) {
+            Ok(report) => reports.push(report),
+            Err(e) => return Outcome::usage(e),
+        }
+    }
+    if flags.has("--json") {
+        return Outcome::json(&reports);
+    }
+    let mut out = String::new();
+    for r in &reports {
+        out.push_str(&format!(
+            "Cross-validation holding out one {} at a time: each row predicted by profiles fitted on the other groups' rows\n\n",
+            match r.by {
+                GroupBy::Gpu => "GPU type",
+                GroupBy::Model => "model id",
+            }
+        ));
+        out.push_str(&format!(
+            "  {:<16} {:>7} | {:>23} | {:>23} | {:>23}\n",
+            "held out", "trained", "tok/s median / p80", "TPOT median / p80", "TTFT median / p80"
+        ));
+        for g in &r.groups {
+            out.push_str(&format!(
+                "  {:<16} {:>7} | {} | {} | {}\n",
+                g.group,
+                g.trained_on,
+                summary_cell(&g.throughput),
+                summary_cell(&g.tpot),
+                summary_cell(&g.ttft)
+            ));
+        }
+        out.push('\n');
+        out.push_str(&render(&r.report));
+        out.push('\n');
+    }
+    Outcome::ok(out)
 }

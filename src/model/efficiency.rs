@@ -88,21 +88,17 @@ impl Efficiency {
         }
     }
 
-    /// Defaults by vendor family. No AMD, Intel or Google row of `measurements.csv` is in the fit
-    /// (its only AMD rows, InferenceX MI300X sweeps, are held out), so other stacks (ROCm, Gaudi,
-    /// TPU) take the NVIDIA fit discounted for less mature kernels (η_m 0.70, η_c 0.50, 20 µs per
-    /// layer, 20 µs all-reduce latency): an assumption, stated on the page, until measurements
-    /// calibrate it.
-    pub fn for_vendor(vendor: &str) -> Efficiency {
-        match vendor {
-            "nvidia" => Efficiency::NVIDIA_DATACENTER,
-            _ => Efficiency {
-                eta_mem: 0.70,
-                eta_compute: 0.5,
-                layer_overhead_us: 20.0,
-                allreduce_latency_us: 20.0,
-                ..Efficiency::NVIDIA_DATACENTER
-            },
+    /// The knobs of an engine profile (`model::engine`) over the common constants: the profile
+    /// sets η_m, η_c, t_it0 and t_L0 (its server overhead is a scenario field); blend exponent,
+    /// all-reduce latency, link efficiency, memory reserve and the rest are the same for every
+    /// profile (`NVIDIA_DATACENTER`).
+    pub fn of_profile(knobs: super::engine::ProfileKnobs) -> Efficiency {
+        Efficiency {
+            eta_mem: knobs.eta_mem,
+            eta_compute: knobs.eta_compute,
+            step_overhead_ms: knobs.step_overhead_ms,
+            layer_overhead_us: knobs.layer_overhead_us,
+            ..Efficiency::NVIDIA_DATACENTER
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod cost;
 pub mod decode;
 pub mod economics;
 pub mod efficiency;
+pub mod engine;
 pub mod evaluate;
 pub mod grid;
 pub mod memory;
@@ -43,9 +44,10 @@ pub use step::Bound;
 #[cfg(test)]
 mod tests {
     /// The model's modules in dependency order, with their source up to their tests.
-    const ORDER: [(&str, &str); 21] = [
+    const ORDER: [(&str, &str); 22] = [
         ("architecture", include_str!("architecture.rs")),
         ("precision", include_str!("precision.rs")),
+        ("engine", include_str!("engine.rs")),
         ("efficiency", include_str!("efficiency.rs")),
         ("workload", include_str!("workload.rs")),
         ("parallelism", include_str!("parallelism.rs")),

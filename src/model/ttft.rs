@@ -4,7 +4,7 @@
 //!
 //! `TTFT = t_srv + w_step + t_prefill + w_queue`:
 //! * `t_srv` (`server_overhead`): the API server's own time per request — HTTP, tokenization,
-//!   detokenizing and streaming the first token (`scenario::DEFAULT_SERVER_OVERHEAD_MS`, field
+//!   detokenizing and streaming the first token (the engine profile's fitted `t_srv`, field
 //!   `server-overhead-ms`). It runs in processes beside the engine core (vLLM V1, SGLang), so it
 //!   adds latency, not GPU time; applied to TTFT and E2E, not to throughput.
 //! * `w_step` (`step_wait`): a request that reaches a busy engine waits for the running step to
@@ -201,7 +201,7 @@ mod tests {
     /// carrying the decodes: at budget 512 with 12 decodes, a 1000-token prompt is 2 chunks of 500.
     #[test]
     fn a_long_prompt_takes_ceil_p_over_b_steps_each_with_the_decodes() {
-        let s = scenario(|i| i.chunk_tokens = 512.0);
+        let s = scenario(|i| i.chunk_tokens = Some(512.0));
         let step = |tokens: f64, decodes: f64| {
             s.step_cost
                 .step(&BatchShape {
@@ -221,7 +221,7 @@ mod tests {
             "{got:?} vs {expected:?}"
         );
         // One chunk when the prompt fits the budget; decodes make each step longer.
-        let wide = scenario(|i| i.chunk_tokens = 8192.0);
+        let wide = scenario(|i| i.chunk_tokens = Some(8192.0));
         assert!(prefill_time(&wide, 12.0, 1000.0) < got);
         assert!(prefill_time(&wide, 12.0, 1000.0) > prefill_time(&wide, 0.0, 1000.0));
     }
@@ -229,16 +229,16 @@ mod tests {
     #[test]
     fn the_server_overhead_is_a_field_with_a_default() {
         let s = scenario(|_| {});
-        assert!(
-            (s.server_overhead.ms() - crate::scenario::DEFAULT_SERVER_OVERHEAD_MS).abs() < 1e-12
-        );
+        // The default is the engine profile's fitted overhead.
+        assert!((s.server_overhead.ms() - s.profile.knobs.server_overhead_ms).abs() < 1e-12);
+        assert!(s.server_overhead.ms() > 0.0);
         let none = scenario(|i| i.server_overhead_ms = Some(0.0));
         assert_eq!(none.server_overhead, Seconds(0.0));
         let point = crate::model::evaluate(&s);
         let bare = crate::model::evaluate(&none);
         // Latency only: TTFT and E2E move by the overhead, throughput does not.
-        assert!((point.ttft_ms - bare.ttft_ms - 10.0).abs() < 1e-9);
-        assert!((point.e2e_ms - bare.e2e_ms - 10.0).abs() < 1e-9);
+        assert!((point.ttft_ms - bare.ttft_ms - s.server_overhead.ms()).abs() < 1e-9);
+        assert!((point.e2e_ms - bare.e2e_ms - s.server_overhead.ms()).abs() < 1e-9);
         assert_eq!(point.output_tok_s, bare.output_tok_s);
     }
 

@@ -569,6 +569,7 @@ table! {
     MODEL = Field::new("model", "Model", Choice, Scenario, word!(model));
     CUSTOM_MODEL = Field::new("custom-model", "Custom model (config.json)", Text, Scenario, Access::Scenario { get: model_text, set: set_custom_model });
     GPU = Field::new("gpu", "GPU", Choice, Scenario, word!(gpu));
+    ENGINE = Field::new("engine", "Engine", Choice, Scenario, word!(engine)).choices(crate::model::engine::ENGINES);
     GPUS = Field::new("gpus", "GPU count", Integer, Scenario, num!(scenario: gpu_count)).range(1.0, 4096.0);
     TP = Field::new("tp", "Tensor parallel (TP)", Integer, Scenario, opt!(scenario: tp)).range(1.0, 4096.0).optional();
     PP = Field::new("pp", "Pipeline parallel (PP)", Integer, Scenario, opt!(scenario: pp)).range(1.0, 64.0).optional();
@@ -586,8 +587,8 @@ table! {
     PREFIX_HIT = Field::new("prefix-hit", "Prefix-cache hit rate", Real, Technique, num!(scenario: prefix_hit)).range(0.0, 0.99).term("prefix-caching");
     USD_PER_GPU_HOUR = Field::new("usd-per-gpu-hour", "Price per GPU-hour", Real, Scenario, opt!(scenario: usd_per_gpu_hour)).unit("$").range(0.0, 1000.0).optional().term("usd-per-m-tokens");
     CONCURRENCY = Field::new("concurrency", "Concurrency (batch size)", Integer, Scenario, num!(scenario: concurrency)).unit("requests in flight").range(1.0, 10_000_000.0).term("throughput");
-    MAX_NUM_SEQS = Field::new("max-num-seqs", "Max sequences per replica", Integer, Advanced, num!(scenario: max_num_seqs)).range(1.0, 65_536.0);
-    CHUNK_TOKENS = Field::new("chunk-tokens", "Chunked-prefill token budget", Integer, Technique, num!(scenario: chunk_tokens)).unit("tokens").range(16.0, 1_048_576.0).term("chunked-prefill");
+    MAX_NUM_SEQS = Field::new("max-num-seqs", "Max sequences per replica", Integer, Advanced, opt!(scenario: max_num_seqs)).range(1.0, 65_536.0).optional();
+    CHUNK_TOKENS = Field::new("chunk-tokens", "Chunked-prefill token budget", Integer, Technique, opt!(scenario: chunk_tokens)).unit("tokens").range(16.0, 1_048_576.0).optional().term("chunked-prefill");
     BATCHING_FIELD = Field::new("batching", "Batching", Choice, Technique, word!(batching)).choices(BATCHING).term("continuous-batching");
     KV_ALLOC_FIELD = Field::new("kv-alloc", "KV-cache allocation", Choice, Technique, word!(kv_alloc)).choices(KV_ALLOC).term("paged-attention");
     MAX_MODEL_LEN = Field::new("max-model-len", "Reserved length per sequence (contiguous)", Real, Technique, opt!(scenario: max_model_len)).unit("tokens").range(1.0, 10_000_000.0).optional();

@@ -20,7 +20,8 @@ pub const DEFAULT_CHUNK_TOKENS: u32 = 2048;
 /// nearer the low end) and detokenizing and streaming the first token (vLLM V1 and SGLang run
 /// the API server, tokenizer and detokenizer as separate processes beside the engine core, so
 /// this is latency, not GPU time: vLLM PR #12287, SGLang's TokenizerManager / DetokenizerManager).
-/// 10 ms is an assumption at the low end of those figures, not a fit.
+/// 10 ms is an assumption at the low end of those figures, not a fit: the prior of an unfitted
+/// profile (`model::engine::ProfileKnobs::UNFITTED`); the shipped profiles fit their own.
 pub const DEFAULT_SERVER_OVERHEAD_MS: f64 = 10.0;
 /// A benchmark sends this many prompts per unit of concurrency unless told otherwise (the
 /// InferenceX launch scripts' `num_prompts = 10 × conc`; `shared/data/README.md`).
@@ -132,6 +133,8 @@ impl EfficiencyOverrides {
 pub struct ScenarioInput {
     /// A catalog model id, or `custom` to use `custom_model`.
     pub model: String,
+    /// The inference engine (`model::engine::ENGINES`; any other name runs the generic profile).
+    pub engine: String,
     /// The user's own architecture (typed fields or a pasted `config.json`), used when `model` is `custom`.
     pub custom_model: Option<crate::catalog::ModelSpec>,
     pub gpu: String,
@@ -162,10 +165,12 @@ pub struct ScenarioInput {
     pub usd_per_gpu_hour: Option<f64>,
     /// Requests in flight across the whole system (the batch-size slider).
     pub concurrency: f64,
-    /// Engine limit on sequences per replica (`max_num_seqs`).
-    pub max_num_seqs: f64,
-    /// Per-iteration token budget for chunked prefill (`max_num_batched_tokens`).
-    pub chunk_tokens: f64,
+    /// Engine limit on sequences per replica (`max_num_seqs`); `None` = the engine's default
+    /// (`model::engine::engine_limits`), else `DEFAULT_MAX_NUM_SEQS`.
+    pub max_num_seqs: Option<f64>,
+    /// Per-iteration token budget for chunked prefill (`max_num_batched_tokens`); `None` = the
+    /// engine's default, else `DEFAULT_CHUNK_TOKENS`.
+    pub chunk_tokens: Option<f64>,
     /// `static` or `continuous` batching.
     pub batching: String,
     /// `fixed` (every request the mean lengths: "synthetic uniform") or `lognormal`
@@ -185,7 +190,8 @@ pub struct ScenarioInput {
     pub spec_draft_cost: Option<f64>,
     pub efficiency: EfficiencyOverrides,
     /// Per-request server overhead (HTTP, tokenization, first-token detokenization and
-    /// streaming), ms; `None` = `DEFAULT_SERVER_OVERHEAD_MS`.
+    /// streaming), ms; `None` = the engine profile's fitted overhead (`model::engine`;
+    /// `DEFAULT_SERVER_OVERHEAD_MS` is the prior before any fit).
     pub server_overhead_ms: Option<f64>,
     /// `steady` (the closed loop's steady state) or `benchmark` (replay `vllm bench serve` /
     /// SGLang `bench_serving` with `--max-concurrency C`: all start at once, `num_prompts` in all).
@@ -202,6 +208,7 @@ impl Default for ScenarioInput {
     fn default() -> ScenarioInput {
         ScenarioInput {
             model: "llama-3.1-70b".into(),
+            engine: crate::model::engine::GENERIC.into(),
             custom_model: None,
             gpu: "h100-sxm".into(),
             gpu_count: 8.0,
@@ -219,8 +226,8 @@ impl Default for ScenarioInput {
             prefix_hit: 0.0,
             usd_per_gpu_hour: Some(3.125),
             concurrency: 64.0,
-            max_num_seqs: f64::from(DEFAULT_MAX_NUM_SEQS),
-            chunk_tokens: f64::from(DEFAULT_CHUNK_TOKENS),
+            max_num_seqs: None,
+            chunk_tokens: None,
             batching: "continuous".into(),
             length_dist: "lognormal".into(),
             kv_alloc: "paged".into(),

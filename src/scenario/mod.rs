@@ -9,6 +9,7 @@
 use crate::catalog::{catalog, Arch, Gpu, ModelSpec};
 use crate::model::architecture::Architecture;
 use crate::model::efficiency::Efficiency;
+use crate::model::engine;
 
 mod decision;
 pub mod fields;
@@ -83,6 +84,8 @@ pub struct Scenario {
     /// Speculative decoding, when on.
     pub spec: Option<SpecDecode>,
     pub efficiency: Efficiency,
+    /// The engine profile the efficiency knobs and engine defaults came from (`model::engine`).
+    pub profile: engine::Resolved,
     /// Redundant expert slots (EPLB), `R`; 0 without a load balancer.
     pub redundant_experts: u32,
     /// Rental price per GPU-hour: the one typed, else the catalog's typical price; `None` when
@@ -323,13 +326,20 @@ impl TryFrom<ScenarioInput> for Scenario {
         let output_sigma = OUTPUT_SIGMA.real(input.output_sigma)?;
         let prefix_hit = PREFIX_HIT.real(input.prefix_hit)?;
         let concurrency = CONCURRENCY.whole(input.concurrency)?;
-        let max_num_seqs = MAX_NUM_SEQS.whole(input.max_num_seqs)?;
-        let chunk_tokens = CHUNK_TOKENS.whole(input.chunk_tokens)?;
+        let profile = engine::resolve(&input.engine, &gpu.vendor);
+        let limits = engine::engine_limits(&profile.engine);
+        let max_num_seqs =
+            MAX_NUM_SEQS.whole(input.max_num_seqs.unwrap_or_else(|| {
+                f64::from(limits.map_or(DEFAULT_MAX_NUM_SEQS, |(seqs, _)| seqs))
+            }))?;
+        let chunk_tokens = CHUNK_TOKENS.whole(input.chunk_tokens.unwrap_or_else(|| {
+            f64::from(limits.map_or(DEFAULT_CHUNK_TOKENS, |(_, tokens)| tokens))
+        }))?;
         let server_overhead = Seconds::from_ms(
             SERVER_OVERHEAD_MS.real(
                 input
                     .server_overhead_ms
-                    .unwrap_or(DEFAULT_SERVER_OVERHEAD_MS),
+                    .unwrap_or(profile.knobs.server_overhead_ms),
             )?,
         );
         let protocol = Protocol::parse(&input.protocol).ok_or_else(|| {
@@ -392,7 +402,9 @@ impl TryFrom<ScenarioInput> for Scenario {
             .or(gpu.usd_per_gpu_hour_typical)
             .map(|price| USD_PER_GPU_HOUR.real(price))
             .transpose()?;
-        let efficiency = input.efficiency.apply(Efficiency::for_vendor(&gpu.vendor));
+        let efficiency = input
+            .efficiency
+            .apply(Efficiency::of_profile(profile.knobs));
         for knob in fields::efficiency_knobs() {
             if let Some(value_of) = knob.efficiency {
                 knob.real(value_of(&efficiency))?;
@@ -618,7 +630,15 @@ impl TryFrom<ScenarioInput> for Scenario {
         if usd_per_gpu_hour.is_none() {
             warnings.push(no_price_warning(&gpu));
         }
+        if !profile.known {
+            warnings.push(format!(
+                "Engine `{}` has no profile: the generic {} profile is used",
+                profile.engine,
+                profile.stack.name()
+            ));
+        }
         Ok(Scenario {
+            profile,
             input,
             model,
             arch,

@@ -10,9 +10,9 @@ use crate::page::fields::{label_for_field, Texts};
 use crate::page::knobs::{set_by_ideal_roofline, KnobAction, Knobs};
 use crate::page::state::{Action, State};
 use crate::scenario::fields::{
-    efficiency_knobs, in_group, workload_of, Field, Group, BATCHING_FIELD, CHUNK_TOKENS,
-    CUSTOM_MODEL, CUSTOM_WORKLOAD, ETA_COMPUTE, ETA_MEM, FIELDS, INPUT_LEN, INPUT_SIGMA,
-    LENGTH_DIST_FIELD, MAX_NUM_SEQS, MODEL, NUM_PROMPTS, OUTPUT_LEN, PROTOCOL, SERVER_OVERHEAD_MS,
+    efficiency_knobs, in_group, workload_of, Field, Group, BATCHING_FIELD, CUSTOM_MODEL,
+    CUSTOM_WORKLOAD, ETA_COMPUTE, ETA_MEM, FIELDS, INPUT_LEN, INPUT_SIGMA, LENGTH_DIST_FIELD,
+    MAX_NUM_SEQS, MODEL, NUM_PROMPTS, OUTPUT_LEN, PREFIX_HIT, PROTOCOL, SERVER_OVERHEAD_MS,
     SPEC_DECODE_FIELD, UNIFORM_WORKLOAD, WORKLOAD,
 };
 use crate::scenario::{Scenario, ScenarioInput, WORKLOAD_PRESETS};
@@ -98,7 +98,7 @@ fn the_knob_texts_of_an_input_read_back_as_the_same_input() {
         spec_accept: Some(0.7),
         spec_len: Some(4.0),
         prefix_hit: 0.25,
-        max_num_seqs: 128.0,
+        max_num_seqs: Some(128.0),
         ..ScenarioInput::default()
     };
     tuned.efficiency.eta_mem = Some(0.8);
@@ -118,10 +118,10 @@ fn the_knob_texts_of_an_input_read_back_as_the_same_input() {
 #[test]
 fn an_empty_required_knob_names_itself() {
     let state = State::initial();
-    let next = edit(&state, &CHUNK_TOKENS, "");
+    let next = edit(&state, &PREFIX_HIT, "");
     let error = next.error.as_ref().expect("an error");
-    assert_eq!(error.field, "chunk-tokens");
-    assert_eq!(error.text(), "Chunked-prefill token budget: enter a number");
+    assert_eq!(error.field, "prefix-hit");
+    assert_eq!(error.text(), "Prefix-cache hit rate: enter a number");
     assert!(next.view == state.view, "the last good view stays");
 }
 

@@ -23,6 +23,8 @@ pub struct AdvancedProps {
     pub texts: Texts,
     /// The GPU control's text (its vendor picks the defaults).
     pub gpu: AttrValue,
+    /// The engine field's text: the profile the defaults come from.
+    pub engine: AttrValue,
     pub error_field: Option<String>,
     pub on_knob: Callback<KnobAction>,
     pub on_edit: Callback<(&'static Field, String)>,
@@ -56,14 +58,9 @@ pub fn advanced(props: &AdvancedProps) -> Html {
         .and_then(|c| c.gpu(props.gpu.trim()))
         .map(|g| g.vendor.clone())
         .unwrap_or_else(|| "nvidia".into());
-    let defaults = Efficiency::for_vendor(&vendor);
-    let family = match vendor.as_str() {
-        "nvidia" => "NVIDIA GPUs (fitted on published measurements)".to_string(),
-        other => format!(
-            "{} accelerators (the NVIDIA fit, discounted: no measurements yet)",
-            other.to_ascii_uppercase()
-        ),
-    };
+    let profile = crate::model::engine::resolve(props.engine.trim(), &vendor);
+    let defaults = Efficiency::of_profile(profile.knobs);
+    let family = profile.describe();
     let on_ideal = {
         let on_knob = props.on_knob.clone();
         Callback::from(move |event: Event| {
@@ -76,7 +73,7 @@ pub fn advanced(props: &AdvancedProps) -> Html {
     html! {
         <details class="advanced" id={ADVANCED_ID}>
             <summary>{ "Advanced: engine limit and efficiency knobs" }</summary>
-            <p class="hint">{ format!("Defaults for {family}. Leave a box empty to keep its default.") }</p>
+            <p class="hint">{ format!("{family}. Leave a box empty to keep its default.") }</p>
             <div class="field field-check">
                 <input type="checkbox" id={IDEAL_ROOFLINE_ID} checked={ideal} onchange={on_ideal}
                     aria-describedby="ideal-roofline-hint" />

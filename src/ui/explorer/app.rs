@@ -10,7 +10,7 @@ use crate::page::state::{Action, State, View};
 use crate::present::chart::Marker;
 use crate::present::glossary;
 use crate::present::report::{assumptions, format_number, parallelism_hint};
-use crate::scenario::fields::{Field, GPU, MODEL};
+use crate::scenario::fields::{Field, ENGINE, GPU, MODEL};
 use crate::share::{self, ViewState};
 use crate::ui::explorer::advanced::Advanced;
 use crate::ui::explorer::assumptions::Assumptions;
@@ -286,7 +286,7 @@ pub fn app(props: &AppProps) -> Html {
                     />
                     if second_pass {
                         <TechniqueControls texts={state.texts.clone()} error_field={error_field.clone()} on_edit={on_edit.clone()} />
-                        <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
+                        <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} engine={AttrValue::from(state.texts.get(&ENGINE).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
                     }
                 </section>
                 <section class="panel hero" aria-labelledby="chart-title">
