@@ -459,7 +459,9 @@ impl StepCost {
         let attention_compute = attention_flops / self.attention_rate;
         let attention = blend(kv_read, attention_compute, e.blend_p);
 
-        let elementwise = Bytes(self.elementwise_bytes_per_token * rank_tokens) / self.bandwidth;
+        let elementwise = (Bytes(self.elementwise_bytes_per_token * rank_tokens)
+            + self.moe_routing_bytes(rank_tokens, tokens, imbalance))
+            / self.bandwidth;
         let communication = self.communication(tokens, rank_tokens, imbalance);
         let overhead = Seconds::from_us(e.layer_overhead_us) * self.layers_per_stage
             + Seconds::from_ms(e.step_overhead_ms);
@@ -476,6 +478,29 @@ impl StepCost {
             kv_read_ms: kv_read.ms(),
             compute_ms: (linear_compute + attention_compute).ms(),
         }
+    }
+
+    /// HBM traffic of the MoE routing kernels around the grouped GEMMs, per MoE layer on one GPU
+    /// (TensorRT-LLM's CUTLASS MoE: `expandInputRowsKernel` gathers each token's activation once
+    /// per chosen expert before the GEMMs, `finalizeMoeRoutingKernel` reads the `k` expert outputs
+    /// back and writes their weighted sum; vLLM's `fused_moe` and SGLang do the same with
+    /// `moe_align_block_size` + gather and `moe_sum`): read the rank's `T_rank` tokens and write
+    /// the `ι·T·k/EP` expanded rows this GPU serves, then read those rows and write `T_rank`
+    /// outputs, `d·b_a` bytes each: `(L_moe/PP)·d·b_a·2·(T_rank + ι·T·k/EP)`. The router GEMM is
+    /// in the always-read weights and the top-k softmax is negligible.
+    fn moe_routing_bytes(&self, rank_tokens: f64, tokens: f64, imbalance: f64) -> Bytes {
+        if self.arch.moe_layers <= 0.0 {
+            return Bytes(0.0);
+        }
+        let ep = f64::from(self.par.ep.max(1));
+        let expanded = tokens * imbalance * self.arch.experts_per_token / ep;
+        Bytes(
+            self.arch.moe_layers / f64::from(self.par.pp.max(1))
+                * self.arch.hidden
+                * ACTIVATION_BYTES
+                * 2.0
+                * (rank_tokens + expanded),
+        )
     }
 
     /// `bytes` over the scale-up link; nothing when the link is unknown (TP = EP = PP = DP = 1).
@@ -819,6 +844,18 @@ mod tests {
         assert!((normal_tail(0.0) - 0.5).abs() < 1e-9);
         assert!((normal_tail(1.959_964) - 0.025).abs() < 1e-6);
         assert!((normal_tail(-1.0) - 0.841_345).abs() < 1e-6);
+    }
+
+    /// The MoE routing traffic: none for a dense model; for DeepSeek-R1 on one GPU at 64 decodes,
+    /// `58·d·2·2·(64 + 64·8)` bytes on top of the elementwise passes.
+    #[test]
+    fn moe_routing_moves_the_expanded_rows() {
+        assert_eq!(h100_8b().moe_routing_bytes(64.0, 64.0, 1.0).0, 0.0);
+        let single = deepseek(Parallelism::tensor(1), 8);
+        let bytes = single.moe_routing_bytes(64.0, 64.0, 1.0).0;
+        assert!((bytes - 58.0 * 7168.0 * 2.0 * 2.0 * (64.0 + 512.0)).abs() < 1.0);
+        let dep8 = deepseek(dep(8), 8);
+        assert!(dep8.moe_routing_bytes(8.0, 64.0, 1.0).0 < bytes / 7.0);
     }
 
     /// A dense model's step is the same whatever the MoE tile.
