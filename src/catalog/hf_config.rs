@@ -139,6 +139,10 @@ pub fn parse_hf_config(text: &str) -> Result<ModelSpec, String> {
         v_head_dim: whole("v_head_dim")?,
         sliding_window,
         sliding_window_layers,
+        mxfp4_experts: get("quantization_config")
+            .and_then(|q| q.get("quant_method"))
+            .and_then(Value::as_str)
+            == Some("mxfp4"),
         total_params_b: None,
         active_params_b: None,
         max_context: whole("max_position_embeddings")?,
@@ -235,6 +239,19 @@ mod tests {
         let spec = parse_hf_config(text).expect("parses");
         assert_eq!(spec.sliding_window, Some(1024));
         assert_eq!(spec.sliding_window_layers, Some(52));
+    }
+
+    /// gpt-oss's config.json says its experts are MXFP4 (`quantization_config.quant_method`);
+    /// the same shape without it does not.
+    #[test]
+    fn mxfp4_experts_come_from_the_quantization_config() {
+        let base = r#""hidden_size":2880,"intermediate_size":2880,"num_attention_heads":64,
+            "num_key_value_heads":8,"head_dim":64,"num_hidden_layers":24,"num_local_experts":32,
+            "num_experts_per_tok":4,"vocab_size":201088"#;
+        let quantized = format!(r#"{{{base},"quantization_config":{{"quant_method":"mxfp4"}}}}"#);
+        assert!(parse_hf_config(&quantized).expect("parses").mxfp4_experts);
+        let plain = format!("{{{base}}}");
+        assert!(!parse_hf_config(&plain).expect("parses").mxfp4_experts);
     }
 
     #[test]

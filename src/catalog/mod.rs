@@ -20,6 +20,9 @@ use std::sync::OnceLock;
 const GPUS_CSV: &str = include_str!("../../data/gpus.csv");
 const MODELS_CSV: &str = include_str!("../../data/models.csv");
 const API_PRICES_CSV: &str = include_str!("../../data/api_prices.csv");
+/// servecost's own data beside the shared catalog: checkpoint formats `models.csv` has no column
+/// for (each row with its source).
+const EXPERT_FORMATS_CSV: &str = include_str!("../../data/expert_formats.csv");
 
 /// Every GPU and model the app and the CLI know by id. API prices are separate (`api_prices`):
 /// the explorer's first module never needs them, so it neither parses nor carries them.
@@ -58,7 +61,33 @@ impl Catalog {
                 ModelSpec::from_record(r).map_err(|e| format!("models.csv row {}: {e}", i + 2))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Catalog { gpus, models })
+        let mut catalog = Catalog { gpus, models };
+        catalog.apply_expert_formats(EXPERT_FORMATS_CSV)?;
+        Ok(catalog)
+    }
+
+    /// Mark the models whose routed experts ship in another format than the checkpoint's
+    /// (`data/expert_formats.csv`: `id,expert_format,source`; `mxfp4` is the one format known).
+    fn apply_expert_formats(&mut self, text: &str) -> Result<(), String> {
+        let records = csv::parse_records(text).map_err(|e| format!("expert_formats.csv: {e}"))?;
+        for (i, record) in records.iter().enumerate() {
+            let id = csv::text(record, "id");
+            let model = self
+                .models
+                .iter_mut()
+                .find(|m| m.id == id)
+                .ok_or_else(|| format!("expert_formats.csv row {}: no model `{id}`", i + 2))?;
+            match csv::text(record, "expert_format") {
+                "mxfp4" => model.mxfp4_experts = true,
+                other => {
+                    return Err(format!(
+                        "expert_formats.csv row {}: unknown expert_format `{other}`",
+                        i + 2
+                    ))
+                }
+            }
+        }
+        Ok(())
     }
 
     pub fn gpu(&self, id: &str) -> Option<&Gpu> {

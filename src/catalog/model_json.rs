@@ -89,6 +89,16 @@ impl Fields<'_> {
         self.required(key, value)
     }
 
+    /// A flag that may be absent (absent = false).
+    fn optional_flag(&self, key: &str) -> Result<bool, String> {
+        match self.get(key) {
+            None => Ok(false),
+            Some(v) => v
+                .as_bool()
+                .ok_or_else(|| format!("`{key}` must be true or false")),
+        }
+    }
+
     /// A lowercase enum name, one of `names`.
     fn choice<T: Copy>(&self, key: &str, names: &[(&str, T)]) -> Result<T, String> {
         let name = self.text(key)?;
@@ -132,6 +142,7 @@ impl ModelSpec {
             ("v_head_dim", whole(self.v_head_dim)),
             ("sliding_window", whole(self.sliding_window)),
             ("sliding_window_layers", whole(self.sliding_window_layers)),
+            ("mxfp4_experts", self.mxfp4_experts.into()),
             ("total_params_b", self.total_params_b.into()),
             ("active_params_b", self.active_params_b.into()),
             ("max_context", whole(self.max_context)),
@@ -179,6 +190,7 @@ impl ModelSpec {
             v_head_dim: f.optional_whole("v_head_dim")?,
             sliding_window: f.optional_whole("sliding_window")?,
             sliding_window_layers: f.optional_whole("sliding_window_layers")?,
+            mxfp4_experts: f.optional_flag("mxfp4_experts")?,
             total_params_b: f.optional_number("total_params_b")?,
             active_params_b: f.optional_number("active_params_b")?,
             max_context: f.optional_whole("max_context")?,

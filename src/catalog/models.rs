@@ -64,6 +64,12 @@ pub struct ModelSpec {
     /// Local attention window (tokens) and how many layers use it.
     pub sliding_window: Option<u32>,
     pub sliding_window_layers: Option<u32>,
+    /// The routed experts ship as MXFP4 (OCP microscaling: 4-bit E2M1 + one E8M0 scale per 32
+    /// weights) whatever the rest of the checkpoint is: gpt-oss ("MoE weights ship as MXFP4
+    /// natively", `quantization_config.quant_method = "mxfp4"` in its config.json; attention,
+    /// router and head stay BF16). From `data/expert_formats.csv`.
+    #[serde(default)]
+    pub mxfp4_experts: bool,
     pub total_params_b: Option<f64>,
     pub active_params_b: Option<f64>,
     pub max_context: Option<u32>,
@@ -123,6 +129,8 @@ impl ModelSpec {
             v_head_dim: whole(record, "v_head_dim")?,
             sliding_window: whole(record, "sliding_window")?,
             sliding_window_layers: whole(record, "sliding_window_layers")?,
+            // Set from `data/expert_formats.csv` (`Catalog::parse`).
+            mxfp4_experts: false,
             total_params_b: number(record, "total_params_b")?,
             active_params_b: number(record, "active_params_b")?,
             max_context: whole(record, "max_context")?,

@@ -56,6 +56,9 @@ pub struct Architecture {
     /// `Some((window_tokens, layers))` for sliding-window or chunked-local attention layers.
     pub window: Option<(f64, f64)>,
     pub is_mla: bool,
+    /// The routed experts ship as MXFP4 (`ModelSpec::mxfp4_experts`, gpt-oss); see
+    /// `precision::expert_precision`.
+    pub mxfp4_experts: bool,
 }
 
 fn f(value: u32) -> f64 {
@@ -158,6 +161,7 @@ impl Architecture {
             prefill_attention_flops_per_token_layer: prefill_coeff,
             window,
             is_mla,
+            mxfp4_experts: spec.mxfp4_experts && moe_layers > 0.0,
         }
     }
 

@@ -40,6 +40,10 @@ pub struct Efficiency {
     /// (`parallelism::ExpertLoad`); 1 = the model as calibrated on TensorRT-LLM's measurement,
     /// 0 = a perfectly balanced router.
     pub moe_imbalance: f64,
+    /// Largest grouped-GEMM tile along the token dimension of the routed experts, rows: each
+    /// expert's rows are padded to whole tiles of `clamp(next_pow2(T·k/E), 8, this)`
+    /// (`step::expert_tile_padding`; TensorRT-LLM's trtllm-gen MoE caps its tile at 128).
+    pub moe_tile_max_rows: f64,
 }
 
 impl Efficiency {
@@ -58,6 +62,7 @@ impl Efficiency {
         dequant_factor: 0.7,
         causal_factor: 0.5,
         moe_imbalance: 1.0,
+        moe_tile_max_rows: 128.0,
     };
 
     /// NVIDIA defaults, fitted on the 28 runnable vendor-table rows of `measurements.csv`
@@ -104,7 +109,7 @@ impl Efficiency {
 }
 
 /// Plausible range of each knob, used to validate overrides: `(name, value, min, max)`.
-pub fn knob_ranges(e: &Efficiency) -> [(&'static str, f64, f64, f64); 12] {
+pub fn knob_ranges(e: &Efficiency) -> [(&'static str, f64, f64, f64); 13] {
     [
         ("eta_mem", e.eta_mem, 0.05, 1.0),
         ("eta_compute", e.eta_compute, 0.05, 1.0),
@@ -118,5 +123,6 @@ pub fn knob_ranges(e: &Efficiency) -> [(&'static str, f64, f64, f64); 12] {
         ("dequant_factor", e.dequant_factor, 0.1, 1.0),
         ("causal_factor", e.causal_factor, 0.5, 1.0),
         ("moe_imbalance", e.moe_imbalance, 0.0, 3.0),
+        ("moe_tile_max_rows", e.moe_tile_max_rows, 8.0, 512.0),
     ]
 }

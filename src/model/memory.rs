@@ -7,7 +7,7 @@
 //! (attention data-parallel: weights and KV per attention rank, experts over EP).
 
 use super::architecture::Architecture;
-use super::precision::{KvPrecision, Precision};
+use super::precision::{expert_bytes_per_weight, KvPrecision, Precision};
 use crate::units::Bytes;
 use serde::Serialize;
 
@@ -20,12 +20,16 @@ pub const HALF_BYTES: f64 = 2.0;
 /// vLLM's default KV block (page) size in tokens, `b_blk` (MODEL.md §0 [S14][S3]).
 pub const BLOCK_TOKENS: f64 = 16.0;
 
-/// All weight bytes of the model at a precision: linear layers in `precision`, embeddings,
+/// All weight bytes of the model at a precision: linear layers in `precision` (routed experts
+/// in MXFP4 where the model ships them so, `precision::expert_bytes_per_weight`), embeddings,
 /// head and norms in BF16.
 pub fn weight_bytes_total(arch: &Architecture, precision: Precision) -> Bytes {
-    let linear = arch.always_read_linear_params() + arch.routed_expert_params();
     let half = arch.norm_params + arch.embedding_params + arch.untied_head_params;
-    Bytes(linear * precision.bytes_per_weight() + half * HALF_BYTES)
+    Bytes(
+        arch.always_read_linear_params() * precision.bytes_per_weight()
+            + arch.routed_expert_params() * expert_bytes_per_weight(arch, precision)
+            + half * HALF_BYTES,
+    )
 }
 
 /// Weight bytes resident on one GPU (MODEL.md §1.1 `W_gpu`, §2.8):
@@ -49,10 +53,12 @@ pub fn weight_bytes_per_gpu(
     if par.dp > 1 {
         routed /= f64::from(par.dp);
     }
-    let linear = arch.always_read_linear_params() + routed;
     let half = arch.norm_params + arch.embedding_params + arch.untied_head_params;
-    Bytes(linear * precision.bytes_per_weight() + half * HALF_BYTES)
-        / f64::from(par.tp.saturating_mul(par.pp).max(1))
+    Bytes(
+        arch.always_read_linear_params() * precision.bytes_per_weight()
+            + routed * expert_bytes_per_weight(arch, precision)
+            + half * HALF_BYTES,
+    ) / f64::from(par.tp.saturating_mul(par.pp).max(1))
 }
 
 /// KV bytes one token adds to one layer, on one GPU: `2·n_kv·d_h·b_kv / min(TP, n_kv)` for GQA

@@ -17,7 +17,7 @@ use super::architecture::Architecture;
 use super::efficiency::Efficiency;
 use super::memory::{kv_bytes_per_layer_token_gpu, Parallelism, HALF_BYTES};
 use super::parallelism::ExpertLoad;
-use super::precision::{GemmMode, KvPrecision, Precision};
+use super::precision::{expert_bytes_per_weight, GemmMode, KvPrecision, Precision};
 use crate::units::{Bytes, BytesPerSecond, Flops, FlopsPerSecond, Seconds};
 use serde::Serialize;
 
@@ -158,6 +158,9 @@ pub struct StepCost {
     efficiency: Efficiency,
     bandwidth: BytesPerSecond,
     linear_rate: FlopsPerSecond,
+    /// Rate of the routed-expert GEMMs (`precision::expert_gemm_mode`; `linear_rate` unless the
+    /// experts keep a format of their own).
+    expert_rate: FlopsPerSecond,
     attention_rate: FlopsPerSecond,
     link_bandwidth: BytesPerSecond,
     network_bandwidth: BytesPerSecond,
@@ -170,9 +173,8 @@ pub struct StepCost {
     /// Expert slots of the whole model, `E + R` (the cap on distinct experts read).
     expert_slots: f64,
     lm_head_bytes: f64,
-    active_linear_flops_per_token: f64,
-    /// The always-read (attention, dense, shared-expert, router) part of
-    /// `active_linear_flops_per_token`, which runs on one attention rank's tokens.
+    /// The always-read (attention, dense, shared-expert, router) part of the linear FLOPs per
+    /// token, which runs on one attention rank's tokens.
     dense_linear_flops_per_token: f64,
     /// The routed-expert part, which runs on the whole stage's tokens times `ι`.
     expert_linear_flops_per_token: f64,
@@ -198,10 +200,65 @@ pub struct Hardware {
 }
 
 /// The MoE and expert-parallel facts of a scenario the step model needs besides the layout.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ExpertSetup {
     /// Redundant expert slots (EPLB), `R`.
     pub redundant_experts: f64,
+    /// How the routed-expert GEMMs run (`precision::expert_gemm_mode`).
+    pub gemm: GemmMode,
+}
+
+/// Smallest expert-GEMM tile along the token dimension, rows (TensorRT-LLM's trtllm-gen fused
+/// MoE clamps its `tile_tokens_dim` to 8..128: `calculate_tile_tokens_dim` in
+/// `tensorrt_llm/_torch/custom_ops/trtllm_gen_custom_ops.py`, also vLLM's and FlashInfer's copies).
+const MOE_TILE_MIN_ROWS: f64 = 8.0;
+
+/// `Q(z) = P(Z > z)` of a standard normal, via Abramowitz & Stegun 7.1.26 for `erfc`
+/// (absolute error below 1.5e-7).
+fn normal_tail(z: f64) -> f64 {
+    let x = z.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let upper = 0.5 * poly * (-x * x).exp();
+    if z >= 0.0 {
+        upper
+    } else {
+        1.0 - upper
+    }
+}
+
+/// Grouped-GEMM tile padding of the routed experts: computed rows over useful rows, `≥ 1`, when
+/// each expert receives on average `rows` token rows and the tile is at most `max_tile` rows.
+///
+/// A grouped (per-expert) GEMM runs every expert's rows in whole tiles along the token
+/// dimension, so an expert with `n` rows costs `⌈n/t⌉·t` rows of tensor-core work. Engines size
+/// the tile to the mean rows per expert: TensorRT-LLM's trtllm-gen MoE takes
+/// `t = clamp(next_pow2(T·k/E), 8, 128)` (`calculate_tile_tokens_dim`); vLLM's Triton
+/// `fused_moe` pads each expert's tokens to a multiple of `BLOCK_SIZE_M` (`moe_align_block_size`,
+/// 16–64 by default). Under uniform top-k routing an expert's rows are close to Poisson with mean
+/// `m = rows`, so the expected tiles are `E⌈n/t⌉ = P(n ≥ 1) + Σ_{j≥1} P(n > j·t)`, with
+/// `P(n ≥ 1) = 1 − e^(−m)` and the tails from the normal approximation `Q((j·t + ½ − m)/√m)`.
+/// The factor is `t·E⌈n/t⌉/m`: near 1 for `m ≫ t`, up to ~1.5 when `m` sits just above a tile.
+pub fn expert_tile_padding(rows: f64, max_tile: f64) -> f64 {
+    if rows.is_nan() || rows <= 0.0 || !rows.is_finite() {
+        return 1.0;
+    }
+    let max_tile = max_tile.max(MOE_TILE_MIN_ROWS);
+    let tile = 2f64
+        .powf(rows.log2().ceil())
+        .clamp(MOE_TILE_MIN_ROWS, max_tile);
+    let spread = rows.sqrt();
+    let last = ((rows + 8.0 * spread + 1.0) / tile).ceil().min(4096.0);
+    let mut tiles = 1.0 - (-rows).exp();
+    let mut j = 1.0;
+    while j <= last {
+        tiles += normal_tail((j * tile + 0.5 - rows) / spread);
+        j += 1.0;
+    }
+    (tile * tiles / rows).max(1.0)
 }
 
 impl StepCost {
@@ -223,6 +280,7 @@ impl StepCost {
         let rank_shards = f64::from(par.tp.saturating_mul(par.pp).max(1));
         let tp = f64::from(par.tp.max(1));
         let b_w = precision.bytes_per_weight();
+        let b_expert = expert_bytes_per_weight(arch, precision);
         let domain = f64::from(hardware.scale_up_domain.max(1));
         StepCost {
             arch: arch.clone(),
@@ -231,6 +289,8 @@ impl StepCost {
             bandwidth: hardware.memory_bw * efficiency.eta_mem,
             linear_rate: FlopsPerSecond::from_tflops(gemm.peak_tflops)
                 * (efficiency.eta_compute * gemm.dequant_factor),
+            expert_rate: FlopsPerSecond::from_tflops(experts.gemm.peak_tflops)
+                * (efficiency.eta_compute * experts.gemm.dequant_factor),
             attention_rate: hardware.bf16_peak * efficiency.eta_compute,
             link_bandwidth: hardware.link_bw * efficiency.link_efficiency,
             network_bandwidth: hardware.network_bw * efficiency.link_efficiency,
@@ -238,10 +298,9 @@ impl StepCost {
             scale_up_domain: hardware.scale_up_domain.max(1),
             layers_per_stage: arch.layers / f64::from(par.pp.max(1)),
             always_read_bytes: arch.always_read_linear_params() * b_w / rank_shards,
-            expert_bytes_each: arch.moe_layers * arch.expert_params * b_w / shards,
+            expert_bytes_each: arch.moe_layers * arch.expert_params * b_expert / shards,
             expert_slots: arch.experts + experts.redundant_experts.max(0.0),
             lm_head_bytes: arch.lm_head_params * HALF_BYTES / tp,
-            active_linear_flops_per_token: 2.0 * arch.active_linear_params() / shards,
             dense_linear_flops_per_token: 2.0 * arch.always_read_linear_params() / rank_shards,
             expert_linear_flops_per_token: 2.0
                 * arch.moe_layers
@@ -345,19 +404,34 @@ impl StepCost {
         // Linear layers (§2.2): this GPU's share of the blocks (already divided by TP·PP, the
         // experts by TP·DP·PP) plus the head.
         let weight_bytes = self.weight_bytes_at(tokens, imbalance);
-        let linear_flops = if self.par.dp > 1 || imbalance > 1.0 {
-            Flops(
-                self.dense_linear_flops_per_token * rank_tokens
-                    + self.expert_linear_flops_per_token * tokens * imbalance
-                    + self.lm_head_flops_per_logit * logits,
+        // Routed experts (§2.2) in whole grouped-GEMM tiles: `ι·T·k` rows over `E + R` slots.
+        let padding = if self.arch.moe_layers > 0.0 && self.expert_slots > 0.0 {
+            expert_tile_padding(
+                tokens * imbalance * self.arch.experts_per_token / self.expert_slots,
+                e.moe_tile_max_rows,
             )
         } else {
-            Flops(
-                self.active_linear_flops_per_token * tokens + self.lm_head_flops_per_logit * logits,
+            1.0
+        };
+        let (dense_flops, expert_flops) = if self.par.dp > 1 || imbalance > 1.0 {
+            (
+                Flops(
+                    self.dense_linear_flops_per_token * rank_tokens
+                        + self.lm_head_flops_per_logit * logits,
+                ),
+                Flops(self.expert_linear_flops_per_token * tokens * imbalance * padding),
+            )
+        } else {
+            (
+                Flops(
+                    self.dense_linear_flops_per_token * tokens
+                        + self.lm_head_flops_per_logit * logits,
+                ),
+                Flops(self.expert_linear_flops_per_token * tokens * padding),
             )
         };
         let weight_read = weight_bytes / self.bandwidth;
-        let linear_compute = linear_flops / self.linear_rate;
+        let linear_compute = dense_flops / self.linear_rate + expert_flops / self.expert_rate;
         let linear = blend(weight_read, linear_compute, e.blend_p);
 
         // Attention (§2.3): decode reads every cached token once per layer; prefill chunks write
@@ -385,7 +459,9 @@ impl StepCost {
         let attention_compute = attention_flops / self.attention_rate;
         let attention = blend(kv_read, attention_compute, e.blend_p);
 
-        let elementwise = Bytes(self.elementwise_bytes_per_token * rank_tokens) / self.bandwidth;
+        let elementwise = (Bytes(self.elementwise_bytes_per_token * rank_tokens)
+            + self.moe_routing_bytes(rank_tokens, tokens, imbalance))
+            / self.bandwidth;
         let communication = self.communication(tokens, rank_tokens, imbalance);
         let overhead = Seconds::from_us(e.layer_overhead_us) * self.layers_per_stage
             + Seconds::from_ms(e.step_overhead_ms);
@@ -402,6 +478,29 @@ impl StepCost {
             kv_read_ms: kv_read.ms(),
             compute_ms: (linear_compute + attention_compute).ms(),
         }
+    }
+
+    /// HBM traffic of the MoE routing kernels around the grouped GEMMs, per MoE layer on one GPU
+    /// (TensorRT-LLM's CUTLASS MoE: `expandInputRowsKernel` gathers each token's activation once
+    /// per chosen expert before the GEMMs, `finalizeMoeRoutingKernel` reads the `k` expert outputs
+    /// back and writes their weighted sum; vLLM's `fused_moe` and SGLang do the same with
+    /// `moe_align_block_size` + gather and `moe_sum`): read the rank's `T_rank` tokens and write
+    /// the `ι·T·k/EP` expanded rows this GPU serves, then read those rows and write `T_rank`
+    /// outputs, `d·b_a` bytes each: `(L_moe/PP)·d·b_a·2·(T_rank + ι·T·k/EP)`. The router GEMM is
+    /// in the always-read weights and the top-k softmax is negligible.
+    fn moe_routing_bytes(&self, rank_tokens: f64, tokens: f64, imbalance: f64) -> Bytes {
+        if self.arch.moe_layers <= 0.0 {
+            return Bytes(0.0);
+        }
+        let ep = f64::from(self.par.ep.max(1));
+        let expanded = tokens * imbalance * self.arch.experts_per_token / ep;
+        Bytes(
+            self.arch.moe_layers / f64::from(self.par.pp.max(1))
+                * self.arch.hidden
+                * ACTIVATION_BYTES
+                * 2.0
+                * (rank_tokens + expanded),
+        )
     }
 
     /// `bytes` over the scale-up link; nothing when the link is unknown (TP = EP = PP = DP = 1).
@@ -552,6 +651,7 @@ mod tests {
             eff,
             ExpertSetup {
                 redundant_experts: 0.0,
+                gemm: gemm.clone(),
             },
         )
     }
@@ -581,6 +681,7 @@ mod tests {
             eff,
             ExpertSetup {
                 redundant_experts: 0.0,
+                gemm: gemm.clone(),
             },
         )
     }
@@ -718,6 +819,53 @@ mod tests {
             ..BatchShape::default()
         });
         assert_eq!(large.bound(), Bound::KvBandwidth);
+    }
+
+    /// Tile padding (`expert_tile_padding`): a lone row in an 8-row tile costs 8 rows; many rows
+    /// per expert pad about half a 128-row tile each; just above a tile costs about 1.5×; the
+    /// factor never drops below 1 and a larger tile never helps.
+    #[test]
+    fn expert_tile_padding_follows_the_tile_rule() {
+        // m → 0: P(n ≥ 1)·8/m → 8.
+        assert!((expert_tile_padding(1e-3, 128.0) - 8.0).abs() < 0.01);
+        // m = 2000 ≫ 128: ≈ (m + 64)/m.
+        let many = expert_tile_padding(2000.0, 128.0);
+        assert!((many - 2064.0 / 2000.0).abs() < 0.005, "{many}");
+        // m = 128, tile 128: half the experts spill into a second tile.
+        let edge = expert_tile_padding(128.0, 128.0);
+        assert!((1.4..1.6).contains(&edge), "{edge}");
+        for rows in [0.1, 0.5, 3.0, 17.0, 100.0, 300.0, 5000.0] {
+            let small = expert_tile_padding(rows, 64.0);
+            let large = expert_tile_padding(rows, 256.0);
+            assert!(small >= 1.0 && large >= 1.0, "{rows}");
+            assert!(expert_tile_padding(rows, 8.0) <= small + 1e-9, "{rows}");
+        }
+        assert_eq!(expert_tile_padding(0.0, 128.0), 1.0);
+        assert!((normal_tail(0.0) - 0.5).abs() < 1e-9);
+        assert!((normal_tail(1.959_964) - 0.025).abs() < 1e-6);
+        assert!((normal_tail(-1.0) - 0.841_345).abs() < 1e-6);
+    }
+
+    /// The MoE routing traffic: none for a dense model; for DeepSeek-R1 on one GPU at 64 decodes,
+    /// `58·d·2·2·(64 + 64·8)` bytes on top of the elementwise passes.
+    #[test]
+    fn moe_routing_moves_the_expanded_rows() {
+        assert_eq!(h100_8b().moe_routing_bytes(64.0, 64.0, 1.0).0, 0.0);
+        let single = deepseek(Parallelism::tensor(1), 8);
+        let bytes = single.moe_routing_bytes(64.0, 64.0, 1.0).0;
+        assert!((bytes - 58.0 * 7168.0 * 2.0 * 2.0 * (64.0 + 512.0)).abs() < 1.0);
+        let dep8 = deepseek(dep(8), 8);
+        assert!(dep8.moe_routing_bytes(8.0, 64.0, 1.0).0 < bytes / 7.0);
+    }
+
+    /// A dense model's step is the same whatever the MoE tile.
+    #[test]
+    fn dense_steps_ignore_the_moe_tile() {
+        let cost = h100_8b();
+        let mut small_tile = cost.clone();
+        small_tile.efficiency.moe_tile_max_rows = 8.0;
+        let shape = decode_shape(256.0);
+        assert_eq!(cost.step(&shape), small_tile.step(&shape));
     }
 
     #[test]

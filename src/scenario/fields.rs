@@ -608,6 +608,7 @@ table! {
     DEQUANT_FACTOR = Field::new("dequant-factor", "Dequantization factor", Real, Advanced, opt!(scenario: efficiency.dequant_factor)).range(0.1, 1.0).knob(eff!(dequant_factor));
     CAUSAL_FACTOR = Field::new("causal-factor", "Causal attention factor", Real, Advanced, opt!(scenario: efficiency.causal_factor)).range(0.5, 1.0).knob(eff!(causal_factor));
     MOE_IMBALANCE = Field::new("moe-imbalance", "MoE imbalance calibration", Real, Advanced, opt!(scenario: efficiency.moe_imbalance)).unit("× modelled excess").range(0.0, 3.0).knob(eff!(moe_imbalance));
+    MOE_TILE_MAX_ROWS = Field::new("moe-tile-max-rows", "MoE GEMM tile (max rows)", Real, Advanced, opt!(scenario: efficiency.moe_tile_max_rows)).unit("rows").range(8.0, 512.0).knob(eff!(moe_tile_max_rows));
     SERVER_OVERHEAD_MS = Field::new("server-overhead-ms", "Server overhead per request", Real, Advanced, opt!(scenario: server_overhead_ms)).unit("ms").range(0.0, 10_000.0).optional().term("ttft");
     PROTOCOL = Field::new("protocol", "Measured as", Choice, Advanced, word!(protocol)).choices(PROTOCOLS).term("ttft");
     NUM_PROMPTS = Field::new("num-prompts", "Benchmark prompts", Integer, Advanced, opt!(scenario: num_prompts)).unit("requests").range(1.0, 10_000_000.0).optional();

@@ -103,6 +103,7 @@ pub struct EfficiencyOverrides {
     pub dequant_factor: Option<f64>,
     pub causal_factor: Option<f64>,
     pub moe_imbalance: Option<f64>,
+    pub moe_tile_max_rows: Option<f64>,
 }
 
 impl EfficiencyOverrides {
@@ -122,6 +123,7 @@ impl EfficiencyOverrides {
             dequant_factor: self.dequant_factor.unwrap_or(base.dequant_factor),
             causal_factor: self.causal_factor.unwrap_or(base.causal_factor),
             moe_imbalance: self.moe_imbalance.unwrap_or(base.moe_imbalance),
+            moe_tile_max_rows: self.moe_tile_max_rows.unwrap_or(base.moe_tile_max_rows),
         }
     }
 }

@@ -19,7 +19,7 @@ use crate::model::memory::{
     weight_bytes_per_gpu, Parallelism, BLOCK_TOKENS,
 };
 use crate::model::parallelism::{network_gb_s, scale_up_domain};
-use crate::model::precision::{gemm_mode, GemmMode, KvPrecision, Precision};
+use crate::model::precision::{expert_gemm_mode, gemm_mode, GemmMode, KvPrecision, Precision};
 use crate::model::step::{ExpertSetup, Hardware, StepCost};
 use crate::model::workload::Workload;
 use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond, Seconds};
@@ -625,6 +625,14 @@ impl TryFrom<ScenarioInput> for Scenario {
             efficiency,
             ExpertSetup {
                 redundant_experts: f64::from(redundant_experts),
+                gemm: expert_gemm_mode(
+                    &arch,
+                    precision,
+                    &gpu,
+                    bf16_tflops,
+                    efficiency.dequant_factor,
+                    &gemm,
+                ),
             },
         );
         if usd_per_gpu_hour.is_none() {
