@@ -87,8 +87,15 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
             Ok(value) => value,
             Err(e) => return Outcome::failure(e),
         };
-        if let (Some(tail), Some(object)) = (tail, value.as_object_mut()) {
-            object.insert("slo_tail".into(), tail);
+        if let Some(object) = value.as_object_mut() {
+            if let Some(tail) = tail {
+                object.insert("slo_tail".into(), tail);
+            }
+            // The engine profile the efficiency knobs came from (issue 12 §4).
+            object.insert(
+                "engine_profile".into(),
+                serde_json::to_value(&scenario.profile).unwrap_or_default(),
+            );
         }
         return Outcome::json(&value);
     }

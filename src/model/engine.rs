@@ -290,10 +290,19 @@ pub fn engine_limits(engine: &str) -> Option<(u32, u32)> {
 }
 
 /// The KV format an engine picks when the user does not say, for weights of `precision`:
-/// FP8 for TensorRT-LLM (and NIM, which runs it) with FP8/FP4 ModelOpt checkpoints.
-pub fn kv_when_unstated(engine: &str, precision: &str) -> Option<&'static str> {
+/// FP8 for TensorRT-LLM (and NIM, which runs it) with FP8/FP4 ModelOpt checkpoints, which
+/// quantize the KV cache. A model whose experts ship as MXFP4 (gpt-oss) runs from its own
+/// checkpoint instead, and TensorRT-LLM's GPT-OSS options set the KV format by GPU: `dtype: fp8`
+/// on Blackwell, "Hopper: use auto" (BF16) (TensorRT-LLM perf-overview, GPT-OSS options), so
+/// FP8 only on a GPU with native FP4 (`native_fp4`, Blackwell).
+pub fn kv_when_unstated(
+    engine: &str,
+    precision: &str,
+    mxfp4_experts: bool,
+    native_fp4: bool,
+) -> Option<&'static str> {
     match (engine, precision) {
-        ("tensorrt-llm" | "nim", "fp8" | "fp4") => Some("fp8"),
+        ("tensorrt-llm" | "nim", "fp8" | "fp4") if !mxfp4_experts || native_fp4 => Some("fp8"),
         _ => None,
     }
 }
@@ -374,7 +383,10 @@ mod tests {
         assert_eq!(engine_limits("tensorrt-llm"), Some((2048, 8192)));
         assert_eq!(engine_limits("sglang"), Some((1024, 8192)));
         assert_eq!(engine_limits(GENERIC), None);
-        assert_eq!(kv_when_unstated("tensorrt-llm", "fp4"), Some("fp8"));
-        assert_eq!(kv_when_unstated("vllm", "fp8"), None);
+        assert_eq!(kv_when_unstated("tensorrt-llm", "fp4", false, false), Some("fp8"));
+        assert_eq!(kv_when_unstated("vllm", "fp8", false, true), None);
+        // gpt-oss on Hopper: BF16 KV; on Blackwell: FP8.
+        assert_eq!(kv_when_unstated("tensorrt-llm", "fp8", true, false), None);
+        assert_eq!(kv_when_unstated("tensorrt-llm", "fp4", true, true), Some("fp8"));
     }
 }

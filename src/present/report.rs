@@ -277,6 +277,11 @@ pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
         format!("Prefix-cache hit rate: {:.0} %", w.prefix_hit * 100.0),
         price_text(scenario),
         format!(
+            "{}; server overhead {:.0} ms per request",
+            scenario.profile.describe(),
+            scenario.server_overhead.ms()
+        ),
+        format!(
             "Efficiencies: η_mem {:.2}, η_compute {:.2}, roofline blend p {}, {:.0} µs per layer, {:.2} ms per step, all-reduce {:.0} µs + {:.0} % link, {:.0} % of HBM usable, {:.1} GB reserved",
             e.eta_mem,
             e.eta_compute,

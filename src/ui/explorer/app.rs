@@ -274,6 +274,7 @@ pub fn app(props: &AppProps) -> Html {
                         error_field={state.error.as_ref().map(|e| e.field.clone())}
                         tp_hint={tp_hint(&view)}
                         parallelism_hint={parallelism_hint(&view.scenario).unwrap_or_default()}
+                        engine_hint={view.scenario.profile.describe()}
                         price_hint={price_hint(state.texts.get(&GPU))}
                         on_edit={on_edit.clone()}
                         model_extra={html! {

@@ -5,8 +5,8 @@
 use crate::catalog::catalog;
 use crate::page::fields::Texts;
 use crate::scenario::fields::{
-    Field, CUSTOM_MODEL_VALUE, DP_ATTENTION, EP, EPLB_REDUNDANT_EXPERTS, GPU, GPUS, INPUT_LEN,
-    KV_PRECISION, MODEL, OUTPUT_LEN, PP, PRECISION, TP, USD_PER_GPU_HOUR,
+    Field, CUSTOM_MODEL_VALUE, DP_ATTENTION, ENGINE, EP, EPLB_REDUNDANT_EXPERTS, GPU, GPUS,
+    INPUT_LEN, KV_PRECISION, MODEL, OUTPUT_LEN, PP, PRECISION, TP, USD_PER_GPU_HOUR,
 };
 use crate::ui::widgets::field_control::FieldContext;
 pub use crate::ui::widgets::field_control::INPUT_ERROR_ID;
@@ -23,6 +23,8 @@ pub struct ControlsProps {
     /// for plain TP.
     #[prop_or_default]
     pub parallelism_hint: AttrValue,
+    /// What the engine profile rests on (`engine::Resolved::describe`).
+    pub engine_hint: AttrValue,
     /// The catalog's price range for the chosen GPU.
     pub price_hint: AttrValue,
     pub on_edit: Callback<(&'static Field, String)>,
@@ -141,6 +143,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <legend>{ "Hardware" }</legend>
                 { select(&GPU, Some(gpu_options()), None) }
                 { text(&GPUS, None) }
+                { select(&ENGINE, None, Some(Html::from(props.engine_hint.to_string()))) }
                 { select(&TP, Some(tp_options()), Some(Html::from(props.tp_hint.to_string()))) }
                 { degree(&EP, None) }
                 { degree(&DP_ATTENTION, parallelism_hint) }
