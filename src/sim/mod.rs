@@ -199,6 +199,9 @@ fn engine_settings(scenario: &Scenario, config: &SimConfig, busy: u32) -> Engine
         static_batch: wanted.min(scenario.max_num_seqs).max(1),
         batch_timeout_s: config.batch_timeout_s,
         server_overhead_s: scenario.server_overhead.0,
+        warm_start: matches!(config.arrivals, Arrivals::Closed { .. })
+            && config.protocol == Protocol::Steady
+            && scenario.batching == Batching::Continuous,
     }
 }
 
