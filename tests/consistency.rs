@@ -212,3 +212,219 @@ fn analytic_and_simulator_agree_from_one_to_the_kv_capacity() {
         failures.join("\n")
     );
 }
+
+/// The contradiction issue 12 reported: gpt-oss-120b FP4 on one B200 at 1,024 in flight, 1k/1k
+/// tokens. The simulator's steady state (warm-started, 2000 requests as `servecost simulate`
+/// runs) gives the analytic throughput and TPOT; the point is marked saturated (the token budget
+/// is full: `B_bud = 2048·1000/2000 = 1024`), and its TTFT headline is the simulator's.
+#[test]
+fn the_reported_b200_point_agrees_and_is_marked_saturated() {
+    let s = scenario(
+        ("gpt-oss-120b", "b200", 1, "fp4"),
+        (1000.0, 1000.0, "fixed"),
+        1024,
+    );
+    let point = evaluate(&s);
+    let sim = simulate(
+        &s,
+        &SimConfig {
+            arrivals: Arrivals::Closed { concurrency: 1024 },
+            ..SimConfig::default()
+        },
+    )
+    .expect("valid config");
+    assert!(
+        rel(sim.output_tok_s, point.output_tok_s).abs() < 0.02,
+        "{sim:?}"
+    );
+    assert!(rel(sim.tpot.mean_ms, point.tpot_ms).abs() < 0.02);
+    assert!(sim.mean_batch > 1000.0, "{}", sim.mean_batch);
+    assert!(point.saturated);
+    assert_eq!(point.headline_source, "simulator");
+    let headline = servecost::decide::slo_sim::with_simulated_headline(&s, &point);
+    assert!(
+        rel(headline.ttft_ms, sim.ttft.mean_ms).abs() < 0.05,
+        "{headline:?}"
+    );
+    assert!(headline
+        .warnings
+        .iter()
+        .any(|w| w.starts_with("saturated:")));
+    // An unsaturated point keeps its analytic headline.
+    let light = scenario(
+        ("gpt-oss-120b", "b200", 1, "fp4"),
+        (1000.0, 1000.0, "fixed"),
+        64,
+    );
+    let light_point = evaluate(&light);
+    assert!(!light_point.saturated);
+    assert_eq!(
+        servecost::decide::slo_sim::with_simulated_headline(&light, &light_point),
+        light_point
+    );
+}
+
+fn servecost(args: &[String]) -> serde_json::Value {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_servecost"))
+        .args(args)
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}
+
+/// `plan`'s chosen configurations meet their SLO when `servecost simulate` runs the same
+/// scenario (one replica at the planned concurrency per replica), dense and MoE. P90 is one of
+/// the simulator's reported percentiles, so the check reads it exactly.
+#[test]
+fn plans_meet_their_slo_in_the_simulator() {
+    let plans: [(&str, &str, &str, &str, &str, &str); 3] = [
+        (
+            "llama-3.1-8b",
+            "h100-sxm,l40s",
+            "1000",
+            "40",
+            "20000",
+            "lognormal",
+        ),
+        (
+            "gpt-oss-120b",
+            "b200,h100-sxm",
+            "500",
+            "30",
+            "50000",
+            "fixed",
+        ),
+        (
+            "qwen3-30b-a3b",
+            "mi300x,h200-sxm",
+            "800",
+            "50",
+            "30000",
+            "lognormal",
+        ),
+    ];
+    let text = |s: &str| s.to_string();
+    for (model, gpus, ttft, tpot, traffic, dist) in plans {
+        let lengths = [
+            "--input-len",
+            "1000",
+            "--output-len",
+            "1000",
+            "--length-dist",
+            dist,
+        ]
+        .map(text);
+        let mut args = [
+            "plan",
+            "--model",
+            model,
+            "--gpus-allowed",
+            gpus,
+            "--slo-ttft-ms",
+            ttft,
+            "--slo-tpot-ms",
+            tpot,
+            "--slo-percentile",
+            "90",
+            "--traffic-tok-s",
+            traffic,
+            "--top",
+            "3",
+            "--json",
+        ]
+        .map(text)
+        .to_vec();
+        args.extend(lengths.iter().cloned());
+        let chosen = servecost(&args);
+        let list = chosen.as_array().expect("list");
+        assert!(!list.is_empty(), "{model}: no plan");
+        for candidate in list {
+            assert_eq!(candidate["latency_method"], "simulated", "{candidate}");
+            let field = |key: &str| match &candidate[key] {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let mut args = [
+                "simulate",
+                "--model",
+                model,
+                "--gpu",
+                &field("gpu"),
+                "--gpus",
+                &field("gpus_per_replica"),
+                "--tp",
+                &field("tp"),
+                "--precision",
+                &field("precision"),
+                "--concurrency",
+                &field("concurrency"),
+                "--json",
+            ]
+            .map(text)
+            .to_vec();
+            args.extend(lengths.iter().cloned());
+            let sim = servecost(&args);
+            let p90 = |key: &str| sim[key].as_f64().expect("number");
+            let ttft_ms: f64 = ttft.parse().expect("number");
+            let tpot_ms: f64 = tpot.parse().expect("number");
+            assert!(
+                p90("ttft_ms_p90") <= ttft_ms && p90("tpot_ms_p90") <= tpot_ms,
+                "{model}: plan {candidate} misses its SLO in simulate: P90 TTFT {} ms, TPOT {} ms",
+                p90("ttft_ms_p90"),
+                p90("tpot_ms_p90")
+            );
+        }
+    }
+}
+
+/// The page's Plan panel searches with analytic tails and then checks its listed candidates in
+/// the simulator (`slo_sim::check_in_simulator`): what it keeps carries simulated tails that
+/// meet the SLO, and what it drops is explained in `rejected`. MoE (gpt-oss-120b) at the
+/// contradiction's lengths, where the analytic tails alone are too optimistic near saturation.
+#[test]
+fn the_panels_plan_keeps_only_what_the_simulator_confirms() {
+    use servecost::decide::plan::{plan, PlanInput, PlanRequest};
+    use servecost::model::slo::SloInput;
+    let request = PlanRequest::try_from(PlanInput {
+        base: ScenarioInput {
+            model: "gpt-oss-120b".into(),
+            input_len: 1000.0,
+            output_len: 1000.0,
+            length_dist: "fixed".into(),
+            ..ScenarioInput::default()
+        },
+        traffic_tok_s: Some(50_000.0),
+        traffic_req_s: None,
+        slo: SloInput {
+            ttft_ms: Some(100.0),
+            tpot_ms: Some(30.0),
+            percentile: Some(90.0),
+            method: Some("analytic".into()),
+        },
+        gpus_allowed: vec!["b200".into(), "h100-sxm".into()],
+        price_tier: None,
+        top: Some(6.0),
+    })
+    .expect("valid plan");
+    let mut found = plan(&request).expect("plan runs");
+    let listed = found.candidates.len();
+    let rejected_before = found.rejected.len();
+    servecost::decide::slo_sim::check_in_simulator(&mut found, &request);
+    assert_eq!(
+        found.candidates.len() + found.rejected.len() - rejected_before,
+        listed
+    );
+    assert!(!found.candidates.is_empty());
+    for c in &found.candidates {
+        assert_eq!(c.latency_method, "simulated");
+        assert!(c.ttft_ms <= 100.0 && c.tpot_ms <= 30.0, "{c:?}");
+    }
+    for r in found.rejected.iter().skip(rejected_before) {
+        assert!(r.reason.starts_with("misses the SLO in simulation"), "{r:?}");
+    }
+}

@@ -175,7 +175,9 @@ pub fn evaluate_continuous(scenario: &Scenario) -> OperatingPoint {
     let cap = kv_cap.min(engine_cap).min(budget_cap);
     if in_system > 1.0 && in_system >= SATURATION_SHARE * cap {
         point.saturated = true;
-        point.headline_source = "simulator";
+        if scenario.protocol == Protocol::Steady {
+            point.headline_source = "simulator";
+        }
     }
     if scenario.protocol == Protocol::Benchmark {
         let figures = benchmark_figures(
