@@ -425,6 +425,9 @@ fn the_panels_plan_keeps_only_what_the_simulator_confirms() {
         assert!(c.ttft_ms <= 100.0 && c.tpot_ms <= 30.0, "{c:?}");
     }
     for r in found.rejected.iter().skip(rejected_before) {
-        assert!(r.reason.starts_with("misses the SLO in simulation"), "{r:?}");
+        assert!(
+            r.reason.starts_with("misses the SLO in simulation"),
+            "{r:?}"
+        );
     }
 }
