@@ -68,7 +68,8 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
         } else {
             scenario
         };
-        let point = evaluate(&scenario);
+        let point =
+            crate::decide::slo_sim::with_simulated_headline(&scenario, &evaluate(&scenario));
         // `--slo-percentile P` alone reports the tails at P (what `plan` quotes).
         let tail = settings.percentile.map(|p| {
             if simulated {
@@ -142,8 +143,13 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
     line("total tok/s", format_number(p.total_tok_s));
     line("tok/s per user", format_number(p.tok_s_per_user));
     line("TPOT", format!("{} ms", format_number(p.tpot_ms)));
-    line("TTFT", format!("{} ms", format_number(p.ttft_ms)));
-    line("E2E", format!("{} ms", format_number(p.e2e_ms)));
+    let source = if p.headline_source == "simulator" {
+        " (saturated: simulated)"
+    } else {
+        ""
+    };
+    line("TTFT", format!("{} ms{source}", format_number(p.ttft_ms)));
+    line("E2E", format!("{} ms{source}", format_number(p.e2e_ms)));
     line(
         "max concurrency (KV)",
         format!("{} (engine limit {})", p.max_concurrency, p.engine_limit),

@@ -73,6 +73,82 @@ pub fn simulated_tail(scenario: &Scenario, percentile: f64) -> Option<(Simulated
     Some((tail, result))
 }
 
+/// A saturated point with its latency headline from the simulator (issue 12 §5): where the
+/// analytic closed form cannot follow the admission queue (`OperatingPoint::saturated`, steady
+/// protocol), TTFT and E2E become the simulated means of the same closed loop (fixed seed and
+/// sample, as `simulated_tail`), and a warning gives the analytic figure. Throughput and TPOT
+/// stay analytic: there the two agree within 10 % and 15 % (tests/consistency.rs). Any other
+/// point is returned as it is.
+pub fn with_simulated_headline(scenario: &Scenario, point: &OperatingPoint) -> OperatingPoint {
+    let mut point = point.clone();
+    if point.headline_source != "simulator" {
+        return point;
+    }
+    let Some((_, result)) = simulated_tail(scenario, 50.0) else {
+        point.headline_source = "analytic";
+        return point;
+    };
+    if result.measured == 0 {
+        point.headline_source = "analytic";
+        return point;
+    }
+    point.warnings.push(format!(
+        "saturated: requests queue for admission (KV cache, engine limit or token budget nearly full); TTFT and E2E are the simulator's means over {} requests (seed {SLO_SIM_SEED}); the analytic form says TTFT {:.0} ms",
+        result.requests, point.ttft_ms
+    ));
+    point.ttft_ms = result.ttft.mean_ms;
+    point.e2e_ms = result.e2e.mean_ms;
+    point
+}
+
+/// Check a plan's listed candidates in the simulator, one closed-loop run each at its batch on
+/// one replica (`simulated_tail`, what `servecost simulate` runs on that configuration), for a
+/// plan searched with analytic tails (the page's Plan panel, which cannot afford the simulated
+/// SLO search): a candidate whose simulated tails meet the SLO takes them (`latency_method`
+/// "simulated"); one that misses moves to `rejected` with the simulated figures, so a plan never
+/// recommends a configuration its simulator shows missing the SLO (issue 12 §5). Without an SLO
+/// there is nothing to check.
+pub fn check_in_simulator(
+    plan: &mut crate::decide::plan::Plan,
+    request: &crate::decide::plan::PlanRequest,
+) {
+    let Some(slo) = request.slo.as_ref() else {
+        return;
+    };
+    let candidates = std::mem::take(&mut plan.candidates);
+    for mut candidate in candidates {
+        let input = crate::scenario::ScenarioInput {
+            gpu_count: f64::from(candidate.gpus_per_replica),
+            concurrency: f64::from(candidate.concurrency),
+            ..crate::decide::sizing::candidate_input(&request.base, &candidate)
+        };
+        let tail = Scenario::try_from(input)
+            .ok()
+            .and_then(|scenario| simulated_tail(&scenario, slo.percentile));
+        match tail {
+            Some((tail, _)) if tail.ttft_ms <= slo.ttft_ms && tail.tpot_ms <= slo.tpot_ms => {
+                candidate.ttft_ms = tail.ttft_ms;
+                candidate.tpot_ms = tail.tpot_ms;
+                candidate.percentile = Some(slo.percentile);
+                candidate.latency_method = "simulated";
+                plan.candidates.push(candidate);
+            }
+            missed => plan.rejected.push(crate::decide::plan::Rejected {
+                gpu: candidate.gpu.clone(),
+                tp: candidate.tp,
+                precision: candidate.precision,
+                reason: match missed {
+                    Some((tail, _)) => format!(
+                        "misses the SLO in simulation at batch {} (the analytic estimate passed): P{} TTFT {:.0} ms, TPOT {:.1} ms",
+                        candidate.concurrency, slo.percentile, tail.ttft_ms, tail.tpot_ms
+                    ),
+                    None => "could not be simulated".into(),
+                },
+            }),
+        }
+    }
+}
+
 /// The highest-throughput concurrency whose simulated tails meet the SLO. Latency grows with
 /// concurrency, so the grid is scanned upward and stops after the first two misses in a row.
 pub fn best_point_meeting_simulated(

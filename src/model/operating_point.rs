@@ -61,6 +61,14 @@ pub struct OperatingPoint {
     pub bound_label: &'static str,
     /// Within KV capacity and the engine limit.
     pub fits: bool,
+    /// Deep saturation: a resource (the step's token budget left for prompts, the KV cache, the
+    /// engine's sequence limit) is so close to fully used that requests queue for it, and the
+    /// closed-form TTFT cannot follow that queue (`serving::saturation`). Throughput and TPOT
+    /// still hold; the TTFT to trust is the simulator's (`headline_source`).
+    pub saturated: bool,
+    /// Where the latency headline should come from: `"analytic"`, or `"simulator"` at a
+    /// saturated point (`servecost estimate` then runs the simulator for TTFT and E2E).
+    pub headline_source: &'static str,
     pub warnings: Vec<String>,
     /// What a serving benchmark would print (`protocol = benchmark`; then `ttft_ms` and
     /// `e2e_ms` are its means); absent in the steady state.
@@ -186,6 +194,8 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
         bound,
         bound_label: bound.label(),
         fits: !s.over_kv && !s.over_engine,
+        saturated: false,
+        headline_source: "analytic",
         warnings,
         benchmark: None,
     }

@@ -9,7 +9,10 @@
 //!    successor goes where it finished — what a least-outstanding-requests router does in a
 //!    closed loop — so replicas never interact and each runs alone.
 //! 3. Each replica runs `continuous` or `static_batch` until its requests are served or a bound
-//!    (event budget, horizon) stops it; `metrics` records a steady-state window.
+//!    (event budget, horizon) stops it; `metrics` records a steady-state window. A closed loop
+//!    under the steady protocol starts warm (`Replica::start`: the slots' first sequences
+//!    already spread through their outputs, unmeasured), so the window sees the steady state
+//!    and not the first wave's prefill queue; the benchmark protocol starts idle on purpose.
 //! 4. `result::summarize` merges the replicas.
 //!
 //! Options as given (`SimInput`, the CLI's flags) become a `SimConfig` through `try_from`
@@ -199,6 +202,9 @@ fn engine_settings(scenario: &Scenario, config: &SimConfig, busy: u32) -> Engine
         static_batch: wanted.min(scenario.max_num_seqs).max(1),
         batch_timeout_s: config.batch_timeout_s,
         server_overhead_s: scenario.server_overhead.0,
+        warm_start: matches!(config.arrivals, Arrivals::Closed { .. })
+            && config.protocol == Protocol::Steady
+            && scenario.batching == Batching::Continuous,
     }
 }
 

@@ -37,6 +37,9 @@ pub struct EngineSettings {
     /// Per-request server overhead (`Scenario::server_overhead`, `model::ttft`): counted in
     /// every request's TTFT and E2E, not in the engine's time.
     pub server_overhead_s: f64,
+    /// Closed loop, steady protocol, continuous batching: start the replica in its steady state
+    /// (`Replica::start`'s warm start) instead of an idle engine that `C` prompts reach at once.
+    pub warm_start: bool,
 }
 
 impl EngineSettings {
@@ -93,6 +96,9 @@ pub struct Sequence {
     pub last_token_s: f64,
     /// Tokens scheduled in the current iteration (0: not in the batch).
     pub scheduled: u32,
+    /// A warm-start sequence (`Replica::start`): load on the engine, not one of the sample's
+    /// requests, so it is neither measured nor booked in the ledger.
+    pub warm: bool,
 }
 
 impl Sequence {
@@ -111,7 +117,22 @@ impl Sequence {
             first_token_s: None,
             last_token_s: arrival_s,
             scheduled: 0,
+            warm: false,
         }
+    }
+
+    /// A warm-start sequence already `fraction` of the way through its output at t = 0: prompt
+    /// prefilled, `⌊fraction·O⌋` tokens emitted (at most `O − 1`), no blocks yet.
+    pub fn warm(request: &RequestSample, fraction: f64, settings: &EngineSettings) -> Sequence {
+        let mut seq = Sequence::new(request, 0.0, settings);
+        let done = (fraction.clamp(0.0, 1.0) * f64::from(request.output_tokens)).floor() as u32;
+        seq.emitted = done.min(request.output_tokens.saturating_sub(1));
+        seq.computed = request.prompt_tokens.saturating_add(seq.emitted);
+        seq.sent_s = 0.0;
+        seq.first_token_s = Some(0.0);
+        seq.last_token_s = 0.0;
+        seq.warm = true;
+        seq
     }
 
     /// Still prefilling this attempt's prompt.
@@ -162,6 +183,12 @@ impl<'r> Source<'r> {
         } else {
             self.requests.get(self.next).map(|r| r.arrival_s)
         }
+    }
+
+    /// The `ahead`-th request still to be taken (0: the next), without taking it.
+    pub fn peek(&self, ahead: usize) -> Option<RequestSample> {
+        let index = self.next.saturating_add(ahead.saturating_mul(self.stride));
+        self.requests.get(index).copied()
     }
 
     /// The next request, in order.
@@ -223,6 +250,8 @@ pub struct Replica<'a, 'r, 's> {
     pub source: Source<'r>,
     /// Requests waiting for admission, FCFS (preempted ones re-enter at the front).
     pub waiting: VecDeque<Sequence>,
+    /// Warm-start sequences for the engine to place in its batch before the first step.
+    pub warm: Vec<Sequence>,
     pub recorder: Recorder<'a>,
     pub rng: Rng,
     pub out: ReplicaOutcome,
@@ -232,6 +261,16 @@ pub struct Replica<'a, 'r, 's> {
 impl<'a, 'r, 's> Replica<'a, 'r, 's> {
     /// The replica at time 0, with `initial_slots` requests released (its closed-loop share of
     /// the slots; 0 in an open loop).
+    ///
+    /// Warm start (`settings.warm_start`): a closed loop started on an idle engine sends its `C`
+    /// prompts at once, and that first wave's prefill queue takes many cycles to wash out (with
+    /// fixed lengths the loop stays phase-locked: at C = 1024 and 1k/1k tokens, tens of
+    /// thousands of requests). The steady state the analytic model describes (MODEL.md §4.2) has
+    /// the `C` streams at uniformly spread points of their lives. So each slot instead starts
+    /// with a warm sequence, the length of the request it will release next, already
+    /// `(i + ½)/C` of the way through its output; the engine admits it as a running decode, and
+    /// its completion releases the slot's first sampled request. Warm sequences are load only:
+    /// never measured, never booked. The benchmark protocol keeps the idle start on purpose.
     pub fn start(
         scenario: &'s Scenario,
         settings: EngineSettings,
@@ -245,13 +284,30 @@ impl<'a, 'r, 's> Replica<'a, 'r, 's> {
             settings,
             source,
             waiting: VecDeque::new(),
+            warm: Vec::new(),
             recorder,
             rng,
             out: ReplicaOutcome::default(),
             now_s: 0.0,
         };
-        for _ in 0..initial_slots {
-            replica.release_next(0.0);
+        if settings.warm_start && replica.source.closed() {
+            let slots = f64::from(initial_slots.max(1));
+            for slot in 0..initial_slots {
+                let ahead = usize::try_from(slot).unwrap_or(usize::MAX);
+                match replica.source.peek(ahead) {
+                    Some(request) if settings.feasible(&request) => {
+                        let fraction = (f64::from(slot) + 0.5) / slots;
+                        replica
+                            .warm
+                            .push(Sequence::warm(&request, fraction, &settings));
+                    }
+                    _ => replica.release_next(0.0),
+                }
+            }
+        } else {
+            for _ in 0..initial_slots {
+                replica.release_next(0.0);
+            }
         }
         replica
     }
@@ -361,6 +417,7 @@ pub mod testing {
             static_batch: 1,
             batch_timeout_s: 0.0,
             server_overhead_s: 0.0,
+            warm_start: false,
         }
     }
 

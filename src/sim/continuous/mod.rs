@@ -31,11 +31,37 @@ pub fn run(replica: Replica<'_, '_, '_>) -> (ReplicaOutcome, WindowTotals) {
         running: Vec::new(),
         free_blocks,
     };
+    engine.place_warm();
     engine.main_loop();
     engine.replica.finish()
 }
 
 impl Engine<'_, '_, '_> {
+    /// Put the warm-start sequences (`Replica::start`) in the batch as running decodes, each
+    /// holding the blocks of its context, while the engine limit and the pool (less the
+    /// admission watermark) allow; a slot whose warm sequence does not fit releases its first
+    /// sampled request into the queue instead, as it would wait in the steady state.
+    fn place_warm(&mut self) {
+        let max_seqs = usize::try_from(self.replica.settings.max_num_seqs).unwrap_or(usize::MAX);
+        let warm = std::mem::take(&mut self.replica.warm);
+        let mut unplaced = 0;
+        for mut seq in warm {
+            let kv = &self.replica.settings.kv;
+            let needed = kv.blocks_for_sequence(seq.computed);
+            let free = self.free_blocks.saturating_sub(kv.watermark_blocks);
+            if self.running.len() < max_seqs && needed <= free {
+                seq.blocks = needed;
+                self.free_blocks -= needed;
+                self.running.push(seq);
+            } else {
+                unplaced += 1;
+            }
+        }
+        for _ in 0..unplaced {
+            self.replica.release_next(0.0);
+        }
+    }
+
     fn main_loop(&mut self) {
         // Each pass runs at least one iteration or jumps to an arrival, so this bound is never
         // the one that stops a healthy run.
@@ -154,7 +180,9 @@ impl Engine<'_, '_, '_> {
             if seq.scheduled > 0 {
                 let emitted = if seq.prefilling() {
                     seq.computed += seq.scheduled;
-                    self.replica.out.ledger.prefill_tokens_computed += u64::from(seq.scheduled);
+                    if !seq.warm {
+                        self.replica.out.ledger.prefill_tokens_computed += u64::from(seq.scheduled);
+                    }
                     u32::from(seq.computed >= seq.target)
                 } else {
                     let tokens = match spec {
@@ -163,7 +191,9 @@ impl Engine<'_, '_, '_> {
                     }
                     .min(seq.remaining_output());
                     seq.computed += tokens;
-                    self.replica.out.ledger.decode_tokens_computed += u64::from(tokens);
+                    if !seq.warm {
+                        self.replica.out.ledger.decode_tokens_computed += u64::from(tokens);
+                    }
                     tokens
                 };
                 if emitted > 0 {
@@ -182,7 +212,9 @@ impl Engine<'_, '_, '_> {
                     }
                     seq.emitted += emitted;
                     seq.last_token_s = end_s;
-                    self.replica.out.ledger.emitted_tokens += u64::from(emitted);
+                    if !seq.warm {
+                        self.replica.out.ledger.emitted_tokens += u64::from(emitted);
+                    }
                     emitted_total += u64::from(emitted);
                 }
                 seq.scheduled = 0;
@@ -190,13 +222,15 @@ impl Engine<'_, '_, '_> {
             if seq.emitted >= seq.output {
                 self.free_blocks = self.free_blocks.saturating_add(seq.blocks);
                 seq.blocks = 0;
-                self.replica.out.book_completion(seq);
-                self.replica.recorder.on_finished(&Finished {
-                    arrival_s: seq.sent_s,
-                    first_token_s: seq.first_token_s.unwrap_or(end_s),
-                    finish_s: end_s,
-                    output_tokens: seq.output,
-                });
+                if !seq.warm {
+                    self.replica.out.book_completion(seq);
+                    self.replica.recorder.on_finished(&Finished {
+                        arrival_s: seq.sent_s,
+                        first_token_s: seq.first_token_s.unwrap_or(end_s),
+                        finish_s: end_s,
+                        output_tokens: seq.output,
+                    });
+                }
                 finished += 1;
             }
         }

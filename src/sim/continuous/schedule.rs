@@ -11,9 +11,11 @@ impl Engine<'_, '_, '_> {
     /// `preempt`, RECOMPUTE mode).
     pub(super) fn preempt(&mut self, mut victim: Sequence) {
         let prefilled = victim.computed.min(victim.target);
-        let ledger = &mut self.replica.out.ledger;
-        ledger.discarded_prefill_tokens += u64::from(prefilled.saturating_sub(victim.cached));
-        ledger.discarded_decode_tokens += u64::from(victim.computed.saturating_sub(prefilled));
+        if !victim.warm {
+            let ledger = &mut self.replica.out.ledger;
+            ledger.discarded_prefill_tokens += u64::from(prefilled.saturating_sub(victim.cached));
+            ledger.discarded_decode_tokens += u64::from(victim.computed.saturating_sub(prefilled));
+        }
         self.free_blocks = self.free_blocks.saturating_add(victim.blocks);
         victim.blocks = 0;
         victim.computed = 0;

@@ -77,9 +77,16 @@ pub fn numbers(props: &NumbersProps) -> Html {
                     <Metric name="tpot_ms" label="TPOT"
                         value={number(p.tpot_ms)} unit="ms"
                         definition={glossary::TPOT.definition} />
-                    <Metric name="ttft_ms" label="TTFT"
-                        value={number(p.ttft_ms)} unit="ms"
-                        definition={glossary::TTFT.definition} />
+                    // A saturated point's TTFT is the simulator's to give (issue 12 §5).
+                    <Metric name="ttft_ms"
+                        label={if p.saturated { "TTFT (saturated)" } else { "TTFT" }}
+                        value={number(p.ttft_ms)}
+                        unit={if p.saturated { "ms · see the simulator" } else { "ms" }}
+                        definition={if p.saturated {
+                            AttrValue::from(format!("{} Saturated: requests queue for admission here (KV cache, engine limit or token budget nearly full), a queue the closed form cannot follow; the simulator panel's TTFT is the headline.", glossary::TTFT.definition))
+                        } else {
+                            AttrValue::from(glossary::TTFT.definition)
+                        }} />
                 </div>
             </div>
             <div class="metric-group">

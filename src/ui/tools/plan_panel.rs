@@ -100,7 +100,8 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
         tier.id(),
         allowed.join(", ")
     );
-    // Checked once, as the CLI's `plan` is; the panel's SLO tails are the analytic estimates.
+    // Checked once, as the CLI's `plan` is; the search uses the analytic tails, and the listed
+    // candidates are then checked in the simulator (`slo_sim::check_in_simulator`).
     let request = PlanRequest::try_from(PlanInput {
         base: s.input.clone(),
         traffic_tok_s: Some(traffic),
@@ -130,9 +131,14 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
             state.dispatch(Action::Load(Box::new(view)));
         })
     };
+    let simulated = if c.latency_method == "simulated" {
+        ", sim"
+    } else {
+        ""
+    };
     let p = c.percentile.map_or_else(
         || "mean".to_string(),
-        |p| format!("P{}", crate::page::fields::number_text(p)),
+        |p| format!("P{}{simulated}", crate::page::fields::number_text(p)),
     );
     html! {
         <tr>
@@ -186,7 +192,11 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
             decisions.dispatch(DecisionAction::PlanStarted);
             let decisions = decisions.clone();
             Timeout::new(PAINT_DELAY_MS, move || {
-                let result = plan(&request);
+                // Analytic search, then the listed candidates checked in the simulator.
+                let result = plan(&request).map(|mut found| {
+                    crate::decide::slo_sim::check_in_simulator(&mut found, &request);
+                    found
+                });
                 decisions.dispatch(DecisionAction::PlanFinished(PlanStatus::Done {
                     result: Shared::new(result),
                     base: Shared::new(request.base.clone()),
@@ -230,7 +240,7 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
             if !left_out.is_empty() {
                 <p class="hint" id="plan-skipped">{ format!("Not listed (no typical rental price in the catalog, or an incomplete spec): {}.", left_out.join(", ")) }</p>
             }
-            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8) × precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas for the traffic. Prices: the catalog tier chosen in Cost (typical when custom)." }</p>
+            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8) × precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas for the traffic; the listed ones are then checked in the simulator at that batch, and any that misses the SLO there is dropped (see why the others lost). Prices: the catalog tier chosen in Cost (typical when custom)." }</p>
             <div class="panel-head">
                 <button type="button" class="button" id="plan-run" disabled={running || now.is_err()} onclick={on_run}>
                     { if running { "Searching…" } else { "Find the cheapest" } }
@@ -260,8 +270,8 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
                                         { head("col-plan-gpus", "Total GPUs", "", "Replicas × GPUs per replica.") }
                                         <th scope="col">{ "Precision" }</th>
                                         { head("col-plan-batch", "Batch", "per replica", "Requests in flight per replica: the highest-throughput batch size whose tail TTFT and TPOT meet the SLO (no SLO: the largest that fits).") }
-                                        { head("col-plan-ttft", "TTFT", "ms", "Time to first token at that batch: the analytic tail estimate at the SLO's percentile, or the mean without an SLO.") }
-                                        { head("col-plan-tpot", "TPOT", "ms", "Time per output token at that batch: the analytic tail estimate at the SLO's percentile, or the mean without an SLO.") }
+                                        { head("col-plan-ttft", "TTFT", "ms", "Time to first token at that batch: the simulated tail at the SLO's percentile (\"sim\"), or the mean without an SLO.") }
+                                        { head("col-plan-tpot", "TPOT", "ms", "Time per output token at that batch: the simulated tail at the SLO's percentile (\"sim\"), or the mean without an SLO.") }
                                         { head("col-plan-month", "$/month", "", "Total GPUs × $/GPU-hour (catalog tier) × 730 hours.") }
                                         { head("col-plan-usd-m", "$/M output", "", "$/month ÷ the traffic's output tokens per month × 10⁶: idle capacity included.") }
                                         { head("col-plan-util", "Utilization", "", "Traffic ÷ the output capacity of the replicas bought.") }

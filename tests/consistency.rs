@@ -1,0 +1,433 @@
+//! One model, consistent with itself (issue 12 §5): the analytic closed-loop steady state
+//! (`model::evaluate`) and the discrete-event simulator (`sim::simulate`, steady protocol) describe
+//! the same closed loop. Over a grid of dense and MoE models on three GPUs, from C = 1 to the KV
+//! capacity in a log grid, at two lengths, they agree within: output throughput 10 %, mean TPOT
+//! 15 %, mean TTFT 25 %. Points the analytic form marks `saturated` (the simulator's figures are
+//! then the headline) are checked for throughput and TPOT only. Run with `--nocapture` for the
+//! worst cases (docs/VALIDATION.md, "Analytic vs simulator", shows them).
+
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use servecost::model::evaluate;
+use servecost::scenario::{Scenario, ScenarioInput};
+use servecost::sim::{simulate, Arrivals, SimConfig};
+
+const THROUGHPUT_TOLERANCE: f64 = 0.10;
+const TPOT_TOLERANCE: f64 = 0.15;
+const TTFT_TOLERANCE: f64 = 0.25;
+
+/// (model, GPU, GPUs, precision): dense and MoE, H100 / B200 / MI300X (H200 for DeepSeek-R1,
+/// which needs more than 8 × 80 GB).
+const DEPLOYMENTS: [(&str, &str, u32, &str); 9] = [
+    ("llama-3.1-8b", "h100-sxm", 1, "bf16"),
+    ("llama-3.1-8b", "mi300x", 1, "bf16"),
+    ("llama-3.3-70b", "h100-sxm", 4, "fp8"),
+    ("llama-3.3-70b", "b200", 2, "fp8"),
+    ("gpt-oss-120b", "b200", 1, "fp4"),
+    ("gpt-oss-120b", "h100-sxm", 2, "fp8"),
+    ("qwen3-30b-a3b", "mi300x", 1, "bf16"),
+    ("qwen3-30b-a3b", "b200", 1, "fp8"),
+    ("deepseek-r1", "h200-sxm", 8, "fp8"),
+];
+
+/// (input, output) tokens and their distribution: chat-like and prompt-heavy at fixed lengths,
+/// and production-like lognormal lengths (σ 0.99 / 0.86, MODEL.md §6.4).
+const LENGTHS: [(f64, f64, &str); 3] = [
+    (1000.0, 1000.0, "fixed"),
+    (4000.0, 400.0, "fixed"),
+    (1155.0, 211.0, "lognormal"),
+];
+
+fn scenario(deployment: (&str, &str, u32, &str), lengths: (f64, f64, &str), c: u32) -> Scenario {
+    let (model, gpu, gpus, precision) = deployment;
+    Scenario::try_from(ScenarioInput {
+        model: model.into(),
+        gpu: gpu.into(),
+        gpu_count: f64::from(gpus),
+        precision: precision.into(),
+        input_len: lengths.0,
+        output_len: lengths.1,
+        length_dist: lengths.2.into(),
+        concurrency: f64::from(c),
+        ..ScenarioInput::default()
+    })
+    .expect("valid scenario")
+}
+
+/// C = 1, 4, 16, … up to the engine's batch cap (KV capacity or `max_num_seqs`), the cap itself
+/// included.
+fn concurrencies(cap: u32) -> Vec<u32> {
+    let mut grid: Vec<u32> = std::iter::successors(Some(1u32), |c| c.checked_mul(4))
+        .take_while(|c| *c < cap)
+        .collect();
+    grid.push(cap.max(1));
+    grid
+}
+
+struct Row {
+    label: String,
+    saturated: bool,
+    throughput: f64,
+    tpot: f64,
+    ttft: f64,
+    figures: String,
+}
+
+/// One compared metric: its relative error, which rows it is checked on, its bound.
+struct Metric {
+    name: &'static str,
+    value: fn(&Row) -> f64,
+    checked: fn(&Row) -> bool,
+    tolerance: f64,
+}
+
+fn rel(sim: f64, analytic: f64) -> f64 {
+    sim / analytic - 1.0
+}
+
+#[test]
+fn analytic_and_simulator_agree_from_one_to_the_kv_capacity() {
+    let mut rows = Vec::new();
+    for deployment in DEPLOYMENTS {
+        for lengths in LENGTHS {
+            let probe = scenario(deployment, lengths, 1);
+            let cap = probe
+                .kv_capacity_per_replica
+                .min(probe.max_num_seqs)
+                .saturating_mul(probe.replicas);
+            for c in concurrencies(cap) {
+                let s = scenario(deployment, lengths, c);
+                let point = evaluate(&s);
+                // Enough requests for a few cycles of every slot after the 10 % warm-up; the
+                // simulator starts in the steady state (warm start), so short runs are fine.
+                let requests = (3 * c).clamp(200, 3000);
+                let sim = simulate(
+                    &s,
+                    &SimConfig {
+                        arrivals: Arrivals::Closed { concurrency: c },
+                        requests,
+                        ..SimConfig::default()
+                    },
+                )
+                .expect("valid config");
+                assert_eq!(sim.truncated, None, "{deployment:?} {lengths:?} C={c}");
+                rows.push(Row {
+                    label: format!(
+                        "{} {}×{} {} {}/{} {} C={c}",
+                        deployment.0,
+                        deployment.2,
+                        deployment.1,
+                        deployment.3,
+                        lengths.0,
+                        lengths.1,
+                        lengths.2
+                    ),
+                    saturated: point.saturated,
+                    throughput: rel(sim.output_tok_s, point.output_tok_s),
+                    tpot: rel(sim.tpot.mean_ms, point.tpot_ms),
+                    ttft: rel(sim.ttft.mean_ms, point.ttft_ms),
+                    figures: format!(
+                        "tok/s {:.0} vs {:.0}, TPOT {:.1} vs {:.1} ms, TTFT {:.0} vs {:.0} ms",
+                        point.output_tok_s,
+                        sim.output_tok_s,
+                        point.tpot_ms,
+                        sim.tpot.mean_ms,
+                        point.ttft_ms,
+                        sim.ttft.mean_ms
+                    ),
+                });
+            }
+        }
+    }
+    println!("analytic vs simulator over {} points", rows.len());
+    println!("| metric | worst (sim/analytic − 1) | point | analytic vs sim |");
+    println!("|---|---|---|---|");
+    let metrics = [
+        Metric {
+            name: "throughput",
+            value: |r| r.throughput,
+            checked: |_| true,
+            tolerance: THROUGHPUT_TOLERANCE,
+        },
+        Metric {
+            name: "mean TPOT",
+            value: |r| r.tpot,
+            checked: |_| true,
+            tolerance: TPOT_TOLERANCE,
+        },
+        Metric {
+            name: "mean TTFT",
+            value: |r| r.ttft,
+            checked: |r| !r.saturated,
+            tolerance: TTFT_TOLERANCE,
+        },
+    ];
+    for metric in &metrics {
+        let row = rows
+            .iter()
+            .filter(|r| (metric.checked)(r))
+            .max_by(|a, b| (metric.value)(a).abs().total_cmp(&(metric.value)(b).abs()))
+            .expect("rows");
+        println!(
+            "| {} | {:+.1} % | {} | {} |",
+            metric.name,
+            100.0 * (metric.value)(row),
+            row.label,
+            row.figures
+        );
+    }
+    let saturated: Vec<&Row> = rows.iter().filter(|r| r.saturated).collect();
+    println!(
+        "{} of {} points saturated (TTFT from the simulator)",
+        saturated.len(),
+        rows.len()
+    );
+    for row in &saturated {
+        println!("  saturated: {} ({})", row.label, row.figures);
+    }
+    let mut failures = Vec::new();
+    for row in &rows {
+        for metric in &metrics {
+            let error = (metric.value)(row);
+            if (metric.checked)(row) && error.abs() > metric.tolerance {
+                failures.push(format!(
+                    "{}: {} {:+.1} % ({})",
+                    row.label,
+                    metric.name,
+                    100.0 * error,
+                    row.figures
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} beyond tolerance:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The contradiction issue 12 reported: gpt-oss-120b FP4 on one B200 at 1,024 in flight, 1k/1k
+/// tokens. The simulator's steady state (warm-started, 2000 requests as `servecost simulate`
+/// runs) gives the analytic throughput and TPOT; the point is marked saturated (the token budget
+/// is full: `B_bud = 2048·1000/2000 = 1024`), and its TTFT headline is the simulator's.
+#[test]
+fn the_reported_b200_point_agrees_and_is_marked_saturated() {
+    let s = scenario(
+        ("gpt-oss-120b", "b200", 1, "fp4"),
+        (1000.0, 1000.0, "fixed"),
+        1024,
+    );
+    let point = evaluate(&s);
+    let sim = simulate(
+        &s,
+        &SimConfig {
+            arrivals: Arrivals::Closed { concurrency: 1024 },
+            ..SimConfig::default()
+        },
+    )
+    .expect("valid config");
+    assert!(
+        rel(sim.output_tok_s, point.output_tok_s).abs() < 0.02,
+        "{sim:?}"
+    );
+    assert!(rel(sim.tpot.mean_ms, point.tpot_ms).abs() < 0.02);
+    assert!(sim.mean_batch > 1000.0, "{}", sim.mean_batch);
+    assert!(point.saturated);
+    assert_eq!(point.headline_source, "simulator");
+    let headline = servecost::decide::slo_sim::with_simulated_headline(&s, &point);
+    assert!(
+        rel(headline.ttft_ms, sim.ttft.mean_ms).abs() < 0.05,
+        "{headline:?}"
+    );
+    assert!(headline
+        .warnings
+        .iter()
+        .any(|w| w.starts_with("saturated:")));
+    // An unsaturated point keeps its analytic headline.
+    let light = scenario(
+        ("gpt-oss-120b", "b200", 1, "fp4"),
+        (1000.0, 1000.0, "fixed"),
+        64,
+    );
+    let light_point = evaluate(&light);
+    assert!(!light_point.saturated);
+    assert_eq!(
+        servecost::decide::slo_sim::with_simulated_headline(&light, &light_point),
+        light_point
+    );
+}
+
+fn servecost(args: &[String]) -> serde_json::Value {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_servecost"))
+        .args(args)
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("JSON")
+}
+
+/// `plan`'s chosen configurations meet their SLO when `servecost simulate` runs the same
+/// scenario (one replica at the planned concurrency per replica), dense and MoE. P90 is one of
+/// the simulator's reported percentiles, so the check reads it exactly.
+#[test]
+fn plans_meet_their_slo_in_the_simulator() {
+    let plans: [(&str, &str, &str, &str, &str, &str); 3] = [
+        (
+            "llama-3.1-8b",
+            "h100-sxm,l40s",
+            "1000",
+            "40",
+            "20000",
+            "lognormal",
+        ),
+        (
+            "gpt-oss-120b",
+            "b200,h100-sxm",
+            "500",
+            "30",
+            "50000",
+            "fixed",
+        ),
+        (
+            "qwen3-30b-a3b",
+            "mi300x,h200-sxm",
+            "800",
+            "50",
+            "30000",
+            "lognormal",
+        ),
+    ];
+    let text = |s: &str| s.to_string();
+    for (model, gpus, ttft, tpot, traffic, dist) in plans {
+        let lengths = [
+            "--input-len",
+            "1000",
+            "--output-len",
+            "1000",
+            "--length-dist",
+            dist,
+        ]
+        .map(text);
+        let mut args = [
+            "plan",
+            "--model",
+            model,
+            "--gpus-allowed",
+            gpus,
+            "--slo-ttft-ms",
+            ttft,
+            "--slo-tpot-ms",
+            tpot,
+            "--slo-percentile",
+            "90",
+            "--traffic-tok-s",
+            traffic,
+            "--top",
+            "3",
+            "--json",
+        ]
+        .map(text)
+        .to_vec();
+        args.extend(lengths.iter().cloned());
+        let chosen = servecost(&args);
+        let list = chosen.as_array().expect("list");
+        assert!(!list.is_empty(), "{model}: no plan");
+        for candidate in list {
+            assert_eq!(candidate["latency_method"], "simulated", "{candidate}");
+            let field = |key: &str| match &candidate[key] {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            let mut args = [
+                "simulate",
+                "--model",
+                model,
+                "--gpu",
+                &field("gpu"),
+                "--gpus",
+                &field("gpus_per_replica"),
+                "--tp",
+                &field("tp"),
+                "--precision",
+                &field("precision"),
+                "--concurrency",
+                &field("concurrency"),
+                "--json",
+            ]
+            .map(text)
+            .to_vec();
+            args.extend(lengths.iter().cloned());
+            let sim = servecost(&args);
+            let p90 = |key: &str| sim[key].as_f64().expect("number");
+            let ttft_ms: f64 = ttft.parse().expect("number");
+            let tpot_ms: f64 = tpot.parse().expect("number");
+            assert!(
+                p90("ttft_ms_p90") <= ttft_ms && p90("tpot_ms_p90") <= tpot_ms,
+                "{model}: plan {candidate} misses its SLO in simulate: P90 TTFT {} ms, TPOT {} ms",
+                p90("ttft_ms_p90"),
+                p90("tpot_ms_p90")
+            );
+        }
+    }
+}
+
+/// The page's Plan panel searches with analytic tails and then checks its listed candidates in
+/// the simulator (`slo_sim::check_in_simulator`): what it keeps carries simulated tails that
+/// meet the SLO, and what it drops is explained in `rejected`. MoE (gpt-oss-120b) at the
+/// contradiction's lengths, where the analytic tails alone are too optimistic near saturation.
+#[test]
+fn the_panels_plan_keeps_only_what_the_simulator_confirms() {
+    use servecost::decide::plan::{plan, PlanInput, PlanRequest};
+    use servecost::model::slo::SloInput;
+    let request = PlanRequest::try_from(PlanInput {
+        base: ScenarioInput {
+            model: "gpt-oss-120b".into(),
+            input_len: 1000.0,
+            output_len: 1000.0,
+            length_dist: "fixed".into(),
+            ..ScenarioInput::default()
+        },
+        traffic_tok_s: Some(50_000.0),
+        traffic_req_s: None,
+        slo: SloInput {
+            ttft_ms: Some(100.0),
+            tpot_ms: Some(30.0),
+            percentile: Some(90.0),
+            method: Some("analytic".into()),
+        },
+        gpus_allowed: vec!["b200".into(), "h100-sxm".into()],
+        price_tier: None,
+        top: Some(6.0),
+    })
+    .expect("valid plan");
+    let mut found = plan(&request).expect("plan runs");
+    let listed = found.candidates.len();
+    let rejected_before = found.rejected.len();
+    servecost::decide::slo_sim::check_in_simulator(&mut found, &request);
+    assert_eq!(
+        found.candidates.len() + found.rejected.len() - rejected_before,
+        listed
+    );
+    assert!(!found.candidates.is_empty());
+    for c in &found.candidates {
+        assert_eq!(c.latency_method, "simulated");
+        assert!(c.ttft_ms <= 100.0 && c.tpot_ms <= 30.0, "{c:?}");
+    }
+    for r in found.rejected.iter().skip(rejected_before) {
+        assert!(
+            r.reason.starts_with("misses the SLO in simulation"),
+            "{r:?}"
+        );
+    }
+}
