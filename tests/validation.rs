@@ -45,27 +45,27 @@ struct Bounds {
 const TARGETS: (f64, f64, f64) = (0.15, 0.15, 0.25);
 
 /// Holding out one GPU type at a time. Measured when set (median / p80):
-/// tok/s 16.8 / 62.8 %, TPOT 20.5 / 38.5 %, TTFT 36.1 / 65.2 %.
+/// tok/s 15.7 / 58.1 %, TPOT 19.3 / 37.0 %, TTFT 34.3 / 63.1 %.
 const BY_GPU: Bounds = Bounds {
-    throughput: (0.19, 0.66),
-    tpot: (0.23, 0.42),
-    ttft: (0.39, 0.69),
+    throughput: (0.18, 0.62),
+    tpot: (0.22, 0.40),
+    ttft: (0.37, 0.67),
 };
 
 /// Holding out one model at a time. Measured when set (median / p80):
-/// tok/s 19.9 / 75.1 %, TPOT 20.4 / 44.0 %, TTFT 75.7 / 86.5 %.
+/// tok/s 17.7 / 68.7 %, TPOT 15.8 / 41.9 %, TTFT 72.5 / 85.5 %.
 const BY_MODEL: Bounds = Bounds {
-    throughput: (0.22, 0.79),
-    tpot: (0.23, 0.48),
-    ttft: (0.79, 0.89),
+    throughput: (0.20, 0.72),
+    tpot: (0.18, 0.45),
+    ttft: (0.76, 0.88),
 };
 
 /// The shipped profiles on every row (in sample). Measured when set (median / p80):
-/// tok/s 13.3 / 48.2 %, TPOT 16.1 / 31.4 %, TTFT 20.3 / 36.9 %.
+/// tok/s 9.8 / 42.2 %, TPOT 10.4 / 34.2 %, TTFT 22.7 / 37.0 %.
 const IN_SAMPLE: Bounds = Bounds {
-    throughput: (0.15, 0.52),
-    tpot: (0.18, 0.35),
-    ttft: (0.23, 0.40),
+    throughput: (0.12, 0.46),
+    tpot: (0.13, 0.37),
+    ttft: (0.25, 0.40),
 };
 
 /// Rows that report each metric: 63 tok/s, 43 TPOT, 43 TTFT.

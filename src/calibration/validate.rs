@@ -207,19 +207,16 @@ fn run_row(
         return Err("precision not stated by the source".into());
     }
     let mut notes = Vec::new();
-    let kv_precision = match (
-        csv::text(record, "kv_precision"),
-        {
-            let catalog = crate::catalog::catalog().ok();
-            let mxfp4 = catalog
-                .and_then(|c| c.model(csv::text(record, "model_id")))
-                .is_some_and(|m| m.mxfp4_experts);
-            let fp4 = catalog
-                .and_then(|c| c.gpu(csv::text(record, "gpu_id")))
-                .is_some_and(|g| g.fp4_tflops.is_some());
-            engine::kv_when_unstated(&engine, precision, mxfp4, fp4)
-        },
-    ) {
+    let kv_precision = match (csv::text(record, "kv_precision"), {
+        let catalog = crate::catalog::catalog().ok();
+        let mxfp4 = catalog
+            .and_then(|c| c.model(csv::text(record, "model_id")))
+            .is_some_and(|m| m.mxfp4_experts);
+        let fp4 = catalog
+            .and_then(|c| c.gpu(csv::text(record, "gpu_id")))
+            .is_some_and(|g| g.fp4_tflops.is_some());
+        engine::kv_when_unstated(&engine, precision, mxfp4, fp4)
+    }) {
         ("", Some(kv)) => {
             notes.push(format!(
                 "KV {} assumed (the {engine} profile's rule for {precision} weights)",

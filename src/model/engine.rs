@@ -125,9 +125,9 @@ pub static FITTED: &[Profile] = &[
         engine: GENERIC,
         stack: Stack::Cuda,
         knobs: ProfileKnobs {
-            eta_mem: 0.7,
-            eta_compute: 0.6,
-            step_overhead_ms: 2.5,
+            eta_mem: 0.75,
+            eta_compute: 0.55,
+            step_overhead_ms: 3.0,
             layer_overhead_us: 20.0,
             server_overhead_ms: 150.0,
         },
@@ -137,10 +137,10 @@ pub static FITTED: &[Profile] = &[
         engine: "sglang",
         stack: Stack::Cuda,
         knobs: ProfileKnobs {
-            eta_mem: 0.65,
+            eta_mem: 0.8,
             eta_compute: 0.45,
-            step_overhead_ms: 2.5,
-            layer_overhead_us: 20.0,
+            step_overhead_ms: 3.0,
+            layer_overhead_us: 30.0,
             server_overhead_ms: 150.0,
         },
         rows: 17,
@@ -383,10 +383,16 @@ mod tests {
         assert_eq!(engine_limits("tensorrt-llm"), Some((2048, 8192)));
         assert_eq!(engine_limits("sglang"), Some((1024, 8192)));
         assert_eq!(engine_limits(GENERIC), None);
-        assert_eq!(kv_when_unstated("tensorrt-llm", "fp4", false, false), Some("fp8"));
+        assert_eq!(
+            kv_when_unstated("tensorrt-llm", "fp4", false, false),
+            Some("fp8")
+        );
         assert_eq!(kv_when_unstated("vllm", "fp8", false, true), None);
         // gpt-oss on Hopper: BF16 KV; on Blackwell: FP8.
         assert_eq!(kv_when_unstated("tensorrt-llm", "fp8", true, false), None);
-        assert_eq!(kv_when_unstated("tensorrt-llm", "fp4", true, true), Some("fp8"));
+        assert_eq!(
+            kv_when_unstated("tensorrt-llm", "fp4", true, true),
+            Some("fp8")
+        );
     }
 }
