@@ -401,7 +401,8 @@ fn the_panels_plan_keeps_only_what_the_simulator_confirms() {
         traffic_tok_s: Some(50_000.0),
         traffic_req_s: None,
         slo: SloInput {
-            ttft_ms: Some(100.0),
+            // Above the generic profile's fitted 150 ms server overhead per request.
+            ttft_ms: Some(400.0),
             tpot_ms: Some(30.0),
             percentile: Some(90.0),
             method: Some("analytic".into()),
@@ -422,7 +423,7 @@ fn the_panels_plan_keeps_only_what_the_simulator_confirms() {
     assert!(!found.candidates.is_empty());
     for c in &found.candidates {
         assert_eq!(c.latency_method, "simulated");
-        assert!(c.ttft_ms <= 100.0 && c.tpot_ms <= 30.0, "{c:?}");
+        assert!(c.ttft_ms <= 400.0 && c.tpot_ms <= 30.0, "{c:?}");
     }
     for r in found.rejected.iter().skip(rejected_before) {
         assert!(

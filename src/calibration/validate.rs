@@ -305,6 +305,20 @@ fn run_row(
         ..ScenarioInput::default()
     };
     let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;
+    if knobs.is_none() {
+        let p = &scenario.profile;
+        notes.push(format!(
+            "profile: {} on {} ({}, {} rows)",
+            p.engine,
+            p.stack.name(),
+            match p.basis {
+                engine::Basis::Fitted => "fitted",
+                engine::Basis::StackGeneric => "the stack's generic profile",
+                engine::Basis::Prior => "prior",
+            },
+            p.rows
+        ));
+    }
     if mode == "server" {
         if let Some(rate) = number("target_qps")? {
             return server_row(record, id, mode, scenario, rate, notes);

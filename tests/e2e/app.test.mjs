@@ -560,6 +560,31 @@ test('h. the plan ranks the cheapest configurations that meet the SLO', async (t
   await waitUntil(page, `#gpus to become ${total}`, (n) => document.querySelector('#gpus')?.value === n, total);
 });
 
+test('par-1. DEP 8 runs DeepSeek-R1 with a layout hint; the engine control names its profile', async (t) => {
+  const { page } = await openApp(t);
+  await page.locator('#gpu').selectOption('h200-sxm');
+  await page.locator('#gpus').fill('8');
+  await page.locator('#model').selectOption('deepseek-r1');
+  await page.locator('#tp').selectOption('1');
+  await page.locator('#ep').fill('8');
+  await waitUntil(page, 'the DEP 8 hint', () =>
+    /DEP 8: 8 attention ranks, experts over 8 GPUs/.test(document.querySelector('#dp-attention-hint')?.textContent ?? ''),
+  );
+  const dep = await metricText(page, 'output_tok_s');
+  assert.match(dep, /\d/, `a throughput under DEP 8 (${dep})`);
+  const hint = async () => (await page.locator('#engine-hint').textContent()).trim();
+  assert.match(await hint(), /Generic \(pooled fit\) on CUDA, fitted on \d+ rows/);
+  await page.locator('#engine').selectOption('sglang');
+  await waitUntil(page, 'the SGLang profile hint', () =>
+    /SGLang on CUDA, fitted on \d+ rows/.test(document.querySelector('#engine-hint')?.textContent ?? ''),
+  );
+  await page.locator('#gpu').selectOption('mi300x');
+  await waitUntil(page, 'the ROCm profile hint', () =>
+    /SGLang on ROCm/.test(document.querySelector('#engine-hint')?.textContent ?? ''),
+  );
+  console.log(`DEP 8 on 8xH200: ${dep} tok/s; ${await hint()}`);
+});
+
 test('i. no network request while using the decision tools', async (t) => {
   const { page, log } = await openApp(t);
   await page.locator('#pin').click();
