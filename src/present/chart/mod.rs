@@ -1,5 +1,6 @@
 //! The throughput–latency Pareto chart, drawn with plotters and generic over the backend: the
-//! page draws it on a `<canvas>` (plotters-canvas), native tests and exports draw it to SVG.
+//! page draws it on a `<canvas>` (the page's canvas backend), native tests and exports draw it
+//! to SVG.
 //!
 //! x = tokens/s per user (interactivity, log scale), y = output tokens/s per GPU (MODEL.md §4.5).
 //! The swept curve is a solid line; points beyond the KV capacity or the engine limit are grey,

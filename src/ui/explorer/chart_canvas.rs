@@ -1,6 +1,7 @@
 //! The Pareto chart on a `<canvas id="pareto-chart">`: sizes the canvas to its box in device
-//! pixels, draws with `chart::draw_pareto_with` through plotters-canvas, and redraws when the curve,
-//! the current point, the box size or the colour scheme changes. Nothing here computes the model.
+//! pixels, draws with `chart::draw_pareto_layered` through the page's canvas backend
+//! (`canvas_backend.rs`), and redraws when the curve, the current point, the box size or the
+//! colour scheme changes. Nothing here computes the model.
 
 use crate::model::techniques::TechniqueStudy;
 use crate::model::Curve;
