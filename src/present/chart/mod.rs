@@ -30,7 +30,9 @@ pub use layout::{axes, compact, log_ticks, Axes};
 pub use overlay::{
     pin_style, MarkerShape, Overlay, PinStyle, PinnedCurve, MAX_PINNED_CURVES, MAX_TEXT_POINTS,
 };
-pub use pareto::{draw_pareto, draw_pareto_layered, draw_pareto_with};
+pub use pareto::{
+    draw_pareto, draw_pareto_layered, draw_pareto_part, draw_pareto_with, Frame, Part,
+};
 pub use series::{series_look, Layers, OtherCurve, SeriesLook, SERIES_COUNT};
 pub use style::{
     ChartOptions, Palette, Theme, OKABE_ITO_BLUE, OKABE_ITO_BLUISH_GREEN, OKABE_ITO_ORANGE,

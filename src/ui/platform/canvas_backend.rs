@@ -126,6 +126,11 @@ impl CanvasBackend {
         })
     }
 
+    /// The canvas's 2D context (e.g. to copy an image onto it before plotters draws).
+    pub fn context(&self) -> &CanvasRenderingContext2d {
+        &self.context
+    }
+
     fn set_stroke(&self, color: String, width: f64) {
         let mut state = self.state.borrow_mut();
         if state.stroke.as_ref() != Some(&(color.clone(), width)) {
