@@ -51,11 +51,12 @@ impl Reducible for Layout {
 }
 
 /// The chart's base (everything but the current point, `chart::Part::Base`) as last painted,
-/// on a canvas off the page, and what it was painted for.
+/// on a canvas off the page, and what it was painted for; or only the inputs of the last draw,
+/// until a second draw of the same inputs paints a base.
 struct Base {
-    canvas: web_sys::HtmlCanvasElement,
+    canvas: Option<web_sys::HtmlCanvasElement>,
     inputs: BaseInputs,
-    frame: Frame,
+    frame: Option<Frame>,
 }
 
 /// Everything the base depends on besides the frame: all the inputs but the current point.
@@ -77,7 +78,9 @@ struct BaseInputs {
 /// A slider move changes only the current point: when everything else and the frame (legend
 /// layout, axes) are as they were, the kept base is copied onto the canvas and only the current
 /// point is drawn over it (text is most of a chart draw's time, and the base holds nearly all of
-/// it). Otherwise the base is painted afresh off the page, copied, and the current point drawn.
+/// it). A second draw of the same inputs without a usable base paints the base afresh off the
+/// page, copies it and draws the current point; a draw of new inputs (the first chart, a new
+/// scenario) draws the whole chart at once.
 fn draw(
     canvas: &web_sys::HtmlCanvasElement,
     key: &DrawKey,
@@ -142,17 +145,31 @@ fn draw(
             .draw_image_with_html_canvas_element(base, 0.0, 0.0)
             .map_err(|e| format!("copying the chart's base: {e:?}"))
     };
+    let mut kept = kept.borrow_mut();
+    let reusable = kept.take().filter(|base| base.inputs == inputs);
+    let Some(base) = reusable else {
+        // New inputs: the whole chart at once. Only a second draw of the same inputs (a slider
+        // move) pays for painting a base to keep.
+        part(backend, Part::All)?;
+        *kept = Some(Base {
+            canvas: None,
+            inputs,
+            frame: None,
+        });
+        return Ok(());
+    };
     let mut backend = Some(backend);
-    if let Some(base) = kept.borrow().as_ref().filter(|base| base.inputs == inputs) {
-        copy(&base.canvas)?;
+    if let (Some(canvas), Some(frame)) = (&base.canvas, &base.frame) {
+        copy(canvas)?;
         let visible = backend.take().ok_or("no backend")?;
-        if part(visible, Part::Current)? == base.frame {
+        if part(visible, Part::Current)? == *frame {
+            *kept = Some(base);
             return Ok(());
         }
     }
-    // The base afresh (on the kept canvas off the page when there is one).
-    let base_canvas = match kept.borrow_mut().take() {
-        Some(base) => base.canvas,
+    // The base afresh, off the page, then copied and the current point drawn over it.
+    let base_canvas = match base.canvas {
+        Some(canvas) => canvas,
         None => offscreen_canvas().ok_or("no canvas for the chart's base")?,
     };
     base_canvas.set_width(inputs.size.0);
@@ -166,10 +183,10 @@ fn draw(
         None => CanvasBackend::new(canvas).ok_or("the browser gave no 2D canvas context")?,
     };
     part(visible, Part::Current)?;
-    *kept.borrow_mut() = Some(Base {
-        canvas: base_canvas,
+    *kept = Some(Base {
+        canvas: Some(base_canvas),
         inputs,
-        frame,
+        frame: Some(frame),
     });
     Ok(())
 }
