@@ -41,7 +41,7 @@ fn every_gpu_with_its_values() {
     let cat = catalog().expect("catalog parses");
     let rows = csv::parse_records(&shared("gpus.csv")).expect("gpus.csv parses");
     assert_eq!(rows.len(), cat.gpus.len());
-    assert!(rows.len() >= 19);
+    assert!(rows.len() >= 20);
     for row in &rows {
         let id = csv::text(row, "id");
         let gpu = cat
@@ -75,7 +75,7 @@ fn every_model_with_its_values() {
     let cat = catalog().expect("catalog parses");
     let rows = csv::parse_records(&shared("models.csv")).expect("models.csv parses");
     assert_eq!(rows.len(), cat.models.len());
-    assert!(rows.len() >= 24);
+    assert!(rows.len() >= 30);
     for row in &rows {
         let id = csv::text(row, "id");
         let model = cat
@@ -140,19 +140,21 @@ fn every_model_and_gpu_evaluates_or_explains() {
     use servecost::scenario::{Scenario, ScenarioInput};
     let cat = catalog().expect("catalog parses");
     for model in &cat.models {
-        let gpu = if model.total_params_b.unwrap_or(0.0) > 300.0 {
-            "h200-sxm"
-        } else {
-            "h100-sxm"
+        // Sized to hold the weights: 8 × H100 up to 300 B parameters, 8 × H200 up to 700 B,
+        // 16 × H200 beyond (Kimi K2's 1 T parameters in FP8 need more than 8 × 141 GB).
+        let (gpu, gpu_count) = match model.total_params_b.unwrap_or(0.0) {
+            b if b > 700.0 => ("h200-sxm", 16.0),
+            b if b > 300.0 => ("h200-sxm", 8.0),
+            _ => ("h100-sxm", 8.0),
         };
         let input = ScenarioInput {
             model: model.id.clone(),
             gpu: gpu.into(),
-            gpu_count: 8.0,
+            gpu_count,
             ..ScenarioInput::default()
         };
-        let scenario =
-            Scenario::try_from(input).unwrap_or_else(|e| panic!("{} on 8×{gpu}: {e}", model.id));
+        let scenario = Scenario::try_from(input)
+            .unwrap_or_else(|e| panic!("{} on {gpu_count}×{gpu}: {e}", model.id));
         let point = evaluate(&scenario);
         assert!(
             point.output_tok_s.is_finite() && point.output_tok_s > 0.0,

@@ -47,6 +47,13 @@ fn with(extra: &[&str]) -> Vec<&'static str> {
     args
 }
 
+/// `command` for the small reference deployment (Llama-3.1-8B on H100 SXM), then `rest`.
+fn small<'a>(command: &'a str, rest: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![command, "--model", "llama-3.1-8b", "--gpu", "h100-sxm"];
+    args.extend_from_slice(rest);
+    args
+}
+
 #[test]
 fn estimate_json_has_every_documented_field() {
     let (code, out, err) = servecost(&with(&["--concurrency", "64", "--json"]));
@@ -88,6 +95,90 @@ fn estimate_json_has_every_documented_field() {
         .any(|w| w.as_str().unwrap_or("").contains("chose TP 2")));
 }
 
+/// A GPU without a catalog rental price (GB200), none typed: throughput and latency as ever,
+/// every cost `null` in JSON with the warning in the list, "no price" in the text, an empty
+/// cost column in `sweep --csv`, and `simulate` runs. It used to fail on `--usd-per-gpu-hour`.
+#[test]
+fn a_gpu_without_a_price_gives_performance_and_null_costs() {
+    let scenario = [
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "gb200",
+        "--input-len",
+        "1000",
+        "--output-len",
+        "200",
+    ];
+    let command = |name: &str, extra: &[&str]| -> Vec<String> {
+        std::iter::once(name)
+            .chain(scenario)
+            .chain(extra.iter().copied())
+            .map(String::from)
+            .collect()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        servecost(&args)
+    };
+    let (code, out, err) = run(command("estimate", &["--concurrency", "64", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    for field in [
+        "usd_per_m_output",
+        "usd_per_m_input",
+        "usd_per_m_blended",
+        "cost",
+    ] {
+        assert_eq!(json[field], serde_json::Value::Null, "{field}");
+    }
+    assert!(json["output_tok_s"].as_f64().is_some_and(|v| v > 0.0));
+    assert!(json["tpot_ms"].as_f64().is_some_and(|v| v > 0.0));
+    assert!(json["warnings"].as_array().expect("list").iter().any(|w| w
+        .as_str()
+        .unwrap_or("")
+        .starts_with(
+        "no rental price for NVIDIA GB200 NVL72 (per Blackwell GPU) in the catalog: cost not shown"
+    )));
+
+    let (code, text, err) = run(command("estimate", &["--concurrency", "64"]));
+    assert_eq!(code, 0, "{err}");
+    for label in [
+        "$/M output (all-in)",
+        "$/M input (GPU time)",
+        "$/M blended (3:1)",
+    ] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no {label} line in {text}"));
+        assert!(line.ends_with(" no price"), "{line}");
+    }
+    assert!(text.contains("Price: none"), "{text}");
+
+    let (code, csv, err) = run(command("sweep", &["--csv"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("no rental price"), "{err}");
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert!(rows.len() > 3);
+    for row in rows {
+        assert_eq!(row.split(',').nth(6), Some(""), "{row}");
+    }
+    let (code, table, err) = run(command("sweep", &[]));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        table.lines().skip(1).all(|l| l.contains("no price")),
+        "{table}"
+    );
+
+    let (code, out, err) = run(command(
+        "simulate",
+        &["--concurrency", "16", "--requests", "200"],
+    ));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Simulated 200 requests"), "{out}");
+}
+
 #[test]
 fn max_throughput_is_the_largest_fitting_concurrency() {
     let (code, out, _) = servecost(&with(&["--max-throughput", "--json"]));
@@ -103,9 +194,9 @@ fn max_throughput_is_the_largest_fitting_concurrency() {
 
 #[test]
 fn bad_input_names_the_flag_and_exits_nonzero() {
-    let cases: &[(&[&str], &str)] = &[
+    let cases: Vec<(Vec<&str>, &str)> = vec![
         (
-            &[
+            vec![
                 "estimate",
                 "--model",
                 "nope",
@@ -121,59 +212,53 @@ fn bad_input_names_the_flag_and_exits_nonzero() {
             "--model",
         ),
         (
-            &[
+            small(
                 "estimate",
-                "--model",
-                "llama-3.1-8b",
-                "--gpu",
-                "h100-sxm",
-                "--input-len",
-                "0",
-                "--output-len",
-                "1",
-                "--concurrency",
-                "1",
-            ],
+                &[
+                    "--input-len",
+                    "0",
+                    "--output-len",
+                    "1",
+                    "--concurrency",
+                    "1",
+                ],
+            ),
             "--input-len",
         ),
         (
-            &[
+            small(
                 "estimate",
-                "--model",
-                "llama-3.1-8b",
-                "--gpu",
-                "h100-sxm",
-                "--input-len",
-                "10",
-                "--output-len",
-                "-4",
-                "--concurrency",
-                "1",
-            ],
+                &[
+                    "--input-len",
+                    "10",
+                    "--output-len",
+                    "-4",
+                    "--concurrency",
+                    "1",
+                ],
+            ),
             "--output-len",
         ),
         (
-            &[
+            small(
                 "estimate",
-                "--model",
-                "llama-3.1-8b",
-                "--gpu",
-                "h100-sxm",
-                "--gpus",
-                "8",
-                "--tp",
-                "3",
-                "--input-len",
-                "10",
-                "--output-len",
-                "4",
-                "--concurrency",
-                "1",
-            ],
+                &[
+                    "--gpus",
+                    "8",
+                    "--tp",
+                    "3",
+                    "--input-len",
+                    "10",
+                    "--output-len",
+                    "4",
+                    "--concurrency",
+                    "1",
+                ],
+            ),
             "--tp",
         ),
         (
-            &[
+            vec![
                 "estimate",
                 "--model",
                 "llama-3.1-405b",
@@ -191,56 +276,42 @@ fn bad_input_names_the_flag_and_exits_nonzero() {
             "--gpus",
         ),
         (
-            &[
+            small(
                 "estimate",
-                "--model",
-                "llama-3.1-8b",
-                "--gpu",
-                "h100-sxm",
-                "--input-len",
-                "abc",
-                "--output-len",
-                "4",
-                "--concurrency",
-                "1",
-            ],
+                &[
+                    "--input-len",
+                    "abc",
+                    "--output-len",
+                    "4",
+                    "--concurrency",
+                    "1",
+                ],
+            ),
             "--input-len",
         ),
         (
-            &[
-                "estimate",
-                "--model",
-                "llama-3.1-8b",
-                "--gpu",
-                "h100-sxm",
-                "--input-len",
-                "10",
-                "--output-len",
-                "4",
-            ],
+            small("estimate", &["--input-len", "10", "--output-len", "4"]),
             "--concurrency",
         ),
         (
-            &[
+            small(
                 "estimate",
-                "--model",
-                "llama-3.1-8b",
-                "--gpu",
-                "h100-sxm",
-                "--input-len",
-                "10",
-                "--output-len",
-                "4",
-                "--concurrency",
-                "1",
-                "--bogus",
-                "1",
-            ],
+                &[
+                    "--input-len",
+                    "10",
+                    "--output-len",
+                    "4",
+                    "--concurrency",
+                    "1",
+                    "--bogus",
+                    "1",
+                ],
+            ),
             "--bogus",
         ),
         // SLO, plan and simulate options are checked by the core's `try_from`, named as flags.
         (
-            &[
+            vec![
                 "plan",
                 "--model",
                 "llama-3.1-8b",
@@ -254,7 +325,7 @@ fn bad_input_names_the_flag_and_exits_nonzero() {
             "--slo-method",
         ),
         (
-            &[
+            vec![
                 "plan",
                 "--model",
                 "llama-3.1-8b",
@@ -266,23 +337,14 @@ fn bad_input_names_the_flag_and_exits_nonzero() {
             "--traffic-req-s",
         ),
         (
-            &[
+            small(
                 "simulate",
-                "--model",
-                "llama-3.1-8b",
-                "--gpu",
-                "h100-sxm",
-                "--workload",
-                "chat",
-                "--rate",
-                "1",
-                "--burstiness",
-                "0",
-            ],
+                &["--workload", "chat", "--rate", "1", "--burstiness", "0"],
+            ),
             "--burstiness",
         ),
     ];
-    for (args, flag) in cases {
+    for (args, flag) in &cases {
         let (code, _, err) = servecost(args);
         assert_eq!(code, 2, "{args:?}");
         assert!(err.contains(flag), "{args:?}: `{err}` should name {flag}");
@@ -316,22 +378,20 @@ fn sweep_csv_has_a_header_and_a_frontier() {
 
 #[test]
 fn simulate_reports_tails_deterministically() {
-    let args = [
+    let args = small(
         "simulate",
-        "--model",
-        "llama-3.1-8b",
-        "--gpu",
-        "h100-sxm",
-        "--workload",
-        "chat",
-        "--rate",
-        "10",
-        "--requests",
-        "1500",
-        "--seed",
-        "7",
-        "--json",
-    ];
+        &[
+            "--workload",
+            "chat",
+            "--rate",
+            "10",
+            "--requests",
+            "1500",
+            "--seed",
+            "7",
+            "--json",
+        ],
+    );
     let (code, first, err) = servecost(&args);
     assert_eq!(code, 0, "{err}");
     let (_, second, _) = servecost(&args);
@@ -354,31 +414,13 @@ fn simulate_reports_tails_deterministically() {
         assert!(json.get(key).is_some(), "missing {key}");
     }
     assert_eq!(json["bound_hit"], false);
-    let (code, _, err) = servecost(&[
-        "simulate",
-        "--model",
-        "llama-3.1-8b",
-        "--gpu",
-        "h100-sxm",
-        "--workload",
-        "chat",
-    ]);
+    let (code, _, err) = servecost(&small("simulate", &["--workload", "chat"]));
     assert_eq!(code, 2);
     assert!(
         err.contains("--concurrency") && err.contains("--rate"),
         "{err}"
     );
-    let (code, _, err) = servecost(&[
-        "simulate",
-        "--model",
-        "llama-3.1-8b",
-        "--gpu",
-        "h100-sxm",
-        "--workload",
-        "chat",
-        "--rate",
-        "-1",
-    ]);
+    let (code, _, err) = servecost(&small("simulate", &["--workload", "chat", "--rate", "-1"]));
     assert_eq!(code, 2);
     assert!(err.contains("rate"), "{err}");
 }
@@ -395,22 +437,20 @@ fn calibrate_fits_a_benchmark_file() {
     )
     .expect("write");
     let path = file.to_string_lossy().into_owned();
-    let (code, out, err) = servecost(&[
+    let (code, out, err) = servecost(&small(
         "calibrate",
-        "--measurements",
-        &path,
-        "--model",
-        "llama-3.1-8b",
-        "--gpu",
-        "h100-sxm",
-        "--input-len",
-        "1000",
-        "--output-len",
-        "200",
-        "--precision",
-        "bf16",
-        "--json",
-    ]);
+        &[
+            "--measurements",
+            &path,
+            "--input-len",
+            "1000",
+            "--output-len",
+            "200",
+            "--precision",
+            "bf16",
+            "--json",
+        ],
+    ));
     assert_eq!(code, 0, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert!(
@@ -419,19 +459,17 @@ fn calibrate_fits_a_benchmark_file() {
     );
     assert_eq!(json["residuals"].as_array().map(Vec::len), Some(2));
     std::fs::write(&file, "{\"output_throughput\": 5}").expect("write");
-    let (code, _, err) = servecost(&[
+    let (code, _, err) = servecost(&small(
         "calibrate",
-        "--measurements",
-        &path,
-        "--model",
-        "llama-3.1-8b",
-        "--gpu",
-        "h100-sxm",
-        "--input-len",
-        "10",
-        "--output-len",
-        "10",
-    ]);
+        &[
+            "--measurements",
+            &path,
+            "--input-len",
+            "10",
+            "--output-len",
+            "10",
+        ],
+    ));
     assert_eq!(code, 2);
     assert!(err.contains("max_concurrency"), "{err}");
 }

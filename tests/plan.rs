@@ -216,3 +216,34 @@ fn plan_rejects_bad_input_naming_the_flag() {
     assert_eq!(code, 2);
     assert!(err.contains("--gpu"), "{err}");
 }
+
+/// A plan over the whole catalog ranks by price, so it leaves out the GPUs without one and says
+/// which on stderr (the plan itself on stdout is unchanged); none of them is a candidate.
+#[test]
+fn a_plan_over_the_catalog_names_the_gpus_it_skipped_for_want_of_a_price() {
+    let (code, out, err) = run(&[
+        "plan",
+        "--model",
+        MODEL,
+        "--workload",
+        "chat",
+        "--traffic-req-s",
+        "50",
+        "--slo-ttft-ms",
+        "1000",
+        "--slo-tpot-ms",
+        "40",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("note: not searched: gb200: no typical rental price for NVIDIA GB200"),
+        "{err}"
+    );
+    let list = serde_json::from_str::<Vec<Value>>(&out).expect("JSON list");
+    assert!(!list.is_empty());
+    assert!(list.iter().all(|c| c["gpu"] != "gb200"));
+    assert!(list
+        .iter()
+        .all(|c| c["usd_per_month"].as_f64().is_some_and(|v| v > 0.0)));
+}

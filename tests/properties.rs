@@ -140,14 +140,20 @@ fn check_point(point: &OperatingPoint) {
         ("tpot_ms", point.tpot_ms),
         ("ttft_ms", point.ttft_ms),
         ("e2e_ms", point.e2e_ms),
-        ("usd_per_m_output", point.usd_per_m_output),
-        ("usd_per_m_input", point.usd_per_m_input),
-        ("usd_per_m_blended", point.usd_per_m_blended),
         ("prefill_share", point.prefill_share),
         ("memory.free_gb", point.memory.free_gb),
         ("memory.kv_used_gb", point.memory.kv_used_gb),
         ("decode_step.total_ms", point.decode_step.total_ms),
     ] {
+        assert!(value.is_finite() && value >= 0.0, "{name} = {value}");
+    }
+    for (name, value) in [
+        ("usd_per_m_output", point.usd_per_m_output),
+        ("usd_per_m_input", point.usd_per_m_input),
+        ("usd_per_m_blended", point.usd_per_m_blended),
+    ] {
+        // Every scenario drawn here has a price, so every cost is there.
+        let value = value.unwrap_or(f64::NAN);
         assert!(value.is_finite() && value >= 0.0, "{name} = {value}");
     }
 }
@@ -163,10 +169,36 @@ proptest! {
         let point = evaluate(&scenario);
         check_point(&point);
         if point.output_tok_s > 0.0 {
-            let identity = f64::from(scenario.gpu_count) * scenario.usd_per_gpu_hour / (point.output_tok_s * 3600.0) * 1e6;
-            prop_assert!((point.usd_per_m_output - identity).abs() <= 1e-9 * identity.max(1.0));
+            let price = scenario.usd_per_gpu_hour.unwrap_or(f64::NAN);
+            let identity = f64::from(scenario.gpu_count) * price / (point.output_tok_s * 3600.0) * 1e6;
+            let usd = point.usd_per_m_output.unwrap_or(f64::NAN);
+            prop_assert!((usd - identity).abs() <= 1e-9 * identity.max(1.0));
         }
         prop_assert!(point.tpot_ms > 0.0 && point.output_tok_s > 0.0);
+    }
+
+    /// The price moves only the cost: without one every cost is `None` (never a made-up
+    /// number) and everything else is exactly as with a price.
+    #[test]
+    fn without_a_price_only_the_cost_is_missing(input in scenario_input(), c in 1u32..4096) {
+        let scenario = Scenario::try_from(input);
+        prop_assume!(scenario.is_ok(), "invalid scenario: {:?}", scenario.err());
+        let priced = scenario.unwrap().with_concurrency(c);
+        let mut unpriced = priced.clone();
+        unpriced.usd_per_gpu_hour = None;
+        let (with, without) = (evaluate(&priced), evaluate(&unpriced));
+        prop_assert_eq!(without.cost, None);
+        prop_assert_eq!(without.usd_per_m_output, None);
+        prop_assert_eq!(without.usd_per_m_input, None);
+        prop_assert_eq!(without.usd_per_m_blended, None);
+        let costless = |p: &OperatingPoint| OperatingPoint {
+            cost: None,
+            usd_per_m_output: None,
+            usd_per_m_input: None,
+            usd_per_m_blended: None,
+            ..p.clone()
+        };
+        prop_assert_eq!(costless(&with), without);
     }
 
     #[test]

@@ -15,18 +15,6 @@ use servecost::scenario::{EfficiencyOverrides, Scenario, ScenarioInput};
 use servecost::sim::workload::sample_requests;
 use servecost::sim::{simulate, Arrivals, SimConfig, SimResult, Slo, Truncation};
 
-/// Llama-3.1-8B BF16 on one H100 (TP 1), chat lengths (Azure conversation fit, the default).
-fn h100_8b() -> ScenarioInput {
-    ScenarioInput {
-        model: "llama-3.1-8b".into(),
-        gpu: "h100-sxm".into(),
-        gpu_count: 1.0,
-        tp: Some(1.0),
-        precision: "bf16".into(),
-        ..ScenarioInput::default()
-    }
-}
-
 fn scenario(input: ScenarioInput) -> Scenario {
     Scenario::try_from(input).expect("valid scenario")
 }
@@ -95,7 +83,7 @@ fn assert_conserved(scenario: &Scenario, config: &SimConfig, r: &SimResult) {
 
 #[test]
 fn same_seed_same_result_other_seed_other_result() {
-    let s = scenario(h100_8b());
+    let s = scenario(ScenarioInput::small_reference());
     for config in [
         closed(32, 800),
         poisson(12.0, 800),
@@ -124,18 +112,22 @@ fn same_seed_same_result_other_seed_other_result() {
 #[test]
 fn tokens_are_conserved() {
     let pressured = |fraction: f64| {
-        let base = scenario(h100_8b());
+        let base = scenario(ScenarioInput::small_reference());
         let reserved = base.efficiency.reserved_gb + base.kv_pool_per_gpu.gb() * (1.0 - fraction);
         ScenarioInput {
             efficiency: EfficiencyOverrides {
                 reserved_gb: Some(reserved),
                 ..Default::default()
             },
-            ..h100_8b()
+            ..ScenarioInput::small_reference()
         }
     };
     let cases = [
-        ("closed, chat", h100_8b(), closed(48, 600)),
+        (
+            "closed, chat",
+            ScenarioInput::small_reference(),
+            closed(48, 600),
+        ),
         (
             "KV pool 10 %, preempting",
             pressured(0.1),
@@ -145,7 +137,7 @@ fn tokens_are_conserved() {
             "prefix cache 50 %",
             ScenarioInput {
                 prefix_hit: 0.5,
-                ..h100_8b()
+                ..ScenarioInput::small_reference()
             },
             closed(16, 400),
         ),
@@ -153,7 +145,7 @@ fn tokens_are_conserved() {
             "eagle",
             ScenarioInput {
                 spec_decode: "eagle".into(),
-                ..h100_8b()
+                ..ScenarioInput::small_reference()
             },
             closed(16, 400),
         ),
@@ -162,7 +154,7 @@ fn tokens_are_conserved() {
             ScenarioInput {
                 spec_decode: "eagle".into(),
                 batching: "static".into(),
-                ..h100_8b()
+                ..ScenarioInput::small_reference()
             },
             closed(16, 400),
         ),
@@ -171,7 +163,7 @@ fn tokens_are_conserved() {
             ScenarioInput {
                 batching: "static".into(),
                 concurrency: 16.0,
-                ..h100_8b()
+                ..ScenarioInput::small_reference()
             },
             poisson(2.0, 300),
         ),
@@ -179,7 +171,7 @@ fn tokens_are_conserved() {
             "contiguous",
             ScenarioInput {
                 kv_alloc: "contiguous".into(),
-                ..h100_8b()
+                ..ScenarioInput::small_reference()
             },
             closed(64, 400),
         ),
@@ -188,7 +180,7 @@ fn tokens_are_conserved() {
             ScenarioInput {
                 chunk_tokens: 64.0,
                 max_num_seqs: 8.0,
-                ..h100_8b()
+                ..ScenarioInput::small_reference()
             },
             closed(16, 200),
         ),
@@ -215,7 +207,7 @@ fn closed_loop_agrees_with_the_analytic_model() {
     for c in [1u32, 8, 32, 64, 128] {
         let s = scenario(ScenarioInput {
             concurrency: f64::from(c),
-            ..h100_8b()
+            ..ScenarioInput::small_reference()
         });
         let analytic = evaluate(&s);
         let r = run(&s, &closed(c, 2000));
@@ -247,7 +239,7 @@ fn static_batching_only_loses_on_spread_lengths() {
             length_dist: dist.into(),
             batching: batching.into(),
             concurrency: 32.0,
-            ..h100_8b()
+            ..ScenarioInput::small_reference()
         });
         run(&s, &closed(32, 1600)).output_tok_s
     };
@@ -276,7 +268,7 @@ fn static_batching_only_loses_on_spread_lengths() {
 /// whole prompt (§1.4) keeps preemptions far rarer than §6.7's 3.7 k / 10 k.
 #[test]
 fn kv_pressure_preempts_and_costs_throughput() {
-    let base = scenario(h100_8b());
+    let base = scenario(ScenarioInput::small_reference());
     let runs: Vec<SimResult> = [1.0, 0.2, 0.1]
         .iter()
         .map(|fraction| {
@@ -287,7 +279,7 @@ fn kv_pressure_preempts_and_costs_throughput() {
                     reserved_gb: Some(reserved),
                     ..Default::default()
                 },
-                ..h100_8b()
+                ..ScenarioInput::small_reference()
             });
             let config = poisson(15.0, 3000);
             let r = run(&s, &config);
@@ -321,7 +313,7 @@ fn kv_pressure_preempts_and_costs_throughput() {
 /// 130 % more than 20× that at 50 %.
 #[test]
 fn open_loop_plateaus_at_capacity_and_ttft_diverges() {
-    let s = scenario(h100_8b());
+    let s = scenario(ScenarioInput::small_reference());
     let capacity = evaluate(&s.with_concurrency(s.max_feasible_concurrency()));
     let at = |load: f64| run(&s, &poisson(load * capacity.requests_per_s, 3000));
     let (half, over, far_over) = (at(0.5), at(1.3), at(1.6));
@@ -351,7 +343,7 @@ fn speculative_speedup_shrinks_with_batch() {
             let s = scenario(ScenarioInput {
                 spec_decode: spec.into(),
                 concurrency: f64::from(c),
-                ..h100_8b()
+                ..ScenarioInput::small_reference()
             });
             run(&s, &closed(c, 1200)).output_tok_s
         };
@@ -361,7 +353,7 @@ fn speculative_speedup_shrinks_with_batch() {
     }
     let eagle = scenario(ScenarioInput {
         spec_decode: "eagle".into(),
-        ..h100_8b()
+        ..ScenarioInput::small_reference()
     });
     assert!(rel(speedups[0], spec_speedup(&eagle, 1.0)).abs() < 0.10);
     assert!(speedups[0] > speedups[1] && speedups[1] > speedups[2]);
@@ -370,7 +362,7 @@ fn speculative_speedup_shrinks_with_batch() {
 
 #[test]
 fn bounds_truncate_and_say_so() {
-    let s = scenario(h100_8b());
+    let s = scenario(ScenarioInput::small_reference());
     let by_events = run(
         &s,
         &SimConfig {
@@ -398,7 +390,7 @@ fn bounds_truncate_and_say_so() {
 /// first 10 % and up to the one that releases the last request, exactly `N − C − ⌊N/10⌋`.
 #[test]
 fn steady_state_window_excludes_warmup_and_drain() {
-    let s = scenario(h100_8b());
+    let s = scenario(ScenarioInput::small_reference());
     let r = run(&s, &closed(16, 1000));
     assert_eq!(r.measured, 1000 - 16 - 100);
     assert_eq!(r.ttft.count, u64::from(r.measured));
@@ -406,7 +398,7 @@ fn steady_state_window_excludes_warmup_and_drain() {
 
 #[test]
 fn slo_attainment_and_goodput() {
-    let s = scenario(h100_8b());
+    let s = scenario(ScenarioInput::small_reference());
     let with = |ttft_ms: f64, tpot_ms: f64| {
         run(
             &s,
@@ -442,13 +434,13 @@ fn config_reads_from_json() {
     assert_eq!(config.requests, 300);
     assert_eq!(config.seed, SimConfig::default().seed);
     assert!(serde_json::from_str::<SimConfig>(r#"{"request": 3}"#).is_err());
-    let r = run(&scenario(h100_8b()), &config);
+    let r = run(&scenario(ScenarioInput::small_reference()), &config);
     assert!(r.slo.is_some() && r.completed == 300);
 }
 
 #[test]
 fn bad_config_names_the_field() {
-    let s = scenario(h100_8b());
+    let s = scenario(ScenarioInput::small_reference());
     let field = |config: SimConfig| simulate(&s, &config).unwrap_err().field;
     assert_eq!(field(closed(8, 0)), "requests");
     assert_eq!(field(closed(0, 10)), "concurrency");
@@ -476,7 +468,7 @@ fn replicas_share_the_load() {
     let one = run(
         &scenario(ScenarioInput {
             concurrency: 8.0,
-            ..h100_8b()
+            ..ScenarioInput::small_reference()
         }),
         &closed(8, 1000),
     );
@@ -484,7 +476,7 @@ fn replicas_share_the_load() {
         &scenario(ScenarioInput {
             gpu_count: 8.0,
             concurrency: 64.0,
-            ..h100_8b()
+            ..ScenarioInput::small_reference()
         }),
         &closed(64, 8000),
     );
@@ -502,7 +494,7 @@ fn contiguous_allocation_caps_the_batch() {
         let s = scenario(ScenarioInput {
             kv_alloc: kv_alloc.into(),
             concurrency: 128.0,
-            ..h100_8b()
+            ..ScenarioInput::small_reference()
         });
         let r = run(&s, &closed(128, 1200));
         (s.kv_capacity_per_replica, r)
@@ -522,7 +514,7 @@ fn prefix_cache_skips_prefill() {
         run(
             &scenario(ScenarioInput {
                 prefix_hit: hit,
-                ..h100_8b()
+                ..ScenarioInput::small_reference()
             }),
             &closed(8, 600),
         )
@@ -536,7 +528,7 @@ fn prefix_cache_skips_prefill() {
 /// Bursty arrivals (Gamma, CV 4) at the same mean rate queue more than Poisson: higher TTFT P99.
 #[test]
 fn bursty_arrivals_raise_tail_ttft() {
-    let s = scenario(h100_8b());
+    let s = scenario(ScenarioInput::small_reference());
     let poisson_run = run(&s, &poisson(12.0, 2000));
     let bursty = run(
         &s,

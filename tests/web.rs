@@ -15,8 +15,8 @@
 
 use servecost::model::evaluate;
 use servecost::model::pareto::{slider_to_concurrency, SLIDER_STEPS};
-use servecost::present::report::format_usd;
 use servecost::scenario::Scenario;
+use servecost::ui::widgets::price::usd_or_dash;
 use servecost::ui::App;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -168,7 +168,7 @@ async fn the_slider_moves_the_price_to_what_the_model_says() {
     let scenario = Scenario::default_scenario().expect("default scenario");
     assert_eq!(
         before,
-        format_usd(evaluate(&scenario).usd_per_m_output),
+        usd_or_dash(evaluate(&scenario).usd_per_m_output),
         "at load"
     );
     let (draws_before, measures_before) = (draws(), update_measures());
@@ -177,7 +177,7 @@ async fn the_slider_moves_the_price_to_what_the_model_says() {
     type_into(&root, "#batch-size", &SLIDER_STEPS.to_string()).await;
 
     let concurrency = slider_to_concurrency(SLIDER_STEPS, scenario.engine_limit());
-    let expected = format_usd(evaluate(&scenario.with_concurrency(concurrency)).usd_per_m_output);
+    let expected = usd_or_dash(evaluate(&scenario.with_concurrency(concurrency)).usd_per_m_output);
     let after = metric(&root, "usd_per_m_output");
     assert_ne!(after, before);
     assert_eq!(after, expected, "C = {concurrency}");
@@ -233,13 +233,13 @@ async fn choosing_a_model_changes_throughput_and_a_gpu_without_specs_explains_it
     choose(&root, "#model", "llama-3.1-70b").await;
     assert_eq!(metric(&root, "output_tok_s"), before, "deterministic");
 
-    let option = find(&root, "#gpu option[value=\"h100-nvl\"]");
+    let option = find(&root, "#gpu option[value=\"a10g\"]");
     assert!(option
         .text_content()
         .unwrap_or_default()
         .contains("spec incomplete"));
     let kept = metrics(&root);
-    choose(&root, "#gpu", "h100-nvl").await;
+    choose(&root, "#gpu", "a10g").await;
     let message = text(&root, "#input-error");
     assert!(
         message.starts_with("GPU:") && message.contains("BF16"),
@@ -339,9 +339,9 @@ fn expected_metrics(scenario: &Scenario) -> Vec<String> {
         number(p.tpot_ms),
         number(p.ttft_ms),
         group_thousands(&p.max_concurrency.to_string()),
-        format_usd(p.usd_per_m_output),
-        format_usd(p.usd_per_m_input),
-        format_usd(p.usd_per_m_blended),
+        usd_or_dash(p.usd_per_m_output),
+        usd_or_dash(p.usd_per_m_input),
+        usd_or_dash(p.usd_per_m_blended),
     ]
 }
 
@@ -1003,6 +1003,78 @@ async fn the_tools_follow_the_ideal_roofline_switch() {
         eventually(2_000, || text(&root, ".decisions") != cost_before).await,
         "the decision panels' numbers move with the switch"
     );
+    root.remove();
+}
+
+/// A GPU the catalog has no rental price for (GB200) shows its performance, "—" where a cost
+/// would be, and a hint whose link moves the focus to the price control; no error. Typing a
+/// price brings the costs back.
+#[wasm_bindgen_test]
+async fn a_gpu_without_a_price_shows_its_performance_and_asks_for_a_price() {
+    use servecost::ui::widgets::price::NO_COST;
+    let root = mount().await;
+    choose(&root, "#gpu", "gb200").await;
+    assert_eq!(
+        text(&root, "#input-error"),
+        "",
+        "a missing price is no error"
+    );
+    assert_eq!(
+        input_value(&root, "#usd-per-gpu-hour"),
+        "",
+        "no other GPU's price"
+    );
+    let scenario = Scenario::try_from(ScenarioInput {
+        gpu: "gb200".into(),
+        usd_per_gpu_hour: None,
+        ..ScenarioInput::default()
+    })
+    .expect("valid without a price");
+    assert_eq!(metrics(&root), expected_metrics(&scenario));
+    assert!(metric(&root, "output_tok_s").starts_with(|c: char| c.is_ascii_digit()));
+    for name in [
+        "usd_per_m_output",
+        "usd_per_m_input",
+        "usd_per_m_blended",
+        "cost_usd_per_m_output",
+        "usd_per_hour",
+        "effective_usd_per_m_output",
+    ] {
+        assert_eq!(metric(&root, name), NO_COST, "{name}");
+    }
+    for hint in [
+        "#numbers-no-price",
+        "#cost-no-price",
+        "#break-even-no-price",
+    ] {
+        assert!(text(&root, hint).contains("enter a price"), "{hint}");
+    }
+    let link = find(&root, "#numbers-no-price a");
+    assert_eq!(
+        link.get_attribute("href").as_deref(),
+        Some("#usd-per-gpu-hour")
+    );
+    link.dyn_into::<web_sys::HtmlElement>()
+        .expect("a link")
+        .click();
+    settle().await;
+    assert_eq!(
+        document().active_element().map(|e| e.id()).as_deref(),
+        Some("usd-per-gpu-hour"),
+        "the link focuses the price control"
+    );
+    let before = draws();
+    choose(&root, "#chart-y", "usd").await;
+    assert!(
+        draws() > before,
+        "the $/M axis draws (its no-price message)"
+    );
+    type_into(&root, "#usd-per-gpu-hour", "6").await;
+    assert!(metric(&root, "usd_per_m_output").starts_with('$'));
+    assert!(root
+        .query_selector("[data-no-price]")
+        .expect("selector")
+        .is_none());
     root.remove();
 }
 

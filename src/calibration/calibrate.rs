@@ -289,14 +289,10 @@ mod tests {
 
     fn base() -> ScenarioInput {
         ScenarioInput {
-            model: "llama-3.1-8b".into(),
-            gpu: "h100-sxm".into(),
-            gpu_count: 1.0,
-            precision: "bf16".into(),
             length_dist: "fixed".into(),
             input_len: 1000.0,
             output_len: 200.0,
-            ..ScenarioInput::default()
+            ..ScenarioInput::small_reference()
         }
     }
 

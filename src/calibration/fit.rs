@@ -4,7 +4,8 @@
 //!
 //! The grid stays inside §8's physically plausible ranges (η ≤ 0.95, per-layer floor 5–30 µs,
 //! per-step overhead 0.25–3 ms), so a fit can never buy accuracy with an impossible machine.
-//! This is how the defaults in `efficiency.rs` were produced (`servecost validate FILE --fit`).
+//! This is how the defaults in `efficiency.rs` were produced (`servecost validate FILE --fit` on
+//! the vendor-table rows of `measurements.csv`, docs/VALIDATION.md "Calibration").
 //!
 //! `cross_validate` grades the fit on rows it did not see, holding out whole sources
 //! (`servecost validate FILE --cross-validate`).
@@ -70,10 +71,10 @@ pub fn fit(text: &str, base: &EfficiencyOverrides) -> Result<FitResult, String> 
 /// (TRT1-01…04 are Llama-3.1-8B on one H100 at four lengths), so a row held out while its
 /// siblings train is graded on knobs that already absorbed its source's bias. Splitting the
 /// larger sources further, by (source, model, GPU), was measured and not taken (its errors are
-/// close to those of folds of single rows, docs/VALIDATION.md "Errors"): in
-/// `data/measurements.csv` the largest source holds 9 of the 28 rows that run, which leaves 19 rows from four other publications to
-/// fit four knobs on, and its siblings of another model or GPU still share the harness that
-/// biases them.
+/// close to those of folds of single rows, docs/VALIDATION.md "Errors"): in the vendor-table
+/// rows of `data/measurements.csv` the largest source holds 9 of the 28 rows that run, which
+/// leaves 19 rows from four other publications to fit four knobs on, and its siblings of another
+/// model or GPU still share the harness that biases them.
 ///
 /// The sources with a row that runs under `base` are sorted by name and dealt round-robin into
 /// `folds` folds (at least two, at most one per source: leave-one-source-out); rows that cannot

@@ -5,7 +5,7 @@ use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{help, scenario_from, slo_settings, Outcome};
 use crate::model::slo::SloMethod;
 use crate::model::{evaluate, OperatingPoint};
-use crate::present::report::{assumptions, format_number, format_usd};
+use crate::present::report::{assumptions, format_cost, format_number};
 use crate::scenario::Scenario;
 
 pub(super) fn estimate(rest: &[String]) -> Outcome {
@@ -178,9 +178,9 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
             format_number(p.decode_step.overhead_ms)
         ),
     );
-    line("$/M output (all-in)", format_usd(p.usd_per_m_output));
-    line("$/M input (GPU time)", format_usd(p.usd_per_m_input));
-    line("$/M blended (3:1)", format_usd(p.usd_per_m_blended));
+    line("$/M output (all-in)", format_cost(p.usd_per_m_output));
+    line("$/M input (GPU time)", format_cost(p.usd_per_m_input));
+    line("$/M blended (3:1)", format_cost(p.usd_per_m_blended));
     out.push_str("\nAssumptions\n");
     for assumption in assumptions(scenario, p).lines() {
         out.push_str("  ");

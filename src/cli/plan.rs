@@ -55,8 +55,18 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
         Ok(plan) => plan,
         Err(e) => return Outcome::usage(e),
     };
+    // Which catalog GPUs were left out and why, on stderr: the plan's own output stays the same.
+    let notes: String = plan
+        .skipped
+        .iter()
+        .map(|s| format!("note: not searched: {}: {}\n", s.gpu, s.reason))
+        .collect();
+    let with_notes = |outcome: Outcome| Outcome {
+        stderr: outcome.stderr + &notes,
+        ..outcome
+    };
     if flags.has("--json") {
-        return Outcome::json(&plan.candidates);
+        return with_notes(Outcome::json(&plan.candidates));
     }
     let mut out = format!(
         "Cheapest deployments for {} output tok/s ({} configurations searched; tails at the SLO from the {})\n",
@@ -107,7 +117,7 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
             r.gpu, r.tp, r.precision, r.reason
         ));
     }
-    Outcome::ok(out)
+    with_notes(Outcome::ok(out))
 }
 
 /// The plan flags as given, on the base scenario.
@@ -117,14 +127,8 @@ fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> 
         traffic_tok_s: flags.number("--traffic-tok-s")?,
         traffic_req_s: flags.number("--traffic-req-s")?,
         slo: slo_input(flags)?,
-        gpus_allowed: flags
-            .text("--gpus-allowed")
-            .map(|list| {
-                list.split(',')
-                    .filter(|s| !s.trim().is_empty())
-                    .map(|s| s.trim().to_string())
-                    .collect()
-            })
+        gpus_allowed: super::args::decision_input(flags)?
+            .gpus_allowed
             .unwrap_or_default(),
         price_tier: flags.text("--price-tier").map(str::to_string),
         top: flags.number("--top")?,

@@ -3,7 +3,8 @@
 use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{scenario_from, Outcome};
 use crate::model::sweep;
-use crate::present::report::{format_number, format_usd};
+use crate::present::report::{format_cost, format_number};
+use crate::scenario::no_price_warning;
 use crate::share::curve_csv_rows;
 
 pub(super) fn sweep_command(rest: &[String]) -> Outcome {
@@ -19,12 +20,21 @@ pub(super) fn sweep_command(rest: &[String]) -> Outcome {
         Err(outcome) => return outcome,
     };
     let curve = sweep(&scenario);
+    // Without a price the cost cells are null, empty or "no price"; stderr says why.
+    let note = match scenario.usd_per_gpu_hour {
+        Some(_) => String::new(),
+        None => format!("note: {}\n", no_price_warning(&scenario.gpu)),
+    };
+    let with_note = |outcome: Outcome| Outcome {
+        stderr: outcome.stderr + &note,
+        ..outcome
+    };
     if flags.has("--json") {
-        return Outcome::json(&curve);
+        return with_note(Outcome::json(&curve));
     }
     if flags.has("--csv") {
         // The same rows as the page's CSV download, without its `#` assumption lines.
-        return Outcome::ok(curve_csv_rows(&curve));
+        return with_note(Outcome::ok(curve_csv_rows(&curve)));
     }
     let mut out = table_row(
         "conc",
@@ -58,12 +68,12 @@ pub(super) fn sweep_command(rest: &[String]) -> Outcome {
                 format_number(p.output_tok_s),
                 format_number(p.tpot_ms),
                 format_number(p.ttft_ms),
-                format_usd(p.usd_per_m_output),
+                format_cost(p.usd_per_m_output),
             ],
             &notes.join(", "),
         ));
     }
-    Outcome::ok(out)
+    with_note(Outcome::ok(out))
 }
 
 /// One line of the table; the header and the points share the column widths.

@@ -11,7 +11,7 @@
 //! A request as given (`PlanInput`: CLI flags) is checked once by `PlanRequest::try_from`, whose
 //! error names the field as the flag does (`traffic-req-s`, `top`, `slo-ttft-ms`).
 
-use crate::catalog::catalog;
+use crate::catalog::{catalog, Gpu};
 use crate::model::economics::{replicas_needed, PriceTier, HOURS_PER_MONTH};
 use crate::model::evaluate;
 use crate::model::grid::sweep_grid;
@@ -159,11 +159,36 @@ pub struct Rejected {
     pub reason: String,
 }
 
+/// A catalog GPU a plan over the whole catalog did not search, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Skipped {
+    pub gpu: String,
+    pub reason: String,
+}
+
+/// Why `gpu` cannot be planned with at `tier`: an incomplete spec, or no price at that tier
+/// (a plan ranks by price, so it never guesses one). `None` when it can.
+pub fn why_not_plannable(gpu: &Gpu, tier: PriceTier) -> Option<String> {
+    if let Some(why) = gpu.missing_spec() {
+        return Some(why);
+    }
+    match tier.price(gpu) {
+        Some(_) => None,
+        None => Some(format!(
+            "no {} rental price for {} in the catalog",
+            tier.id(),
+            gpu.name
+        )),
+    }
+}
+
 /// Ranked candidates and the rejected rest.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plan {
     pub candidates: Vec<Candidate>,
     pub rejected: Vec<Rejected>,
+    /// Catalog GPUs left out of a search over the whole catalog (no price, incomplete spec).
+    pub skipped: Vec<Skipped>,
     /// Every candidate that met the SLO (the top `K` are in `candidates`).
     pub feasible: usize,
     /// Configurations searched (GPU × precision × TP).
@@ -179,11 +204,19 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
         ));
     }
     let cat = catalog()?;
+    let mut skipped = Vec::new();
     let gpus: Vec<_> = if request.gpus_allowed.is_empty() {
-        cat.gpus
-            .iter()
-            .filter(|g| g.missing_spec().is_none() && request.price_tier.price(g).is_some())
-            .collect()
+        let mut plannable = Vec::new();
+        for gpu in &cat.gpus {
+            match why_not_plannable(gpu, request.price_tier) {
+                None => plannable.push(gpu),
+                Some(reason) => skipped.push(Skipped {
+                    gpu: gpu.id.clone(),
+                    reason,
+                }),
+            }
+        }
+        plannable
     } else {
         let mut chosen = Vec::new();
         for id in &request.gpus_allowed {
@@ -265,6 +298,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     Ok(Plan {
         candidates: feasible,
         rejected,
+        skipped,
         feasible: count,
         searched,
     })
@@ -367,7 +401,14 @@ fn price(
         .ok_or("produces no output at any concurrency")?;
     let gpus_per_replica = scenario.par.gpus_per_replica();
     let total_gpus = replicas.saturating_mul(gpus_per_replica);
-    let usd_per_month = f64::from(total_gpus) * scenario.usd_per_gpu_hour * HOURS_PER_MONTH;
+    // Candidates are priced by their tier (`plan` skips a GPU without one), so this holds.
+    let usd_per_gpu_hour = scenario
+        .usd_per_gpu_hour
+        .ok_or("no price per GPU-hour to rank by")?;
+    let usd_per_m_blended_at_capacity = point
+        .usd_per_m_blended
+        .ok_or("no price per GPU-hour to rank by")?;
+    let usd_per_month = f64::from(total_gpus) * usd_per_gpu_hour * HOURS_PER_MONTH;
     let capacity = point.output_tok_s * f64::from(replicas);
     let utilization = (request.traffic_output_tok_s / capacity).min(1.0);
     let usd_per_m_output =
@@ -384,10 +425,10 @@ fn price(
         ttft_ms: point.ttft_ms,
         tpot_ms: point.tpot_ms,
         percentile: None,
-        usd_per_gpu_hour: scenario.usd_per_gpu_hour,
+        usd_per_gpu_hour,
         usd_per_month,
         usd_per_m_output,
-        usd_per_m_blended: point.usd_per_m_blended / utilization.max(1e-9),
+        usd_per_m_blended: usd_per_m_blended_at_capacity / utilization.max(1e-9),
         utilization,
         meets_slo: true,
         latency_method: "mean",
@@ -525,6 +566,29 @@ mod tests {
         field_named(|i| i.top = Some(101.0), "top");
         field_named(|i| i.slo.ttft_ms = Some(-1.0), "slo-ttft-ms");
         field_named(|i| i.slo.method = Some("exact".into()), "slo-method");
+    }
+
+    /// A plan ranks by price, so a GPU without one at the tier is left out, with the reason;
+    /// a priced GPU with a complete spec is searched.
+    #[test]
+    fn gpus_without_a_price_are_not_plannable_and_say_why() {
+        let cat = catalog().expect("catalog");
+        let gb200 = cat.gpu("gb200").expect("in the catalog");
+        let why = why_not_plannable(gb200, PriceTier::Typical).expect("no typical price");
+        assert!(
+            why.contains("no typical rental price") && why.contains(&gb200.name),
+            "{why}"
+        );
+        let h100 = cat.gpu("h100-sxm").expect("in the catalog");
+        assert_eq!(why_not_plannable(h100, PriceTier::Typical), None);
+        let h800 = cat.gpu("h800").expect("in the catalog");
+        assert_eq!(why_not_plannable(h800, PriceTier::Typical), None);
+        assert_eq!(
+            why_not_plannable(h800, PriceTier::Low),
+            None,
+            "an unquoted tier falls back to the typical price (`PriceTier::price`)"
+        );
+        assert!(why_not_plannable(gb200, PriceTier::Low).is_some());
     }
 
     #[test]

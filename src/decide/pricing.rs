@@ -72,7 +72,8 @@ pub struct Prices {
     pub usd_per_m_blended: f64,
 }
 
-/// What it takes to price one operating point at any load.
+/// What it takes to price one operating point at any load; there is none without a price per
+/// GPU-hour (`PointCost::new` is `None`), so nothing here is ever priced at a made-up rate.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PointCost {
     pub gpus: u32,
@@ -87,30 +88,33 @@ pub struct PointCost {
 }
 
 impl PointCost {
+    /// `None` when the scenario has no price per GPU-hour.
     pub fn new(
         scenario: &Scenario,
         point: &OperatingPoint,
         input_per_output: f64,
         energy: Option<Energy>,
-    ) -> PointCost {
+    ) -> Option<PointCost> {
+        let usd_per_gpu_hour = scenario.usd_per_gpu_hour?;
+        let cost = point.cost?;
         let input_tok_s = (point.total_tok_s - point.output_tok_s).max(0.0);
-        let rental = point.cost.usd_per_hour;
+        let rental = cost.usd_per_hour;
         // The share `model::serving` used: its input price is `rental · share` per input token.
         let prefill_share = if rental > 0.0 && input_tok_s > 0.0 {
-            (point.cost.usd_per_m_input * input_tok_s * 3600.0 / 1e6 / rental).clamp(0.0, 1.0)
+            (cost.usd_per_m_input * input_tok_s * 3600.0 / 1e6 / rental).clamp(0.0, 1.0)
         } else {
             point.prefill_share.clamp(0.0, 1.0)
         };
-        PointCost {
+        Some(PointCost {
             gpus: point.gpus.max(1),
-            usd_per_gpu_hour: scenario.usd_per_gpu_hour,
+            usd_per_gpu_hour,
             tdp_w: scenario.gpu.tdp_w,
             energy,
             output_tok_s: point.output_tok_s,
             input_tok_s,
             prefill_share,
             input_per_output,
-        }
+        })
     }
 
     /// Electricity $/hour for all GPUs busy a fraction `busy` of the time (0 when off or no TDP).
@@ -180,6 +184,15 @@ mod tests {
     use super::*;
     use crate::model::evaluate;
 
+    fn priced(
+        scenario: &Scenario,
+        point: &OperatingPoint,
+        ratio: f64,
+        energy: Option<Energy>,
+    ) -> PointCost {
+        PointCost::new(scenario, point, ratio, energy).expect("the scenario has a price")
+    }
+
     fn default_point() -> (Scenario, OperatingPoint) {
         let scenario = Scenario::default_scenario().expect("default scenario");
         let point = evaluate(&scenario);
@@ -189,13 +202,14 @@ mod tests {
     #[test]
     fn without_energy_at_capacity_is_the_model_price() {
         let (scenario, point) = default_point();
-        let cost = PointCost::new(&scenario, &point, 3.0, None);
+        let cost = priced(&scenario, &point, 3.0, None);
         let prices = cost.at_capacity();
         let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs().max(1e-12);
-        assert!(close(prices.usd_per_m_output, point.usd_per_m_output));
-        assert!(close(prices.usd_per_m_input, point.usd_per_m_input));
+        let model = point.cost.expect("priced");
+        assert!(close(prices.usd_per_m_output, model.usd_per_m_output));
+        assert!(close(prices.usd_per_m_input, model.usd_per_m_input));
         assert!(
-            close(prices.usd_per_m_blended, point.usd_per_m_blended),
+            close(prices.usd_per_m_blended, model.usd_per_m_blended),
             "3:1 as in model::cost"
         );
         assert!(close(prices.usd_per_hour, 8.0 * 3.125));
@@ -206,7 +220,7 @@ mod tests {
     #[test]
     fn idle_capacity_still_bills() {
         let (scenario, point) = default_point();
-        let cost = PointCost::new(&scenario, &point, 3.0, None);
+        let cost = priced(&scenario, &point, 3.0, None);
         let full = cost.at_capacity();
         let forty = cost.at_load(0.4);
         assert!((forty.usd_per_m_output - full.usd_per_m_output * 2.5).abs() < 1e-9);
@@ -226,8 +240,8 @@ mod tests {
         assert_eq!(blended_usd_per_m(1.0, 5.0, 0.0), 5.0);
         assert_eq!(blended_usd_per_m(1.0, 5.0, f64::NAN), 2.0);
         let (scenario, point) = default_point();
-        let mostly_output = PointCost::new(&scenario, &point, 0.25, None).at_capacity();
-        let mostly_input = PointCost::new(&scenario, &point, 10.0, None).at_capacity();
+        let mostly_output = priced(&scenario, &point, 0.25, None).at_capacity();
+        let mostly_input = priced(&scenario, &point, 10.0, None).at_capacity();
         assert!(mostly_output.usd_per_m_blended > mostly_input.usd_per_m_blended);
     }
 
@@ -239,10 +253,10 @@ mod tests {
             usd_per_kwh: 0.10,
             pue: 1.3,
         };
-        let cost = PointCost::new(&scenario, &point, 3.0, Some(energy));
+        let cost = priced(&scenario, &point, 3.0, Some(energy));
         let full = cost.at_capacity();
         assert!((full.energy_usd_per_hour - 8.0 * 0.091).abs() < 1e-9);
-        assert!(full.usd_per_m_output > point.usd_per_m_output);
+        assert!(full.usd_per_m_output > point.usd_per_m_output.expect("priced"));
         let idle_ish = cost.at_load(0.1);
         assert!(idle_ish.energy_usd_per_hour < full.energy_usd_per_hour);
     }
@@ -250,7 +264,7 @@ mod tests {
     #[test]
     fn break_even_is_the_bill_ratio_and_tiers_are_recognised() {
         let (scenario, point) = default_point();
-        let cost = PointCost::new(&scenario, &point, 3.0, None);
+        let cost = priced(&scenario, &point, 3.0, None);
         let rows = cost.break_even("llama-3.1-70b");
         assert!(!rows.is_empty(), "the catalog prices Llama 3.1 70B");
         let bill = cost.at_capacity().usd_per_hour;
@@ -270,5 +284,19 @@ mod tests {
         assert_eq!(tier_of(&h100, 1.49), Some(PriceTier::Low));
         assert_eq!(tier_of(&h100, 3.50), Some(PriceTier::High));
         assert_eq!(tier_of(&h100, 3.125), None);
+    }
+
+    /// No price per GPU-hour, nothing to price: no made-up rate behind any panel's number.
+    #[test]
+    fn a_scenario_without_a_price_has_no_point_cost() {
+        let scenario = Scenario::try_from(crate::scenario::ScenarioInput {
+            gpu: "gb200".into(),
+            usd_per_gpu_hour: None,
+            ..crate::scenario::ScenarioInput::default()
+        })
+        .expect("valid without a price");
+        let point = evaluate(&scenario);
+        assert!(point.output_tok_s > 0.0);
+        assert_eq!(PointCost::new(&scenario, &point, 3.0, None), None);
     }
 }

@@ -114,17 +114,18 @@ pub struct Sizing {
     pub gpus: u32,
     /// Traffic ÷ capacity of the replicas bought, in (0, 1].
     pub utilization: f64,
-    /// Rental plus (optional) electricity at that utilization, for all GPUs.
-    pub usd_per_hour: f64,
+    /// Rental plus (optional) electricity at that utilization, for all GPUs; `None` (as are the
+    /// month and $/M) without a price per GPU-hour.
+    pub usd_per_hour: Option<f64>,
     pub energy_usd_per_hour: f64,
-    pub usd_per_month: f64,
+    pub usd_per_month: Option<f64>,
     /// The monthly bill over the output tokens actually served, per million.
-    pub usd_per_m_output: f64,
+    pub usd_per_m_output: Option<f64>,
 }
 
 /// Replicas = ceil(traffic ÷ per-replica throughput at `point`); GPUs = replicas × GPUs per
-/// replica; $/month = GPUs × (rental + energy at the resulting utilization) × 730 h.
-/// `None` when the traffic is not positive or the point produces nothing.
+/// replica; $/month = GPUs × (rental + energy at the resulting utilization) × 730 h (no money
+/// without a price per GPU-hour). `None` when the traffic is not positive or the point produces nothing.
 pub fn size_for_traffic(
     scenario: &Scenario,
     point: &OperatingPoint,
@@ -144,8 +145,9 @@ pub fn size_for_traffic(
         _ => 0.0,
     };
     let energy_usd_per_hour = f64::from(gpus) * energy_per_gpu_hour;
-    let usd_per_hour = f64::from(gpus) * scenario.usd_per_gpu_hour + energy_usd_per_hour;
-    let usd_per_month = usd_per_hour * HOURS_PER_MONTH;
+    let usd_per_hour = scenario
+        .usd_per_gpu_hour
+        .map(|usd_per_gpu_hour| f64::from(gpus) * usd_per_gpu_hour + energy_usd_per_hour);
     Some(Sizing {
         replicas,
         gpus_per_replica,
@@ -153,8 +155,8 @@ pub fn size_for_traffic(
         utilization,
         usd_per_hour,
         energy_usd_per_hour,
-        usd_per_month,
-        usd_per_m_output: usd_per_hour / (traffic_output_tok_s * 3600.0) * 1e6,
+        usd_per_month: usd_per_hour.map(|usd| usd * HOURS_PER_MONTH),
+        usd_per_m_output: usd_per_hour.map(|usd| usd / (traffic_output_tok_s * 3600.0) * 1e6),
     })
 }
 
@@ -260,9 +262,11 @@ mod tests {
         assert_eq!(sizing.gpus_per_replica, 2);
         assert_eq!(sizing.gpus, 6);
         assert!((sizing.utilization - 2.5 / 3.0).abs() < 1e-9);
-        assert!((sizing.usd_per_month - 6.0 * 3.125 * 730.0).abs() < 1e-6);
-        let bill_per_token = sizing.usd_per_hour / (2.5 * per_replica * 3600.0) * 1e6;
-        assert!((sizing.usd_per_m_output - bill_per_token).abs() < 1e-12);
+        let usd_per_month = sizing.usd_per_month.expect("priced");
+        assert!((usd_per_month - 6.0 * 3.125 * 730.0).abs() < 1e-6);
+        let usd_per_hour = sizing.usd_per_hour.expect("priced");
+        let bill_per_token = usd_per_hour / (2.5 * per_replica * 3600.0) * 1e6;
+        assert!((sizing.usd_per_m_output.expect("priced") - bill_per_token).abs() < 1e-12);
         // Energy adds GPUs × (idle + (TDP − idle)·u) × PUE × $/kWh.
         let energy = Energy {
             usd_per_kwh: 0.10,
@@ -273,6 +277,25 @@ mod tests {
         let expected = 6.0 * energy_usd_per_gpu_hour(700.0, 2.5 / 3.0, &energy);
         assert!((with_energy.energy_usd_per_hour - expected).abs() < 1e-9);
         assert!(size_for_traffic(&scenario, &point, 0.0, None).is_none());
+    }
+
+    /// Without a price the replicas and GPUs are still counted; the money is not made up.
+    #[test]
+    fn sizing_without_a_price_counts_gpus_and_no_money() {
+        let scenario = Scenario::try_from(ScenarioInput {
+            gpu: "gb200".into(),
+            usd_per_gpu_hour: None,
+            ..ScenarioInput::default()
+        })
+        .expect("valid without a price");
+        let (point, _) = capacity_point(&scenario, None).expect("a max-throughput point");
+        let per_replica = per_replica_output_tok_s(&point);
+        let sizing = size_for_traffic(&scenario, &point, 2.5 * per_replica, None).expect("sized");
+        assert_eq!(sizing.replicas, 3);
+        assert_eq!(sizing.gpus, 3 * sizing.gpus_per_replica);
+        assert_eq!(sizing.usd_per_hour, None);
+        assert_eq!(sizing.usd_per_month, None);
+        assert_eq!(sizing.usd_per_m_output, None);
     }
 
     #[test]

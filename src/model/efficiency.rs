@@ -3,9 +3,9 @@
 //! MODEL.md §2.1 (`η_m`, `η_c`, blend exponent `p`, per-layer floor `t_L0`), §2.6 (per-step
 //! overhead `t_it0`, dequant tax), §2.4 (all-reduce latency `α_AR`, link efficiency), §1.3 (usable
 //! memory `u_mem`, activation/graph reserve), §8 (plausible ranges). The defaults are the §2.7
-//! NVIDIA defaults are fitted to `shared/data/measurements.csv` by `servecost validate FILE --fit`
-//! (grid search inside §8's plausible ranges, `fit.rs`); `docs/VALIDATION.md` shows the fit and
-//! the errors. The §2.7 worked-example constants are kept for the unit tests that reproduce it.
+//! NVIDIA defaults are fitted to the vendor-table rows of `shared/data/measurements.csv` by
+//! `servecost validate FILE --fit` (grid search inside §8's plausible ranges, `fit.rs`);
+//! `docs/VALIDATION.md` shows the fit and the errors. The §2.7 worked-example constants are kept for the unit tests that reproduce it.
 
 use serde::{Deserialize, Serialize};
 
@@ -57,8 +57,9 @@ impl Efficiency {
         moe_imbalance: 1.2,
     };
 
-    /// NVIDIA defaults, fitted on the 25 runnable rows of `measurements.csv` (TensorRT-LLM, vLLM,
-    /// NIM on A100/H100/H200/B200): η_m 0.75 (within the 60–85 % MBU rule of thumb, §8 [S46]),
+    /// NVIDIA defaults, fitted on the 28 runnable vendor-table rows of `measurements.csv`
+    /// (TensorRT-LLM, vLLM, NIM on A100/H100/H200/B200; the InferenceX rows are held out,
+    /// docs/VALIDATION.md): η_m 0.75 (within the 60–85 % MBU rule of thumb, §8 [S46]),
     /// η_c 0.60 (below the ≈0.8 MAMF ceiling [S44]), t_it0 2 ms per step (scheduler, sampler and
     /// detokenisation in production engines, §8), t_L0 15 µs per layer. The rest as §2.7.
     pub const NVIDIA_DATACENTER: Efficiency = Efficiency {
@@ -84,10 +85,11 @@ impl Efficiency {
         }
     }
 
-    /// Defaults by vendor family. `measurements.csv` has no AMD, Intel or Google rows, so other
-    /// stacks (ROCm, Gaudi, TPU) take the NVIDIA fit discounted for less mature kernels (η_m 0.70,
-    /// η_c 0.50, 20 µs per layer, 20 µs all-reduce latency): an assumption, stated on the page,
-    /// until measurements calibrate it.
+    /// Defaults by vendor family. No AMD, Intel or Google row of `measurements.csv` is in the fit
+    /// (its only AMD rows, InferenceX MI300X sweeps, are held out), so other stacks (ROCm, Gaudi,
+    /// TPU) take the NVIDIA fit discounted for less mature kernels (η_m 0.70, η_c 0.50, 20 µs per
+    /// layer, 20 µs all-reduce latency): an assumption, stated on the page, until measurements
+    /// calibrate it.
     pub fn for_vendor(vendor: &str) -> Efficiency {
         match vendor {
             "nvidia" => Efficiency::NVIDIA_DATACENTER,

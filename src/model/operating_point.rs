@@ -44,10 +44,12 @@ pub struct OperatingPoint {
     pub prefill_share: f64,
     /// Prefill cost per prompt token, µs (`c_pf`).
     pub prefill_us_per_token: f64,
-    pub usd_per_m_output: f64,
-    pub usd_per_m_input: f64,
-    pub usd_per_m_blended: f64,
-    pub cost: CostBreakdown,
+    /// The prices below are `None` when the scenario has no price per GPU-hour (the warnings
+    /// say so); throughput and latency never need one.
+    pub usd_per_m_output: Option<f64>,
+    pub usd_per_m_input: Option<f64>,
+    pub usd_per_m_blended: Option<f64>,
+    pub cost: Option<CostBreakdown>,
     pub memory: MemorySplit,
     /// Decode step at this batch, per GPU.
     pub decode_step: StepBreakdown,
@@ -91,13 +93,15 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
     let gpus = scenario.gpu_count.max(1);
     // Idle replicas still bill; busy ones split their time between prefill and decode.
     let busy_fraction = busy / f64::from(replicas);
-    let cost = cost_breakdown(
-        gpus,
-        scenario.usd_per_gpu_hour,
-        output_tok_s,
-        input_tok_s,
-        s.prefill_share * busy_fraction,
-    );
+    let cost = scenario.usd_per_gpu_hour.map(|usd_per_gpu_hour| {
+        cost_breakdown(
+            gpus,
+            usd_per_gpu_hour,
+            output_tok_s,
+            input_tok_s,
+            s.prefill_share * busy_fraction,
+        )
+    });
 
     let pool_gb = scenario.kv_pool_per_gpu.gb();
     let kv_used_gb = (scenario.kv_per_sequence_gpu * s.kv_sequences)
@@ -160,9 +164,9 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
         gpus,
         prefill_share: s.prefill_share,
         prefill_us_per_token: s.c_pf.0 * 1e6,
-        usd_per_m_output: cost.usd_per_m_output,
-        usd_per_m_input: cost.usd_per_m_input,
-        usd_per_m_blended: cost.usd_per_m_blended,
+        usd_per_m_output: cost.map(|c| c.usd_per_m_output),
+        usd_per_m_input: cost.map(|c| c.usd_per_m_input),
+        usd_per_m_blended: cost.map(|c| c.usd_per_m_blended),
         cost,
         memory,
         decode_step: s.decode,
@@ -170,5 +174,58 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
         bound_label: bound.label(),
         fits: !s.over_kv && !s.over_engine,
         warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::evaluate;
+    use crate::scenario::{Scenario, ScenarioInput};
+
+    fn gb200(usd_per_gpu_hour: Option<f64>) -> Scenario {
+        Scenario::try_from(ScenarioInput {
+            gpu: "gb200".into(),
+            usd_per_gpu_hour,
+            ..ScenarioInput::default()
+        })
+        .expect("valid")
+    }
+
+    /// Without a price every cost is `None` (JSON `null`), never a made-up number, the point's
+    /// warnings say why, and throughput and latency are those of the same scenario with a price.
+    #[test]
+    fn without_a_price_the_costs_are_none_and_null_in_json() {
+        let point = evaluate(&gb200(None));
+        assert_eq!(point.cost, None);
+        assert_eq!(point.usd_per_m_output, None);
+        assert_eq!(point.usd_per_m_input, None);
+        assert_eq!(point.usd_per_m_blended, None);
+        assert!(
+            point
+                .warnings
+                .iter()
+                .any(|w| w.starts_with("no rental price for NVIDIA GB200")),
+            "{:?}",
+            point.warnings
+        );
+        let priced = evaluate(&gb200(Some(6.0)));
+        assert!(priced.usd_per_m_output.is_some_and(|usd| usd > 0.0));
+        assert_eq!(point.output_tok_s, priced.output_tok_s);
+        assert_eq!(point.tpot_ms, priced.tpot_ms);
+        assert_eq!(point.ttft_ms, priced.ttft_ms);
+
+        let json = serde_json::to_value(&point).expect("serializes");
+        for key in [
+            "usd_per_m_output",
+            "usd_per_m_input",
+            "usd_per_m_blended",
+            "cost",
+        ] {
+            assert_eq!(json.get(key), Some(&serde_json::Value::Null), "{key}");
+        }
+        assert!(json["output_tok_s"].as_f64().is_some_and(|v| v > 0.0));
+        let priced_json = serde_json::to_value(&priced).expect("serializes");
+        assert!(priced_json["usd_per_m_output"].is_f64());
+        assert!(priced_json["cost"]["usd_per_m_blended"].is_f64());
     }
 }

@@ -42,7 +42,8 @@ pub struct CurvePoint {
     pub output_tok_s: f64,
     pub tpot_ms: f64,
     pub ttft_ms: f64,
-    pub usd_per_m_output: f64,
+    /// `None` without a price per GPU-hour.
+    pub usd_per_m_output: Option<f64>,
     pub fits: bool,
     pub bound_label: &'static str,
     /// On the Pareto frontier of the feasible points.

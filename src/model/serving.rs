@@ -166,7 +166,8 @@ mod tests {
     use super::*;
     use crate::scenario::ScenarioInput;
 
-    /// 8B BF16 on one H100 with the MODEL.md §2.7 knobs (what the spec's tables assume).
+    /// 8B BF16 on one H100, chat lengths, with the MODEL.md §2.7 knobs (what the spec's tables
+    /// assume).
     fn h100_8b(concurrency: u32) -> OperatingPoint {
         let e = crate::model::efficiency::Efficiency::MODEL_MD_WORKED_EXAMPLE;
         let scenario = Scenario::try_from(ScenarioInput {
@@ -177,16 +178,8 @@ mod tests {
                 layer_overhead_us: Some(e.layer_overhead_us),
                 ..Default::default()
             },
-            model: "llama-3.1-8b".into(),
-            gpu: "h100-sxm".into(),
-            gpu_count: 1.0,
-            precision: "bf16".into(),
-            input_len: 1155.0,
-            output_len: 211.0,
-            input_sigma: 0.99,
-            output_sigma: 0.86,
             concurrency: f64::from(concurrency),
-            ..ScenarioInput::default()
+            ..ScenarioInput::small_reference()
         })
         .expect("valid");
         evaluate_continuous(&scenario)

@@ -95,13 +95,8 @@ mod tests {
     fn static_capacity_is_where_the_batch_stops_fitting() {
         use crate::scenario::ScenarioInput;
         let input = ScenarioInput {
-            model: "llama-3.1-8b".into(),
-            gpu: "h100-sxm".into(),
-            gpu_count: 1.0,
-            tp: Some(1.0),
-            precision: "bf16".into(),
             batching: "static".into(),
-            ..ScenarioInput::default()
+            ..ScenarioInput::small_reference()
         };
         let scenario = Scenario::try_from(input).expect("valid");
         let capacity = static_kv_capacity(&scenario);

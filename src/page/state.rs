@@ -397,15 +397,16 @@ impl State {
             return self.revalidate(next, parsed);
         }
         if *field == GPU && text != self.texts.get(&GPU) {
-            // A new GPU brings its catalog price; a GPU without one keeps the price typed so far.
+            // A new GPU brings its catalog price; a GPU without one empties the price box (its
+            // costs show "—" and ask for a price) rather than keep another GPU's price.
             let typical = catalog()
                 .ok()
                 .and_then(|c| c.gpu(text.trim()))
                 .and_then(|gpu| gpu.usd_per_gpu_hour_typical);
-            if let Some(price) = typical {
-                next.texts
-                    .set(&USD_PER_GPU_HOUR, crate::page::fields::number_text(price));
-            }
+            next.texts.set(
+                &USD_PER_GPU_HOUR,
+                typical.map_or_else(String::new, crate::page::fields::number_text),
+            );
         }
         next.texts.set(field, text);
         let parsed = next

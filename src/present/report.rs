@@ -34,7 +34,29 @@ pub fn format_usd(value: f64) -> String {
     }
 }
 
-/// The assumptions behind every number, as copyable plain text, one statement per line.
+/// What a cost says where there is no price per GPU-hour (CLI tables, copied text).
+pub const NO_PRICE: &str = "no price";
+
+/// `format_usd`, or `NO_PRICE` when the scenario has no price per GPU-hour.
+pub fn format_cost(value: Option<f64>) -> String {
+    value.map_or_else(|| NO_PRICE.into(), format_usd)
+}
+
+/// The assumptions' price line: the price and the whole bill, or that there is none.
+fn price_text(scenario: &Scenario) -> String {
+    match scenario.usd_per_gpu_hour {
+        Some(usd_per_gpu_hour) => format!(
+            "Price: ${:.3} per GPU-hour, ${:.2}/hour in all; input/output split by GPU time (prefill vs decode); blended = 3:1 input:output",
+            usd_per_gpu_hour,
+            f64::from(scenario.gpu_count) * usd_per_gpu_hour
+        ),
+        None => format!(
+            "Price: none per GPU-hour (none entered, and the catalog has none for the {}), so no cost is shown",
+            scenario.gpu.name
+        ),
+    }
+}
+
 /// How requests are batched and their KV held, as the assumptions state it.
 fn batching_text(scenario: &Scenario) -> String {
     match scenario.batching {
@@ -55,6 +77,7 @@ fn batching_text(scenario: &Scenario) -> String {
     }
 }
 
+/// The assumptions behind every number, as copyable plain text, one statement per line.
 pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
     let w = &scenario.workload;
     let e = &scenario.efficiency;
@@ -107,11 +130,7 @@ pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
         format!("Input length: {}", lengths(w.input_mean, w.input_sigma)),
         format!("Output length: {}", lengths(w.output_mean, w.output_sigma)),
         format!("Prefix-cache hit rate: {:.0} %", w.prefix_hit * 100.0),
-        format!(
-            "Price: ${:.3} per GPU-hour, ${:.2}/hour in all; input/output split by GPU time (prefill vs decode); blended = 3:1 input:output",
-            scenario.usd_per_gpu_hour,
-            f64::from(scenario.gpu_count) * scenario.usd_per_gpu_hour
-        ),
+        price_text(scenario),
         format!(
             "Efficiencies: η_mem {:.2}, η_compute {:.2}, roofline blend p {}, {:.0} µs per layer, {:.2} ms per step, all-reduce {:.0} µs + {:.0} % link, {:.0} % of HBM usable, {:.1} GB reserved",
             e.eta_mem,
@@ -179,5 +198,28 @@ mod tests {
             speculative.contains("speculative decoding (eagle, acceptance α 0.80"),
             "{speculative}"
         );
+    }
+
+    /// The price line states the price, or that there is none and so no cost; a cost without a
+    /// price reads "no price", never a number.
+    #[test]
+    fn the_price_line_and_costs_say_when_there_is_no_price() {
+        let priced = text_for(ScenarioInput::default());
+        assert!(
+            priced.contains("Price: $3.125 per GPU-hour, $25.00/hour in all"),
+            "{priced}"
+        );
+        let unpriced = text_for(ScenarioInput {
+            gpu: "gb200".into(),
+            usd_per_gpu_hour: None,
+            ..ScenarioInput::default()
+        });
+        assert!(
+            unpriced.contains("Price: none per GPU-hour (none entered, and the catalog has none for the NVIDIA GB200"),
+            "{unpriced}"
+        );
+        assert!(unpriced.contains("Note: no rental price for NVIDIA GB200"));
+        assert_eq!(format_cost(None), NO_PRICE);
+        assert_eq!(format_cost(Some(1.157_407)), "$1.157");
     }
 }

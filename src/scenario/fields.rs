@@ -435,682 +435,248 @@ fn set_gpus_allowed(decision: &mut DecisionInput, text: &str) -> Result<(), Stri
     Ok(())
 }
 
-/// A scenario field with the common parts filled in.
-const fn scenario(
-    key: &'static str,
-    label: &'static str,
-    kind: Kind,
-    group: Group,
-    get: fn(&ScenarioInput) -> String,
-    set: Setter<ScenarioInput>,
-) -> Field {
-    Field {
-        key,
-        label,
-        unit: "",
-        kind,
-        range: None,
-        optional: false,
-        choices: &[],
-        group,
-        term: None,
-        derived: false,
-        efficiency: None,
-        access: Access::Scenario { get, set },
-    }
-}
-
-/// A decision field with the common parts filled in.
-const fn decision(
-    key: &'static str,
-    label: &'static str,
-    kind: Kind,
-    get: fn(&DecisionInput) -> String,
-    set: Setter<DecisionInput>,
-) -> Field {
-    Field {
-        key,
-        label,
-        unit: "",
-        kind,
-        range: None,
-        optional: false,
-        choices: &[],
-        group: Group::Decision,
-        term: None,
-        derived: false,
-        efficiency: None,
-        access: Access::Decision { get, set },
-    }
-}
-
-/// An efficiency knob: optional (blank = the GPU family's default), in `range`.
-macro_rules! efficiency_knob {
-    ($key:literal, $label:literal, $unit:literal, $field:ident, $range:expr) => {
+impl Field {
+    /// A field with the common parts filled in; the builders below add the rest.
+    const fn new(
+        key: &'static str,
+        label: &'static str,
+        kind: Kind,
+        group: Group,
+        access: Access,
+    ) -> Field {
         Field {
-            unit: $unit,
-            range: Some($range),
+            key,
+            label,
+            unit: "",
+            kind,
+            range: None,
+            optional: false,
+            choices: &[],
+            group,
+            term: None,
+            derived: false,
+            efficiency: None,
+            access,
+        }
+    }
+
+    const fn unit(self, unit: &'static str) -> Field {
+        Field { unit, ..self }
+    }
+
+    const fn range(self, min: f64, max: f64) -> Field {
+        Field {
+            range: Some((min, max)),
+            ..self
+        }
+    }
+
+    const fn optional(self) -> Field {
+        Field {
             optional: true,
-            efficiency: Some(|e: &Efficiency| e.$field),
-            ..scenario(
-                $key,
-                $label,
-                Kind::Real,
-                Group::Advanced,
-                |i| optional_text(i.efficiency.$field),
-                |i, t| parse_optional(t).map(|v| i.efficiency.$field = v),
-            )
+            ..self
+        }
+    }
+
+    const fn choices(self, choices: &'static [(&'static str, &'static str)]) -> Field {
+        Field { choices, ..self }
+    }
+
+    const fn term(self, term: &'static str) -> Field {
+        Field {
+            term: Some(term),
+            ..self
+        }
+    }
+
+    const fn derived(self) -> Field {
+        Field {
+            derived: true,
+            ..self
+        }
+    }
+
+    /// An efficiency knob: optional (blank = the GPU family's default, read by `value_of`).
+    const fn knob(self, value_of: fn(&Efficiency) -> f64) -> Field {
+        Field {
+            efficiency: Some(value_of),
+            optional: true,
+            ..self
+        }
+    }
+}
+
+/// Getter and setter of a number field of the raw input: `num!(scenario: gpu_count)`.
+macro_rules! num {
+    (scenario: $($path:ident).+) => {
+        Access::Scenario { get: |i| number_text(i.$($path).+), set: |i, t| parse_number(t).map(|v| i.$($path).+ = v) }
+    };
+    (decision: $($path:ident).+) => {
+        Access::Decision { get: |d| number_text(d.$($path).+), set: |d, t| parse_number(t).map(|v| d.$($path).+ = v) }
+    };
+}
+
+/// Getter and setter of an optional number (blank or `auto` = `None`): `opt!(scenario: tp)`.
+macro_rules! opt {
+    (scenario: $($path:ident).+) => {
+        Access::Scenario { get: |i| optional_text(i.$($path).+), set: |i, t| parse_optional(t).map(|v| i.$($path).+ = v) }
+    };
+    (decision: $($path:ident).+) => {
+        Access::Decision { get: |d| optional_text(d.$($path).+), set: |d, t| parse_optional(t).map(|v| d.$($path).+ = v) }
+    };
+}
+
+/// Getter and setter of an identifier (a catalog id or a choice the one door checks): `word!(gpu)`.
+macro_rules! word {
+    ($field:ident) => {
+        Access::Scenario {
+            get: |i| i.$field.clone(),
+            set: |i, t| parse_word(t).map(|v| i.$field = v),
         }
     };
 }
 
-pub static MODEL: Field = scenario(
-    "model",
-    "Model",
-    Kind::Choice,
-    Group::Scenario,
-    |i| i.model.clone(),
-    |i, t| parse_word(t).map(|v| i.model = v),
-);
+/// An efficiency knob's value in a family's defaults: `eff!(eta_mem)`.
+macro_rules! eff {
+    ($field:ident) => {
+        |e: &Efficiency| e.$field
+    };
+}
+
+/// The table: one line per field, `NAME = definition;`. It defines the `static` of each field
+/// and `FIELDS`, every field in this order (the order of links, JSON, `--help` and the printed
+/// inputs table). Rows are kept unformatted so that each field stays one line.
+macro_rules! table {
+    ($($(#[$doc:meta])* $name:ident = $field:expr;)*) => {
+        $($(#[$doc])* pub static $name: Field = $field;)*
+        /// Every field, in table order.
+        pub static FIELDS: &[&Field] = &[$(&$name),*];
+    };
+}
+
 /// The model select's value for a pasted model.
 pub const CUSTOM_MODEL_VALUE: &str = "custom";
-pub static CUSTOM_MODEL: Field = scenario(
-    "custom-model",
-    "Custom model (config.json)",
-    Kind::Text,
-    Group::Scenario,
-    model_text,
-    set_custom_model,
-);
-pub static GPU: Field = scenario(
-    "gpu",
-    "GPU",
-    Kind::Choice,
-    Group::Scenario,
-    |i| i.gpu.clone(),
-    |i, t| parse_word(t).map(|v| i.gpu = v),
-);
-pub static GPUS: Field = Field {
-    range: Some((1.0, 4096.0)),
-    ..scenario(
-        "gpus",
-        "GPU count",
-        Kind::Integer,
-        Group::Scenario,
-        |i| number_text(i.gpu_count),
-        |i, t| parse_number(t).map(|v| i.gpu_count = v),
-    )
-};
-pub static TP: Field = Field {
-    range: Some((1.0, 4096.0)),
-    optional: true,
-    ..scenario(
-        "tp",
-        "Tensor parallel (TP)",
-        Kind::Integer,
-        Group::Scenario,
-        |i| optional_text(i.tp),
-        |i, t| parse_optional(t).map(|v| i.tp = v),
-    )
-};
-pub static PP: Field = Field {
-    range: Some((1.0, 64.0)),
-    optional: true,
-    ..scenario(
-        "pp",
-        "Pipeline parallel (PP)",
-        Kind::Integer,
-        Group::Scenario,
-        |i| optional_text(i.pp),
-        |i, t| parse_optional(t).map(|v| i.pp = v),
-    )
-};
-pub static EP: Field = Field {
-    range: Some((1.0, 4096.0)),
-    optional: true,
-    ..scenario(
-        "ep",
-        "Expert parallel (EP)",
-        Kind::Integer,
-        Group::Scenario,
-        |i| optional_text(i.ep),
-        |i, t| parse_optional(t).map(|v| i.ep = v),
-    )
-};
-pub static PRECISION: Field = Field {
-    choices: PRECISIONS,
-    ..scenario(
-        "precision",
-        "Weight precision",
-        Kind::Choice,
-        Group::Scenario,
-        |i| i.precision.clone(),
-        |i, t| parse_word(t).map(|v| i.precision = v),
-    )
-};
-pub static KV_PRECISION: Field = Field {
-    choices: KV_PRECISIONS,
-    ..scenario(
-        "kv-precision",
-        "KV-cache precision",
-        Kind::Choice,
-        Group::Scenario,
-        |i| i.kv_precision.clone(),
-        |i, t| parse_word(t).map(|v| i.kv_precision = v),
-    )
-};
-pub static INPUT_LEN: Field = Field {
-    unit: "tokens",
-    range: Some((1.0, 10_000_000.0)),
-    ..scenario(
-        "input-len",
-        "Input length",
-        Kind::Real,
-        Group::Scenario,
-        |i| number_text(i.input_len),
-        |i, t| parse_number(t).map(|v| i.input_len = v),
-    )
-};
-pub static OUTPUT_LEN: Field = Field {
-    unit: "tokens",
-    range: Some((1.0, 10_000_000.0)),
-    ..scenario(
-        "output-len",
-        "Output length",
-        Kind::Real,
-        Group::Scenario,
-        |i| number_text(i.output_len),
-        |i, t| parse_number(t).map(|v| i.output_len = v),
-    )
-};
-pub static USD_PER_GPU_HOUR: Field = Field {
-    unit: "$/GPU-hour",
-    range: Some((0.0, 1000.0)),
-    optional: true,
-    term: Some("usd-per-m-tokens"),
-    ..scenario(
-        "usd-per-gpu-hour",
-        "Price per GPU-hour",
-        Kind::Real,
-        Group::Scenario,
-        |i| optional_text(i.usd_per_gpu_hour),
-        |i, t| parse_optional(t).map(|v| i.usd_per_gpu_hour = v),
-    )
-};
-pub static CONCURRENCY: Field = Field {
-    unit: "requests in flight",
-    range: Some((1.0, 10_000_000.0)),
-    term: Some("throughput"),
-    ..scenario(
-        "concurrency",
-        "Concurrency (batch size)",
-        Kind::Integer,
-        Group::Scenario,
-        |i| number_text(i.concurrency),
-        |i, t| parse_number(t).map(|v| i.concurrency = v),
-    )
-};
-pub static BATCHING_FIELD: Field = Field {
-    choices: BATCHING,
-    term: Some("continuous-batching"),
-    ..scenario(
-        "batching",
-        "Batching",
-        Kind::Choice,
-        Group::Technique,
-        |i| i.batching.clone(),
-        |i, t| parse_word(t).map(|v| i.batching = v),
-    )
-};
-pub static KV_ALLOC_FIELD: Field = Field {
-    choices: KV_ALLOC,
-    term: Some("paged-attention"),
-    ..scenario(
-        "kv-alloc",
-        "KV-cache allocation",
-        Kind::Choice,
-        Group::Technique,
-        |i| i.kv_alloc.clone(),
-        |i, t| parse_word(t).map(|v| i.kv_alloc = v),
-    )
-};
-pub static MAX_MODEL_LEN: Field = Field {
-    unit: "tokens",
-    range: Some((1.0, 10_000_000.0)),
-    optional: true,
-    ..scenario(
-        "max-model-len",
-        "Reserved length per sequence (contiguous)",
-        Kind::Real,
-        Group::Technique,
-        |i| optional_text(i.max_model_len),
-        |i, t| parse_optional(t).map(|v| i.max_model_len = v),
-    )
-};
-pub static CHUNK_TOKENS: Field = Field {
-    unit: "tokens",
-    range: Some((16.0, 1_048_576.0)),
-    term: Some("chunked-prefill"),
-    ..scenario(
-        "chunk-tokens",
-        "Chunked-prefill token budget",
-        Kind::Integer,
-        Group::Technique,
-        |i| number_text(i.chunk_tokens),
-        |i, t| parse_number(t).map(|v| i.chunk_tokens = v),
-    )
-};
-pub static SPEC_DECODE_FIELD: Field = Field {
-    choices: SPEC_DECODE,
-    term: Some("speculative-decoding"),
-    ..scenario(
-        "spec-decode",
-        "Speculative decoding",
-        Kind::Choice,
-        Group::Technique,
-        |i| i.spec_decode.clone(),
-        |i, t| parse_word(t).map(|v| i.spec_decode = v),
-    )
-};
-pub static SPEC_ACCEPT: Field = Field {
-    range: Some((0.0, 0.99)),
-    optional: true,
-    ..scenario(
-        "spec-accept",
-        "Acceptance rate α (0–0.99)",
-        Kind::Real,
-        Group::Technique,
-        |i| optional_text(i.spec_accept),
-        |i, t| parse_optional(t).map(|v| i.spec_accept = v),
-    )
-};
-pub static SPEC_LEN: Field = Field {
-    unit: "tokens",
-    range: Some((1.0, 16.0)),
-    optional: true,
-    ..scenario(
-        "spec-len",
-        "Draft length γ",
-        Kind::Integer,
-        Group::Technique,
-        |i| optional_text(i.spec_len),
-        |i, t| parse_optional(t).map(|v| i.spec_len = v),
-    )
-};
-pub static SPEC_DRAFT_COST: Field = Field {
-    unit: "× a target step",
-    range: Some((0.0, 1.0)),
-    optional: true,
-    ..scenario(
-        "spec-draft-cost",
-        "Draft cost c",
-        Kind::Real,
-        Group::Technique,
-        |i| optional_text(i.spec_draft_cost),
-        |i, t| parse_optional(t).map(|v| i.spec_draft_cost = v),
-    )
-};
-pub static PREFIX_HIT: Field = Field {
-    range: Some((0.0, 0.99)),
-    term: Some("prefix-caching"),
-    ..scenario(
-        "prefix-hit",
-        "Prefix-cache hit rate",
-        Kind::Real,
-        Group::Technique,
-        |i| number_text(i.prefix_hit),
-        |i, t| parse_number(t).map(|v| i.prefix_hit = v),
-    )
-};
-pub static WORKLOAD: Field = Field {
-    choices: WORKLOADS,
-    derived: true,
-    ..scenario(
-        "workload",
-        "Workload",
-        Kind::Choice,
-        Group::Workload,
-        |i| workload_of(i).to_string(),
-        set_workload,
-    )
-};
-pub static LENGTH_DIST_FIELD: Field = Field {
-    choices: LENGTH_DIST,
-    ..scenario(
-        "length-dist",
-        "Length distribution",
-        Kind::Choice,
-        Group::Workload,
-        |i| i.length_dist.clone(),
-        |i, t| parse_word(t).map(|v| i.length_dist = v),
-    )
-};
-pub static INPUT_SIGMA: Field = Field {
-    range: Some((0.0, 3.0)),
-    ..scenario(
-        "input-sigma",
-        "Input spread σ",
-        Kind::Real,
-        Group::Workload,
-        |i| number_text(i.input_sigma),
-        |i, t| parse_number(t).map(|v| i.input_sigma = v),
-    )
-};
-pub static OUTPUT_SIGMA: Field = Field {
-    range: Some((0.0, 3.0)),
-    ..scenario(
-        "output-sigma",
-        "Output spread σ",
-        Kind::Real,
-        Group::Workload,
-        |i| number_text(i.output_sigma),
-        |i, t| parse_number(t).map(|v| i.output_sigma = v),
-    )
-};
-pub static MAX_NUM_SEQS: Field = Field {
-    range: Some((1.0, 65_536.0)),
-    ..scenario(
-        "max-num-seqs",
-        "Max sequences per replica",
-        Kind::Integer,
-        Group::Advanced,
-        |i| number_text(i.max_num_seqs),
-        |i, t| parse_number(t).map(|v| i.max_num_seqs = v),
-    )
-};
-pub static ETA_MEM: Field = efficiency_knob!(
-    "eta-mem",
-    "Memory-bandwidth efficiency η_m",
-    "",
-    eta_mem,
-    (0.05, 1.0)
-);
-pub static ETA_COMPUTE: Field = efficiency_knob!(
-    "eta-compute",
-    "Compute efficiency η_c",
-    "",
-    eta_compute,
-    (0.05, 1.0)
-);
-pub static BLEND_P: Field = efficiency_knob!(
-    "blend-p",
-    "Roofline blend exponent p",
-    "",
-    blend_p,
-    (1.0, f64::INFINITY)
-);
-pub static LAYER_OVERHEAD_US: Field = efficiency_knob!(
-    "layer-overhead-us",
-    "Per-layer overhead",
-    "µs",
-    layer_overhead_us,
-    (0.0, 200.0)
-);
-pub static STEP_OVERHEAD_MS: Field = efficiency_knob!(
-    "step-overhead-ms",
-    "Per-step overhead",
-    "ms",
-    step_overhead_ms,
-    (0.0, 50.0)
-);
-pub static ALLREDUCE_LATENCY_US: Field = efficiency_knob!(
-    "allreduce-latency-us",
-    "All-reduce latency",
-    "µs",
-    allreduce_latency_us,
-    (0.0, 500.0)
-);
-pub static LINK_EFFICIENCY: Field = efficiency_knob!(
-    "link-efficiency",
-    "Link efficiency",
-    "",
-    link_efficiency,
-    (0.05, 1.0)
-);
-pub static MEM_UTILIZATION: Field = efficiency_knob!(
-    "mem-utilization",
-    "GPU memory utilization",
-    "",
-    mem_utilization,
-    (0.1, 1.0)
-);
-pub static RESERVED_GB: Field = efficiency_knob!(
-    "reserved-gb",
-    "Reserved memory",
-    "GB",
-    reserved_gb,
-    (0.0, 100.0)
-);
-pub static DEQUANT_FACTOR: Field = efficiency_knob!(
-    "dequant-factor",
-    "Dequantization factor",
-    "",
-    dequant_factor,
-    (0.1, 1.0)
-);
-pub static CAUSAL_FACTOR: Field = efficiency_knob!(
-    "causal-factor",
-    "Causal attention factor",
-    "",
-    causal_factor,
-    (0.5, 1.0)
-);
-pub static MOE_IMBALANCE: Field = efficiency_knob!(
-    "moe-imbalance",
-    "MoE load imbalance",
-    "",
-    moe_imbalance,
-    (1.0, 3.0)
-);
-pub static SLO_TTFT_MS: Field = Field {
-    unit: "ms",
-    range: Some((1e-3, 1e9)),
-    optional: true,
-    term: Some("ttft"),
-    ..decision(
-        "slo-ttft-ms",
-        "TTFT target",
-        Kind::Real,
-        |d| optional_text(d.slo_ttft_ms),
-        |d, t| parse_optional(t).map(|v| d.slo_ttft_ms = v),
-    )
-};
-pub static SLO_TPOT_MS: Field = Field {
-    unit: "ms",
-    range: Some((1e-3, 1e9)),
-    optional: true,
-    term: Some("tpot"),
-    ..decision(
-        "slo-tpot-ms",
-        "TPOT target",
-        Kind::Real,
-        |d| optional_text(d.slo_tpot_ms),
-        |d, t| parse_optional(t).map(|v| d.slo_tpot_ms = v),
-    )
-};
-pub static SLO_PERCENTILE: Field = Field {
-    range: Some((50.0, 99.99)),
-    term: Some("percentiles"),
-    ..decision(
-        "slo-percentile",
-        "Percentile",
-        Kind::Real,
-        |d| number_text(d.slo_percentile),
-        |d, t| parse_number(t).map(|v| d.slo_percentile = v),
-    )
-};
-pub static TRAFFIC: Field = Field {
-    unit: "in traffic-unit",
-    range: Some((0.0, 1e15)),
-    optional: true,
-    ..decision(
-        "traffic",
-        "Traffic",
-        Kind::Real,
-        |d| optional_text(d.traffic),
-        |d, t| parse_optional(t).map(|v| d.traffic = v),
-    )
-};
-pub static TRAFFIC_UNIT: Field = Field {
-    choices: TRAFFIC_UNITS,
-    ..decision(
-        "traffic-unit",
-        "Traffic unit",
-        Kind::Choice,
-        |d| match d.traffic_unit {
-            TrafficUnit::RequestsPerS => "req-s".into(),
-            TrafficUnit::TokensPerDay => "tokens-per-day".into(),
-        },
-        |d, t| {
-            parse_choice(t, TRAFFIC_UNITS).map(|v| {
-                d.traffic_unit = if v == "req-s" {
-                    TrafficUnit::RequestsPerS
-                } else {
-                    TrafficUnit::TokensPerDay
-                }
-            })
-        },
-    )
-};
-pub static OFFERED_LOAD: Field = Field {
-    range: Some((1e-3, 1e12)),
-    ..decision(
-        "offered-load",
-        "Offered load",
-        Kind::Real,
-        |d| number_text(d.offered_load),
-        |d, t| parse_number(t).map(|v| d.offered_load = v),
-    )
-};
-pub static OFFERED_LOAD_UNIT: Field = Field {
-    choices: LOAD_UNITS,
-    ..decision(
-        "offered-load-unit",
-        "Load unit",
-        Kind::Choice,
-        |d| match d.load_unit {
-            LoadUnit::PercentOfCapacity => "percent".into(),
-            LoadUnit::OutputTokS => "tok-s".into(),
-        },
-        |d, t| {
-            parse_choice(t, LOAD_UNITS).map(|v| {
-                d.load_unit = if v == "percent" {
-                    LoadUnit::PercentOfCapacity
-                } else {
-                    LoadUnit::OutputTokS
-                }
-            })
-        },
-    )
-};
-pub static BLEND: Field = Field {
-    choices: &Blend::CHOICES,
-    term: Some("usd-per-m-tokens"),
-    ..decision(
-        "blend-ratio",
-        "Blend (input : output tokens)",
-        Kind::Choice,
-        |d| d.blend.value(),
-        |d, t| {
-            Blend::parse(t)
-                .map(|b| d.blend = b)
-                .ok_or_else(|| format!("`{t}` is not a ratio ≥ 0 or `workload`"))
-        },
-    )
-};
-pub static ENERGY: Field = Field {
-    choices: ON_OFF,
-    ..decision(
-        "energy",
-        "Add electricity",
-        Kind::Choice,
-        |d| if d.energy_on { "on" } else { "off" }.into(),
-        |d, t| parse_choice(t, ON_OFF).map(|v| d.energy_on = v == "on"),
-    )
-};
-pub static ENERGY_USD_PER_KWH: Field = Field {
-    unit: "$/kWh",
-    range: Some((0.0, 10.0)),
-    ..decision(
-        "energy-usd-per-kwh",
-        "Electricity",
-        Kind::Real,
-        |d| number_text(d.energy_usd_per_kwh),
-        |d, t| parse_number(t).map(|v| d.energy_usd_per_kwh = v),
-    )
-};
-pub static ENERGY_PUE: Field = Field {
-    range: Some((1.0, 3.0)),
-    ..decision(
-        "energy-pue",
-        "PUE",
-        Kind::Real,
-        |d| number_text(d.energy_pue),
-        |d, t| parse_number(t).map(|v| d.energy_pue = v),
-    )
-};
-pub static GPUS_ALLOWED: Field = decision(
-    "gpus-allowed",
-    "GPUs the plan may use",
-    Kind::Text,
-    gpus_allowed_text,
-    set_gpus_allowed,
-);
 
-/// Every field, in the order links, JSON, `--help` and the printed inputs table list them.
-pub static FIELDS: [&Field; 51] = [
-    &MODEL,
-    &CUSTOM_MODEL,
-    &GPU,
-    &GPUS,
-    &TP,
-    &PP,
-    &EP,
-    &PRECISION,
-    &KV_PRECISION,
-    &INPUT_LEN,
-    &OUTPUT_LEN,
-    &WORKLOAD,
-    &LENGTH_DIST_FIELD,
-    &INPUT_SIGMA,
-    &OUTPUT_SIGMA,
-    &PREFIX_HIT,
-    &USD_PER_GPU_HOUR,
-    &CONCURRENCY,
-    &MAX_NUM_SEQS,
-    &CHUNK_TOKENS,
-    &BATCHING_FIELD,
-    &KV_ALLOC_FIELD,
-    &MAX_MODEL_LEN,
-    &SPEC_DECODE_FIELD,
-    &SPEC_ACCEPT,
-    &SPEC_LEN,
-    &SPEC_DRAFT_COST,
-    &ETA_MEM,
-    &ETA_COMPUTE,
-    &BLEND_P,
-    &LAYER_OVERHEAD_US,
-    &STEP_OVERHEAD_MS,
-    &ALLREDUCE_LATENCY_US,
-    &LINK_EFFICIENCY,
-    &MEM_UTILIZATION,
-    &RESERVED_GB,
-    &DEQUANT_FACTOR,
-    &CAUSAL_FACTOR,
-    &MOE_IMBALANCE,
-    &SLO_TTFT_MS,
-    &SLO_TPOT_MS,
-    &SLO_PERCENTILE,
-    &TRAFFIC_UNIT,
-    &TRAFFIC,
-    &OFFERED_LOAD_UNIT,
-    &OFFERED_LOAD,
-    &BLEND,
-    &ENERGY,
-    &ENERGY_USD_PER_KWH,
-    &ENERGY_PUE,
-    &GPUS_ALLOWED,
-];
+use Group::{Advanced, Decision, Scenario, Technique, Workload};
+use Kind::{Choice, Integer, Real, Text};
+
+table! {
+    MODEL = Field::new("model", "Model", Choice, Scenario, word!(model));
+    CUSTOM_MODEL = Field::new("custom-model", "Custom model (config.json)", Text, Scenario, Access::Scenario { get: model_text, set: set_custom_model });
+    GPU = Field::new("gpu", "GPU", Choice, Scenario, word!(gpu));
+    GPUS = Field::new("gpus", "GPU count", Integer, Scenario, num!(scenario: gpu_count)).range(1.0, 4096.0);
+    TP = Field::new("tp", "Tensor parallel (TP)", Integer, Scenario, opt!(scenario: tp)).range(1.0, 4096.0).optional();
+    PP = Field::new("pp", "Pipeline parallel (PP)", Integer, Scenario, opt!(scenario: pp)).range(1.0, 64.0).optional();
+    EP = Field::new("ep", "Expert parallel (EP)", Integer, Scenario, opt!(scenario: ep)).range(1.0, 4096.0).optional();
+    PRECISION = Field::new("precision", "Weight precision", Choice, Scenario, word!(precision)).choices(PRECISIONS);
+    KV_PRECISION = Field::new("kv-precision", "KV-cache precision", Choice, Scenario, word!(kv_precision)).choices(KV_PRECISIONS);
+    INPUT_LEN = Field::new("input-len", "Input length", Real, Scenario, num!(scenario: input_len)).unit("tokens").range(1.0, 10_000_000.0);
+    OUTPUT_LEN = Field::new("output-len", "Output length", Real, Scenario, num!(scenario: output_len)).unit("tokens").range(1.0, 10_000_000.0);
+    WORKLOAD = Field::new("workload", "Workload", Choice, Workload, Access::Scenario { get: |i| workload_of(i).to_string(), set: set_workload }).choices(WORKLOADS).derived();
+    LENGTH_DIST_FIELD = Field::new("length-dist", "Length distribution", Choice, Workload, word!(length_dist)).choices(LENGTH_DIST);
+    INPUT_SIGMA = Field::new("input-sigma", "Input spread σ", Real, Workload, num!(scenario: input_sigma)).range(0.0, 3.0);
+    OUTPUT_SIGMA = Field::new("output-sigma", "Output spread σ", Real, Workload, num!(scenario: output_sigma)).range(0.0, 3.0);
+    PREFIX_HIT = Field::new("prefix-hit", "Prefix-cache hit rate", Real, Technique, num!(scenario: prefix_hit)).range(0.0, 0.99).term("prefix-caching");
+    USD_PER_GPU_HOUR = Field::new("usd-per-gpu-hour", "Price per GPU-hour", Real, Scenario, opt!(scenario: usd_per_gpu_hour)).unit("$").range(0.0, 1000.0).optional().term("usd-per-m-tokens");
+    CONCURRENCY = Field::new("concurrency", "Concurrency (batch size)", Integer, Scenario, num!(scenario: concurrency)).unit("requests in flight").range(1.0, 10_000_000.0).term("throughput");
+    MAX_NUM_SEQS = Field::new("max-num-seqs", "Max sequences per replica", Integer, Advanced, num!(scenario: max_num_seqs)).range(1.0, 65_536.0);
+    CHUNK_TOKENS = Field::new("chunk-tokens", "Chunked-prefill token budget", Integer, Technique, num!(scenario: chunk_tokens)).unit("tokens").range(16.0, 1_048_576.0).term("chunked-prefill");
+    BATCHING_FIELD = Field::new("batching", "Batching", Choice, Technique, word!(batching)).choices(BATCHING).term("continuous-batching");
+    KV_ALLOC_FIELD = Field::new("kv-alloc", "KV-cache allocation", Choice, Technique, word!(kv_alloc)).choices(KV_ALLOC).term("paged-attention");
+    MAX_MODEL_LEN = Field::new("max-model-len", "Reserved length per sequence (contiguous)", Real, Technique, opt!(scenario: max_model_len)).unit("tokens").range(1.0, 10_000_000.0).optional();
+    SPEC_DECODE_FIELD = Field::new("spec-decode", "Speculative decoding", Choice, Technique, word!(spec_decode)).choices(SPEC_DECODE).term("speculative-decoding");
+    SPEC_ACCEPT = Field::new("spec-accept", "Acceptance rate α (0–0.99)", Real, Technique, opt!(scenario: spec_accept)).range(0.0, 0.99).optional();
+    SPEC_LEN = Field::new("spec-len", "Draft length γ", Integer, Technique, opt!(scenario: spec_len)).unit("tokens").range(1.0, 16.0).optional();
+    SPEC_DRAFT_COST = Field::new("spec-draft-cost", "Draft cost c", Real, Technique, opt!(scenario: spec_draft_cost)).unit("× a target step").range(0.0, 1.0).optional();
+    ETA_MEM = Field::new("eta-mem", "Memory-bandwidth efficiency η_m", Real, Advanced, opt!(scenario: efficiency.eta_mem)).range(0.05, 1.0).knob(eff!(eta_mem));
+    ETA_COMPUTE = Field::new("eta-compute", "Compute efficiency η_c", Real, Advanced, opt!(scenario: efficiency.eta_compute)).range(0.05, 1.0).knob(eff!(eta_compute));
+    BLEND_P = Field::new("blend-p", "Roofline blend exponent p", Real, Advanced, opt!(scenario: efficiency.blend_p)).range(1.0, f64::INFINITY).knob(eff!(blend_p));
+    LAYER_OVERHEAD_US = Field::new("layer-overhead-us", "Per-layer overhead", Real, Advanced, opt!(scenario: efficiency.layer_overhead_us)).unit("µs").range(0.0, 200.0).knob(eff!(layer_overhead_us));
+    STEP_OVERHEAD_MS = Field::new("step-overhead-ms", "Per-step overhead", Real, Advanced, opt!(scenario: efficiency.step_overhead_ms)).unit("ms").range(0.0, 50.0).knob(eff!(step_overhead_ms));
+    ALLREDUCE_LATENCY_US = Field::new("allreduce-latency-us", "All-reduce latency", Real, Advanced, opt!(scenario: efficiency.allreduce_latency_us)).unit("µs").range(0.0, 500.0).knob(eff!(allreduce_latency_us));
+    LINK_EFFICIENCY = Field::new("link-efficiency", "Link efficiency", Real, Advanced, opt!(scenario: efficiency.link_efficiency)).range(0.05, 1.0).knob(eff!(link_efficiency));
+    MEM_UTILIZATION = Field::new("mem-utilization", "GPU memory utilization", Real, Advanced, opt!(scenario: efficiency.mem_utilization)).range(0.1, 1.0).knob(eff!(mem_utilization));
+    RESERVED_GB = Field::new("reserved-gb", "Reserved memory", Real, Advanced, opt!(scenario: efficiency.reserved_gb)).unit("GB").range(0.0, 100.0).knob(eff!(reserved_gb));
+    DEQUANT_FACTOR = Field::new("dequant-factor", "Dequantization factor", Real, Advanced, opt!(scenario: efficiency.dequant_factor)).range(0.1, 1.0).knob(eff!(dequant_factor));
+    CAUSAL_FACTOR = Field::new("causal-factor", "Causal attention factor", Real, Advanced, opt!(scenario: efficiency.causal_factor)).range(0.5, 1.0).knob(eff!(causal_factor));
+    MOE_IMBALANCE = Field::new("moe-imbalance", "MoE load imbalance", Real, Advanced, opt!(scenario: efficiency.moe_imbalance)).range(1.0, 3.0).knob(eff!(moe_imbalance));
+    SLO_TTFT_MS = Field::new("slo-ttft-ms", "TTFT target", Real, Decision, opt!(decision: slo_ttft_ms)).unit("ms").range(1e-3, 1e9).optional().term("ttft");
+    SLO_TPOT_MS = Field::new("slo-tpot-ms", "TPOT target", Real, Decision, opt!(decision: slo_tpot_ms)).unit("ms").range(1e-3, 1e9).optional().term("tpot");
+    SLO_PERCENTILE = Field::new("slo-percentile", "Percentile", Real, Decision, num!(decision: slo_percentile)).range(50.0, 99.99).term("percentiles");
+    TRAFFIC_UNIT = Field::new("traffic-unit", "Traffic unit", Choice, Decision, Access::Decision { get: traffic_unit_text, set: set_traffic_unit }).choices(TRAFFIC_UNITS);
+    TRAFFIC = Field::new("traffic", "Traffic", Real, Decision, opt!(decision: traffic)).unit("in traffic-unit").range(0.0, 1e15).optional();
+    OFFERED_LOAD_UNIT = Field::new("offered-load-unit", "Load unit", Choice, Decision, Access::Decision { get: load_unit_text, set: set_load_unit }).choices(LOAD_UNITS);
+    OFFERED_LOAD = Field::new("offered-load", "Offered load", Real, Decision, num!(decision: offered_load)).range(1e-3, 1e12);
+    BLEND = Field::new("blend-ratio", "Blend (input : output tokens)", Choice, Decision, Access::Decision { get: |d| d.blend.value(), set: set_blend }).choices(&Blend::CHOICES).term("usd-per-m-tokens");
+    ENERGY = Field::new("energy", "Add electricity", Choice, Decision, Access::Decision { get: energy_text, set: set_energy }).choices(ON_OFF);
+    ENERGY_USD_PER_KWH = Field::new("energy-usd-per-kwh", "Electricity", Real, Decision, num!(decision: energy_usd_per_kwh)).unit("$/kWh").range(0.0, 10.0);
+    ENERGY_PUE = Field::new("energy-pue", "PUE", Real, Decision, num!(decision: energy_pue)).range(1.0, 3.0);
+    GPUS_ALLOWED = Field::new("gpus-allowed", "GPUs the plan may use", Text, Decision, Access::Decision { get: gpus_allowed_text, set: set_gpus_allowed });
+}
+
+fn traffic_unit_text(decision: &DecisionInput) -> String {
+    let index = match decision.traffic_unit {
+        TrafficUnit::RequestsPerS => 0,
+        TrafficUnit::TokensPerDay => 1,
+    };
+    choice_value(TRAFFIC_UNITS, index)
+}
+
+fn set_traffic_unit(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
+    decision.traffic_unit = match choice_index(text, TRAFFIC_UNITS)? {
+        0 => TrafficUnit::RequestsPerS,
+        _ => TrafficUnit::TokensPerDay,
+    };
+    Ok(())
+}
+
+fn load_unit_text(decision: &DecisionInput) -> String {
+    let index = match decision.load_unit {
+        LoadUnit::PercentOfCapacity => 0,
+        LoadUnit::OutputTokS => 1,
+    };
+    choice_value(LOAD_UNITS, index)
+}
+
+fn set_load_unit(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
+    decision.load_unit = match choice_index(text, LOAD_UNITS)? {
+        0 => LoadUnit::PercentOfCapacity,
+        _ => LoadUnit::OutputTokS,
+    };
+    Ok(())
+}
+
+fn set_blend(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
+    decision.blend =
+        Blend::parse(text).ok_or_else(|| format!("`{text}` is not a ratio ≥ 0 or `workload`"))?;
+    Ok(())
+}
+
+fn energy_text(decision: &DecisionInput) -> String {
+    choice_value(ON_OFF, usize::from(decision.energy_on))
+}
+
+fn set_energy(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
+    decision.energy_on = choice_index(text, ON_OFF)? == 1;
+    Ok(())
+}
+
+/// The value of choice `index` ("" past the end, which the table never asks for).
+fn choice_value(choices: &[(&str, &str)], index: usize) -> String {
+    choices
+        .get(index)
+        .map(|(value, _)| (*value).to_string())
+        .unwrap_or_default()
+}
+
+/// Which of `choices` the text names, or an error listing them.
+fn choice_index(text: &str, choices: &[(&str, &str)]) -> Result<usize, String> {
+    let chosen = parse_choice(text, choices)?;
+    Ok(choices
+        .iter()
+        .position(|(value, _)| *value == chosen)
+        .unwrap_or(0))
+}
 
 /// The efficiency knobs, in the advanced panel's order.
 pub fn efficiency_knobs() -> impl Iterator<Item = &'static Field> {

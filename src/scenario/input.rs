@@ -264,6 +264,23 @@ pub const WORKLOAD_PRESETS: [WorkloadPreset; 5] = [
 ];
 
 impl ScenarioInput {
+    /// The small reference scenario: Llama-3.1-8B in BF16 on one H100 SXM (TP 1) at the
+    /// catalog's typical price, chat lengths and every other input at its default. It is the
+    /// scenario MODEL.md's worked examples use (§1.3, §2.7, §4.1, §4.2, §4.5, §6) and the simulator
+    /// benchmark's (`sim::bench`). It exists so that the many tests and examples built on it
+    /// spell it once; the page's default is `ScenarioInput::default()`, a 70B model on eight GPUs.
+    pub fn small_reference() -> ScenarioInput {
+        ScenarioInput {
+            model: "llama-3.1-8b".into(),
+            gpu: "h100-sxm".into(),
+            gpu_count: 1.0,
+            tp: Some(1.0),
+            precision: "bf16".into(),
+            usd_per_gpu_hour: None,
+            ..ScenarioInput::default()
+        }
+    }
+
     /// Set lengths and spreads from a named preset (`chat`, `code`, `summarize`, `rag`,
     /// `reasoning`); an unknown name is an error listing the known ones.
     pub fn apply_workload_preset(&mut self, id: &str) -> Result<(), String> {

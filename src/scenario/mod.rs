@@ -76,7 +76,9 @@ pub struct Scenario {
     /// Speculative decoding, when on.
     pub spec: Option<SpecDecode>,
     pub efficiency: Efficiency,
-    pub usd_per_gpu_hour: f64,
+    /// Rental price per GPU-hour: the one typed, else the catalog's typical price; `None` when
+    /// neither exists. Then every cost is `None` and `warnings` says so (`no_price_warning`).
+    pub usd_per_gpu_hour: Option<f64>,
     /// Requests in flight across the system at the chosen operating point.
     pub concurrency: u32,
     pub step_cost: StepCost,
@@ -87,6 +89,14 @@ pub struct Scenario {
     /// Sequences one replica holds in paged KV (`S_cap`, MODEL.md §1.4).
     pub kv_capacity_per_replica: u32,
     pub warnings: Vec<String>,
+}
+
+/// The warning a scenario without a price carries: costs are not shown until one is entered.
+pub fn no_price_warning(gpu: &Gpu) -> String {
+    format!(
+        "no rental price for {} in the catalog: cost not shown; enter a price per GPU-hour",
+        gpu.name
+    )
 }
 
 /// Speculative decoding as validated: method and `(α, γ, c)` (MODEL.md §5).
@@ -338,19 +348,13 @@ impl TryFrom<ScenarioInput> for Scenario {
                 })
             }
         };
-        let default_price = gpu.usd_per_gpu_hour_typical;
-        let usd_per_gpu_hour = match input.usd_per_gpu_hour.or(default_price) {
-            Some(price) => USD_PER_GPU_HOUR.real(price)?,
-            None => {
-                return Err(error(
-                    USD_PER_GPU_HOUR.key,
-                    format!(
-                        "the catalog has no rental price for {}; enter one",
-                        gpu.name
-                    ),
-                ))
-            }
-        };
+        // The price typed, else the catalog's typical one; neither is no price (cost not shown),
+        // never an error: throughput and latency need no price.
+        let usd_per_gpu_hour = input
+            .usd_per_gpu_hour
+            .or(gpu.usd_per_gpu_hour_typical)
+            .map(|price| USD_PER_GPU_HOUR.real(price))
+            .transpose()?;
         let efficiency = input.efficiency.apply(Efficiency::for_vendor(&gpu.vendor));
         for knob in fields::efficiency_knobs() {
             if let Some(value_of) = knob.efficiency {
@@ -524,6 +528,9 @@ impl TryFrom<ScenarioInput> for Scenario {
             kv_precision,
             efficiency,
         );
+        if usd_per_gpu_hour.is_none() {
+            warnings.push(no_price_warning(&gpu));
+        }
         Ok(Scenario {
             input,
             model,
@@ -603,6 +610,38 @@ mod tests {
         assert!(s.warnings.iter().any(|w| w.contains("chose TP 2")));
     }
 
+    /// Throughput and latency need no price: a GPU the catalog has no rental price for, with
+    /// none typed, is a valid scenario with no price and a warning that asks for one (it used to
+    /// be an error on `usd-per-gpu-hour`). A typed price is used as given.
+    #[test]
+    fn a_gpu_without_a_catalog_price_validates_without_a_price() {
+        let unpriced = ScenarioInput {
+            gpu: "gb200".into(),
+            usd_per_gpu_hour: None,
+            ..ScenarioInput::default()
+        };
+        let s = Scenario::try_from(unpriced.clone()).expect("valid without a price");
+        assert_eq!(s.usd_per_gpu_hour, None);
+        assert_eq!(s.warnings.last(), Some(&no_price_warning(&s.gpu)));
+        assert_eq!(
+            no_price_warning(&s.gpu),
+            "no rental price for NVIDIA GB200 NVL72 (per Blackwell GPU) in the catalog: cost not shown; enter a price per GPU-hour"
+        );
+        let typed = Scenario::try_from(ScenarioInput {
+            usd_per_gpu_hour: Some(6.0),
+            ..unpriced
+        })
+        .expect("valid");
+        assert_eq!(typed.usd_per_gpu_hour, Some(6.0));
+        assert!(!typed.warnings.iter().any(|w| w.contains("no rental price")));
+        let catalog = Scenario::try_from(ScenarioInput {
+            usd_per_gpu_hour: None,
+            ..ScenarioInput::default()
+        })
+        .expect("valid");
+        assert_eq!(catalog.usd_per_gpu_hour, Some(2.65), "H100 SXM typical");
+    }
+
     fn err(input: ScenarioInput) -> ScenarioError {
         Scenario::try_from(input).expect_err("should be rejected")
     }
@@ -636,7 +675,7 @@ mod tests {
         );
         assert_eq!(
             err(ScenarioInput {
-                gpu: "h100-nvl".into(),
+                gpu: "a10g".into(),
                 ..base.clone()
             })
             .field,

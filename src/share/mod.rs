@@ -478,19 +478,21 @@ pub fn curve_csv(
     out
 }
 
-/// The curve's CSV header and one row per point (also `servecost sweep --csv`).
+/// The curve's CSV header and one row per point (also `servecost sweep --csv`). The cost cell
+/// is empty when the scenario has no price per GPU-hour.
 pub fn curve_csv_rows(curve: &Curve) -> String {
     let mut out = String::from("concurrency,tok_s_per_user,output_tok_s_per_gpu,output_tok_s,tpot_ms,ttft_ms,usd_per_m_output,fits,pareto,knee,bound\n");
     for (index, p) in curve.points.iter().enumerate() {
         out.push_str(&format!(
-            "{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.6},{},{},{},{}\n",
+            "{},{:.4},{:.4},{:.4},{:.4},{:.4},{},{},{},{},{}\n",
             p.concurrency,
             p.tok_s_per_user,
             p.output_tok_s_per_gpu,
             p.output_tok_s,
             p.tpot_ms,
             p.ttft_ms,
-            p.usd_per_m_output,
+            p.usd_per_m_output
+                .map_or_else(String::new, |usd| format!("{usd:.6}")),
             p.fits,
             p.pareto,
             curve.knee == Some(index),
@@ -631,5 +633,40 @@ mod tests {
             csv.lines().filter(|l| !l.starts_with('#')).count(),
             curve.points.len() + 1
         );
+    }
+
+    /// Without a price the cost column is empty (never a made-up number) and the assumptions
+    /// say why; every other column is as with a price.
+    #[test]
+    fn csv_without_a_price_leaves_the_cost_column_empty() {
+        let scenario = Scenario::try_from(crate::scenario::ScenarioInput {
+            gpu: "gb200".into(),
+            usd_per_gpu_hour: None,
+            ..crate::scenario::ScenarioInput::default()
+        })
+        .expect("valid without a price");
+        let point = crate::model::evaluate(&scenario);
+        let curve = crate::model::sweep(&scenario);
+        let csv = curve_csv(&scenario, &point, &curve, "0.1.0");
+        assert!(csv.contains("# Price: none"), "{csv}");
+        assert!(
+            csv.contains("# Note: no rental price for NVIDIA GB200"),
+            "{csv}"
+        );
+        let rows: Vec<&str> = csv
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .skip(1)
+            .collect();
+        assert_eq!(rows.len(), curve.points.len());
+        for row in rows {
+            let cells: Vec<&str> = row.split(',').collect();
+            assert_eq!(cells.len(), 11, "{row}");
+            assert_eq!(cells[6], "", "usd_per_m_output: {row}");
+            assert!(
+                cells[2].parse::<f64>().expect("tok/s per GPU") > 0.0,
+                "{row}"
+            );
+        }
     }
 }

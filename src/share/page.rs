@@ -160,13 +160,18 @@ pub fn chart_caption(
             scenario.workload.output_mean
         ),
         format!(
-            "At {} in flight: {} output tok/s per GPU, {} tok/s per user, TPOT {} ms, {} per M output tokens at ${:.3}/GPU-hour",
+            "At {} in flight: {} output tok/s per GPU, {} tok/s per user, TPOT {} ms, {}",
             point.concurrency,
             format_number(point.output_tok_s_per_gpu),
             format_number(point.tok_s_per_user),
             format_number(point.tpot_ms),
-            format_usd(point.usd_per_m_output),
-            scenario.usd_per_gpu_hour
+            match (point.usd_per_m_output, scenario.usd_per_gpu_hour) {
+                (Some(usd), Some(usd_per_gpu_hour)) => format!(
+                    "{} per M output tokens at ${usd_per_gpu_hour:.3}/GPU-hour",
+                    format_usd(usd)
+                ),
+                _ => "no cost (no price per GPU-hour)".into(),
+            }
         ),
         format!(
             "servecost {app_version}, analytic steady-state model; every assumption is in the JSON and CSV exports"
@@ -287,6 +292,22 @@ mod tests {
             caption[0]
         );
         assert!(caption[1].contains("At 64 in flight"), "{}", caption[1]);
-        assert!(caption[1].contains(&format_usd(point.usd_per_m_output)));
+        let usd = point
+            .usd_per_m_output
+            .expect("the default scenario has a price");
+        assert!(caption[1].contains(&format_usd(usd)));
+        let unpriced = Scenario::try_from(crate::scenario::ScenarioInput {
+            gpu: "gb200".into(),
+            usd_per_gpu_hour: None,
+            ..crate::scenario::ScenarioInput::default()
+        })
+        .expect("valid without a price");
+        let caption = chart_caption(&unpriced, &crate::model::evaluate(&unpriced), "0.1.0");
+        assert!(
+            caption[1].contains("no cost (no price per GPU-hour)"),
+            "{}",
+            caption[1]
+        );
+        assert!(!caption[1].contains('$'), "{}", caption[1]);
     }
 }

@@ -95,17 +95,13 @@ mod tests {
 
     fn scenario(kv_alloc: &str) -> Scenario {
         Scenario::try_from(ScenarioInput {
-            model: "llama-3.1-8b".into(),
-            gpu: "h100-sxm".into(),
-            gpu_count: 1.0,
-            precision: "bf16".into(),
             kv_alloc: kv_alloc.into(),
             efficiency: crate::scenario::EfficiencyOverrides {
                 mem_utilization: Some(0.9),
                 reserved_gb: Some(2.0),
                 ..Default::default()
             },
-            ..ScenarioInput::default()
+            ..ScenarioInput::small_reference()
         })
         .expect("valid")
     }

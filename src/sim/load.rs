@@ -180,15 +180,7 @@ mod tests {
     use crate::scenario::ScenarioInput;
 
     fn chat_8b() -> Scenario {
-        Scenario::try_from(ScenarioInput {
-            model: "llama-3.1-8b".into(),
-            gpu: "h100-sxm".into(),
-            gpu_count: 1.0,
-            precision: "bf16".into(),
-            usd_per_gpu_hour: None,
-            ..ScenarioInput::default()
-        })
-        .expect("valid")
+        Scenario::try_from(ScenarioInput::small_reference()).expect("valid")
     }
 
     #[test]

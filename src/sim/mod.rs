@@ -18,6 +18,7 @@
 //! Invariants: no clock, no OS randomness, no I/O (a test greps for them); every loop is bounded;
 //! the same scenario, config and seed give bit-identical results.
 
+pub mod bench;
 mod continuous;
 pub mod histogram;
 mod input;
@@ -41,7 +42,7 @@ pub use workload::Arrivals;
 use crate::scenario::{Batching, Scenario};
 use kv::KvGeometry;
 use metrics::{LatencySamples, Recorder, WindowEnd};
-use replica::{EngineSettings, Source};
+use replica::{EngineSettings, Replica, Source};
 use rng::{Rng, Stream};
 use serde::{Deserialize, Serialize};
 
@@ -233,7 +234,9 @@ pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<SimResult, Si
             Batching::Continuous => continuous::run,
             Batching::Static => static_batch::run,
         };
-        let (outcome, window) = run(scenario, settings, source, recorder, rng, slots);
+        let (outcome, window) = run(Replica::start(
+            scenario, settings, source, recorder, rng, slots,
+        ));
         outcomes.push(outcome);
         windows.push(window);
     }

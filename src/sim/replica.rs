@@ -1,12 +1,15 @@
 //! What both batching policies share on one replica: the engine settings taken from the
-//! scenario, the stream of requests routed to the replica, the state of one sequence, and the
-//! counters a run reports (MODEL.md §6.2 entities).
+//! scenario, the stream of requests routed to the replica, the state of one sequence, the
+//! counters a run reports (MODEL.md §6.2 entities), and the run itself up to the batch
+//! (`Replica`: set-up, intake, clock, finish).
 
 use super::kv::KvGeometry;
-use super::metrics::Recorder;
+use super::metrics::{Recorder, WindowTotals};
 use super::result::{TokenLedger, Truncation};
+use super::rng::Rng;
 use super::workload::RequestSample;
 use crate::model::memory::BLOCK_TOKENS;
+use crate::scenario::Scenario;
 use std::collections::VecDeque;
 
 /// Engine settings of one replica, resolved once per run.
@@ -197,76 +200,174 @@ impl ReplicaOutcome {
     }
 }
 
-/// Where a replica's requests enter: the waiting queue, or rejection if one can never fit.
-#[derive(Debug)]
-pub struct Intake<'r> {
+/// One replica's run as both batching policies hold it and handle it alike: the scenario and
+/// settings, where requests enter (the routed source, the waiting queue, or rejection if one can
+/// never fit), the recorder, the acceptance-draw stream, the counters and the clock. An engine
+/// adds only its batch.
+pub struct Replica<'a, 'r, 's> {
+    pub scenario: &'s Scenario,
+    pub settings: EngineSettings,
     pub source: Source<'r>,
     /// Requests waiting for admission, FCFS (preempted ones re-enter at the front).
     pub waiting: VecDeque<Sequence>,
+    pub recorder: Recorder<'a>,
+    pub rng: Rng,
+    pub out: ReplicaOutcome,
+    pub now_s: f64,
 }
 
-impl<'r> Intake<'r> {
-    pub fn new(source: Source<'r>) -> Intake<'r> {
-        Intake {
+impl<'a, 'r, 's> Replica<'a, 'r, 's> {
+    /// The replica at time 0, with `initial_slots` requests released (its closed-loop share of
+    /// the slots; 0 in an open loop).
+    pub fn start(
+        scenario: &'s Scenario,
+        settings: EngineSettings,
+        source: Source<'r>,
+        recorder: Recorder<'a>,
+        rng: Rng,
+        initial_slots: u32,
+    ) -> Replica<'a, 'r, 's> {
+        let mut replica = Replica {
+            scenario,
+            settings,
             source,
             waiting: VecDeque::new(),
+            recorder,
+            rng,
+            out: ReplicaOutcome::default(),
+            now_s: 0.0,
+        };
+        for _ in 0..initial_slots {
+            replica.release_next();
         }
+        replica
     }
 
-    fn enqueue(
-        &mut self,
-        request: &RequestSample,
-        (arrival_s, now_s): (f64, f64),
-        settings: &EngineSettings,
-        out: &mut ReplicaOutcome,
-        recorder: &mut Recorder<'_>,
-    ) -> bool {
-        if settings.feasible(request) {
+    fn enqueue(&mut self, request: &RequestSample, arrival_s: f64) -> bool {
+        if self.settings.feasible(request) {
             self.waiting
-                .push_back(Sequence::new(request, arrival_s, settings));
+                .push_back(Sequence::new(request, arrival_s, &self.settings));
             true
         } else {
-            out.rejected += 1;
-            recorder.on_rejected(now_s);
+            self.out.rejected += 1;
+            self.recorder.on_rejected(self.now_s);
             false
         }
     }
 
-    /// Closed loop: release the next request at `now_s` (a rejected one releases the next).
-    pub fn release_next(
-        &mut self,
-        now_s: f64,
-        settings: &EngineSettings,
-        out: &mut ReplicaOutcome,
-        recorder: &mut Recorder<'_>,
-    ) {
+    /// Closed loop: release the next request now (a rejected one releases the next).
+    pub fn release_next(&mut self) {
         while let Some(request) = self.source.take() {
-            if self.enqueue(&request, (now_s, now_s), settings, out, recorder) {
+            if self.enqueue(&request, self.now_s) {
                 return;
             }
         }
     }
 
-    /// Open loop: queue every request that has arrived by `now_s`, in arrival order; tell the
-    /// recorder when the last one has arrived.
-    pub fn take_arrivals(
-        &mut self,
-        now_s: f64,
-        settings: &EngineSettings,
-        out: &mut ReplicaOutcome,
-        recorder: &mut Recorder<'_>,
-    ) {
+    /// Open loop: queue every request that has arrived by now, in arrival order; tell the
+    /// recorder when the last one has arrived. Does nothing in a closed loop.
+    pub fn take_arrivals(&mut self) {
         while let Some(arrival_s) = self.source.next_arrival_s() {
-            if arrival_s > now_s {
+            if arrival_s > self.now_s {
                 break;
             }
             let Some(request) = self.source.take() else {
                 break;
             };
-            self.enqueue(&request, (arrival_s, now_s), settings, out, recorder);
+            self.enqueue(&request, arrival_s);
             if self.source.exhausted() {
-                recorder.on_last_arrival(now_s);
+                self.recorder.on_last_arrival(self.now_s);
             }
         }
+    }
+
+    /// With nothing to run: move the clock to the next arrival and return true, or return false
+    /// when the run is over (no request is left to arrive, or the next arrives past the horizon:
+    /// truncated).
+    pub fn wait_for_arrival(&mut self) -> bool {
+        match self.source.next_arrival_s() {
+            Some(arrival_s) if arrival_s < self.settings.horizon_s => {
+                self.now_s = self.now_s.max(arrival_s);
+                true
+            }
+            Some(_) => {
+                self.out.truncated = Some(Truncation::Horizon);
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// The run's counters, with the clock, and its measurement window.
+    pub fn finish(self) -> (ReplicaOutcome, WindowTotals) {
+        let Replica {
+            recorder,
+            mut out,
+            now_s,
+            ..
+        } = self;
+        out.clock_s = now_s;
+        (out, recorder.finish(now_s))
+    }
+}
+
+/// For both engines' unit tests: plain settings and a measured closed-loop run.
+#[cfg(test)]
+pub mod testing {
+    use super::{EngineSettings, Replica, ReplicaOutcome, Source};
+    use crate::scenario::{Scenario, ScenarioInput};
+    use crate::sim::kv::KvGeometry;
+    use crate::sim::metrics::{LatencySamples, Recorder, WindowEnd, WindowTotals};
+    use crate::sim::rng::Rng;
+    use crate::sim::workload::RequestSample;
+
+    /// `ScenarioInput::small_reference()`, validated.
+    pub fn scenario() -> Scenario {
+        Scenario::try_from(ScenarioInput::small_reference()).expect("valid")
+    }
+
+    /// A pool of `total_blocks` with no watermark or reserve, vLLM's default token budget and
+    /// sequence limit, no prefix cache or speculation, 10⁴ passes, a far horizon, batches of one.
+    pub fn settings(total_blocks: u32) -> EngineSettings {
+        EngineSettings {
+            kv: KvGeometry {
+                total_blocks,
+                watermark_blocks: 0,
+                reserve_tokens: 0,
+            },
+            chunk_tokens: 2048,
+            max_num_seqs: 256,
+            prefix_hit: 0.0,
+            spec: None,
+            max_events: 10_000,
+            horizon_s: 1e6,
+            static_batch: 1,
+            batch_timeout_s: 0.0,
+        }
+    }
+
+    /// A request that is there from the start.
+    pub fn request(prompt_tokens: u32, output_tokens: u32) -> RequestSample {
+        RequestSample {
+            prompt_tokens,
+            output_tokens,
+            arrival_s: 0.0,
+        }
+    }
+
+    /// `run` over `requests` in a closed loop with `slots` in flight, measuring everything.
+    pub fn serve(
+        run: fn(Replica<'_, '_, '_>) -> (ReplicaOutcome, WindowTotals),
+        scenario: &Scenario,
+        settings: EngineSettings,
+        requests: &[RequestSample],
+        slots: u32,
+    ) -> (ReplicaOutcome, WindowTotals, LatencySamples) {
+        let mut samples = LatencySamples::default();
+        let recorder = Recorder::new(&mut samples, None, 0, WindowEnd::AtRunEnd);
+        let source = Source::new(requests, 0, 1, true);
+        let replica = Replica::start(scenario, settings, source, recorder, Rng::new(1), slots);
+        let (out, window) = run(replica);
+        (out, window, samples)
     }
 }

@@ -8,137 +8,87 @@
 //! `O_max − 1` iterations priced at the mid-point context `P_max + O_max/2` (as §4.1's
 //! `t_iter(B, ctx ≈ P_max + O_max/2)`).
 
-use super::metrics::{Finished, Recorder, WindowTotals};
-use super::replica::{EngineSettings, Intake, ReplicaOutcome, Sequence, Source};
+use super::metrics::{Finished, WindowTotals};
+use super::replica::{Replica, ReplicaOutcome, Sequence};
 use super::result::Truncation;
-use super::rng::Rng;
 use super::step::{iteration_seconds, IterationWork};
-use crate::scenario::Scenario;
 
+/// One replica's run under static batching: the shared run state and the batch being formed.
 struct Engine<'a, 'r, 's> {
-    scenario: &'s Scenario,
-    settings: EngineSettings,
-    intake: Intake<'r>,
-    recorder: Recorder<'a>,
-    rng: Rng,
-    out: ReplicaOutcome,
+    replica: Replica<'a, 'r, 's>,
     members: Vec<Sequence>,
     /// Decode rounds each member needs (speculation makes them differ from `O − 1`).
     rounds: Vec<u32>,
-    now_s: f64,
 }
 
 /// Run one replica under static batching; returns its counters and window.
-pub fn run(
-    scenario: &Scenario,
-    settings: EngineSettings,
-    source: Source<'_>,
-    recorder: Recorder<'_>,
-    rng: Rng,
-    initial_slots: u32,
-) -> (ReplicaOutcome, WindowTotals) {
+pub fn run(replica: Replica<'_, '_, '_>) -> (ReplicaOutcome, WindowTotals) {
     let mut engine = Engine {
-        scenario,
-        settings,
-        intake: Intake::new(source),
-        recorder,
-        rng,
-        out: ReplicaOutcome::default(),
+        replica,
         members: Vec::new(),
         rounds: Vec::new(),
-        now_s: 0.0,
     };
-    for _ in 0..initial_slots {
-        engine.release_next();
-    }
     engine.main_loop();
-    let Engine {
-        recorder,
-        mut out,
-        now_s,
-        ..
-    } = engine;
-    out.clock_s = now_s;
-    let window = recorder.finish(now_s);
-    (out, window)
+    engine.replica.finish()
 }
 
 impl Engine<'_, '_, '_> {
-    fn release_next(&mut self) {
-        self.intake.release_next(
-            self.now_s,
-            &self.settings,
-            &mut self.out,
-            &mut self.recorder,
-        );
-    }
-
     fn main_loop(&mut self) {
         // Each pass runs a batch, or moves time to an arrival or a fill deadline (at most two
         // moves per arriving request).
         let passes = self
+            .replica
             .settings
             .max_events
-            .saturating_add(u64::from(self.intake.source.remaining()).saturating_mul(3))
+            .saturating_add(u64::from(self.replica.source.remaining()).saturating_mul(3))
             .saturating_add(16);
-        let target = usize::try_from(self.settings.static_batch.max(1)).unwrap_or(1);
+        let target = usize::try_from(self.replica.settings.static_batch.max(1)).unwrap_or(1);
         for _ in 0..passes {
-            if !self.intake.source.closed() {
-                self.intake.take_arrivals(
-                    self.now_s,
-                    &self.settings,
-                    &mut self.out,
-                    &mut self.recorder,
-                );
-            }
-            let Some(oldest_s) = self.intake.waiting.front().map(|s| s.arrival_s) else {
-                match self.intake.source.next_arrival_s() {
-                    Some(arrival_s) if arrival_s < self.settings.horizon_s => {
-                        self.now_s = self.now_s.max(arrival_s);
-                        continue;
-                    }
-                    Some(_) => {
-                        self.out.truncated = Some(Truncation::Horizon);
-                        return;
-                    }
-                    None => return,
+            self.replica.take_arrivals();
+            let Some(oldest_s) = self.replica.waiting.front().map(|s| s.arrival_s) else {
+                if self.replica.wait_for_arrival() {
+                    continue;
                 }
+                return;
             };
-            if self.now_s >= self.settings.horizon_s {
-                self.out.truncated = Some(Truncation::Horizon);
+            if self.replica.now_s >= self.replica.settings.horizon_s {
+                self.replica.out.truncated = Some(Truncation::Horizon);
                 return;
             }
-            if self.out.events >= self.settings.max_events {
-                self.out.truncated = Some(Truncation::EventBudget);
+            if self.replica.out.events >= self.replica.settings.max_events {
+                self.replica.out.truncated = Some(Truncation::EventBudget);
                 return;
             }
-            let more_may_arrive = !self.intake.source.closed() && !self.intake.source.exhausted();
-            let deadline_s = oldest_s + self.settings.batch_timeout_s;
-            if self.intake.waiting.len() < target && more_may_arrive && self.now_s < deadline_s {
-                self.now_s = match self.intake.source.next_arrival_s() {
-                    Some(arrival_s) if arrival_s < deadline_s => arrival_s.max(self.now_s),
+            let more_may_arrive = !self.replica.source.closed() && !self.replica.source.exhausted();
+            let deadline_s = oldest_s + self.replica.settings.batch_timeout_s;
+            if self.replica.waiting.len() < target
+                && more_may_arrive
+                && self.replica.now_s < deadline_s
+            {
+                self.replica.now_s = match self.replica.source.next_arrival_s() {
+                    Some(arrival_s) if arrival_s < deadline_s => arrival_s.max(self.replica.now_s),
                     _ => deadline_s,
                 };
                 continue;
             }
             if !self.run_batch(target) {
-                self.out.truncated = Some(Truncation::Stalled);
+                self.replica.out.truncated = Some(Truncation::Stalled);
                 return;
             }
         }
-        self.out.truncated = Some(Truncation::Stalled);
+        self.replica.out.truncated = Some(Truncation::Stalled);
     }
 
     /// Form a batch from the queue's front (as many of `target` as the KV reservation allows)
     /// and run it to the end. Returns false if not even one request fits.
     fn run_batch(&mut self, target: usize) -> bool {
-        let kv = self.settings.kv;
-        let slots = self.settings.decode_slots();
+        let kv = self.replica.settings.kv;
+        let slots = self.replica.settings.decode_slots();
         let (mut prompt_max, mut output_max) = (0u32, 0u32);
         let mut per_member_blocks = 0u32;
         self.members.clear();
         while self.members.len() < target {
-            let Some(front) = self.intake.waiting.front() else {
+            let Some(front) = self.replica.waiting.front() else {
                 break;
             };
             let prompt = prompt_max.max(front.prompt);
@@ -149,7 +99,7 @@ impl Engine<'_, '_, '_> {
             if u64::from(blocks).saturating_mul(members) > u64::from(kv.total_blocks) {
                 break;
             }
-            let Some(seq) = self.intake.waiting.pop_front() else {
+            let Some(seq) = self.replica.waiting.pop_front() else {
                 break;
             };
             prompt_max = prompt;
@@ -172,7 +122,7 @@ impl Engine<'_, '_, '_> {
         self.rounds.clear();
         for seq in &self.members {
             let tokens = seq.output.saturating_sub(1);
-            let rounds = match self.settings.spec {
+            let rounds = match self.replica.settings.spec {
                 None => tokens,
                 Some((accept, len)) => {
                     let (mut left, mut rounds) = (tokens, 0u32);
@@ -180,7 +130,8 @@ impl Engine<'_, '_, '_> {
                         if left == 0 {
                             break;
                         }
-                        left = left.saturating_sub(1 + self.rng.accepted_drafts(accept, len));
+                        left =
+                            left.saturating_sub(1 + self.replica.rng.accepted_drafts(accept, len));
                         rounds += 1;
                     }
                     rounds
@@ -191,7 +142,7 @@ impl Engine<'_, '_, '_> {
         let batch_rounds = self.rounds.iter().copied().max().unwrap_or(0);
         let padded_tokens = batch.saturating_mul(padded_prompt);
         let prefill_s = iteration_seconds(
-            self.scenario,
+            self.replica.scenario,
             &IterationWork {
                 prefill_tokens: padded_tokens,
                 prefill_prompt_weighted: f64::from(padded_tokens) * f64::from(padded_prompt),
@@ -200,7 +151,7 @@ impl Engine<'_, '_, '_> {
         );
         let context = f64::from(prompt_max) + f64::from(output_max) / 2.0;
         let round_s = iteration_seconds(
-            self.scenario,
+            self.replica.scenario,
             &IterationWork {
                 decode_seqs: batch,
                 decode_context_tokens: f64::from(batch) * context,
@@ -208,15 +159,18 @@ impl Engine<'_, '_, '_> {
             },
         );
         let blocks_used = per_member_blocks.saturating_mul(batch);
-        let first_token_s = self.now_s + prefill_s;
+        let first_token_s = self.replica.now_s + prefill_s;
         let end_s = first_token_s + round_s * f64::from(batch_rounds);
 
-        self.recorder.on_iteration(prefill_s, batch, blocks_used);
-        self.recorder
+        self.replica
+            .recorder
+            .on_iteration(prefill_s, batch, blocks_used);
+        self.replica
+            .recorder
             .on_iteration(round_s * f64::from(batch_rounds), batch, blocks_used);
-        self.out.iterations += 1 + u64::from(batch_rounds);
-        self.out.events += 2;
-        let ledger = &mut self.out.ledger;
+        self.replica.out.iterations += 1 + u64::from(batch_rounds);
+        self.replica.out.events += 2;
+        let ledger = &mut self.replica.out.ledger;
         for (seq, &rounds) in self.members.iter_mut().zip(&self.rounds) {
             let uncached = seq.prompt.saturating_sub(seq.cached);
             ledger.prefill_tokens_computed += u64::from(uncached);
@@ -228,23 +182,23 @@ impl Engine<'_, '_, '_> {
             seq.emitted = seq.output;
             seq.computed = seq.prompt + seq.output.saturating_sub(1);
             seq.target = seq.prompt;
-            self.recorder.on_gaps(round_s, u64::from(rounds));
-            self.recorder.on_emitted(u64::from(seq.output));
-            self.recorder.on_prompt_served(seq.prompt);
+            self.replica.recorder.on_gaps(round_s, u64::from(rounds));
+            self.replica.recorder.on_emitted(u64::from(seq.output));
+            self.replica.recorder.on_prompt_served(seq.prompt);
         }
         for seq in &self.members {
-            self.out.book_completion(seq);
-            self.recorder.on_finished(&Finished {
+            self.replica.out.book_completion(seq);
+            self.replica.recorder.on_finished(&Finished {
                 arrival_s: seq.arrival_s,
                 first_token_s,
                 finish_s: end_s,
                 output_tokens: seq.output,
             });
         }
-        self.now_s = end_s;
-        if self.intake.source.closed() {
+        self.replica.now_s = end_s;
+        if self.replica.source.closed() {
             for _ in 0..batch {
-                self.release_next();
+                self.replica.release_next();
             }
         }
         true
@@ -254,55 +208,23 @@ impl Engine<'_, '_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::ScenarioInput;
-    use crate::sim::kv::KvGeometry;
-    use crate::sim::metrics::{LatencySamples, WindowEnd};
-    use crate::sim::workload::RequestSample;
+    use crate::sim::replica::testing::{request, scenario, serve, settings};
+    use crate::sim::replica::EngineSettings;
 
     /// One batch of two: the prompts are padded to 300, both members get their first token when
     /// the padded prefill ends and leave together after the longest output's 49 decode rounds,
     /// priced at the mid-point context 300 + 50/2 (MODEL.md §4.1). Exact.
     #[test]
     fn padded_batch_runs_to_the_longest_output() {
-        let s = Scenario::try_from(ScenarioInput {
-            model: "llama-3.1-8b".into(),
-            gpu: "h100-sxm".into(),
-            gpu_count: 1.0,
-            precision: "bf16".into(),
-            ..ScenarioInput::default()
-        })
-        .expect("valid");
+        let s = scenario();
         let settings = EngineSettings {
-            kv: KvGeometry {
-                total_blocks: 10_000,
-                watermark_blocks: 0,
-                reserve_tokens: 0,
-            },
-            chunk_tokens: 2048,
-            max_num_seqs: 256,
-            prefix_hit: 0.0,
-            spec: None,
             max_events: 100,
-            horizon_s: 1e6,
             static_batch: 2,
             batch_timeout_s: 0.5,
+            ..settings(10_000)
         };
-        let requests = [
-            RequestSample {
-                prompt_tokens: 100,
-                output_tokens: 10,
-                arrival_s: 0.0,
-            },
-            RequestSample {
-                prompt_tokens: 300,
-                output_tokens: 50,
-                arrival_s: 0.0,
-            },
-        ];
-        let mut samples = LatencySamples::default();
-        let recorder = Recorder::new(&mut samples, None, 0, WindowEnd::AtRunEnd);
-        let source = Source::new(&requests, 0, 1, true);
-        let (out, _) = run(&s, settings, source, recorder, Rng::new(1), 2);
+        let requests = [request(100, 10), request(300, 50)];
+        let (out, _, samples) = serve(run, &s, settings, &requests, 2);
         let prefill_s = iteration_seconds(
             &s,
             &IterationWork {

@@ -122,17 +122,6 @@ mod tests {
     use super::*;
     use crate::scenario::ScenarioInput;
 
-    fn chat_8b() -> ScenarioInput {
-        ScenarioInput {
-            model: "llama-3.1-8b".into(),
-            gpu: "h100-sxm".into(),
-            gpu_count: 1.0,
-            precision: "bf16".into(),
-            usd_per_gpu_hour: None,
-            ..ScenarioInput::default()
-        }
-    }
-
     /// MODEL.md §4.1: with fixed lengths static and continuous batching are within a few per
     /// cent at B = 32; with Azure-conversation lognormals static batching loses several-fold
     /// (7.1× in the spec's prototype) while continuous batching barely moves.
@@ -140,7 +129,7 @@ mod tests {
     fn production_lengths_hurt_static_batching_far_more() {
         let scenario = Scenario::try_from(ScenarioInput {
             length_dist: "fixed".into(),
-            ..chat_8b()
+            ..ScenarioInput::small_reference()
         })
         .expect("valid");
         let study = LengthStudy::new(&scenario);
@@ -172,7 +161,7 @@ mod tests {
         let scenario = Scenario::try_from(ScenarioInput {
             input_sigma: 0.5,
             output_sigma: 0.4,
-            ..chat_8b()
+            ..ScenarioInput::small_reference()
         })
         .expect("valid");
         let study = LengthStudy::new(&scenario);

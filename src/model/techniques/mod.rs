@@ -236,18 +236,6 @@ mod tests {
     use super::*;
     use crate::model::CurvePoint;
 
-    /// Llama-3.1-8B BF16 on one H100, chat lengths (lognormal), the scenario of MODEL.md §4.
-    fn chat_8b() -> ScenarioInput {
-        ScenarioInput {
-            model: "llama-3.1-8b".into(),
-            gpu: "h100-sxm".into(),
-            gpu_count: 1.0,
-            precision: "bf16".into(),
-            usd_per_gpu_hour: None,
-            ..ScenarioInput::default()
-        }
-    }
-
     /// Best output tok/s per GPU the curve reaches at `x` tok/s per user or more: its feasible
     /// points there, and the line between two neighbouring points that straddle `x`
     /// (interpolated in log x, as the chart draws it), so the sweep grid's spacing does not count.
@@ -279,7 +267,12 @@ mod tests {
 
     #[test]
     fn every_level_is_built_and_the_current_one_is_marked() {
-        let curves = technique_curves(&chat_8b());
+        // TP left automatic, so the user's own curve is also the TP-pinned one.
+        let input = ScenarioInput {
+            tp: None,
+            ..ScenarioInput::small_reference()
+        };
+        let curves = technique_curves(&input);
         let levels: Vec<TechniqueLevel> = curves.iter().map(|c| c.level).collect();
         assert_eq!(levels, TechniqueLevel::ALL.to_vec());
         let current: Vec<TechniqueLevel> = curves
@@ -288,7 +281,7 @@ mod tests {
             .map(|c| c.level)
             .collect();
         assert_eq!(current, vec![TechniqueLevel::Paged]);
-        let scenario = Scenario::try_from(chat_8b()).expect("valid");
+        let scenario = Scenario::try_from(input).expect("valid");
         let own = curves
             .iter()
             .find(|c| c.current)
@@ -309,7 +302,7 @@ mod tests {
     /// its peak is clearly higher.
     #[test]
     fn each_level_dominates_the_previous_one() {
-        let curves = technique_curves(&chat_8b());
+        let curves = technique_curves(&ScenarioInput::small_reference());
         for pair in curves.windows(2) {
             let (older, newer) = (&pair[0], &pair[1]);
             for p in older.curve.points.iter().filter(|p| p.fits) {
@@ -343,7 +336,7 @@ mod tests {
 
     #[test]
     fn levels_and_variants_round_trip() {
-        let base = chat_8b();
+        let base = ScenarioInput::small_reference();
         for level in TechniqueLevel::ALL {
             assert_eq!(
                 TechniqueLevel::of(&level.variant(&base)),
@@ -382,7 +375,7 @@ mod tests {
 
     #[test]
     fn an_invalid_input_has_no_curves() {
-        let mut bad = chat_8b();
+        let mut bad = ScenarioInput::small_reference();
         bad.input_len = -1.0;
         assert!(technique_curves(&bad).is_empty());
     }

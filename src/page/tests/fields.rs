@@ -12,7 +12,7 @@ use crate::scenario::{Scenario, ScenarioInput};
 #[test]
 fn every_field_has_a_distinct_key_that_finds_it_again() {
     for field in FIELDS {
-        assert_eq!(Field::by_key(field.key), Some(field), "{field:?}");
+        assert_eq!(Field::by_key(field.key), Some(*field), "{field:?}");
         assert!(!field.label.is_empty(), "{field:?}");
         let same_key = FIELDS.iter().filter(|f| f.key == field.key).count();
         assert_eq!(same_key, 1, "{} is unique", field.key);

@@ -139,11 +139,16 @@ fn a_new_gpu_brings_its_catalog_price_and_scenario_errors_name_their_field() {
     assert!(error.text().starts_with("GPU count:"), "{}", error.text());
 }
 
+/// Changed on purpose: a GPU without a catalog price used to keep the previous GPU's price (a
+/// missing price was an error); now its price box is emptied and its costs are not shown.
 #[test]
-fn a_gpu_without_a_catalog_price_and_the_same_gpu_again_keep_the_typed_price() {
+fn a_gpu_without_a_catalog_price_empties_the_price_and_the_same_gpu_again_keeps_it() {
     let state = State::initial();
     let no_price = apply(&state, Action::Edit(&GPU, "gb200".into()));
-    assert_eq!(no_price.texts.get(&USD_PER_GPU_HOUR), "3.125");
+    assert_eq!(no_price.texts.get(&USD_PER_GPU_HOUR), "");
+    assert!(no_price.error.is_none(), "{:?}", no_price.error);
+    assert_eq!(shown(&no_price).scenario.usd_per_gpu_hour, None);
+    assert_eq!(shown(&no_price).point.usd_per_m_output, None);
     let typed = apply(&state, Action::Edit(&USD_PER_GPU_HOUR, "9".into()));
     // Choosing the GPU already chosen is no change at all: the typed price stays.
     assert!(typed.apply(Action::Edit(&GPU, "h100-sxm".into())).is_none());
@@ -152,27 +157,41 @@ fn a_gpu_without_a_catalog_price_and_the_same_gpu_again_keep_the_typed_price() {
 }
 
 /// Changed on purpose: the price is optional, so an empty box means the GPU's catalog price
-/// (it used to be an error), and only a GPU without one asks for a price.
+/// (it used to be an error), and a GPU without one shows its performance with no cost (this
+/// used to be an error that kept the last good view) and a warning asking for a price.
 #[test]
-fn an_empty_price_means_the_catalog_price_and_a_gpu_without_one_asks_for_it() {
+fn an_empty_price_means_the_catalog_price_and_a_gpu_without_one_shows_no_cost() {
     let state = State::initial();
     let empty = apply(&state, Action::Edit(&USD_PER_GPU_HOUR, " ".into()));
     assert!(empty.error.is_none(), "{:?}", empty.error);
     assert_eq!(shown(&empty).scenario.input.usd_per_gpu_hour, None);
     assert_eq!(
         shown(&empty).scenario.usd_per_gpu_hour,
-        2.65,
+        Some(2.65),
         "H100 SXM typical"
     );
     let no_price = apply(&empty, Action::Edit(&GPU, "gb200".into()));
-    let error = no_price.error.as_ref().expect("no catalog price");
-    assert_eq!(error.field, "usd-per-gpu-hour");
+    assert!(no_price.error.is_none(), "{:?}", no_price.error);
+    assert!(no_price.view != empty.view, "the page shows the new GPU");
+    let view = shown(&no_price);
+    assert_eq!(view.scenario.gpu.id, "gb200");
+    assert_eq!(view.scenario.usd_per_gpu_hour, None);
+    assert!(view.point.output_tok_s > 0.0 && view.point.tpot_ms > 0.0);
+    assert_eq!(view.point.cost, None);
     assert!(
-        error.message.contains("no rental price"),
-        "{}",
-        error.message
+        view.point
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("no rental price for NVIDIA GB200")),
+        "{:?}",
+        view.point.warnings
     );
-    assert!(no_price.view == empty.view, "the last good view stays");
+    // Typing a price brings the costs back.
+    let typed = apply(&no_price, Action::Edit(&USD_PER_GPU_HOUR, "6".into()));
+    assert!(shown(&typed)
+        .point
+        .usd_per_m_output
+        .is_some_and(|usd| usd > 0.0));
 }
 
 #[test]

@@ -115,6 +115,11 @@ impl YAxis {
     fn log(self) -> bool {
         self == YAxis::UsdPerMOutput
     }
+
+    /// Whether the axis shows a cost, which needs a price per GPU-hour.
+    pub fn needs_price(self) -> bool {
+        matches!(self, YAxis::UsdPerMOutput | YAxis::TokensPerUsd)
+    }
 }
 
 /// What a point must tell the chart, whatever the axes.
@@ -123,7 +128,8 @@ pub trait PlotValues {
     fn tpot_ms(&self) -> f64;
     fn output_tok_s_per_gpu(&self) -> f64;
     fn output_tok_s(&self) -> f64;
-    fn usd_per_m_output(&self) -> f64;
+    /// `None` without a price per GPU-hour.
+    fn usd_per_m_output(&self) -> Option<f64>;
 }
 
 impl PlotValues for CurvePoint {
@@ -139,7 +145,7 @@ impl PlotValues for CurvePoint {
     fn output_tok_s(&self) -> f64 {
         self.output_tok_s
     }
-    fn usd_per_m_output(&self) -> f64 {
+    fn usd_per_m_output(&self) -> Option<f64> {
         self.usd_per_m_output
     }
 }
@@ -157,7 +163,7 @@ impl PlotValues for super::Marker {
     fn output_tok_s(&self) -> f64 {
         self.output_tok_s
     }
-    fn usd_per_m_output(&self) -> f64 {
+    fn usd_per_m_output(&self) -> Option<f64> {
         self.usd_per_m_output
     }
 }
@@ -195,20 +201,17 @@ impl Projection {
         }
     }
 
-    /// The y value in data units (`1e6 / $ per M` for tokens per dollar).
+    /// The y value in data units (`1e6 / $ per M` for tokens per dollar); NaN (not drawn) when
+    /// a cost axis has no price to show.
     pub fn y_value(&self, p: &impl PlotValues) -> f64 {
         match self.y {
             YAxis::PerGpu => p.output_tok_s_per_gpu(),
             YAxis::Aggregate => p.output_tok_s(),
-            YAxis::UsdPerMOutput => p.usd_per_m_output(),
-            YAxis::TokensPerUsd => {
-                let usd = p.usd_per_m_output();
-                if usd > 0.0 {
-                    1e6 / usd
-                } else {
-                    f64::NAN
-                }
-            }
+            YAxis::UsdPerMOutput => p.usd_per_m_output().unwrap_or(f64::NAN),
+            YAxis::TokensPerUsd => match p.usd_per_m_output() {
+                Some(usd) if usd > 0.0 => 1e6 / usd,
+                _ => f64::NAN,
+            },
         }
     }
 
@@ -342,7 +345,7 @@ pub fn frame(projection: &Projection, points: &[(f64, f64)]) -> Option<Axes> {
 mod tests {
     use super::*;
 
-    fn point(tok_s_per_user: f64, per_gpu: f64, usd: f64) -> CurvePoint {
+    fn point(tok_s_per_user: f64, per_gpu: f64, usd: Option<f64>) -> CurvePoint {
         CurvePoint {
             concurrency: (10_000.0 / tok_s_per_user) as u32,
             tok_s_per_user,
@@ -370,7 +373,7 @@ mod tests {
 
     #[test]
     fn projections_pick_the_values_and_their_scales() {
-        let p = point(50.0, 1000.0, 2.0);
+        let p = point(50.0, 1000.0, Some(2.0));
         let tpot_usd = Projection {
             x: XAxis::Tpot,
             y: YAxis::UsdPerMOutput,
@@ -394,17 +397,29 @@ mod tests {
         };
         assert!(aggregate.rising());
         assert_eq!(aggregate.plot(&p).map(|(_, y)| y), Some(8000.0));
-        // A log axis cannot show zero.
-        assert_eq!(tpot_usd.plot(&point(50.0, 1000.0, 0.0)), None);
+        // A log axis cannot show zero, and no cost axis a point without a price.
+        assert_eq!(tpot_usd.plot(&point(50.0, 1000.0, Some(0.0))), None);
+        assert_eq!(tpot_usd.plot(&point(50.0, 1000.0, None)), None);
+        assert_eq!(per_usd.plot(&point(50.0, 1000.0, None)), None);
+        assert!(tpot_usd.y.needs_price() && per_usd.y.needs_price());
+        assert!(!aggregate.y.needs_price());
+        assert_eq!(
+            aggregate.plot(&point(50.0, 1000.0, None)).map(|(_, y)| y),
+            Some(8000.0),
+            "throughput needs no price"
+        );
     }
 
     #[test]
     fn frames_start_linear_axes_at_zero_and_tick_log_axes_in_steps() {
         let projection = Projection::default();
-        let points: Vec<(f64, f64)> = [point(100.0, 200.0, 5.0), point(10.0, 3000.0, 0.5)]
-            .iter()
-            .filter_map(|p| projection.plot(p))
-            .collect();
+        let points: Vec<(f64, f64)> = [
+            point(100.0, 200.0, Some(5.0)),
+            point(10.0, 3000.0, Some(0.5)),
+        ]
+        .iter()
+        .filter_map(|p| projection.plot(p))
+        .collect();
         let frame = frame(&projection, &points).expect("a frame");
         assert_eq!(frame.y.start, 0.0);
         assert!(frame.y.end > 3000.0);
@@ -421,10 +436,13 @@ mod tests {
             y: YAxis::UsdPerMOutput,
             ..projection
         };
-        let points: Vec<(f64, f64)> = [point(100.0, 200.0, 5.0), point(10.0, 3000.0, 0.5)]
-            .iter()
-            .filter_map(|p| usd.plot(p))
-            .collect();
+        let points: Vec<(f64, f64)> = [
+            point(100.0, 200.0, Some(5.0)),
+            point(10.0, 3000.0, Some(0.5)),
+        ]
+        .iter()
+        .filter_map(|p| usd.plot(p))
+        .collect();
         let log = super::frame(&usd, &points).expect("a frame");
         assert!(log.y.start < 0.5f64.ln() && log.y.end > 5f64.ln());
         let labels: Vec<String> = log.y_ticks.iter().map(|t| usd.y_tick(*t)).collect();
@@ -434,7 +452,10 @@ mod tests {
     #[test]
     fn projected_curves_keep_their_knee() {
         let curve = Curve {
-            points: vec![point(100.0, 200.0, 5.0), point(10.0, 3000.0, 0.5)],
+            points: vec![
+                point(100.0, 200.0, Some(5.0)),
+                point(10.0, 3000.0, Some(0.5)),
+            ],
             knee: Some(1),
         };
         let tpot = Projection {

@@ -135,7 +135,7 @@ mod tests {
             output_tok_s: y,
             tpot_ms: 1000.0 / x,
             ttft_ms: 100.0,
-            usd_per_m_output: 1.0,
+            usd_per_m_output: Some(1.0),
             fits: true,
             bound_label: "weight bandwidth",
             pareto: true,
@@ -149,7 +149,7 @@ mod tests {
             output_tok_s_per_gpu: y,
             tpot_ms: 1000.0 / x,
             output_tok_s: y,
-            usd_per_m_output: 1.0,
+            usd_per_m_output: Some(1.0),
             fits: true,
         }
     }

@@ -349,14 +349,7 @@ mod tests {
 
     #[test]
     fn a_sweep_draws_both_panels_the_legend_and_both_markers() {
-        let scenario = Scenario::try_from(ScenarioInput {
-            model: "llama-3.1-8b".into(),
-            gpu_count: 1.0,
-            precision: "bf16".into(),
-            usd_per_gpu_hour: None,
-            ..ScenarioInput::default()
-        })
-        .expect("valid");
+        let scenario = Scenario::try_from(ScenarioInput::small_reference()).expect("valid");
         let curve = latency_vs_load(&scenario).expect("runs");
         let chart = LoadChart {
             points: &curve.points,

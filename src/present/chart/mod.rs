@@ -55,6 +55,8 @@ pub const LEGEND_INFEASIBLE: &str = "infeasible (beyond KV capacity)";
 /// Legend entries on a narrow chart.
 pub const LEGEND_CURVE_SHORT: &str = "curve";
 pub const LEGEND_INFEASIBLE_SHORT: &str = "infeasible";
+/// What a cost axis says instead of a curve when the scenario has no price per GPU-hour.
+pub const NO_PRICE_TO_PLOT: &str = "No price per GPU-hour for this GPU: enter one to plot cost";
 /// Charts narrower than this (CSS pixels) use the compact layout: smaller type, a shorter
 /// legend (the knee and the current point are labelled in place anyway), shorter notes.
 pub const COMPACT_BELOW_CSS_PX: f64 = 560.0;
@@ -68,7 +70,8 @@ pub struct Marker {
     /// For the other axis choices (`axis::Projection`).
     pub tpot_ms: f64,
     pub output_tok_s: f64,
-    pub usd_per_m_output: f64,
+    /// `None` without a price per GPU-hour: the cost axes cannot show the point.
+    pub usd_per_m_output: Option<f64>,
     /// Within KV capacity and the engine limit.
     pub fits: bool,
 }
@@ -293,11 +296,57 @@ mod tests {
             output_tok_s_per_gpu: 0.0,
             tpot_ms: 0.0,
             output_tok_s: 0.0,
-            usd_per_m_output: 0.0,
+            usd_per_m_output: Some(0.0),
             fits: true,
         };
         let svg = render_svg(&curve, &marker, &ChartOptions::default(), (300, 200)).expect("draws");
         assert!(svg.contains("Nothing to plot"));
+    }
+
+    /// A cost axis without a price says so instead of drawing made-up costs; the throughput
+    /// axes draw the same curve as ever.
+    #[test]
+    fn a_cost_axis_without_a_price_asks_for_one() {
+        let scenario = Scenario::try_from(crate::scenario::ScenarioInput {
+            gpu: "gb200".into(),
+            usd_per_gpu_hour: None,
+            ..crate::scenario::ScenarioInput::default()
+        })
+        .expect("a GPU without a catalog price is a valid scenario");
+        let curve = sweep(&scenario);
+        let marker = Marker::from(&evaluate(&scenario));
+        let options = ChartOptions::default();
+        let draw = |y: YAxis| {
+            let layers = Layers {
+                projection: Projection {
+                    x: XAxis::Interactivity,
+                    y,
+                },
+                ..Layers::default()
+            };
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, (640, 400)).into_drawing_area();
+                draw_pareto_layered(
+                    root,
+                    &curve,
+                    &marker,
+                    &Overlay::default(),
+                    &layers,
+                    &options,
+                )
+                .expect("draws");
+            }
+            svg
+        };
+        for y in [YAxis::UsdPerMOutput, YAxis::TokensPerUsd] {
+            let svg = draw(y);
+            assert!(svg.contains(NO_PRICE_TO_PLOT), "{y:?}");
+            assert!(!svg.contains("Nothing to plot"), "{y:?}");
+        }
+        let per_gpu = draw(YAxis::PerGpu);
+        assert!(!per_gpu.contains(NO_PRICE_TO_PLOT));
+        assert!(per_gpu.contains(LEGEND_CURVE));
     }
 
     #[test]

@@ -206,7 +206,7 @@ pub fn axes_with(curve: &Curve, current: &Marker, overlay: &Overlay) -> Option<s
                 output_tok_s: 0.0,
                 tpot_ms: 0.0,
                 ttft_ms: 0.0,
-                usd_per_m_output: 0.0,
+                usd_per_m_output: None,
                 fits: true,
                 bound_label: "",
                 pareto: false,

@@ -9,7 +9,7 @@ use super::style::{ChartOptions, Palette};
 use super::ticks::TickedRange;
 use super::{
     current_label, knee_label, Marker, COMPACT_BELOW_CSS_PX, LEGEND_CURVE, LEGEND_CURVE_SHORT,
-    LEGEND_INFEASIBLE, LEGEND_INFEASIBLE_SHORT, LEGEND_PARETO,
+    LEGEND_INFEASIBLE, LEGEND_INFEASIBLE_SHORT, LEGEND_PARETO, NO_PRICE_TO_PLOT,
 };
 use crate::model::{Curve, CurvePoint};
 use plotters::coord::Shift;
@@ -198,6 +198,8 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
     let base = part != Part::Current;
     let with_current = part != Part::Base;
     let projection = layers.projection;
+    let unpriced =
+        projection.y.needs_price() && curve.points.iter().all(|p| p.usd_per_m_output.is_none());
     let projected = Projected::new(curve, current, overlay, layers);
     let (curve, current, overlay): (&Curve, &Marker, &Overlay) =
         (&projected.curve, &projected.current, &projected.overlay);
@@ -227,12 +229,13 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
             i32::try_from(height / 2).unwrap_or(0),
         );
         let style = muted(14.0).pos(Pos::new(HPos::Center, VPos::Center));
-        root.draw(&Text::new(
-            "Nothing to plot for this scenario",
-            centre,
-            style,
-        ))
-        .map_err(drawing_error)?;
+        let message = if unpriced {
+            NO_PRICE_TO_PLOT
+        } else {
+            "Nothing to plot for this scenario"
+        };
+        root.draw(&Text::new(message, centre, style))
+            .map_err(drawing_error)?;
         root.present().map_err(drawing_error)?;
         return Ok(Frame(None));
     };

@@ -14,6 +14,7 @@ use super::style::{
     ChartOptions, Theme, OKABE_ITO_BLUE, OKABE_ITO_BLUISH_GREEN, OKABE_ITO_SKY_BLUE,
 };
 use super::Marker;
+use crate::model::techniques::TechniqueCurve;
 use crate::model::Curve;
 use plotters::prelude::*;
 use std::borrow::Cow;
@@ -78,6 +79,18 @@ pub struct OtherCurve<'a> {
     pub curve: &'a Curve,
     /// Index into `series_look`.
     pub series: usize,
+}
+
+impl<'a> From<&'a TechniqueCurve> for OtherCurve<'a> {
+    /// A technique level's curve, in the level's own look.
+    fn from(technique: &'a TechniqueCurve) -> OtherCurve<'a> {
+        OtherCurve {
+            label: &technique.label,
+            short_label: technique.level.short_label(),
+            curve: &technique.curve,
+            series: technique.level.index(),
+        }
+    }
 }
 
 /// What a multi-curve view adds to the Pareto chart: the axis choice, curves behind the main
@@ -345,15 +358,7 @@ mod tests {
         let curve = sweep(&scenario);
         let current = Marker::from(&evaluate(&scenario));
         let background = background_curves(&scenario);
-        let others: Vec<OtherCurve<'_>> = background
-            .iter()
-            .map(|t| OtherCurve {
-                label: &t.label,
-                short_label: t.level.short_label(),
-                curve: &t.curve,
-                series: t.level.index(),
-            })
-            .collect();
+        let others: Vec<OtherCurve<'_>> = background.iter().map(OtherCurve::from).collect();
         let level = TechniqueLevel::of(&scenario.input);
         let main_label = format!("{} (current)", level.label());
         let main_short = format!("{} (current)", level.short_label());

@@ -11,23 +11,23 @@ impl Engine<'_, '_, '_> {
     /// `preempt`, RECOMPUTE mode).
     pub(super) fn preempt(&mut self, mut victim: Sequence) {
         let prefilled = victim.computed.min(victim.target);
-        let ledger = &mut self.out.ledger;
+        let ledger = &mut self.replica.out.ledger;
         ledger.discarded_prefill_tokens += u64::from(prefilled.saturating_sub(victim.cached));
         ledger.discarded_decode_tokens += u64::from(victim.computed.saturating_sub(prefilled));
         self.free_blocks = self.free_blocks.saturating_add(victim.blocks);
         victim.blocks = 0;
         victim.computed = 0;
         victim.scheduled = 0;
-        self.out.preemptions += 1;
-        self.intake.waiting.push_front(victim);
+        self.replica.out.preemptions += 1;
+        self.replica.waiting.push_front(victim);
     }
 
     /// Schedule the running sequences, oldest first: a decode (or the partial prefill's next
     /// chunk) each, preempting the newest sequence while the KV pool is short. Returns the budget
     /// left.
     pub(super) fn schedule_running(&mut self) -> u32 {
-        let mut budget = self.settings.chunk_tokens;
-        let decode_slots = self.settings.decode_slots();
+        let mut budget = self.replica.settings.chunk_tokens;
+        let decode_slots = self.replica.settings.decode_slots();
         let mut index = 0;
         // The loop visits each position once; preemption only shortens the vector.
         while index < self.running.len() {
@@ -50,6 +50,7 @@ impl Engine<'_, '_, '_> {
                 continue;
             }
             let needed = self
+                .replica
                 .settings
                 .kv
                 .blocks_for_sequence(kv_tokens)
@@ -85,22 +86,23 @@ impl Engine<'_, '_, '_> {
     /// watermark free, `⌈(P + g)/b_blk⌉ ≤ free − watermark`.
     fn admissible(&self, seq: &Sequence) -> bool {
         let prompt_blocks = self
+            .replica
             .settings
             .kv
             .blocks_for_sequence(seq.prompt.saturating_add(seq.emitted));
         prompt_blocks
             <= self
                 .free_blocks
-                .saturating_sub(self.settings.kv.watermark_blocks)
+                .saturating_sub(self.replica.settings.kv.watermark_blocks)
     }
 
     /// Admit waiting requests (FCFS) while the batch has room, the budget lasts and admission
     /// control allows; each gets the blocks of its first chunk (blocks are allocated as chunks
     /// are scheduled, as in vLLM V1).
     pub(super) fn admit(&mut self, mut budget: u32) {
-        let max_seqs = usize::try_from(self.settings.max_num_seqs).unwrap_or(usize::MAX);
+        let max_seqs = usize::try_from(self.replica.settings.max_num_seqs).unwrap_or(usize::MAX);
         while self.running.len() < max_seqs && budget > 0 {
-            let Some(front) = self.intake.waiting.front() else {
+            let Some(front) = self.replica.waiting.front() else {
                 break;
             };
             if !self.admissible(front) {
@@ -109,8 +111,8 @@ impl Engine<'_, '_, '_> {
             let target = front.prompt + front.emitted;
             let start = front.cached;
             let chunk = target.saturating_sub(start).min(budget);
-            let needed = self.settings.kv.blocks_for_sequence(start + chunk);
-            let Some(mut seq) = self.intake.waiting.pop_front() else {
+            let needed = self.replica.settings.kv.blocks_for_sequence(start + chunk);
+            let Some(mut seq) = self.replica.waiting.pop_front() else {
                 break;
             };
             seq.target = target;
@@ -125,8 +127,8 @@ impl Engine<'_, '_, '_> {
 
     /// Whether the front waiting request could be admitted at the next iteration.
     fn can_admit_next(&self) -> bool {
-        let max_seqs = usize::try_from(self.settings.max_num_seqs).unwrap_or(usize::MAX);
-        let Some(front) = self.intake.waiting.front() else {
+        let max_seqs = usize::try_from(self.replica.settings.max_num_seqs).unwrap_or(usize::MAX);
+        let Some(front) = self.replica.waiting.front() else {
             return false;
         };
         self.running.len() < max_seqs && self.admissible(front)
@@ -136,7 +138,7 @@ impl Engine<'_, '_, '_> {
     /// the next arrival (when the queue is empty), the event budget and the horizon, and as far
     /// as the free KV blocks last (MODEL.md §6.6).
     pub(super) fn macro_steps(&self, dt_s: f64) -> u32 {
-        if self.settings.spec.is_some() || self.can_admit_next() || dt_s <= 0.0 {
+        if self.replica.settings.spec.is_some() || self.can_admit_next() || dt_s <= 0.0 {
             return 1;
         }
         let mut steps = self
@@ -145,9 +147,9 @@ impl Engine<'_, '_, '_> {
             .map(Sequence::remaining_output)
             .min()
             .unwrap_or(1);
-        if self.intake.waiting.is_empty() {
-            if let Some(arrival_s) = self.intake.source.next_arrival_s() {
-                let until = ((arrival_s - self.now_s) / dt_s).ceil();
+        if self.replica.waiting.is_empty() {
+            if let Some(arrival_s) = self.replica.source.next_arrival_s() {
+                let until = ((arrival_s - self.replica.now_s) / dt_s).ceil();
                 steps = steps.min(if until >= 1.0 {
                     until.min(1e9) as u32
                 } else {
@@ -155,7 +157,7 @@ impl Engine<'_, '_, '_> {
                 });
             }
         }
-        let until_horizon = ((self.settings.horizon_s - self.now_s) / dt_s).ceil();
+        let until_horizon = ((self.replica.settings.horizon_s - self.replica.now_s) / dt_s).ceil();
         steps = steps.min(if until_horizon >= 1.0 {
             until_horizon.min(1e9) as u32
         } else {
@@ -170,7 +172,8 @@ impl Engine<'_, '_, '_> {
                 .iter()
                 .map(|s| {
                     u64::from(
-                        self.settings
+                        self.replica
+                            .settings
                             .kv
                             .blocks_for_sequence(s.computed.saturating_add(k))
                             .saturating_sub(s.blocks),

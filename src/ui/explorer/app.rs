@@ -318,7 +318,7 @@ pub fn app(props: &AppProps) -> Html {
                 </section>
                 <section class="panel numbers-panel" aria-labelledby="numbers-title">
                     <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
-                    <Numbers point={view.point.clone()} />
+                    <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())} />
                 </section>
                 if second_pass {
                     <Notes warnings={view.point.warnings.clone()} />

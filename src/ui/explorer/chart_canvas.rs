@@ -93,18 +93,7 @@ fn draw(
     let overlay_drawn = overlay.as_deref().unwrap_or(&none);
     let others: Vec<OtherCurve<'_>> = techniques
         .as_deref()
-        .map(|study| {
-            study
-                .background
-                .iter()
-                .map(|t| OtherCurve {
-                    label: &t.label,
-                    short_label: t.level.short_label(),
-                    curve: &t.curve,
-                    series: t.level.index(),
-                })
-                .collect()
-        })
+        .map(|study| study.background.iter().map(OtherCurve::from).collect())
         .unwrap_or_default();
     let main_label = techniques.as_deref().map(|study| {
         (

@@ -1,7 +1,8 @@
 //! Embed mode (`?embed=1`): the compact widget a glossary or consulting page puts in an
 //! `<iframe>`. Same wasm and state as the explorer, but only the chart, the batch-size slider,
-//! $/M output with two throughput numbers, the controls named by `controls=`, and a link that
-//! opens the same view in the full explorer.
+//! $/M output with two throughput numbers ("—" and a hint asking for a price when there is
+//! none), the controls named by `controls=`, and a link that opens the same view in the full
+//! explorer.
 //!
 //! It tells its parent how tall it is, `postMessage({type: "servecost:height", height}, "*")`,
 //! at start and whenever its size changes, and nothing else. It installs no `message`
@@ -15,7 +16,8 @@ use crate::present::chart::{Marker, Projection};
 use crate::present::glossary;
 use crate::present::report::{format_number, format_usd};
 use crate::scenario::fields::{
-    workload_of, Field, CONCURRENCY, CUSTOM_MODEL, CUSTOM_WORKLOAD, GPU, MODEL, TP, WORKLOAD,
+    workload_of, Field, CONCURRENCY, CUSTOM_MODEL, CUSTOM_WORKLOAD, GPU, MODEL, TP,
+    USD_PER_GPU_HOUR, WORKLOAD,
 };
 use crate::scenario::{DecisionInput, ScenarioInput};
 use crate::ui::explorer::chart_canvas::ChartCanvas;
@@ -24,6 +26,7 @@ use crate::ui::explorer::custom_model::CustomModel;
 use crate::ui::platform::share_sync::UrlNotice;
 use crate::ui::widgets::field_control::FieldContext;
 use crate::ui::widgets::metric::{group_thousands, Metric};
+use crate::ui::widgets::price::{enter_price_hint, usd_or_dash};
 use crate::ui::widgets::slider::Slider;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -33,6 +36,8 @@ use yew::prelude::*;
 
 pub const EMBED_ID: &str = "embed";
 pub const OPEN_EXPLORER_ID: &str = "open-explorer";
+/// The hint asking for a price when the scenario has none.
+pub const EMBED_NO_PRICE_ID: &str = "embed-no-price";
 /// The `type` of the one message the widget sends.
 pub const HEIGHT_MESSAGE_TYPE: &str = "servecost:height";
 
@@ -153,14 +158,17 @@ pub fn embed_view(props: &EmbedProps) -> Html {
         c => format!("{c} in flight"),
     };
     let summary = format!(
-        "Throughput–latency chart for {} on {} × {}: at {} requests in flight, {} tok/s per user and {} output tok/s per GPU, {} per million output tokens.",
+        "Throughput–latency chart for {} on {} × {}: at {} requests in flight, {} tok/s per user and {} output tok/s per GPU, {}.",
         scenario.model.name,
         scenario.gpu_count,
         scenario.gpu.name,
         p.concurrency,
         format_number(p.tok_s_per_user),
         format_number(p.output_tok_s_per_gpu),
-        format_usd(p.usd_per_m_output)
+        p.usd_per_m_output.map_or_else(
+            || "no cost without a price per GPU-hour".to_string(),
+            |usd| format!("{} per million output tokens", format_usd(usd))
+        )
     );
     let error_text = props
         .error
@@ -199,7 +207,7 @@ pub fn embed_view(props: &EmbedProps) -> Html {
             />
             <div class="embed-numbers metrics">
                 <Metric name="usd_per_m_output" label="Cost" primary=true
-                    value={format_usd(p.usd_per_m_output)} unit="per M output tokens"
+                    value={usd_or_dash(p.usd_per_m_output)} unit="per M output tokens"
                     definition={glossary::USD_PER_M_TOKENS.definition} />
                 <Metric name="output_tok_s_per_gpu" label="Throughput"
                     value={group_thousands(&format_number(p.output_tok_s_per_gpu))} unit="tok/s per GPU"
@@ -208,6 +216,9 @@ pub fn embed_view(props: &EmbedProps) -> Html {
                     value={group_thousands(&format_number(p.tok_s_per_user))} unit="tok/s per user"
                     definition={glossary::INTERACTIVITY.definition} />
             </div>
+            if p.cost.is_none() {
+                { enter_price_hint(EMBED_NO_PRICE_ID, &scenario.gpu.name, props.controls.iter().any(|f| f.key == USD_PER_GPU_HOUR.key)) }
+            }
         </main>
     }
 }

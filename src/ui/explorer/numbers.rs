@@ -4,20 +4,27 @@
 //! Each definition is worded to match the model (`model::serving`, `model::cost`): TPOT excludes
 //! the first token; $/M output is the whole bill over output tokens; $/M input is the prefill
 //! share of GPU time over input tokens; blended mixes 3 input : 1 output. Terms that the
-//! glossary defines (TPOT, TTFT, interactivity, $/M) take their definition from it.
+//! glossary defines (TPOT, TTFT, interactivity, $/M) take their definition from it. Without a
+//! price per GPU-hour the costs read "—" and a hint asks for a price.
 
 use crate::model::memory::MemorySplit;
 use crate::model::step::StepBreakdown;
 use crate::model::OperatingPoint;
 use crate::present::glossary;
-use crate::present::report::{format_number, format_usd};
+use crate::present::report::format_number;
 use crate::ui::widgets::metric::{group_thousands, Metric};
+use crate::ui::widgets::price::{enter_price_hint, usd_or_dash};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct NumbersProps {
     pub point: crate::page::state::Shared<OperatingPoint>,
+    /// The GPU's name, for the hint asking for a price when the scenario has none.
+    pub gpu_name: AttrValue,
 }
+
+/// The hint under the costs when there is no price per GPU-hour.
+pub const NO_PRICE_HINT_ID: &str = "numbers-no-price";
 
 fn number(value: f64) -> AttrValue {
     AttrValue::from(group_thousands(&format_number(value)))
@@ -37,15 +44,18 @@ pub fn numbers(props: &NumbersProps) -> Html {
                 <h3>{ "Cost per million tokens" }</h3>
                 <div class="metrics">
                     <Metric name="usd_per_m_output" label="Output" primary=true
-                        value={format_usd(p.usd_per_m_output)} unit="per M"
+                        value={usd_or_dash(p.usd_per_m_output)} unit="per M"
                         definition={glossary::USD_PER_M_TOKENS.definition} />
                     <Metric name="usd_per_m_input" label="Input"
-                        value={format_usd(p.usd_per_m_input)} unit="per M"
+                        value={usd_or_dash(p.usd_per_m_input)} unit="per M"
                         definition="The prefill share of GPU time ÷ input (prompt) tokens, per million. With the decode share billed to output tokens, the two add up to the whole bill." />
                     <Metric name="usd_per_m_blended" label="Blended 3:1"
-                        value={format_usd(p.usd_per_m_blended)} unit="per M"
+                        value={usd_or_dash(p.usd_per_m_blended)} unit="per M"
                         definition="3 input : 1 output mix of the input price and the decode-share output price, per million tokens: comparable to an API's blended price." />
                 </div>
+                if p.cost.is_none() {
+                    { enter_price_hint(NO_PRICE_HINT_ID, &props.gpu_name, true) }
+                }
             </div>
             <div class="metric-group">
                 <h3>{ "Throughput" }</h3>

@@ -2,7 +2,7 @@
 //! (provider, $/M input and output, blended at the workload's own input:output mix) beside the
 //! self-hosted price at the same mix, and the utilization u* above which self-hosting is
 //! cheaper (`pricing::PointCost::break_even`, MODEL.md §7). Says so when the catalog lists no
-//! API price for the model.
+//! API price for the model, and asks for one when the scenario has no price per GPU-hour.
 
 use crate::decide::pricing::PointCost;
 use crate::page::decisions::DecisionState;
@@ -10,7 +10,11 @@ use crate::page::state::View;
 use crate::present::report::format_usd;
 use crate::ui::widgets::decision_inputs::{percent, TermHead};
 use crate::ui::widgets::metric::Metric;
+use crate::ui::widgets::price::enter_price_hint;
 use yew::prelude::*;
+
+/// The hint asking for a price when the scenario has none.
+pub const BREAK_EVEN_NO_PRICE_ID: &str = "break-even-no-price";
 
 /// What the panel shows from (a plain function, not a component: it re-renders with every
 /// operating point anyway, and each component type costs the wasm binary its own code).
@@ -29,8 +33,9 @@ pub fn break_even_panel(props: &BreakEvenPanelProps) -> Html {
     } else {
         0.0
     };
+    // `None` without a price per GPU-hour: nothing to weigh against the APIs.
     let cost = PointCost::new(scenario, point, mix, d.energy());
-    let rows = cost.break_even(&scenario.model.id);
+    let rows = cost.map_or_else(Vec::new, |c| c.break_even(&scenario.model.id));
     let (u, _) = d.utilization(point.output_tok_s);
     let head = |id: &'static str, label: &'static str, definition: &'static str| {
         html! {
@@ -44,7 +49,9 @@ pub fn break_even_panel(props: &BreakEvenPanelProps) -> Html {
                 "At the slider's operating point ({} in flight, {} GPUs), at the workload's mix of {:.1} input tokens per output token; your load: {} % of capacity (Cost panel).",
                 point.concurrency, point.gpus, mix, percent(u)
             ) }</p>
-            if rows.is_empty() {
+            if cost.is_none() {
+                { enter_price_hint(BREAK_EVEN_NO_PRICE_ID, &scenario.gpu.name, true) }
+            } else if rows.is_empty() {
                 <p class="notice" id="break-even-none" role="status">{ format!("The catalog lists no API prices for {}, so there is nothing to compare against.", scenario.model.name) }</p>
             } else {
                 <div class="metrics">

@@ -1,7 +1,7 @@
 //! The compare panel: a Pin button (at most four pins; a fifth or a repeat is refused with a
 //! message), and `#compare-table` with the current scenario and every pin side by side:
 //! throughput at the SLO, tokens/s per user there, $/M output and blended, GPUs the traffic
-//! needs and $/month. Each pin's row carries the line style its curve has on the chart.
+//! needs and $/month ("—" for a scenario without a price per GPU-hour). Each pin's row carries the line style its curve has on the chart.
 
 use crate::decide::pricing::PointCost;
 use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
@@ -10,10 +10,10 @@ use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::pins::{pin_label, PinAction};
 use crate::page::state::Action;
 use crate::present::chart::{pin_style, MarkerShape, Theme};
-use crate::present::report::format_usd;
 use crate::scenario::{Scenario, ScenarioInput};
 use crate::ui::tools::decision_panels::LatestState;
-use crate::ui::widgets::decision_inputs::{grouped, usd_amount, TermHead};
+use crate::ui::widgets::decision_inputs::{grouped, TermHead};
+use crate::ui::widgets::price::{amount_or_dash, usd_or_dash};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -28,10 +28,11 @@ pub struct ComparePanelProps {
 struct RowNumbers {
     per_gpu: f64,
     per_user: f64,
-    usd_per_m_output: f64,
-    usd_per_m_blended: f64,
+    /// `None` (shown "—") without a price per GPU-hour, as is the month below.
+    usd_per_m_output: Option<f64>,
+    usd_per_m_blended: Option<f64>,
     /// GPUs and $/month for the traffic; `None` without traffic.
-    sized: Option<(u32, f64)>,
+    sized: Option<(u32, Option<f64>)>,
 }
 
 fn row_numbers(
@@ -51,7 +52,7 @@ fn row_numbers(
         d.input.blend.input_per_output(input_len, output_len),
         energy,
     )
-    .at_capacity();
+    .map(|cost| cost.at_capacity());
     let sized = d
         .traffic_req_s(input_len, output_len)
         .map(|req_s| output_tok_s_from_req_s(req_s, output_len))
@@ -60,8 +61,8 @@ fn row_numbers(
     Ok(RowNumbers {
         per_gpu: at.output_tok_s / f64::from(at.gpus.max(1)),
         per_user: at.tok_s_per_user,
-        usd_per_m_output: cost.usd_per_m_output,
-        usd_per_m_blended: cost.usd_per_m_blended,
+        usd_per_m_output: cost.map(|c| c.usd_per_m_output),
+        usd_per_m_blended: cost.map(|c| c.usd_per_m_blended),
         sized,
     })
 }
@@ -88,14 +89,14 @@ fn cells(numbers: &Result<RowNumbers, String>) -> Html {
     match numbers {
         Ok(n) => {
             let (gpus, month) = match n.sized {
-                Some((gpus, month)) => (gpus.to_string(), usd_amount(month)),
+                Some((gpus, month)) => (gpus.to_string(), amount_or_dash(month)),
                 None => ("–".into(), "–".into()),
             };
             html! { <>
                 <td data-col="tok_s_per_gpu">{ grouped(n.per_gpu) }</td>
                 <td data-col="tok_s_per_user">{ grouped(n.per_user) }</td>
-                <td data-col="usd_per_m_output">{ format_usd(n.usd_per_m_output) }</td>
-                <td data-col="usd_per_m_blended">{ format_usd(n.usd_per_m_blended) }</td>
+                <td data-col="usd_per_m_output">{ usd_or_dash(n.usd_per_m_output) }</td>
+                <td data-col="usd_per_m_blended">{ usd_or_dash(n.usd_per_m_blended) }</td>
                 <td data-col="gpus_needed">{ gpus }</td>
                 <td data-col="usd_per_month">{ month }</td>
             </> }

@@ -1,11 +1,13 @@
 //! The cost panel: $/M input, output and blended at the current operating point (any blend
 //! ratio), the price tier, optional electricity, the effective price at an offered load below
 //! capacity (the 1/u effect, as a table and a small chart), and the monthly bill of the GPUs a
-//! traffic volume needs at the SLO. Formulas: `pricing` and `sizing` (MODEL.md §7).
+//! traffic volume needs at the SLO. Formulas: `pricing` and `sizing` (MODEL.md §7). Without a
+//! price per GPU-hour every money figure reads "—" (the GPUs a traffic needs are still counted)
+//! and a hint points at the price control.
 
 use crate::decide::pricing::{tier_of, PointCost, UTILIZATION_STEPS};
 use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
-use crate::model::economics::PriceTier;
+use crate::model::economics::{energy_usd_per_gpu_hour, Energy, PriceTier};
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{sig_text, DecisionAction, DecisionState, LoadUnit};
 use crate::page::fields::number_text;
@@ -17,7 +19,11 @@ use crate::scenario::fields::{
 };
 use crate::ui::widgets::decision_inputs::{percent, select_field, usd_amount, NumberField};
 use crate::ui::widgets::metric::Metric;
+use crate::ui::widgets::price::{amount_or_dash, enter_price_hint, usd_or_dash};
 use yew::prelude::*;
+
+/// The hint asking for a price when the scenario has none.
+pub const COST_NO_PRICE_ID: &str = "cost-no-price";
 
 /// What the panel shows from (a plain function, not a component: it re-renders with every
 /// operating point anyway, and each component type costs the wasm binary its own code).
@@ -78,17 +84,20 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
     let (input_len, output_len) = (scenario.workload.input_mean, scenario.workload.output_mean);
     let ratio = d.input.blend.input_per_output(input_len, output_len);
     let ratio_label = d.input.blend.label(input_len, output_len);
+    // `None` without a price per GPU-hour: then every money figure below is "—".
     let cost = PointCost::new(scenario, point, ratio, d.energy());
-    let full = cost.at_capacity();
+    let full = cost.map(|c| c.at_capacity());
     let (u, capped) = d.utilization(point.output_tok_s);
-    let at_load = cost.at_load(u);
+    let at_load = cost.map(|c| c.at_load(u));
 
     // Price tier: picking one writes its price into the scenario's $/GPU-hour field.
     let gpu = &scenario.gpu;
     let tier = if d.custom_price {
         None
     } else {
-        tier_of(gpu, scenario.usd_per_gpu_hour)
+        scenario
+            .usd_per_gpu_hour
+            .and_then(|price| tier_of(gpu, price))
     };
     let mut tiers: Vec<(String, String)> = [PriceTier::Low, PriceTier::Typical, PriceTier::High]
         .into_iter()
@@ -103,7 +112,10 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
         .collect();
     tiers.push((
         "custom".into(),
-        format!("custom ${}", number_text(scenario.usd_per_gpu_hour)),
+        scenario.usd_per_gpu_hour.map_or_else(
+            || "custom (no price yet)".to_string(),
+            |price| format!("custom ${}", number_text(price)),
+        ),
     ));
     let on_tier = {
         let (on_edit, decisions, gpu) =
@@ -163,11 +175,17 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
             decisions.dispatch(DecisionAction::Edit(&OFFERED_LOAD, text));
         })
     };
+    // What electricity would add at the typed price and PUE, whether or not it is switched on.
+    let typed_energy = Energy {
+        usd_per_kwh: d.input.energy_usd_per_kwh,
+        pue: d.input.energy_pue,
+    };
     let energy_hint = match gpu.tdp_w {
+        // As `PointCost::energy_usd_per_hour(1.0)`, which electricity needs no rental price for.
         Some(tdp) => format!(
             "{}: {tdp:.0} W TDP, idle taken as 20 % of it, times PUE; at full load +{}/h for {} GPUs.",
             gpu.name,
-            usd_amount(cost.energy_usd_per_hour(1.0)),
+            usd_amount(f64::from(point.gpus.max(1)) * energy_usd_per_gpu_hour(tdp, 1.0, &typed_energy)),
             point.gpus
         ),
         None => format!("The catalog has no TDP for the {}: no electricity is added.", gpu.name),
@@ -208,19 +226,22 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
             <p class="hint">{ energy_hint }</p>
             <h3>{ format!("At capacity, {} in flight", point.concurrency) }</h3>
             <div class="metrics">
-                <Metric name="cost_usd_per_m_output" label="Output" primary=true value={format_usd(full.usd_per_m_output)} unit="per M"
+                <Metric name="cost_usd_per_m_output" label="Output" primary=true value={usd_or_dash(full.map(|f| f.usd_per_m_output))} unit="per M"
                     definition="All-in $/hour (rental + electricity when on) ÷ output tokens per hour × 10⁶, serving at this operating point's full capacity." />
-                <Metric name="cost_usd_per_m_input" label="Input" value={format_usd(full.usd_per_m_input)} unit="per M"
+                <Metric name="cost_usd_per_m_input" label="Input" value={usd_or_dash(full.map(|f| f.usd_per_m_input))} unit="per M"
                     definition="The prefill share of the all-in $/hour ÷ prompt tokens per hour × 10⁶ (time attribution)." />
-                <Metric name="cost_usd_per_m_blended" label={format!("Blended {ratio_label}")} value={format_usd(full.usd_per_m_blended)} unit="per M"
+                <Metric name="cost_usd_per_m_blended" label={format!("Blended {ratio_label}")} value={usd_or_dash(full.map(|f| f.usd_per_m_blended))} unit="per M"
                     definition="(r × input price + decode-share output price) ÷ (r + 1), r input tokens per output token: comparable to an API's blended price." />
-                <Metric name="usd_per_hour" label="All GPUs" value={usd_amount(full.usd_per_hour)} unit="per hour"
+                <Metric name="usd_per_hour" label="All GPUs" value={amount_or_dash(full.map(|f| f.usd_per_hour))} unit="per hour"
                     definition="GPUs × $/GPU-hour, plus electricity at full load when it is on." />
-                if d.input.energy_on {
+                if let (true, Some(full)) = (d.input.energy_on, full) {
                     <Metric name="energy_usd_per_hour" label="Electricity" value={format!("+{}", usd_amount(full.energy_usd_per_hour))} unit="per hour"
                         definition="GPUs × TDP × PUE × $/kWh ÷ 1000 at full load (at a lower load: idle W + (TDP − idle W) × utilization, idle W = 20 % of TDP); included in every price here." />
                 }
             </div>
+            if cost.is_none() {
+                { enter_price_hint(COST_NO_PRICE_ID, &gpu.name, true) }
+            }
             <h3>{ "At a lower load" }</h3>
             <div class="decision-fields">
                 { NumberField { hint: capped.then(|| format!("Above this point's capacity of {:.0} output tok/s: counted as 100 %; the traffic sizing below buys more replicas.", point.output_tok_s)), ..NumberField::of(&OFFERED_LOAD, d.text(&OFFERED_LOAD).to_string(), d.error(&OFFERED_LOAD).map(str::to_string), edit(&OFFERED_LOAD)) }.render() }
@@ -229,13 +250,14 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
             <div class="metrics">
                 <Metric name="utilization_pct" label="Utilization" value={percent(u)} unit="%"
                     definition="u = offered output tok/s ÷ this operating point's output tok/s (its capacity)." />
-                <Metric name="effective_usd_per_m_output" label="Effective output" primary=true value={format_usd(at_load.usd_per_m_output)} unit="per M"
+                <Metric name="effective_usd_per_m_output" label="Effective output" primary=true value={usd_or_dash(at_load.map(|a| a.usd_per_m_output))} unit="per M"
                     definition="$/M output at capacity ÷ utilization: idle capacity still bills (electricity, when on, at the power drawn at this load)." />
-                <Metric name="effective_usd_per_m_blended" label={format!("Effective {ratio_label}")} value={format_usd(at_load.usd_per_m_blended)} unit="per M"
+                <Metric name="effective_usd_per_m_blended" label={format!("Effective {ratio_label}")} value={usd_or_dash(at_load.map(|a| a.usd_per_m_blended))} unit="per M"
                     definition="Blended $/M at capacity ÷ utilization." />
             </div>
+            if let Some(cost) = &cost {
             <div class="u-effect">
-                { utilization_chart(&cost, u) }
+                { utilization_chart(cost, u) }
                 <table class="u-table" id="utilization-table">
                     <caption>{ "Effective $/M as load rises (1/u)" }</caption>
                     <thead><tr><th scope="col">{ "Utilization" }</th><th scope="col">{ "$/M output" }</th><th scope="col">{ format!("$/M {ratio_label}") }</th></tr></thead>
@@ -247,6 +269,7 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
                     </tbody>
                 </table>
             </div>
+            }
             <h3>{ format!("For the traffic, {sized_at}") }</h3>
             { match (sizing, traffic_out, &props.data.current.capacity) {
                 (Some(s), _, Some((at, _))) => html! {
@@ -255,11 +278,11 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
                             definition={format!("Replicas × {} GPUs per replica; replicas = ceil(traffic output tok/s ÷ one replica's output tok/s at C = {} {sized_at}).", s.gpus_per_replica, at.concurrency)} />
                         <Metric name="replicas_needed" label="Replicas" value={s.replicas.to_string()} unit="replicas"
                             definition="ceil(traffic output tok/s ÷ one replica's output tok/s at the sizing point)." />
-                        <Metric name="usd_per_month" label="Monthly" primary=true value={usd_amount(s.usd_per_month)} unit="per month"
+                        <Metric name="usd_per_month" label="Monthly" primary=true value={amount_or_dash(s.usd_per_month)} unit="per month"
                             definition="GPUs needed × ($/GPU-hour + electricity when on) × 730 hours." />
                         <Metric name="traffic_utilization_pct" label="Utilization" value={percent(s.utilization)} unit="%"
                             definition="Traffic ÷ the capacity of the replicas bought (the last replica is rarely full)." />
-                        <Metric name="traffic_usd_per_m_output" label="Served output" value={format_usd(s.usd_per_m_output)} unit="per M"
+                        <Metric name="traffic_usd_per_m_output" label="Served output" value={usd_or_dash(s.usd_per_m_output)} unit="per M"
                             definition="The monthly bill ÷ the output tokens the traffic actually generates, per million." />
                     </div>
                 },

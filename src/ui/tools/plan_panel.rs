@@ -6,10 +6,11 @@
 //! after the browser has painted "Searching…", never on every input.
 
 use crate::catalog::{catalog, Gpu};
-use crate::decide::plan::{plan, Candidate, PlanRequest};
+use crate::decide::plan::{plan, why_not_plannable, Candidate, PlanInput, PlanRequest};
 use crate::decide::pricing::tier_of;
 use crate::decide::sizing::{candidate_input, output_tok_s_from_req_s};
 use crate::model::economics::PriceTier;
+use crate::model::slo::{SloInput, SloMethod};
 use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::{DecisionAction, DecisionState, PlanStatus};
 use crate::page::state::{Action, Shared, State};
@@ -34,13 +35,26 @@ pub struct PlanPanelProps {
     pub key_scenario: Shared<ScenarioDecision>,
 }
 
-/// GPUs the plan can price: a complete spec and a typical price.
+/// GPUs the plan can price: a complete spec and a typical price (`plan::why_not_plannable`).
 pub fn plannable_gpus() -> Vec<&'static Gpu> {
     catalog()
         .map(|c| {
             c.gpus
                 .iter()
-                .filter(|g| g.missing_spec().is_none() && PriceTier::Typical.price(g).is_some())
+                .filter(|g| why_not_plannable(g, PriceTier::Typical).is_none())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The catalog GPUs the list leaves out, named: a plan ranks by price and never guesses one.
+fn unplannable_gpu_names() -> Vec<String> {
+    catalog()
+        .map(|c| {
+            c.gpus
+                .iter()
+                .filter(|g| why_not_plannable(g, PriceTier::Typical).is_some())
+                .map(|g| g.name.clone())
                 .collect()
         })
         .unwrap_or_default()
@@ -71,7 +85,9 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
     let tier = if d.custom_price {
         PriceTier::Typical
     } else {
-        tier_of(&s.gpu, s.usd_per_gpu_hour).unwrap_or(PriceTier::Typical)
+        s.usd_per_gpu_hour
+            .and_then(|price| tier_of(&s.gpu, price))
+            .unwrap_or(PriceTier::Typical)
     };
     let slo = d.slo();
     let target = format!(
@@ -84,15 +100,20 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
         tier.id(),
         allowed.join(", ")
     );
-    let request = PlanRequest {
+    // Checked once, as the CLI's `plan` is; the panel's SLO tails are the analytic estimates.
+    let request = PlanRequest::try_from(PlanInput {
         base: s.input.clone(),
-        traffic_output_tok_s: traffic,
-        slo,
+        traffic_tok_s: Some(traffic),
+        traffic_req_s: None,
+        slo: SloInput {
+            method: Some(SloMethod::Analytic.id().into()),
+            ..d.input.slo_input()
+        },
         gpus_allowed: allowed,
-        price_tier: tier,
-        top: PLAN_TOP,
-        verify_with_simulator: false,
-    };
+        price_tier: Some(tier.id().into()),
+        top: Some(PLAN_TOP as f64),
+    })
+    .map_err(|e| format!("{}: {}", e.field, e.message))?;
     Ok((request, target))
 }
 
@@ -188,6 +209,7 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
         })
     };
     let running = d.plan == PlanStatus::Running;
+    let left_out = unplannable_gpu_names();
     html! {
         <section class="panel decision plan-panel" aria-labelledby="plan-title">
             <h2 id="plan-title">{ "Plan: the cheapest deployment" }</h2>
@@ -205,6 +227,9 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
                     }) }
                 </div>
             </fieldset>
+            if !left_out.is_empty() {
+                <p class="hint" id="plan-skipped">{ format!("Not listed (no typical rental price in the catalog, or an incomplete spec): {}.", left_out.join(", ")) }</p>
+            }
             <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8) × precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas for the traffic. Prices: the catalog tier chosen in Cost (typical when custom)." }</p>
             <div class="panel-head">
                 <button type="button" class="button" id="plan-run" disabled={running || now.is_err()} onclick={on_run}>

@@ -131,7 +131,9 @@ impl FieldContext {
     /// The field's natural control: a select for a field with choices, else a text box.
     pub fn control(&self, field: &'static Field, current: &str, hint: Option<Html>) -> Html {
         if field.choices.is_empty() {
-            let placeholder = field.optional.then(|| "auto".to_string());
+            // An unset decision field does not constrain; an unset scenario field is chosen.
+            let unset = if field.is_decision() { "none" } else { "auto" };
+            let placeholder = field.optional.then(|| unset.to_string());
             self.text(field, current, placeholder, false, hint)
         } else {
             self.select(field, current, None, hint)
