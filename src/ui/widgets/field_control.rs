@@ -105,8 +105,10 @@ impl FieldContext {
             >
                 { for options.into_iter().map(|(value, label)| {
                     let selected = value == current;
-                    // Keyed, so that the chosen option stays the same element when the rest come.
-                    html! { <option key={value.clone()} {value} {selected}>{ label }</option> }
+                    // Unkeyed (Yew's keyed diff would cost every slider move that re-renders the
+                    // controls); when the rest come, the chosen option is a new element with
+                    // `selected`, which the select then shows.
+                    html! { <option {value} {selected}>{ label }</option> }
                 }) }
             </select>
         };
