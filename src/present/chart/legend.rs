@@ -91,16 +91,18 @@ pub fn layout<DB: DrawingBackend>(
     }
 }
 
-/// Draw the items at their laid-out positions.
+/// Draw the items at their laid-out positions, those whose index `drawn` accepts.
 pub fn draw<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     items: &[LegendItem],
     layout: &LegendLayout,
     font: &TextStyle<'_>,
     options: &ChartOptions,
+    drawn: impl Fn(usize) -> bool,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let m = metrics(options);
-    for (item, &(x, y)) in items.iter().zip(&layout.positions) {
+    let placed = items.iter().zip(&layout.positions).enumerate();
+    for (_, (item, &(x, y))) in placed.filter(|(index, _)| drawn(*index)) {
         let middle = y + m.row_height / 2;
         let centre = x + m.symbol_width / 2;
         match item.symbol {

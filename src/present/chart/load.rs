@@ -299,7 +299,10 @@ pub fn draw_latency_vs_load<DB: DrawingBackend>(
         options,
     );
     let (legend_area, plot_area) = root.split_vertically(layout.height);
-    legend::draw(&legend_area, &items, &layout, &label_font, options).map_err(drawing_error)?;
+    legend::draw(&legend_area, &items, &layout, &label_font, options, |_| {
+        true
+    })
+    .map_err(drawing_error)?;
     let x_range = rate_range(chart);
     let panel_height = height.saturating_sub(layout.height) * 9 / 20;
     let (upper, lower) = plot_area.split_vertically(panel_height);

@@ -1,5 +1,6 @@
 //! The throughput–latency Pareto chart, drawn with plotters and generic over the backend: the
-//! page draws it on a `<canvas>` (plotters-canvas), native tests and exports draw it to SVG.
+//! page draws it on a `<canvas>` (the page's canvas backend), native tests and exports draw it
+//! to SVG.
 //!
 //! x = tokens/s per user (interactivity, log scale), y = output tokens/s per GPU (MODEL.md §4.5).
 //! The swept curve is a solid line; points beyond the KV capacity or the engine limit are grey,
@@ -29,7 +30,9 @@ pub use layout::{axes, compact, log_ticks, Axes};
 pub use overlay::{
     pin_style, MarkerShape, Overlay, PinStyle, PinnedCurve, MAX_PINNED_CURVES, MAX_TEXT_POINTS,
 };
-pub use pareto::{draw_pareto, draw_pareto_layered, draw_pareto_with};
+pub use pareto::{
+    draw_pareto, draw_pareto_layered, draw_pareto_part, draw_pareto_with, Frame, Part,
+};
 pub use series::{series_look, Layers, OtherCurve, SeriesLook, SERIES_COUNT};
 pub use style::{
     ChartOptions, Palette, Theme, OKABE_ITO_BLUE, OKABE_ITO_BLUISH_GREEN, OKABE_ITO_ORANGE,

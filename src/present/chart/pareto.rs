@@ -2,7 +2,7 @@
 //! knee, current point), generic over the plotters backend. See `chart/mod.rs` for what it shows.
 
 use super::layout::{compact, Axes};
-use super::legend::{self, LegendItem, Symbol};
+use super::legend::{self, LegendItem, LegendLayout, Symbol};
 use super::overlay::{self, Overlay};
 use super::series::{self, Layers, Projected};
 use super::style::{ChartOptions, Palette};
@@ -165,6 +165,38 @@ pub fn draw_pareto_layered<DB: DrawingBackend>(
     layers: &Layers<'_>,
     options: &ChartOptions,
 ) -> Result<(), String> {
+    draw_pareto_part(root, curve, current, overlay, layers, options, Part::All).map(|_| ())
+}
+
+/// Which part of the chart a draw paints. `Base` and then `Current` on top paint what `All`
+/// paints: `Current` is the current operating point (its ringed dot and label, and its legend
+/// entry), `Base` everything else. A page that only moved the current point can keep the base
+/// as an image and paint the current part over it, as long as the frame is the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    All,
+    Base,
+    Current,
+}
+
+/// What places everything on the chart: the legend's layout and the axes (none when there is
+/// nothing to plot). Two draws with the same inputs but the current point (curve, overlay,
+/// layers, options, size) and an equal frame paint the same base.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame(Option<(LegendLayout, Axes)>);
+
+/// Draw `part` of the chart (see `Part`); returns the frame it laid the chart out in.
+pub fn draw_pareto_part<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    curve: &Curve,
+    current: &Marker,
+    overlay: &Overlay,
+    layers: &Layers<'_>,
+    options: &ChartOptions,
+    part: Part,
+) -> Result<Frame, String> {
+    let base = part != Part::Current;
+    let with_current = part != Part::Base;
     let projection = layers.projection;
     let unpriced =
         projection.y.needs_price() && curve.points.iter().all(|p| p.usd_per_m_output.is_none());
@@ -183,9 +215,14 @@ pub fn draw_pareto_layered<DB: DrawingBackend>(
             .into_font()
             .color(&palette.muted_text)
     };
-    root.fill(&palette.background).map_err(drawing_error)?;
+    if base {
+        root.fill(&palette.background).map_err(drawing_error)?;
+    }
 
     let Some(axes) = projected.axes(&projection) else {
+        if !base {
+            return Ok(Frame(None));
+        }
         let (width, height) = root.dim_in_pixel();
         let centre = (
             i32::try_from(width / 2).unwrap_or(0),
@@ -199,7 +236,8 @@ pub fn draw_pareto_layered<DB: DrawingBackend>(
         };
         root.draw(&Text::new(message, centre, style))
             .map_err(drawing_error)?;
-        return root.present().map_err(drawing_error);
+        root.present().map_err(drawing_error)?;
+        return Ok(Frame(None));
     };
 
     let mut style = styles(&palette, current, options);
@@ -258,7 +296,8 @@ pub fn draw_pareto_layered<DB: DrawingBackend>(
             label: knee_label(knee),
         });
     }
-    if current_plottable && !size.compact {
+    let current_item = (current_plottable && !size.compact).then_some(items.len());
+    if current_item.is_some() {
         items.push(LegendItem {
             symbol: Symbol::Dot(style.current, style.current_radius),
             label: current_label(current),
@@ -277,8 +316,20 @@ pub fn draw_pareto_layered<DB: DrawingBackend>(
         options,
     );
     let (legend_area, plot_area) = root.split_vertically(legend_layout.height);
-    legend::draw(&legend_area, &items, &legend_layout, &legend_font, options)
-        .map_err(drawing_error)?;
+    let drawn = |index: usize| match part {
+        Part::All => true,
+        Part::Base => Some(index) != current_item,
+        Part::Current => Some(index) == current_item,
+    };
+    legend::draw(
+        &legend_area,
+        &items,
+        &legend_layout,
+        &legend_font,
+        options,
+        drawn,
+    )
+    .map_err(drawing_error)?;
 
     let mut chart = ChartBuilder::on(&plot_area)
         .margin_top(px(10.0))
@@ -296,136 +347,139 @@ pub fn draw_pareto_layered<DB: DrawingBackend>(
         )
         .map_err(drawing_error)?;
 
-    let format_tick = |value: &f64| compact(*value);
-    let format_y_tick = |value: &f64| projection.y_tick(*value);
-    chart
-        .configure_mesh()
-        .x_desc(projection.x.title(size.compact))
-        .y_desc(projection.y.title())
-        .axis_desc_style(text(size.axis_title))
-        .label_style(muted(size.tick))
-        .x_label_formatter(&format_tick)
-        .y_label_formatter(&format_y_tick)
-        .max_light_lines(1)
-        .bold_line_style(palette.grid_bold.stroke_width(px(1.0)))
-        .light_line_style(palette.grid_light.stroke_width(px(1.0)))
-        .axis_style(palette.axis.stroke_width(px(1.0)))
-        .set_all_tick_mark_size(px(4.0))
-        .draw()
-        .map_err(drawing_error)?;
-
-    overlay::draw_pins(&mut chart, overlay, options)?;
-
-    // The feasible part of the curve: a solid line.
-    let feasible: Vec<(f64, f64)> = points.iter().filter(|p| p.fits).map(|p| xy(p)).collect();
-    chart
-        .draw_series(LineSeries::new(feasible, style.curve))
-        .map_err(drawing_error)?;
-
-    // The Pareto frontier: filled dots on the curve.
-    chart
-        .draw_series(
-            points
-                .iter()
-                .filter(|p| p.pareto && p.fits)
-                .map(|p| Circle::new(xy(p), style.dot_radius, style.frontier)),
-        )
-        .map_err(drawing_error)?;
-
-    // The other curves over the main line and its dots (thinner and dashed, so where a
-    // technique changes nothing, e.g. paged vs contiguous KV below the contiguous capacity,
-    // both stay visible).
-    series::draw_others(&mut chart, &projected, options)?;
-
-    // Infeasible points: grey rings joined by a dashed line to the last feasible point. Beyond
-    // the KV capacity the model keeps throughput and TPOT at the capacity's values (the extra
-    // requests wait), so these rings pile up at the edge; a dashed vertical line and a note mark
-    // the edge, left of which no concurrency is reachable.
-    if let Some(first) = first_infeasible {
-        let edge = first.checked_sub(1).and_then(|i| points.get(i));
-        let mut tail: Vec<(f64, f64)> = edge.map(|p| xy(p)).into_iter().collect();
-        tail.extend(points.iter().skip(first).filter(|p| !p.fits).map(|p| xy(p)));
-        let dash = (options.offset(6.0), options.offset(4.0));
+    // Everything but the current point: mesh, pins, curves, infeasible tail, SLO misses, knee.
+    if base {
+        let format_tick = |value: &f64| compact(*value);
+        let format_y_tick = |value: &f64| projection.y_tick(*value);
         chart
-            .draw_series(DashedLineSeries::new(
-                tail,
-                dash.0,
-                dash.1,
-                style.infeasible,
-            ))
+            .configure_mesh()
+            .x_desc(projection.x.title(size.compact))
+            .y_desc(projection.y.title())
+            .axis_desc_style(text(size.axis_title))
+            .label_style(muted(size.tick))
+            .x_label_formatter(&format_tick)
+            .y_label_formatter(&format_y_tick)
+            .max_light_lines(1)
+            .bold_line_style(palette.grid_bold.stroke_width(px(1.0)))
+            .light_line_style(palette.grid_light.stroke_width(px(1.0)))
+            .axis_style(palette.axis.stroke_width(px(1.0)))
+            .set_all_tick_mark_size(px(4.0))
+            .draw()
             .map_err(drawing_error)?;
-        if let Some(edge) = edge {
-            let edge_x = edge.tok_s_per_user;
+
+        overlay::draw_pins(&mut chart, overlay, options)?;
+
+        // The feasible part of the curve: a solid line.
+        let feasible: Vec<(f64, f64)> = points.iter().filter(|p| p.fits).map(|p| xy(p)).collect();
+        chart
+            .draw_series(LineSeries::new(feasible, style.curve))
+            .map_err(drawing_error)?;
+
+        // The Pareto frontier: filled dots on the curve.
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .filter(|p| p.pareto && p.fits)
+                    .map(|p| Circle::new(xy(p), style.dot_radius, style.frontier)),
+            )
+            .map_err(drawing_error)?;
+
+        // The other curves over the main line and its dots (thinner and dashed, so where a
+        // technique changes nothing, e.g. paged vs contiguous KV below the contiguous capacity,
+        // both stay visible).
+        series::draw_others(&mut chart, &projected, options)?;
+
+        // Infeasible points: grey rings joined by a dashed line to the last feasible point. Beyond
+        // the KV capacity the model keeps throughput and TPOT at the capacity's values (the extra
+        // requests wait), so these rings pile up at the edge; a dashed vertical line and a note mark
+        // the edge, left of which no concurrency is reachable.
+        if let Some(first) = first_infeasible {
+            let edge = first.checked_sub(1).and_then(|i| points.get(i));
+            let mut tail: Vec<(f64, f64)> = edge.map(|p| xy(p)).into_iter().collect();
+            tail.extend(points.iter().skip(first).filter(|p| !p.fits).map(|p| xy(p)));
+            let dash = (options.offset(6.0), options.offset(4.0));
             chart
                 .draw_series(DashedLineSeries::new(
-                    vec![(edge_x, axes.y.start), (edge_x, axes.y.end)],
+                    tail,
                     dash.0,
                     dash.1,
                     style.infeasible,
                 ))
                 .map_err(drawing_error)?;
-            // Beside the line near the x axis, on the feasible side, pointing at the infeasible
-            // one (left on the interactivity axis, right on the TPOT axis).
-            let left = projection.infeasible_to_the_left();
-            let note = match (size.compact, left) {
-                (true, true) => format!("← C > {}: KV full", edge.concurrency),
-                (true, false) => format!("C > {}: KV full →", edge.concurrency),
-                (false, true) => format!(
-                    "← infeasible: KV cache full beyond C = {}",
-                    edge.concurrency
-                ),
-                (false, false) => format!(
-                    "infeasible: KV cache full beyond C = {} →",
-                    edge.concurrency
-                ),
-            };
-            let (side, shift) = if left {
-                (Side::AboveRight, options.offset(6.0))
-            } else {
-                (Side::AboveLeft, -options.offset(6.0))
+            if let Some(edge) = edge {
+                let edge_x = edge.tok_s_per_user;
+                chart
+                    .draw_series(DashedLineSeries::new(
+                        vec![(edge_x, axes.y.start), (edge_x, axes.y.end)],
+                        dash.0,
+                        dash.1,
+                        style.infeasible,
+                    ))
+                    .map_err(drawing_error)?;
+                // Beside the line near the x axis, on the feasible side, pointing at the infeasible
+                // one (left on the interactivity axis, right on the TPOT axis).
+                let left = projection.infeasible_to_the_left();
+                let note = match (size.compact, left) {
+                    (true, true) => format!("← C > {}: KV full", edge.concurrency),
+                    (true, false) => format!("C > {}: KV full →", edge.concurrency),
+                    (false, true) => format!(
+                        "← infeasible: KV cache full beyond C = {}",
+                        edge.concurrency
+                    ),
+                    (false, false) => format!(
+                        "infeasible: KV cache full beyond C = {} →",
+                        edge.concurrency
+                    ),
+                };
+                let (side, shift) = if left {
+                    (Side::AboveRight, options.offset(6.0))
+                } else {
+                    (Side::AboveLeft, -options.offset(6.0))
+                };
+                let (offset, pos) = label_offset(side, options);
+                chart
+                    .draw_series(std::iter::once(
+                        EmptyElement::at((edge_x, axes.y.start))
+                            + Text::new(note, (shift, offset.1), muted(size.label).pos(pos)),
+                    ))
+                    .map_err(drawing_error)?;
+            }
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .filter(|p| !p.fits)
+                        .map(|p| Circle::new(xy(p), style.ring_radius, style.infeasible)),
+                )
+                .map_err(drawing_error)?;
+        }
+
+        overlay::draw_slo_misses(&mut chart, curve, overlay, options)?;
+
+        // The knee: a triangle with its concurrency, labelled below-left (the current point's label
+        // goes above-right, so the two never collide).
+        if let Some(knee) = knee {
+            let at = x_fraction(&axes, knee.tok_s_per_user);
+            let side = match (projection.rising(), at) {
+                (false, at) if at < 0.25 => Side::BelowRight,
+                (false, _) => Side::BelowLeft,
+                (true, at) if at > 0.75 => Side::BelowLeft,
+                (true, _) => Side::BelowRight,
             };
             let (offset, pos) = label_offset(side, options);
             chart
                 .draw_series(std::iter::once(
-                    EmptyElement::at((edge_x, axes.y.start))
-                        + Text::new(note, (shift, offset.1), muted(size.label).pos(pos)),
+                    EmptyElement::at(xy(knee))
+                        + TriangleMarker::new((0, 0), style.knee_size, style.knee)
+                        + Text::new(knee_label(knee), offset, text(size.label).pos(pos)),
                 ))
                 .map_err(drawing_error)?;
         }
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .filter(|p| !p.fits)
-                    .map(|p| Circle::new(xy(p), style.ring_radius, style.infeasible)),
-            )
-            .map_err(drawing_error)?;
-    }
-
-    overlay::draw_slo_misses(&mut chart, curve, overlay, options)?;
-
-    // The knee: a triangle with its concurrency, labelled below-left (the current point's label
-    // goes above-right, so the two never collide).
-    if let Some(knee) = knee {
-        let at = x_fraction(&axes, knee.tok_s_per_user);
-        let side = match (projection.rising(), at) {
-            (false, at) if at < 0.25 => Side::BelowRight,
-            (false, _) => Side::BelowLeft,
-            (true, at) if at > 0.75 => Side::BelowLeft,
-            (true, _) => Side::BelowRight,
-        };
-        let (offset, pos) = label_offset(side, options);
-        chart
-            .draw_series(std::iter::once(
-                EmptyElement::at(xy(knee))
-                    + TriangleMarker::new((0, 0), style.knee_size, style.knee)
-                    + Text::new(knee_label(knee), offset, text(size.label).pos(pos)),
-            ))
-            .map_err(drawing_error)?;
     }
 
     // The current operating point, on top: a ringed dot (hollow when infeasible).
-    if current_plottable {
+    if with_current && current_plottable {
         let at = x_fraction(&axes, current.tok_s_per_user);
         let side = match (projection.rising(), at) {
             (false, at) if at > 0.72 => Side::AboveLeft,
@@ -448,5 +502,6 @@ pub fn draw_pareto_layered<DB: DrawingBackend>(
             .map_err(drawing_error)?;
     }
 
-    root.present().map_err(drawing_error)
+    root.present().map_err(drawing_error)?;
+    Ok(Frame(Some((legend_layout, axes))))
 }

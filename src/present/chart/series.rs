@@ -315,7 +315,7 @@ mod tests {
     use super::*;
     use crate::model::techniques::{background_curves, TechniqueLevel};
     use crate::model::{evaluate, sweep};
-    use crate::present::chart::{draw_pareto_layered, ChartOptions};
+    use crate::present::chart::{draw_pareto_part, ChartOptions, Frame, Part, LEGEND_PARETO};
     use crate::scenario::{Scenario, ScenarioInput};
 
     fn hex(color: RGBColor) -> String {
@@ -332,6 +332,25 @@ mod tests {
         projection: Projection,
         concurrency: u32,
         size: (u32, u32),
+    ) -> String {
+        ladder_svg_parts(
+            input,
+            projection,
+            concurrency,
+            size,
+            &[Part::All],
+            &mut Vec::new(),
+        )
+    }
+
+    /// The same, drawing `parts` in turn on one SVG; each part's frame goes into `frames`.
+    fn ladder_svg_parts(
+        input: ScenarioInput,
+        projection: Projection,
+        concurrency: u32,
+        size: (u32, u32),
+        parts: &[Part],
+        frames: &mut Vec<Frame>,
     ) -> String {
         let scenario = Scenario::try_from(input)
             .expect("valid")
@@ -351,17 +370,82 @@ mod tests {
         let mut svg = String::new();
         {
             let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
-            draw_pareto_layered(
-                root,
-                &curve,
-                &current,
-                &Overlay::default(),
-                &layers,
-                &ChartOptions::default(),
-            )
-            .expect("draws");
+            for part in parts {
+                let frame = draw_pareto_part(
+                    root.clone(),
+                    &curve,
+                    &current,
+                    &Overlay::default(),
+                    &layers,
+                    &ChartOptions::default(),
+                    *part,
+                )
+                .expect("draws");
+                frames.push(frame);
+            }
         }
         svg
+    }
+
+    /// The chart's SVG elements, one per line, sorted (painting order aside).
+    fn elements(svg: &str) -> Vec<&str> {
+        let mut lines: Vec<&str> = svg
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        lines.sort_unstable();
+        lines
+    }
+
+    /// The page keeps the base and redraws only the current point when nothing else moved: the
+    /// two parts together must paint exactly the whole chart, in the same frame.
+    #[test]
+    fn base_and_current_parts_paint_the_whole_chart() {
+        let tpot = Projection {
+            x: XAxis::Tpot,
+            ..Projection::default()
+        };
+        for projection in [Projection::default(), tpot] {
+            for concurrency in [1, 64, 4096] {
+                let input = ScenarioInput::default();
+                let (mut whole_frames, mut split_frames) = (Vec::new(), Vec::new());
+                let whole = ladder_svg_parts(
+                    input.clone(),
+                    projection,
+                    concurrency,
+                    (900, 600),
+                    &[Part::All],
+                    &mut whole_frames,
+                );
+                let split = ladder_svg_parts(
+                    input.clone(),
+                    projection,
+                    concurrency,
+                    (900, 600),
+                    &[Part::Base, Part::Current],
+                    &mut split_frames,
+                );
+                assert_eq!(elements(&whole), elements(&split), "C = {concurrency}");
+                assert_eq!(split_frames.first(), whole_frames.first());
+                assert_eq!(split_frames.get(1), whole_frames.first());
+                let (mut frames, label) = (Vec::new(), format!("current: C = {concurrency}"));
+                let current = ladder_svg_parts(
+                    input,
+                    projection,
+                    concurrency,
+                    (900, 600),
+                    &[Part::Current],
+                    &mut frames,
+                );
+                assert!(current.contains(&label), "the current part has its label");
+                assert!(
+                    !current.contains(LEGEND_PARETO),
+                    "and not the base's legend"
+                );
+                assert!(whole.contains(LEGEND_PARETO));
+            }
+        }
     }
 
     #[test]

@@ -139,7 +139,8 @@ pub struct AppProps {
 /// Whether the page's second pass has come: false in the first render, true from a browser task
 /// after it. What sits below the first screen (the technique and advanced controls at the foot of
 /// the scenario panel, notes, synthetic vs production, assumptions) renders only then, so the
-/// first render builds, lays out and compiles only what the first chart and its screen need. The
+/// first render builds, lays out and compiles only what the first chart and its screen need; its
+/// selects hold only their chosen option (`Controls::chosen_only`) and get the rest then. The
 /// chart's column has a fixed width, so the later sections do not move it.
 #[hook]
 fn use_second_pass() -> bool {
@@ -277,6 +278,7 @@ pub fn app(props: &AppProps) -> Html {
                         engine_hint={view.scenario.profile.describe()}
                         price_hint={price_hint(state.texts.get(&GPU))}
                         on_edit={on_edit.clone()}
+                        chosen_only={!second_pass}
                         model_extra={html! {
                             <CustomModel knobs={state.knobs.clone()} model={AttrValue::from(state.texts.get(&MODEL).to_string())}
                                 error_field={error_field.clone()} on_knob={on_knob.clone()} />

@@ -1,14 +1,18 @@
 //! The Pareto chart on a `<canvas id="pareto-chart">`: sizes the canvas to its box in device
-//! pixels, draws with `chart::draw_pareto_with` through plotters-canvas, and redraws when the curve,
-//! the current point, the box size or the colour scheme changes. Nothing here computes the model.
+//! pixels, draws with `chart::draw_pareto_layered` through the page's canvas backend
+//! (`canvas_backend.rs`), and redraws when the curve, the current point, the box size or the
+//! colour scheme changes. Nothing here computes the model.
 
 use crate::model::techniques::TechniqueStudy;
 use crate::model::Curve;
 use crate::page::state::Shared;
-use crate::present::chart::{draw_pareto_layered, Layers, Marker, OtherCurve, Overlay, Projection};
-use crate::ui::platform::canvas_backend::prepare;
+use crate::present::chart::{
+    draw_pareto_part, ChartOptions, Frame, Layers, Marker, OtherCurve, Overlay, Part, Projection,
+};
+use crate::ui::platform::canvas_backend::{prepare, CanvasBackend};
 use crate::ui::platform::perf;
 use plotters::prelude::IntoDrawingArea;
+use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -35,12 +39,6 @@ pub struct ChartCanvasProps {
     pub projection: Projection,
 }
 
-/// What `draw` needs besides curve, point and overlay.
-struct Extras<'a> {
-    techniques: Option<&'a TechniqueStudy>,
-    projection: Projection,
-}
-
 /// Bumped by the resize observer and the colour-scheme listener to force a redraw.
 #[derive(Default, PartialEq)]
 struct Layout(u32);
@@ -52,26 +50,52 @@ impl Reducible for Layout {
     }
 }
 
+/// The chart's base (everything but the current point, `chart::Part::Base`) as last painted,
+/// on a canvas off the page, and what it was painted for; or only the inputs of the last draw,
+/// until a second draw of the same inputs paints a base.
+struct Base {
+    canvas: Option<web_sys::HtmlCanvasElement>,
+    inputs: BaseInputs,
+    frame: Option<Frame>,
+}
+
+/// Everything the base depends on besides the frame: all the inputs but the current point.
+#[derive(PartialEq)]
+struct BaseInputs {
+    curve: Shared<Curve>,
+    overlay: Option<Shared<Overlay>>,
+    techniques: Option<Shared<TechniqueStudy>>,
+    projection: Projection,
+    size: (u32, u32),
+    options: ChartOptions,
+}
+
 /// Size the canvas backing store to its CSS box × devicePixelRatio and draw. `known_box` is the
 /// box as the resize observer last saw it: reading `clientWidth` here instead would force a
 /// synchronous layout of the whole page on every slider move (the DOM was just patched), which
 /// was most of an update's time.
+///
+/// A slider move changes only the current point: when everything else and the frame (legend
+/// layout, axes) are as they were, the kept base is copied onto the canvas and only the current
+/// point is drawn over it (text is most of a chart draw's time, and the base holds nearly all of
+/// it). A second draw of the same inputs without a usable base paints the base afresh off the
+/// page, copies it and draws the current point; a draw of new inputs (the first chart, a new
+/// scenario) draws the whole chart at once.
 fn draw(
     canvas: &web_sys::HtmlCanvasElement,
-    curve: &Curve,
-    current: &Marker,
-    overlay: Option<&Overlay>,
-    extras: &Extras<'_>,
+    key: &DrawKey,
     known_box: Option<(i32, i32)>,
+    kept: &RefCell<Option<Base>>,
 ) -> Result<(), String> {
+    let (curve, current, overlay, techniques, projection, _) = key;
     let (backend, options) = prepare(canvas, known_box, FALLBACK_SIZE_CSS_PX)?;
     let none = Overlay::default();
-    let overlay = overlay.unwrap_or(&none);
-    let others: Vec<OtherCurve<'_>> = extras
-        .techniques
+    let overlay_drawn = overlay.as_deref().unwrap_or(&none);
+    let others: Vec<OtherCurve<'_>> = techniques
+        .as_deref()
         .map(|study| study.background.iter().map(OtherCurve::from).collect())
         .unwrap_or_default();
-    let main_label = extras.techniques.map(|study| {
+    let main_label = techniques.as_deref().map(|study| {
         (
             format!("{} (current)", study.current_label),
             format!("{} (current)", study.current.short_label()),
@@ -79,20 +103,91 @@ fn draw(
         )
     });
     let layers = Layers {
-        projection: extras.projection,
+        projection: *projection,
         others: &others,
         main: main_label
             .as_ref()
             .map(|(label, short, series)| (label.as_str(), short.as_str(), *series)),
     };
-    draw_pareto_layered(
-        backend.into_drawing_area(),
-        curve,
-        current,
-        overlay,
-        &layers,
-        &options,
-    )
+    let inputs = BaseInputs {
+        curve: curve.clone(),
+        overlay: overlay.clone(),
+        techniques: techniques.clone(),
+        projection: *projection,
+        size: (canvas.width(), canvas.height()),
+        options,
+    };
+    let part = |backend: CanvasBackend, part: Part| {
+        draw_pareto_part(
+            backend.into_drawing_area(),
+            curve,
+            current,
+            overlay_drawn,
+            &layers,
+            &options,
+            part,
+        )
+    };
+    let context = backend.context().clone();
+    let copy = |base: &web_sys::HtmlCanvasElement| {
+        context
+            .draw_image_with_html_canvas_element(base, 0.0, 0.0)
+            .map_err(|e| format!("copying the chart's base: {e:?}"))
+    };
+    let mut kept = kept.borrow_mut();
+    let reusable = kept.take().filter(|base| base.inputs == inputs);
+    let Some(base) = reusable else {
+        // New inputs: the whole chart at once. Only a second draw of the same inputs (a slider
+        // move) pays for painting a base to keep.
+        part(backend, Part::All)?;
+        *kept = Some(Base {
+            canvas: None,
+            inputs,
+            frame: None,
+        });
+        return Ok(());
+    };
+    let mut backend = Some(backend);
+    if let (Some(canvas), Some(frame)) = (&base.canvas, &base.frame) {
+        copy(canvas)?;
+        let visible = backend.take().ok_or("no backend")?;
+        if part(visible, Part::Current)? == *frame {
+            *kept = Some(base);
+            return Ok(());
+        }
+    }
+    // The base afresh, off the page, then copied and the current point drawn over it.
+    let base_canvas = match base.canvas {
+        Some(canvas) => canvas,
+        None => offscreen_canvas().ok_or("no canvas for the chart's base")?,
+    };
+    base_canvas.set_width(inputs.size.0);
+    base_canvas.set_height(inputs.size.1);
+    let base_backend =
+        CanvasBackend::new(&base_canvas).ok_or("the browser gave no 2D canvas context")?;
+    let frame = part(base_backend, Part::Base)?;
+    copy(&base_canvas)?;
+    let visible = match backend {
+        Some(backend) => backend,
+        None => CanvasBackend::new(canvas).ok_or("the browser gave no 2D canvas context")?,
+    };
+    part(visible, Part::Current)?;
+    *kept = Some(Base {
+        canvas: Some(base_canvas),
+        inputs,
+        frame: Some(frame),
+    });
+    Ok(())
+}
+
+/// A canvas that is not in the document (the base's).
+fn offscreen_canvas() -> Option<web_sys::HtmlCanvasElement> {
+    web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .dyn_into()
+        .ok()
 }
 
 /// What a draw depends on: curve, current point, overlay, technique curves, axes, layout bump.
@@ -112,24 +207,13 @@ fn draw_keyed(
     key: &DrawKey,
     known_box: Option<(i32, i32)>,
     failure: &UseStateHandle<Option<String>>,
+    kept: &RefCell<Option<Base>>,
 ) -> bool {
     let Some(canvas) = canvas_ref.cast::<web_sys::HtmlCanvasElement>() else {
         return false;
     };
-    let (curve, current, overlay, techniques, projection, _) = key;
     perf::mark_draw_start();
-    let extras = Extras {
-        techniques: techniques.as_deref(),
-        projection: *projection,
-    };
-    match draw(
-        &canvas,
-        curve,
-        current,
-        overlay.as_deref(),
-        &extras,
-        known_box,
-    ) {
+    match draw(&canvas, key, known_box, kept) {
         Ok(()) => {
             if failure.is_some() {
                 failure.set(None);
@@ -151,6 +235,8 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     let failure = use_state(|| None::<String>);
     // The canvas's CSS box (clientWidth, clientHeight), kept by the resize observer.
     let known_box = use_mut_ref(|| None::<(i32, i32)>);
+    // The last painted base of the chart (`draw`).
+    let kept = use_mut_ref(|| None::<Base>);
 
     // Redraw on every change of curve, marker or layout.
     let key: DrawKey = (
@@ -171,10 +257,12 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     if std::mem::replace(&mut *first.borrow_mut(), false) {
         let (canvas_ref, failure, known_box) =
             (canvas_ref.clone(), failure.clone(), known_box.clone());
-        let (early, drawn, key) = (early.clone(), drawn.clone(), key.clone());
+        let (early, drawn, key, kept) = (early.clone(), drawn.clone(), key.clone(), kept.clone());
         wasm_bindgen_futures::spawn_local(async move {
             // Unless the effect came first (a render quick enough that Yew did not yield).
-            if !*drawn.borrow() && draw_keyed(&canvas_ref, &key, *known_box.borrow(), &failure) {
+            if !*drawn.borrow()
+                && draw_keyed(&canvas_ref, &key, *known_box.borrow(), &failure, &kept)
+            {
                 *drawn.borrow_mut() = true;
                 *early.borrow_mut() = Some(key);
             }
@@ -187,7 +275,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         use_effect_with(key, move |key| {
             // Already drawn for exactly these inputs by the first-draw microtask.
             if early.borrow_mut().take().as_ref() != Some(key)
-                && draw_keyed(&canvas_ref, key, *known_box.borrow(), &failure)
+                && draw_keyed(&canvas_ref, key, *known_box.borrow(), &failure, &kept)
             {
                 *drawn.borrow_mut() = true;
             }

@@ -66,27 +66,38 @@ pub struct LinkOptions {
 
 /// Keep the tools in step with the explorer's `state` (its `view_state`, as a share query);
 /// returns the overlay they last sent. `on_apply` receives each state the tools apply.
+///
+/// The state is encoded in an effect, after the render and its chart draw, and only on a page
+/// with tools (the embed has none): a slider move's update does not wait for the encoding. The
+/// `#tools` element is written only when the query or the flag changed.
 #[hook]
 pub fn use_tools_link(
     options: LinkOptions,
-    state: &State,
+    state: &UseReducerHandle<State>,
     on_apply: Callback<share::ViewState>,
 ) -> Shared<Overlay> {
     let overlay = use_state(|| Shared::new(Overlay::default()));
     let host = options.host.clone();
-    // Only a page with tools pays for the encoding (the embed has none).
-    let query = host.as_ref().map(|_| share::encode(&state.view_state()));
+    let written = use_mut_ref(|| None::<(String, bool)>);
     {
         let host = host.clone();
-        use_effect_with((query, options.ideal_roofline), move |(query, ideal)| {
-            if let (Some(host), Some(query)) = (host, query) {
-                let _ = match ideal {
-                    true => host.set_attribute(IDEAL_ATTR, ""),
-                    false => host.remove_attribute(IDEAL_ATTR),
-                };
-                let _ = host.set_attribute(STATE_ATTR, query);
-            }
-        });
+        // A handle compares by the state's `Rc`: the effect runs once per new state.
+        use_effect_with(
+            (state.clone(), options.ideal_roofline),
+            move |(state, ideal)| {
+                if let Some(host) = host {
+                    let next = (share::encode(&state.view_state()), *ideal);
+                    if written.borrow().as_ref() != Some(&next) {
+                        let _ = match next.1 {
+                            true => host.set_attribute(IDEAL_ATTR, ""),
+                            false => host.remove_attribute(IDEAL_ATTR),
+                        };
+                        let _ = host.set_attribute(STATE_ATTR, &next.0);
+                        *written.borrow_mut() = Some(next);
+                    }
+                }
+            },
+        );
     }
     {
         let setter = overlay.setter();
