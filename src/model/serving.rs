@@ -413,6 +413,52 @@ mod tests {
         assert!(c128.output_tok_s > 20.0 * c1.output_tok_s);
     }
 
+    /// At the token-budget cap every step's lane is full (`u = 1`), so `c_pf` is one full lane's
+    /// marginal cost, `Δ(T_bud − (C−1))/(T_bud − (C−1))`: the step never holds more than the
+    /// budget, which matters for an MoE model whose grouped-GEMM tiles jump past it
+    /// (gpt-oss-120b on 2×H100: 2048 tokens are 64 rows per expert, more take 128-row tiles).
+    #[test]
+    fn prefill_chunks_stay_inside_the_step_budget() {
+        let scenario = Scenario::try_from(ScenarioInput {
+            model: "gpt-oss-120b".into(),
+            gpu: "h100-sxm".into(),
+            gpu_count: 2.0,
+            precision: "fp8".into(),
+            input_len: 4000.0,
+            output_len: 400.0,
+            length_dist: "fixed".into(),
+            ..ScenarioInput::default()
+        })
+        .expect("valid");
+        let batch = budget_batch_cap(&scenario).floor();
+        let others = batch - 1.0;
+        let lane = f64::from(scenario.step_token_budget()) - others;
+        let step = |prefill: f64| {
+            scenario
+                .step_cost
+                .step(&BatchShape {
+                    decode_seqs: others,
+                    decode_context: scenario.workload.live_context(),
+                    prefill_tokens: prefill,
+                    prefill_prompt: 4000.0,
+                    prefill_chunk: 2048.0,
+                    verify_tokens: 0.0,
+                })
+                .total()
+        };
+        let full_lane = (step(lane) - step(0.0)) / lane;
+        let over_budget = (step(2048.0) - step(0.0)) / 2048.0;
+        assert!(
+            over_budget.0 > 1.1 * full_lane.0,
+            "{over_budget:?} {full_lane:?}"
+        );
+        let got = prefill_cost_per_token(&scenario, batch);
+        assert!(
+            (got.0 / full_lane.0 - 1.0).abs() < 1e-9,
+            "{got:?} vs {full_lane:?}"
+        );
+    }
+
     #[test]
     fn lone_request_has_no_prefill_stalls() {
         let p = h100_8b(1);
