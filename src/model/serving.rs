@@ -19,13 +19,22 @@ use crate::units::Seconds;
 /// Marginal prefill GPU time per prompt token at batch `C`, `c_pf`.
 ///
 /// Under chunked prefill (Sarathi-Serve / vLLM V1, MODEL.md §4.3) prompt chunks ride in the same
-/// iteration as the other `C − 1` sequences' decodes, which read the weights anyway; so a prompt
-/// token costs what it adds to that iteration:
-/// `c_pf = (t_iter(C−1 decodes + n prefill) − t_iter(C−1 decodes)) / n`.
-/// The chunk `n` is what arrives per iteration, kept lumpy rather than smeared (§4.2): at least
-/// one whole prompt (`P_eff`), or the `C/E[O]` prompts that arrive per decode step when that is
-/// more, capped by the token budget left after the decodes (`T_bud − (C−1)`). At `C = 1` there is
-/// no decode to ride on and `c_pf = t_iter(n prefill)/n`, MODEL.md §4.2's own form.
+/// iteration as the other `C − 1` sequences' decodes, which read the weights anyway; so a chunk
+/// of `n` prompt tokens costs what it adds to that iteration,
+/// `Δ(n) = t_iter(C−1 decodes + n prefill) − t_iter(C−1 decodes)`, and
+/// `c_pf = E[Σ_chunks Δ(n)] / E[prompt tokens]` over the chunks the scheduler forms. At `C = 1`
+/// there is no decode to ride on and `Δ(n) = t_iter(n prefill)`, MODEL.md §4.2's own form.
+///
+/// The chunks are the ones the simulator's scheduler forms (`sim::continuous::schedule`): the
+/// decodes take one token each of the step budget first and prompts fill the lane left,
+/// `b = T_bud − (C−1)`, never more. Per decode step `C/E[O]` prompts arrive (at least one is
+/// prefilled as a unit), `G = max(1, C/E[O])·P` tokens, split into `⌊G/b⌋` full lanes and a
+/// remainder. While the lane is busy (utilization `u = max(1, C/E[O])·E[P]/b`) a remainder
+/// shares its step with the next prompt's first chunk, so a fraction `u` of the tokens run in
+/// full lanes and `1 − u` in the split of their own group: `c_pf = u·Δ(b)/b + (1 − u)·E[Σ Δ]/E[G]`.
+/// A lognormal prompt length is averaged over its quantiles (`prompt_quantiles`). The step
+/// time is not linear in `n` (the MoE grouped-GEMM tiles, `step::expert_tile_padding`, jump with
+/// the tokens per expert), so the mean chunk's cost is not the mean chunk cost.
 pub fn prefill_cost_per_token(scenario: &Scenario, batch: f64) -> Seconds {
     let workload = &scenario.workload;
     let prompt = workload.prefill_tokens().max(1.0);
@@ -33,21 +42,10 @@ pub fn prefill_cost_per_token(scenario: &Scenario, batch: f64) -> Seconds {
     // One scheduler's budget is the chunk a prompt is split into; a replica's step holds one
     // such budget per attention-DP rank (`Scenario::step_token_budget`).
     let budget = f64::from(scenario.chunk_tokens);
-    let step_budget = f64::from(scenario.step_token_budget());
-    let arriving = prompt.max(batch * prompt / workload.output_mean.max(1.0));
-    let chunk = arriving
-        .min((step_budget - others).max(prompt.min(budget)))
-        .max(1.0);
+    let lane = (f64::from(scenario.step_token_budget()) - others).max(1.0);
+    let per_step = (batch / workload.output_mean.max(1.0)).max(1.0);
     let pp = f64::from(scenario.par.pp.max(1));
     let context = workload.live_context();
-    let with_prefill = scenario.step_cost.step(&BatchShape {
-        decode_seqs: others / pp,
-        decode_context: context,
-        prefill_tokens: chunk,
-        prefill_prompt: prompt,
-        prefill_chunk: prompt.min(budget),
-        verify_tokens: 0.0,
-    });
     let base = if others > 0.0 {
         scenario
             .step_cost
@@ -60,7 +58,72 @@ pub fn prefill_cost_per_token(scenario: &Scenario, batch: f64) -> Seconds {
     } else {
         Seconds(0.0)
     };
-    (with_prefill.total() - base).max(Seconds(0.0)) / chunk
+    let added = |tokens: f64, length: f64| {
+        let with_prefill = scenario.step_cost.step(&BatchShape {
+            decode_seqs: others / pp,
+            decode_context: context,
+            prefill_tokens: tokens,
+            prefill_prompt: length,
+            prefill_chunk: length.min(budget),
+            verify_tokens: 0.0,
+        });
+        (with_prefill.total() - base).max(Seconds(0.0))
+    };
+    // A group of `G` tokens of prompts of `length` prefilled alone: full lanes and a remainder.
+    let alone = |length: f64| {
+        let group = (per_step * length).max(1.0);
+        let full = (group / lane).floor();
+        let rest = group - full * lane;
+        let rest_cost = if rest >= 0.5 {
+            added(rest, length)
+        } else {
+            Seconds(0.0)
+        };
+        let full_cost = if full > 0.0 {
+            added(lane, length) * full
+        } else {
+            Seconds(0.0)
+        };
+        (full_cost + rest_cost, group)
+    };
+    let (cost, tokens) = prompt_quantiles(scenario)
+        .into_iter()
+        .map(alone)
+        .fold((Seconds(0.0), 0.0), |(c, t), (ci, ti)| (c + ci, t + ti));
+    let own = cost / tokens.max(f64::MIN_POSITIVE);
+    let busy = (per_step * prompt / lane).clamp(0.0, 1.0);
+    if busy <= 0.0 {
+        return own;
+    }
+    let full_lane = added(lane, prompt) / lane;
+    full_lane * busy + own * (1.0 - busy)
+}
+
+/// Quantiles `prefill_cost_per_token` averages a lognormal prompt length over.
+const CHUNK_QUANTILES: u32 = 8;
+
+/// Prompt lengths standing for the workload's distribution: midpoint quantiles of the lognormal
+/// (as `mean_prefill_time`), rescaled so their mean is `E[P_eff]`; fixed lengths give the one
+/// prompt.
+fn prompt_quantiles(scenario: &Scenario) -> Vec<f64> {
+    let workload = &scenario.workload;
+    let prompt = workload.prefill_tokens().max(1.0);
+    let sigma = workload.input_sigma;
+    if sigma <= 0.0 {
+        return vec![prompt];
+    }
+    let n = f64::from(CHUNK_QUANTILES);
+    let lengths: Vec<f64> = (0..CHUNK_QUANTILES)
+        .map(|i| {
+            let z = inverse_normal_cdf((f64::from(i) + 0.5) / n);
+            (sigma * z - sigma * sigma / 2.0).exp()
+        })
+        .collect();
+    let scale = prompt * n / lengths.iter().sum::<f64>().max(f64::MIN_POSITIVE);
+    lengths
+        .into_iter()
+        .map(|length| (length * scale).max(1.0))
+        .collect()
 }
 
 /// The most sequences one replica can keep decoding when every step's token budget must also
@@ -348,6 +411,52 @@ mod tests {
         assert!(c256.output_tok_s < c128.output_tok_s * 1.15);
         assert!(c256.tok_s_per_user < c128.tok_s_per_user * 0.75);
         assert!(c128.output_tok_s > 20.0 * c1.output_tok_s);
+    }
+
+    /// At the token-budget cap every step's lane is full (`u = 1`), so `c_pf` is one full lane's
+    /// marginal cost, `Δ(T_bud − (C−1))/(T_bud − (C−1))`: the step never holds more than the
+    /// budget, which matters for an MoE model whose grouped-GEMM tiles jump past it
+    /// (gpt-oss-120b on 2×H100: 2048 tokens are 64 rows per expert, more take 128-row tiles).
+    #[test]
+    fn prefill_chunks_stay_inside_the_step_budget() {
+        let scenario = Scenario::try_from(ScenarioInput {
+            model: "gpt-oss-120b".into(),
+            gpu: "h100-sxm".into(),
+            gpu_count: 2.0,
+            precision: "fp8".into(),
+            input_len: 4000.0,
+            output_len: 400.0,
+            length_dist: "fixed".into(),
+            ..ScenarioInput::default()
+        })
+        .expect("valid");
+        let batch = budget_batch_cap(&scenario).floor();
+        let others = batch - 1.0;
+        let lane = f64::from(scenario.step_token_budget()) - others;
+        let step = |prefill: f64| {
+            scenario
+                .step_cost
+                .step(&BatchShape {
+                    decode_seqs: others,
+                    decode_context: scenario.workload.live_context(),
+                    prefill_tokens: prefill,
+                    prefill_prompt: 4000.0,
+                    prefill_chunk: 2048.0,
+                    verify_tokens: 0.0,
+                })
+                .total()
+        };
+        let full_lane = (step(lane) - step(0.0)) / lane;
+        let over_budget = (step(2048.0) - step(0.0)) / 2048.0;
+        assert!(
+            over_budget.0 > 1.1 * full_lane.0,
+            "{over_budget:?} {full_lane:?}"
+        );
+        let got = prefill_cost_per_token(&scenario, batch);
+        assert!(
+            (got.0 / full_lane.0 - 1.0).abs() < 1e-9,
+            "{got:?} vs {full_lane:?}"
+        );
     }
 
     #[test]
