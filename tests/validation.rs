@@ -45,7 +45,7 @@ struct Bounds {
 const TARGETS: (f64, f64, f64) = (0.15, 0.15, 0.25);
 
 /// Holding out one GPU type at a time. Measured when set (median / p80):
-/// tok/s 15.7 / 58.1 %, TPOT 19.3 / 37.0 %, TTFT 34.3 / 63.1 %.
+/// tok/s 16.0 / 57.7 %, TPOT 19.5 / 37.0 %, TTFT 34.3 / 63.1 %.
 const BY_GPU: Bounds = Bounds {
     throughput: (0.18, 0.62),
     tpot: (0.22, 0.40),
@@ -53,7 +53,7 @@ const BY_GPU: Bounds = Bounds {
 };
 
 /// Holding out one model at a time. Measured when set (median / p80):
-/// tok/s 17.7 / 68.7 %, TPOT 15.8 / 41.9 %, TTFT 72.5 / 85.5 %.
+/// tok/s 17.5 / 67.7 %, TPOT 15.8 / 41.8 %, TTFT 72.5 / 85.5 %.
 const BY_MODEL: Bounds = Bounds {
     throughput: (0.20, 0.72),
     tpot: (0.18, 0.45),
@@ -61,7 +61,7 @@ const BY_MODEL: Bounds = Bounds {
 };
 
 /// The shipped profiles on every row (in sample). Measured when set (median / p80):
-/// tok/s 9.8 / 42.2 %, TPOT 10.4 / 34.2 %, TTFT 22.7 / 37.0 %.
+/// tok/s 9.8 / 41.8 %, TPOT 10.4 / 34.2 %, TTFT 22.7 / 37.0 %.
 const IN_SAMPLE: Bounds = Bounds {
     throughput: (0.12, 0.46),
     tpot: (0.13, 0.37),
