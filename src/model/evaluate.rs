@@ -4,7 +4,8 @@
 //! SLO search, techniques, decisions, page and CLI) evaluates through here.
 
 use super::operating_point::OperatingPoint;
-use super::serving::evaluate_continuous;
+pub use super::serving::SteadyMemo;
+use super::serving::{evaluate_continuous, evaluate_continuous_in};
 use super::static_batching::evaluate_static;
 use crate::scenario::{Batching, Scenario};
 
@@ -12,6 +13,15 @@ use crate::scenario::{Batching, Scenario};
 pub fn evaluate(scenario: &Scenario) -> OperatingPoint {
     match scenario.batching {
         Batching::Continuous => evaluate_continuous(scenario),
+        Batching::Static => evaluate_static(scenario),
+    }
+}
+
+/// `evaluate` for one scenario moved along concurrencies (a sweep): `memo` keeps the batch
+/// steady states already computed (`serving::SteadyMemo`; static batching needs none).
+pub fn evaluate_in(scenario: &Scenario, memo: &mut SteadyMemo) -> OperatingPoint {
+    match scenario.batching {
+        Batching::Continuous => evaluate_continuous_in(scenario, memo),
         Batching::Static => evaluate_static(scenario),
     }
 }

@@ -4,7 +4,7 @@
 //! MODEL.md §4.5: x = tokens/s per user, y = output tokens/s per GPU; Pareto filter = sort by x
 //! descending and keep a point only if its y exceeds the running maximum.
 
-use super::evaluate::evaluate;
+use super::evaluate::{evaluate_in, SteadyMemo};
 use super::grid::concurrency_grid;
 use super::operating_point::OperatingPoint;
 use crate::scenario::Scenario;
@@ -84,11 +84,12 @@ pub struct Curve {
 /// a quarter of a sweep's time, and the page sweeps four curves before its first chart.
 pub fn sweep(scenario: &Scenario) -> Curve {
     let mut at = scenario.clone();
+    let mut memo = SteadyMemo::default();
     let mut points: Vec<CurvePoint> = concurrency_grid(scenario, scenario.batching)
         .into_iter()
         .map(|c| {
             at_concurrency(&mut at, c);
-            CurvePoint::from_point(&evaluate(&at))
+            CurvePoint::from_point(&evaluate_in(&at, &mut memo))
         })
         .collect();
     mark_pareto(&mut points);
@@ -156,6 +157,7 @@ pub fn knee(points: &[CurvePoint]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::evaluate::evaluate;
 
     #[test]
     fn slider_round_trips_and_spans_the_range() {
