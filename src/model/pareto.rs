@@ -83,13 +83,18 @@ pub struct Curve {
 /// `Scenario::with_concurrency` clone per point: the clone (model, GPU, input strings) was about
 /// a quarter of a sweep's time, and the page sweeps four curves before its first chart.
 pub fn sweep(scenario: &Scenario) -> Curve {
+    sweep_in(scenario, &mut SteadyMemo::default())
+}
+
+/// `sweep` keeping the batch steady states in `memo`, for a caller that evaluates the same
+/// scenario again at other concurrencies (the page's slider: `evaluate_in` with the same memo).
+pub fn sweep_in(scenario: &Scenario, memo: &mut SteadyMemo) -> Curve {
     let mut at = scenario.clone();
-    let mut memo = SteadyMemo::default();
     let mut points: Vec<CurvePoint> = concurrency_grid(scenario, scenario.batching)
         .into_iter()
         .map(|c| {
             at_concurrency(&mut at, c);
-            CurvePoint::from_point(&evaluate_in(&at, &mut memo))
+            CurvePoint::from_point(&evaluate_in(&at, memo))
         })
         .collect();
     mark_pareto(&mut points);

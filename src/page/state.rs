@@ -10,14 +10,17 @@
 //! only a change of the scenario itself re-sweeps.
 
 use crate::catalog::catalog;
+use crate::model::evaluate::{evaluate, evaluate_in, SteadyMemo};
+use crate::model::pareto::sweep_in;
 use crate::model::pareto::{concurrency_to_slider, slider_to_concurrency, SLIDER_STEPS};
 use crate::model::techniques::TechniqueStudy;
-use crate::model::{evaluate, sweep, Curve, OperatingPoint};
+use crate::model::{Curve, OperatingPoint};
 use crate::page::fields::{InputError, Texts};
 use crate::page::knobs::{KnobAction, Knobs};
 use crate::scenario::fields::{Field, GPU, USD_PER_GPU_HOUR};
 use crate::scenario::{DecisionInput, Scenario, ScenarioError, ScenarioInput};
 use crate::share::{ChartOptions, ViewState};
+use std::cell::RefCell;
 use std::ops::Deref;
 use std::rc::Rc;
 
@@ -62,6 +65,17 @@ pub struct View {
     /// The technique ladder's other curves and the synthetic-vs-production comparison
     /// (`model::techniques`); like the curve, recomputed only when the scenario changes.
     pub techniques: Shared<TechniqueStudy>,
+    /// The batch steady states the sweep computed, kept for the slider's evaluations of the
+    /// same scenario (`model::evaluate::SteadyMemo`); shared and replaced with the curve.
+    pub steady: Shared<RefCell<SteadyMemo>>,
+}
+
+/// Evaluate `scenario` with the view's memo (a fresh evaluation if the memo is in use).
+fn evaluate_with(steady: &RefCell<SteadyMemo>, scenario: &Scenario) -> OperatingPoint {
+    match steady.try_borrow_mut() {
+        Ok(mut memo) => evaluate_in(scenario, &mut memo),
+        Err(_) => evaluate(scenario),
+    }
 }
 
 impl View {
@@ -91,21 +105,29 @@ impl View {
             concurrency: scenario.input.concurrency,
             ..shown_input
         };
-        let (curve, techniques) = match previous {
-            Some(view) if same_curve(&view.scenario, &shown) => {
-                (view.curve.clone(), view.techniques.clone())
-            }
-            _ => (
-                Shared::new(sweep(&scenario)),
-                Shared::new(TechniqueStudy::new(&scenario)),
+        let (curve, techniques, steady) = match previous {
+            Some(view) if same_curve(&view.scenario, &shown) => (
+                view.curve.clone(),
+                view.techniques.clone(),
+                view.steady.clone(),
             ),
+            _ => {
+                let mut memo = SteadyMemo::default();
+                let curve = sweep_in(&scenario, &mut memo);
+                (
+                    Shared::new(curve),
+                    Shared::new(TechniqueStudy::new(&scenario)),
+                    Shared::new(RefCell::new(memo)),
+                )
+            }
         };
-        let point = Shared::new(evaluate(&shown));
+        let point = Shared::new(evaluate_with(&steady, &shown));
         View {
             scenario: Shared::new(shown),
             curve,
             point,
             techniques,
+            steady,
         }
     }
 
@@ -292,10 +314,11 @@ impl State {
                 next.input.concurrency = f64::from(concurrency);
                 next.slider_position = concurrency_to_slider(concurrency, limit);
                 next.view = Some(View {
-                    point: Shared::new(evaluate(&scenario)),
+                    point: Shared::new(evaluate_with(&view.steady, &scenario)),
                     scenario: Shared::new(scenario),
                     curve: view.curve.clone(),
                     techniques: view.techniques.clone(),
+                    steady: view.steady.clone(),
                 });
                 return Some(next);
             }
@@ -347,10 +370,11 @@ impl State {
         if concurrency != view.concurrency() {
             let scenario = view.scenario.with_concurrency(concurrency);
             next.view = Some(View {
-                point: Shared::new(evaluate(&scenario)),
+                point: Shared::new(evaluate_with(&view.steady, &scenario)),
                 scenario: Shared::new(scenario),
                 curve: view.curve.clone(),
                 techniques: view.techniques.clone(),
+                steady: view.steady.clone(),
             });
         }
         Some(next)

@@ -37,6 +37,26 @@ fn slider_moves_keep_the_curve_and_edits_resweep_only_when_needed() {
     assert!(shown(&longer).curve != view.curve);
 }
 
+/// The view's memo of batch steady states (shared by the sweep and the slider) changes nothing:
+/// after moves up and down the slider, each point is the fresh evaluation of its scenario.
+#[test]
+fn slider_points_with_the_kept_memo_equal_fresh_evaluations() {
+    let mut state = State::initial();
+    for position in [
+        SLIDER_STEPS,
+        0,
+        SLIDER_STEPS / 2,
+        SLIDER_STEPS / 3,
+        SLIDER_STEPS,
+    ] {
+        if let Some(next) = state.apply(Action::MoveSlider(position)) {
+            state = next;
+        }
+        let view = shown(&state);
+        assert_eq!(*view.point, evaluate(&view.scenario), "position {position}");
+    }
+}
+
 #[test]
 fn a_concurrency_only_change_keeps_the_curve_and_the_ladder_and_moves_the_point() {
     let state = State::initial();
