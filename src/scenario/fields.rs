@@ -326,7 +326,8 @@ const PRECISIONS: &[(&str, &str)] = &[
     ("fp4", "FP4"),
     ("int4", "INT4 (weight-only)"),
 ];
-const KV_PRECISIONS: &[(&str, &str)] = &[("bf16", "BF16"), ("fp8", "FP8")];
+const KV_PRECISIONS: &[(&str, &str)] =
+    &[("bf16", "BF16"), ("fp8", "FP8"), ("auto", "Engine default")];
 const BATCHING: &[(&str, &str)] = &[
     ("continuous", "Continuous (iteration-level)"),
     ("static", "Static (request-level)"),

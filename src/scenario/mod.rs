@@ -309,10 +309,21 @@ impl TryFrom<ScenarioInput> for Scenario {
                 format!("`{}` is not one of bf16, fp8, fp4, int4", input.precision),
             )
         })?;
-        let kv_precision = KvPrecision::parse(&input.kv_precision).ok_or_else(|| {
+        // `auto`: the KV format the engine picks for these weights (`engine::kv_when_unstated`).
+        let kv_text = match input.kv_precision.trim() {
+            "auto" => engine::kv_when_unstated(
+                &engine::resolve(&input.engine, &gpu.vendor).engine,
+                &input.precision,
+                model.mxfp4_experts,
+                gpu.fp4_tflops.is_some(),
+            )
+            .unwrap_or("bf16"),
+            text => text,
+        };
+        let kv_precision = KvPrecision::parse(kv_text).ok_or_else(|| {
             error(
                 fields::KV_PRECISION.key,
-                format!("`{}` is not one of bf16, fp8", input.kv_precision),
+                format!("`{}` is not one of bf16, fp8, auto", input.kv_precision),
             )
         })?;
         let gpu_count = GPUS.whole(input.gpu_count)?;
@@ -1029,5 +1040,37 @@ mod tests {
             }),
             "dp-attention"
         );
+    }
+
+    /// `kv-precision auto` follows the engine profile's rule: FP8 KV for TensorRT-LLM with FP8
+    /// weights, BF16 for the generic profile, BF16 for gpt-oss's own checkpoint on Hopper.
+    #[test]
+    fn auto_kv_precision_follows_the_engines_rule() {
+        let kv = |engine: &str, model: &str, gpu: &str| {
+            Scenario::try_from(ScenarioInput {
+                engine: engine.into(),
+                model: model.into(),
+                gpu: gpu.into(),
+                gpu_count: 8.0,
+                precision: "fp8".into(),
+                kv_precision: "auto".into(),
+                ..ScenarioInput::default()
+            })
+            .expect("valid")
+            .kv_precision
+        };
+        assert_eq!(
+            kv("tensorrt-llm", "llama-3.1-70b", "h100-sxm"),
+            KvPrecision::Fp8
+        );
+        assert_eq!(
+            kv("generic", "llama-3.1-70b", "h100-sxm"),
+            KvPrecision::Bf16
+        );
+        assert_eq!(
+            kv("tensorrt-llm", "gpt-oss-120b", "h100-sxm"),
+            KvPrecision::Bf16
+        );
+        assert_eq!(kv("tensorrt-llm", "gpt-oss-120b", "b200"), KvPrecision::Fp8);
     }
 }
