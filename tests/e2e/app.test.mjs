@@ -524,16 +524,25 @@ test('g. pinned scenarios survive a reload; a corrupt saved entry is only a noti
   assert.match(table, /pin 2: Llama 3\.1 8B/);
 
   // A corrupt entry (and no other memory of the page) opens with no pins and a notice, never a crash.
-  await page.evaluate((key) => {
+  // The storage is corrupted in a fresh page before any of its scripts run, with the first page
+  // closed: a page that is navigating away may still save its own state while it unloads, which
+  // would race a corruption written from inside it.
+  const context = page.context();
+  await page.close();
+  const fresh = await context.newPage();
+  const freshErrors = [];
+  fresh.on('pageerror', (err) => freshErrors.push(String(err && err.stack ? err.stack : err)));
+  await fresh.addInitScript((key) => {
     localStorage.clear();
     localStorage.setItem(key, '{"pins": [ not json');
   }, PINS_KEY);
-  await page.goto(new URL(baseUrl).origin + new URL(baseUrl).pathname, { waitUntil: 'load' });
-  await waitUntil(page, 'the app to start with a corrupt saved entry', () => window.__servecostDraws >= 1, undefined, READY_TIMEOUT_MS);
-  await waitUntil(page, 'a notice about the saved pins', () => /could not be read/.test(document.querySelector('#pins-notice')?.textContent ?? ''));
-  assert.equal(await compareRows(page), 1, 'no pins restored from a corrupt entry');
-  assert.deepEqual(log.pageErrors, [], 'uncaught page errors');
-  assert.equal(await page.locator('#fatal-error').count(), 0, 'no fatal error banner');
+  await fresh.goto(new URL(baseUrl).origin + new URL(baseUrl).pathname, { waitUntil: 'load' });
+  await waitUntil(fresh, 'the app to start with a corrupt saved entry', () => window.__servecostDraws >= 1, undefined, READY_TIMEOUT_MS);
+  await waitUntil(fresh, 'a notice about the saved pins', () => /could not be read/.test(document.querySelector('#pins-notice')?.textContent ?? ''));
+  assert.equal(await compareRows(fresh), 1, 'no pins restored from a corrupt entry');
+  assert.deepEqual(log.pageErrors, [], 'uncaught page errors (first page)');
+  assert.deepEqual(freshErrors, [], 'uncaught page errors');
+  assert.equal(await fresh.locator('#fatal-error').count(), 0, 'no fatal error banner');
 });
 
 test('h. the plan ranks the cheapest configurations that meet the SLO', async (t) => {
