@@ -207,25 +207,12 @@ fn run_row(
         return Err("precision not stated by the source".into());
     }
     let mut notes = Vec::new();
-    let kv_precision = match (csv::text(record, "kv_precision"), {
-        let catalog = crate::catalog::catalog().ok();
-        let mxfp4 = catalog
-            .and_then(|c| c.model(csv::text(record, "model_id")))
-            .is_some_and(|m| m.mxfp4_experts);
-        let fp4 = catalog
-            .and_then(|c| c.gpu(csv::text(record, "gpu_id")))
-            .is_some_and(|g| g.fp4_tflops.is_some());
-        engine::kv_when_unstated(&engine, precision, mxfp4, fp4)
-    }) {
-        ("", Some(kv)) => {
-            notes.push(format!(
-                "KV {} assumed (the {engine} profile's rule for {precision} weights)",
-                kv.to_ascii_uppercase()
-            ));
-            kv
-        }
-        ("", None) => "bf16",
-        (kv, _) => kv,
+    // A blank KV cell is the engine's choice: the scenario's `auto` rule (`engine::kv_when_unstated`).
+    let kv_stated = csv::text(record, "kv_precision");
+    let kv_precision = if kv_stated.is_empty() {
+        "auto"
+    } else {
+        kv_stated
     };
     let tp = number("tp")?;
     let ep = number("ep")?;
@@ -305,6 +292,12 @@ fn run_row(
         ..ScenarioInput::default()
     };
     let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;
+    if kv_stated.is_empty() && scenario.kv_precision != crate::model::precision::KvPrecision::Bf16 {
+        notes.push(format!(
+            "KV {} assumed (the {engine} profile's rule for {precision} weights)",
+            scenario.kv_precision.id().to_ascii_uppercase()
+        ));
+    }
     if knobs.is_none() {
         let p = &scenario.profile;
         notes.push(format!(

@@ -1,11 +1,12 @@
-//! The efficiency knobs of the step-time model and their defaults per GPU family.
+//! The efficiency knobs of the step-time model and their common constants.
 //!
 //! MODEL.md §2.1 (`η_m`, `η_c`, blend exponent `p`, per-layer floor `t_L0`), §2.6 (per-step
 //! overhead `t_it0`, dequant tax), §2.4 (all-reduce latency `α_AR`, link efficiency), §1.3 (usable
-//! memory `u_mem`, activation/graph reserve), §8 (plausible ranges). The defaults are the §2.7
-//! NVIDIA defaults are fitted to the vendor-table rows of `shared/data/measurements.csv` by
-//! `servecost validate FILE --fit` (grid search inside §8's plausible ranges, `fit.rs`);
-//! `docs/VALIDATION.md` shows the fit and the errors. The §2.7 worked-example constants are kept for the unit tests that reproduce it.
+//! memory `u_mem`, activation/graph reserve), §8 (plausible ranges). A scenario's η_m, η_c, t_it0
+//! and t_L0 come from its engine profile (`model::engine`, fitted by `servecost validate FILE
+//! --fit`, `calibration::profiles`; `Efficiency::of_profile`); every other knob is the common
+//! constant of `NVIDIA_DATACENTER`. `docs/VALIDATION.md` shows the fit and the errors. The §2.7
+//! worked-example constants are kept for the unit tests that reproduce it.
 
 use serde::{Deserialize, Serialize};
 
@@ -65,11 +66,12 @@ impl Efficiency {
         moe_tile_max_rows: 128.0,
     };
 
-    /// NVIDIA defaults, fitted on the 28 runnable vendor-table rows of `measurements.csv`
-    /// (TensorRT-LLM, vLLM, NIM on A100/H100/H200/B200; the InferenceX rows are held out,
-    /// docs/VALIDATION.md): η_m 0.75 (within the 60–85 % MBU rule of thumb, §8 [S46]),
-    /// η_c 0.60 (below the ≈0.8 MAMF ceiling [S44]), t_it0 2 ms per step (scheduler, sampler and
-    /// detokenisation in production engines, §8), t_L0 15 µs per layer. The rest as §2.7.
+    /// The common constants under every engine profile (`of_profile` replaces η_m, η_c, t_it0
+    /// and t_L0 with the profile's fitted values), and the page's reference for the ideal-roofline
+    /// switch. Its four profile knobs are the fit this model shipped before engine profiles (on
+    /// the vendor-table rows: η_m 0.75 within the 60–85 % MBU rule of thumb, §8 [S46]; η_c 0.60
+    /// below the ≈0.8 MAMF ceiling [S44]; t_it0 2 ms; t_L0 15 µs), kept as
+    /// `engine::ProfileKnobs::UNFITTED`'s values for a profile before any fit. The rest as §2.7.
     pub const NVIDIA_DATACENTER: Efficiency = Efficiency {
         eta_mem: 0.75,
         eta_compute: 0.6,

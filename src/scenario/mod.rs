@@ -309,10 +309,11 @@ impl TryFrom<ScenarioInput> for Scenario {
                 format!("`{}` is not one of bf16, fp8, fp4, int4", input.precision),
             )
         })?;
+        let profile = engine::resolve(&input.engine, &gpu.vendor);
         // `auto`: the KV format the engine picks for these weights (`engine::kv_when_unstated`).
         let kv_text = match input.kv_precision.trim() {
             "auto" => engine::kv_when_unstated(
-                &engine::resolve(&input.engine, &gpu.vendor).engine,
+                &profile.engine,
                 &input.precision,
                 model.mxfp4_experts,
                 gpu.fp4_tflops.is_some(),
@@ -337,7 +338,6 @@ impl TryFrom<ScenarioInput> for Scenario {
         let output_sigma = OUTPUT_SIGMA.real(input.output_sigma)?;
         let prefix_hit = PREFIX_HIT.real(input.prefix_hit)?;
         let concurrency = CONCURRENCY.whole(input.concurrency)?;
-        let profile = engine::resolve(&input.engine, &gpu.vendor);
         let limits = engine::engine_limits(&profile.engine);
         let max_num_seqs =
             MAX_NUM_SEQS.whole(input.max_num_seqs.unwrap_or_else(|| {
