@@ -211,15 +211,6 @@ mod tests {
         assert!((tokens / 1000.0 - 424.0).abs() < 5.0, "{tokens}");
     }
 
-    fn dep(ranks: u32) -> Parallelism {
-        Parallelism {
-            tp: 1,
-            pp: 1,
-            ep: ranks,
-            dp: ranks,
-        }
-    }
-
     /// MODEL.md §2.8: under DEP 8 every attention rank keeps the attention, dense, shared-expert,
     /// router, embedding and head weights whole; only the routed experts are split 8 ways. TP 8
     /// splits everything 8 ways. Redundant experts add their share.
@@ -231,18 +222,21 @@ mod tests {
         let replicated = a.always_read_linear_params() * b_w
             + (a.norm_params + a.embedding_params + a.untied_head_params) * HALF_BYTES;
         let experts = a.routed_expert_params() * b_w;
-        let dep8 = weight_bytes_per_gpu(&a, fp8, dep(8), 0.0).0;
+        let dep8 = weight_bytes_per_gpu(&a, fp8, Parallelism::dep(8), 0.0).0;
         assert!((dep8 - (replicated + experts / 8.0)).abs() < 1.0, "{dep8}");
         let tp8 = weight_bytes_per_gpu(&a, fp8, Parallelism::tensor(8), 0.0).0;
         assert!((tp8 - (replicated + experts) / 8.0).abs() < 1.0, "{tp8}");
         // DeepSeek-R1 FP8 under DEP 8: ≈ 100 GB per GPU, fits a 141 GB H200 but not an 80 GB H100.
         assert!(dep8 > 95e9 && dep8 < 105e9, "{dep8}");
         // 32 redundant experts over 8 ranks: 4 more experts (all MoE layers) per GPU.
-        let eplb = weight_bytes_per_gpu(&a, fp8, dep(8), 32.0).0;
+        let eplb = weight_bytes_per_gpu(&a, fp8, Parallelism::dep(8), 32.0).0;
         let per_expert = a.moe_layers * a.expert_params * b_w;
         assert!((eplb - dep8 - 4.0 * per_expert).abs() < 1.0);
         // Attention DP with experts tensor-split (no EP) stores the same bytes as DEP.
-        let dp8_moe_tp8 = Parallelism { ep: 1, ..dep(8) };
+        let dp8_moe_tp8 = Parallelism {
+            ep: 1,
+            ..Parallelism::dep(8)
+        };
         assert_eq!(weight_bytes_per_gpu(&a, fp8, dp8_moe_tp8, 0.0).0, dep8);
     }
 
@@ -254,19 +248,21 @@ mod tests {
         let kv = KvPrecision::Fp8;
         let context = 2000.0;
         let whole = kv_bytes_per_token(&a, kv).0 * context;
-        let rank = kv_bytes_per_sequence_rank(&a, kv, dep(8), context).0;
+        let rank = kv_bytes_per_sequence_rank(&a, kv, Parallelism::dep(8), context).0;
         assert_eq!(rank, whole);
         assert_eq!(
             kv_bytes_per_sequence_rank(&a, kv, Parallelism::tensor(8), context).0,
             whole
         );
         assert_eq!(
-            kv_bytes_per_sequence_gpu(&a, kv, dep(8), context).0,
+            kv_bytes_per_sequence_gpu(&a, kv, Parallelism::dep(8), context).0,
             whole / 8.0
         );
         let pool = Bytes::from_gb(30.0);
-        let per_replica_dep8 =
-            sequences_fitting(pool, kv_bytes_per_sequence_gpu(&a, kv, dep(8), context));
+        let per_replica_dep8 = sequences_fitting(
+            pool,
+            kv_bytes_per_sequence_gpu(&a, kv, Parallelism::dep(8), context),
+        );
         let per_rank = sequences_fitting(pool, Bytes(rank));
         assert!(per_replica_dep8 >= 8 * per_rank && per_replica_dep8 < 8 * (per_rank + 1));
         let per_replica_tp8 = sequences_fitting(

@@ -41,6 +41,16 @@ pub struct Parallelism {
 }
 
 impl Parallelism {
+    /// "DEP N" (TensorRT-LLM's name): TP 1, attention DP `ranks`, experts over EP `ranks`.
+    pub fn dep(ranks: u32) -> Parallelism {
+        Parallelism {
+            tp: 1,
+            pp: 1,
+            ep: ranks,
+            dp: ranks,
+        }
+    }
+
     /// Plain tensor parallelism (`dp = ep = pp = 1` but TP): the dense layout.
     pub fn tensor(tp: u32) -> Parallelism {
         Parallelism {

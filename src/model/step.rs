@@ -719,15 +719,6 @@ mod tests {
         )
     }
 
-    fn dep(ranks: u32) -> Parallelism {
-        Parallelism {
-            tp: 1,
-            pp: 1,
-            ep: ranks,
-            dp: ranks,
-        }
-    }
-
     fn decode_shape(batch: f64) -> BatchShape {
         BatchShape {
             decode_seqs: batch,
@@ -741,8 +732,8 @@ mod tests {
     /// or combine; across two 8-GPU domains half the traffic crosses the network and bounds it.
     #[test]
     fn all_to_all_inside_and_across_scale_up_domains() {
-        let inside = deepseek(dep(16), 16);
-        let across = deepseek(dep(16), 8);
+        let inside = deepseek(Parallelism::dep(16), 16);
+        let across = deepseek(Parallelism::dep(16), 8);
         let batch = 1024.0;
         let inside_ms = inside.step(&decode_shape(batch)).communication_ms;
         let across_ms = across.step(&decode_shape(batch)).communication_ms;
@@ -772,7 +763,7 @@ mod tests {
     /// whole stage's 64 tokens on the busiest EP rank.
     #[test]
     fn attention_dp_runs_each_ranks_share() {
-        let dep8 = deepseek(dep(8), 8);
+        let dep8 = deepseek(Parallelism::dep(8), 8);
         let single = deepseek(Parallelism::tensor(1), 8);
         let shared = dep8.step(&decode_shape(64.0));
         let own = single.step(&decode_shape(8.0));
@@ -887,7 +878,7 @@ mod tests {
         let single = deepseek(Parallelism::tensor(1), 8);
         let bytes = single.moe_routing_bytes(64.0, 64.0, 1.0).0;
         assert!((bytes - 58.0 * 7168.0 * 2.0 * 2.0 * (64.0 + 512.0)).abs() < 1.0);
-        let dep8 = deepseek(dep(8), 8);
+        let dep8 = deepseek(Parallelism::dep(8), 8);
         assert!(dep8.moe_routing_bytes(8.0, 64.0, 1.0).0 < bytes / 7.0);
     }
 
