@@ -94,6 +94,15 @@ impl View {
         shown_input: ScenarioInput,
         previous: Option<&View>,
     ) -> View {
+        View::compute_with(scenario, shown_input, previous, Ladder::Now)
+    }
+
+    fn compute_with(
+        scenario: Scenario,
+        shown_input: ScenarioInput,
+        previous: Option<&View>,
+        ladder: Ladder,
+    ) -> View {
         let limit = scenario.engine_limit().max(1);
         let scenario = if scenario.concurrency > limit {
             scenario.with_concurrency(limit)
@@ -116,7 +125,10 @@ impl View {
                 let curve = sweep_in(&scenario, &mut memo);
                 (
                     Shared::new(curve),
-                    Shared::new(TechniqueStudy::new(&scenario)),
+                    Shared::new(match ladder {
+                        Ladder::Now => TechniqueStudy::new(&scenario),
+                        Ladder::Later => TechniqueStudy::first_screen(&scenario),
+                    }),
                     Shared::new(RefCell::new(memo)),
                 )
             }
@@ -154,8 +166,30 @@ fn view_of(
     input: &ScenarioInput,
     previous: Option<&View>,
 ) -> Result<View, ScenarioError> {
+    view_with(knobs, input, previous, Ladder::Now)
+}
+
+fn view_with(
+    knobs: &Knobs,
+    input: &ScenarioInput,
+    previous: Option<&View>,
+    ladder: Ladder,
+) -> Result<View, ScenarioError> {
     let scenario = Scenario::try_from(knobs.effective(input))?;
-    Ok(View::compute_shown(scenario, input.clone(), previous))
+    Ok(View::compute_with(
+        scenario,
+        input.clone(),
+        previous,
+        ladder,
+    ))
+}
+
+/// When a new view sweeps the technique ladder's other curves: with the view, or (the page's
+/// first screen, `State::first_screen`) later, on `Action::CompleteLadder`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ladder {
+    Now,
+    Later,
 }
 
 /// Everything the page shows.
@@ -204,6 +238,9 @@ pub enum Action {
     /// Follow the explorer's state (the deferred module's copy, `tools.rs`): a change of
     /// concurrency alone only re-evaluates the point, anything else loads the view.
     Sync(Box<ViewState>),
+    /// Sweep the technique ladder's other curves if the view still waits for them
+    /// (`State::first_screen`); nothing else changes.
+    CompleteLadder,
 }
 
 impl State {
@@ -213,9 +250,13 @@ impl State {
     }
 
     pub fn from_input(input: ScenarioInput) -> State {
+        State::from_input_with(input, Ladder::Now)
+    }
+
+    fn from_input_with(input: ScenarioInput, ladder: Ladder) -> State {
         let texts = Texts::from_input(&input);
         let knobs = Knobs::from_input(&input);
-        match view_of(&knobs, &input, None) {
+        match view_with(&knobs, &input, None, ladder) {
             Ok(view) => State {
                 input,
                 texts,
@@ -243,7 +284,19 @@ impl State {
 
     /// The state a link or an import describes (the embed options are the page's business).
     pub fn from_view(view: ViewState) -> State {
-        let mut state = State::from_input(view.scenario);
+        State::from_view_with(view, Ladder::Now)
+    }
+
+    /// `from_view` for the page's first screen: the technique ladder's other curves (three
+    /// sweeps of the first chart's cold code) wait for `Action::CompleteLadder`, which the page
+    /// dispatches a browser task after its first chart (ARCHITECTURE.md "The first chart waits
+    /// for little").
+    pub fn first_screen(view: ViewState) -> State {
+        State::from_view_with(view, Ladder::Later)
+    }
+
+    fn from_view_with(view: ViewState, ladder: Ladder) -> State {
+        let mut state = State::from_input_with(view.scenario, ladder);
         state.decision = view.decision;
         state.pins = view.pins;
         state.chart = view.chart;
@@ -291,7 +344,26 @@ impl State {
                 ..self.clone()
             }),
             Action::Sync(view) => self.sync(*view),
+            Action::CompleteLadder => self.complete_ladder(),
         }
+    }
+
+    /// The view with the ladder's other curves swept, if it waits for them. They are swept for
+    /// the scenario the view evaluates (the page flags applied, as `view_of` does).
+    fn complete_ladder(&self) -> Option<State> {
+        let view = self.view.as_ref()?;
+        if !view.techniques.background_pending {
+            return None;
+        }
+        let scenario = Scenario::try_from(self.knobs.effective(&view.scenario.input)).ok()?;
+        let techniques = (*view.techniques).clone().with_background(&scenario);
+        Some(State {
+            view: Some(View {
+                techniques: Shared::new(techniques),
+                ..view.clone()
+            }),
+            ..self.clone()
+        })
     }
 
     /// Follow the explorer. The decision inputs are the tools' own after they mounted (only they

@@ -214,19 +214,41 @@ pub struct TechniqueStudy {
     pub current: TechniqueLevel,
     /// Its legend text (`TechniqueLevel::label_for`).
     pub current_label: String,
-    /// The other levels' curves, oldest first.
+    /// The other levels' curves, oldest first (empty while `background_pending`).
     pub background: Vec<TechniqueCurve>,
+    /// The other levels are not swept yet (`first_screen`): a page's first chart shows the
+    /// scenario's own curve and draws the ladder a browser task later (`with_background`).
+    pub background_pending: bool,
     pub lengths: LengthStudy,
 }
 
 impl TechniqueStudy {
     pub fn new(scenario: &Scenario) -> TechniqueStudy {
+        TechniqueStudy::first_screen(scenario).with_background(scenario)
+    }
+
+    /// The study without the ladder's other curves (three more sweeps): what the page's first
+    /// chart needs. The synthetic-vs-production study is complete (the slider path reads it).
+    pub fn first_screen(scenario: &Scenario) -> TechniqueStudy {
         let current = TechniqueLevel::of(&scenario.input);
         TechniqueStudy {
             current,
             current_label: current.label_for(scenario),
-            background: background_curves(scenario),
+            background: Vec::new(),
+            background_pending: true,
             lengths: LengthStudy::new(scenario),
+        }
+    }
+
+    /// The same study with the other levels swept; `scenario` is the one it was made for.
+    pub fn with_background(self, scenario: &Scenario) -> TechniqueStudy {
+        if !self.background_pending {
+            return self;
+        }
+        TechniqueStudy {
+            background: background_curves(scenario),
+            background_pending: false,
+            ..self
         }
     }
 }

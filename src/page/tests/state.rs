@@ -521,3 +521,35 @@ fn a_sync_keeps_the_replicas_own_decision() {
     assert_eq!(shown(&reloaded).scenario.input.input_len, 4000.0);
     assert_eq!(reloaded.decision, replica.decision, "full reload");
 }
+
+/// The page's first screen leaves the ladder's other curves for a second pass: the first view
+/// has none and says so, a slider move keeps them pending, and `CompleteLadder` fills them with
+/// exactly what a full start computes (then it has nothing left to do).
+#[test]
+fn the_first_screen_defers_the_technique_ladder_until_complete_ladder() {
+    let (link, notices) = decode("v=1&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&concurrency=16");
+    assert!(notices.is_empty(), "{notices:?}");
+    let full = State::from_view(link.clone());
+    let first = State::first_screen(link);
+    let first_view = shown(&first);
+    assert!(first_view.techniques.background_pending);
+    assert!(first_view.techniques.background.is_empty());
+    assert_eq!(*first_view.curve, *shown(&full).curve);
+    assert_eq!(*first_view.point, *shown(&full).point);
+    assert_eq!(
+        first_view.techniques.lengths,
+        shown(&full).techniques.lengths
+    );
+    let moved = apply(&first, Action::MoveSlider(3));
+    assert!(shown(&moved).techniques.background_pending);
+    let completed = apply(&moved, Action::CompleteLadder);
+    let completed_view = shown(&completed);
+    assert!(!completed_view.techniques.background_pending);
+    assert!(!completed_view.techniques.background.is_empty());
+    assert_eq!(
+        completed_view.techniques.background,
+        shown(&full).techniques.background
+    );
+    assert!(completed.apply(Action::CompleteLadder).is_none());
+    assert!(full.apply(Action::CompleteLadder).is_none());
+}

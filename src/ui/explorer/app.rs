@@ -164,7 +164,7 @@ pub fn app(props: &AppProps) -> Html {
     });
     let state = use_reducer({
         let view = start.start.view.clone();
-        move || State::from_view(view)
+        move || State::first_screen(view)
     });
     share_sync::use_persist(&state, start.persist);
     let on_import = use_callback(state.dispatcher(), |view: ViewState, dispatcher| {
@@ -173,6 +173,15 @@ pub fn app(props: &AppProps) -> Html {
     });
     let embed = start.start.view.embed.embed;
     let second_pass = use_second_pass();
+    // The technique ladder's other curves come with the second pass (`State::first_screen`).
+    use_effect_with(second_pass, {
+        let dispatcher = state.dispatcher();
+        move |ready| {
+            if *ready {
+                dispatcher.dispatch(Action::CompleteLadder);
+            }
+        }
+    });
     let overlay = use_tools_link(
         LinkOptions {
             host: if embed { None } else { props.tools.clone() },
