@@ -38,6 +38,56 @@ pub fn format_usd(value: f64) -> String {
 /// What a cost says where there is no price per GPU-hour (CLI tables, copied text).
 pub const NO_PRICE: &str = "no price";
 
+/// `1155` → `1,155`; leaves decimals, signs and non-numbers alone.
+pub fn group_thousands(text: &str) -> String {
+    let (sign, rest) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text),
+    };
+    let (integer, fraction) = match rest.split_once('.') {
+        Some((integer, fraction)) => (integer, Some(fraction)),
+        None => (rest, None),
+    };
+    if integer.len() < 4 || !integer.bytes().all(|b| b.is_ascii_digit()) {
+        return text.to_string();
+    }
+    let mut grouped = String::with_capacity(integer.len() + integer.len() / 3);
+    for (index, digit) in integer.chars().enumerate() {
+        if index > 0 && (integer.len() - index) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    match fraction {
+        Some(fraction) => format!("{sign}{grouped}.{fraction}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+/// Dollars as an amount: `$25.00`, `$18,250`.
+pub fn usd_amount(value: f64) -> String {
+    if !value.is_finite() {
+        return "–".into();
+    }
+    if value.abs() >= 1000.0 {
+        format!("${}", group_thousands(&format!("{value:.0}")))
+    } else {
+        format!("${value:.2}")
+    }
+}
+
+/// A fraction as a percentage: `0.4` → `40`, `0.0123` → `1.2`.
+pub fn percent(fraction: f64) -> String {
+    let p = fraction * 100.0;
+    if !p.is_finite() {
+        "–".into()
+    } else if p >= 10.0 {
+        format!("{p:.0}")
+    } else {
+        format!("{p:.1}")
+    }
+}
+
 /// `format_usd`, or `NO_PRICE` when the scenario has no price per GPU-hour.
 pub fn format_cost(value: Option<f64>) -> String {
     value.map_or_else(|| NO_PRICE.into(), format_usd)

@@ -9,6 +9,8 @@
 //               iframe moves its $/M, each iframe is sized from its height message; the widget
 //               sends only height messages and installs no message listener; it fits 600×400 and
 //               375 px; prints first-load transfer size and time to chart inside the iframe
+//   report      Download report: one HTML file with no script or external reference, complete when
+//               opened offline, at most three A4 pages
 //   export      JSON / CSV / PNG downloads with the right content, import (good and bad), the
 //               embed snippet, the print layout; no network request after load (data:/blob: only)
 import { test, before, after } from 'node:test';
@@ -359,6 +361,40 @@ async function download(page, selector) {
   const path = await file.path();
   return { name: file.suggestedFilename(), bytes: fs.readFileSync(path) };
 }
+
+test('report: Download report saves one self-contained HTML file that opens offline and prints on three A4 pages at most', async (t) => {
+  const { page, log } = await openApp(t, '?v=1&model=llama-3.1-8b&gpus=1&concurrency=32&slo-tpot-ms=50&slo-ttft-ms=2000&traffic=20&gpus-allowed=h100-sxm,l40s');
+  const [file] = await Promise.all([
+    page.waitForEvent('download', { timeout: 30_000 }),
+    page.locator('#download-report').click(),
+  ]);
+  assert.match(file.suggestedFilename(), /^servecost-llama-3\.1-8b-1x-h100-sxm-c32-report\.html$/);
+  const html = fs.readFileSync(await file.path(), 'utf8');
+  await page.waitForFunction(() => /Saved the report/.test(document.querySelector('#share-status')?.textContent ?? ''), null, { timeout: STEP_TIMEOUT_MS });
+  assert.deepEqual(external(log.afterReady), [], 'building the report made no request');
+  for (const forbidden of ['<script', 'src="http', 'url(', '<link']) assert.ok(!html.includes(forbidden), `report holds ${forbidden}`);
+
+  // Opened offline in a fresh context: every request refused, the file renders complete.
+  const offline = await site.browser.newContext({ offline: true });
+  t.after(() => offline.close());
+  const reader = await offline.newPage();
+  const requests = [];
+  reader.on('request', (r) => requests.push(r.url()));
+  await offline.route('**/*', (route) => route.abort());
+  await reader.setContent(html, { waitUntil: 'load' });
+  assert.deepEqual(requests.filter((u) => !u.startsWith('data:') && u !== 'about:blank'), [], 'the report fetched nothing');
+  const text = await reader.locator('body').innerText();
+  for (const section of ['At 32 in flight', 'Service level and traffic', 'Simulated tails', 'Plan: the cheapest deployments', 'Why the others lost', 'Against API prices', 'Every input', 'Assumptions and sources']) {
+    assert.ok(text.includes(section), `report section ${section}`);
+  }
+  assert.ok(await reader.locator('svg').count() >= 1, 'the chart is inline SVG');
+  assert.match(text, /Reopen this view: http:\/\/127\.0\.0\.1:\d+\/\?v=1&model=llama-3\.1-8b/);
+  const pdf = await reader.pdf({ format: 'A4' });
+  const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+  console.log(`report: ${html.length} B, ${pages} A4 pages`);
+  assert.ok(pages >= 1 && pages <= 3, `${pages} A4 pages`);
+  assert.deepEqual(log.pageErrors, []);
+});
 
 test('export: JSON, CSV and PNG downloads, import, embed snippet and print, all without the network', async (t) => {
   const { page, log } = await openApp(t, '?v=1&model=llama-3.1-8b&gpus=2&concurrency=37');

@@ -7,6 +7,7 @@ mod decisions;
 mod fields;
 mod knobs;
 mod pins;
+mod report;
 mod state;
 
 use crate::page::state::{Action, State, View};

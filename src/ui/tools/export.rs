@@ -1,5 +1,5 @@
 //! The share-and-export bar of the full explorer: Copy link, JSON export and import, CSV of the
-//! curve, PNG of the chart, a printable summary (the print stylesheet does the layout; the bar
+//! curve, PNG of the chart, the client report (`page::report`, one self-contained HTML file), a printable summary (the print stylesheet does the layout; the bar
 //! adds a print-only header with the link and every input from the field table), Reset to
 //! defaults, and the "Embed" panel with the `<iframe>` snippet.
 //!
@@ -11,6 +11,7 @@
 //! text when clicked, and the print header's link follows the view after the same quiet time as
 //! the URL (`share_sync::WRITE_DELAY_MS`).
 
+use crate::page::report::{client_report, ReportContext};
 use crate::page::state::View;
 use crate::scenario::fields::{Group, FIELDS};
 use crate::share::{self, ViewState};
@@ -36,8 +37,20 @@ pub const SHARE_STATUS_ID: &str = "share-status";
 pub const COPY_LINK_ID: &str = "copy-link";
 pub const RESET_ID: &str = "reset-defaults";
 pub const PRINT_INPUTS_ID: &str = "print-inputs";
+pub const REPORT_ID: &str = "download-report";
 const EMBED_PANEL_ID: &str = "embed-panel";
 const APP_VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Lets "Building the report…" paint before the plan runs.
+const REPORT_PAINT_DELAY_MS: u32 = 30;
+
+/// The browser's clock as "2026-12-01 15:40 UTC" (the report's date line).
+fn now_utc() -> String {
+    let iso = String::from(js_sys::Date::new_0().to_iso_string());
+    match (iso.get(..10), iso.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time} UTC"),
+        _ => iso,
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct ShareBarProps {
@@ -166,6 +179,35 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
             report("Saved the chart as PNG.", result);
         })
     };
+    let download_report = {
+        let (status, view, stem) = (status.clone(), props.shared.clone(), stem.clone());
+        Callback::from(move |_: MouseEvent| {
+            status.set(Status::Done(
+                "Building the report (the plan runs first)…".into(),
+            ));
+            let (status, view, stem) = (status.clone(), view.clone(), stem.clone());
+            // A task of its own, after the status line has painted: the plan takes a moment.
+            Timeout::new(REPORT_PAINT_DELAY_MS, move || {
+                let context = ReportContext {
+                    generated: now_utc(),
+                    link: link_to(&view),
+                };
+                let result = client_report(&view, &context)
+                    .map_err(|why| format!("The report could not be built: {why}."))
+                    .and_then(|html| {
+                        download_text(&format!("{stem}-report.html"), "text/html", &html)
+                            .map_err(|e| format!("Export failed: {}.", describe(e)))
+                    });
+                match result {
+                    Ok(()) => status.set(Status::Done(
+                        "Saved the report as one HTML file (opens offline, prints on A4).".into(),
+                    )),
+                    Err(why) => status.set(Status::Failed(why)),
+                }
+            })
+            .forget();
+        })
+    };
     let print = Callback::from(|_: MouseEvent| {
         if let Some(window) = web_sys::window() {
             let _ = window.print();
@@ -239,6 +281,7 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
                 <button type="button" class="button" id={EXPORT_CSV_ID} onclick={export_csv}>{ "CSV of curve" }</button>
                 <button type="button" class="button" id={EXPORT_PNG_ID} onclick={export_png}>{ "PNG of chart" }</button>
                 <button type="button" class="button" id={PRINT_ID} onclick={print}>{ "Print summary" }</button>
+                <button type="button" class="button" id={REPORT_ID} onclick={download_report}>{ "Download report" }</button>
                 <button type="button" class="button" id={EMBED_BUTTON_ID} onclick={toggle_embed}
                     aria-expanded={if *embed_open { "true" } else { "false" }} aria-controls={EMBED_PANEL_ID}>{ "Embed" }</button>
                 <button type="button" class="button" id={RESET_ID} onclick={reset}>{ "Reset to defaults" }</button>

@@ -139,32 +139,7 @@ pub fn term_head(props: &TermHeadProps) -> Html {
     }
 }
 
-/// Dollars as an amount: `$25.00`, `$18,250`.
-pub fn usd_amount(value: f64) -> String {
-    if !value.is_finite() {
-        return "–".into();
-    }
-    if value.abs() >= 1000.0 {
-        format!(
-            "${}",
-            crate::ui::widgets::metric::group_thousands(&format!("{value:.0}"))
-        )
-    } else {
-        format!("${value:.2}")
-    }
-}
-
-/// A fraction as a percentage: `0.4` → `40`, `0.0123` → `1.2`.
-pub fn percent(fraction: f64) -> String {
-    let p = fraction * 100.0;
-    if !p.is_finite() {
-        "–".into()
-    } else if p >= 10.0 {
-        format!("{p:.0}")
-    } else {
-        format!("{p:.1}")
-    }
-}
+pub use crate::present::report::{percent, usd_amount};
 
 /// A count or rate with thousands grouped: `1,234`, `56.7`.
 pub fn grouped(value: f64) -> String {

@@ -53,28 +53,4 @@ pub fn metric(props: &MetricProps) -> Html {
     }
 }
 
-/// `1155` → `1,155`; leaves decimals, signs and non-numbers alone.
-pub fn group_thousands(text: &str) -> String {
-    let (sign, rest) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", text),
-    };
-    let (integer, fraction) = match rest.split_once('.') {
-        Some((integer, fraction)) => (integer, Some(fraction)),
-        None => (rest, None),
-    };
-    if integer.len() < 4 || !integer.bytes().all(|b| b.is_ascii_digit()) {
-        return text.to_string();
-    }
-    let mut grouped = String::with_capacity(integer.len() + integer.len() / 3);
-    for (index, digit) in integer.chars().enumerate() {
-        if index > 0 && (integer.len() - index) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    match fraction {
-        Some(fraction) => format!("{sign}{grouped}.{fraction}"),
-        None => format!("{sign}{grouped}"),
-    }
-}
+pub use crate::present::report::group_thousands;

@@ -1,0 +1,635 @@
+//! The client report (issue 13 §6): one self-contained HTML file a sales engineer forwards after
+//! a meeting. It holds the scenario and every decision input, the chart (inline SVG), the
+//! numbers at the chosen batch size, the SLO point with its simulated tails, the traffic sizing,
+//! the plan ranking and why the other configurations lost, the API comparison, and every
+//! assumption with its source and date.
+//!
+//! Self-contained on purpose: inline styles (one `<style>` element) and inline SVG, no script,
+//! no external request (links are text a reader may follow, never fetched). The print
+//! stylesheet sets A4 and a small type scale so the report prints in at most three pages.
+//!
+//! Pure: everything is recomputed from the view's inputs by the same model the page runs
+//! (`Scenario::try_from`, `sweep`, `evaluate`, `decide::*`); the caller gives the date and the
+//! link (the core has no clock, and the page knows its own address). The plan is the Plan
+//! panel's search (analytic ranking, the cheapest candidates checked in the simulator) over the
+//! GPUs the decision inputs allow, at the decision inputs' traffic.
+
+use crate::decide::plan::{plan, Plan, PlanInput, PlanRequest};
+use crate::decide::pricing::PointCost;
+use crate::decide::sizing::{size_for_traffic, slo_sweep};
+use crate::decide::slo_sim::{check_in_simulator, simulated_tail};
+use crate::model::pareto::Curve;
+use crate::model::slo::{SloInput, SloMethod, SloSettings};
+use crate::model::techniques::TechniqueStudy;
+use crate::model::{evaluate, sweep, OperatingPoint};
+use crate::present::chart::{
+    draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection, XAxis,
+    YAxis,
+};
+use crate::present::report::{assumptions, format_cost, format_number, format_usd, usd_amount};
+use crate::scenario::fields::{Group, FIELDS};
+use crate::scenario::{Scenario, TrafficUnit};
+use crate::share::ViewState;
+use plotters::prelude::{IntoDrawingArea, SVGBackend};
+
+/// Candidates the report's plan lists.
+pub const REPORT_PLAN_TOP: usize = 5;
+/// Rejected configurations the report lists (the rest are counted).
+pub const REPORT_REJECTED: usize = 12;
+/// The chart's size in the report, CSS pixels (fits an A4 column at 96 dpi).
+pub const REPORT_CHART_PX: (u32, u32) = (680, 380);
+
+/// What the caller knows that the model does not.
+#[derive(Debug, Clone, Default)]
+pub struct ReportContext {
+    /// When the report was made, as the reader should see it (e.g. "2026-12-01 15:40 UTC").
+    pub generated: String,
+    /// The link that reopens this view.
+    pub link: String,
+}
+
+/// `text` with `& < > " '` escaped for HTML text and attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The report for `view`, or why the scenario could not be evaluated (the field and message).
+pub fn client_report(view: &ViewState, context: &ReportContext) -> Result<String, String> {
+    let scenario = Scenario::try_from(view.scenario.clone())
+        .map_err(|e| format!("{}: {}", e.field, e.message))?;
+    let point = evaluate(&scenario);
+    let curve = sweep(&scenario);
+    let chart = chart_svg(&scenario, &curve, &point, view)?;
+    let mut body = String::new();
+    body.push_str(&header(&scenario, &point, context));
+    body.push_str(&numbers(&scenario, &point, view));
+    body.push_str(&format!(
+        "<section><h2>Throughput vs. interactivity</h2><figure class=\"chart\">{chart}\
+         <figcaption>The model's curve for this configuration; the marker is the batch size \
+         above ({} in flight).</figcaption></figure></section>",
+        point.concurrency
+    ));
+    body.push_str(&slo_section(&scenario, &point, view));
+    body.push_str(&plan_section(&scenario, view));
+    body.push_str(&api_section(&scenario, &point, view));
+    body.push_str(&inputs_section(view));
+    body.push_str(&assumptions_section(&scenario, &point));
+    Ok(format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{}</title><style>{STYLE}</style></head><body>{body}</body></html>\n",
+        escape(&title(&scenario))
+    ))
+}
+
+/// The page's chart as inline SVG: the same curve, technique ladder and axes as the explorer.
+fn chart_svg(
+    scenario: &Scenario,
+    curve: &Curve,
+    point: &OperatingPoint,
+    view: &ViewState,
+) -> Result<String, String> {
+    let study = TechniqueStudy::new(scenario);
+    let others: Vec<OtherCurve<'_>> = study.background.iter().map(OtherCurve::from).collect();
+    let label = format!("{} (current)", study.current_label);
+    let short = format!("{} (current)", study.current.short_label());
+    let layers = Layers {
+        projection: Projection {
+            x: XAxis::from_id(&view.chart.x).unwrap_or_default(),
+            y: YAxis::from_id(&view.chart.y).unwrap_or_default(),
+        },
+        others: &others,
+        main: Some((label.as_str(), short.as_str(), study.current.index())),
+    };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, REPORT_CHART_PX).into_drawing_area();
+        draw_pareto_layered(
+            root,
+            curve,
+            &Marker::from(point),
+            &Overlay::default(),
+            &layers,
+            &ChartOptions::default(),
+        )?;
+    }
+    Ok(svg)
+}
+
+fn title(scenario: &Scenario) -> String {
+    format!(
+        "servecost report: {} on {} × {}",
+        scenario.model.name, scenario.gpu_count, scenario.gpu.name
+    )
+}
+
+fn header(scenario: &Scenario, point: &OperatingPoint, context: &ReportContext) -> String {
+    let link = if context.link.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<p class=\"link\">Reopen this view: <a href=\"{0}\">{0}</a></p>",
+            escape(&context.link)
+        )
+    };
+    format!(
+        "<header><h1>{}</h1><p class=\"meta\">Generated {} by servecost, an analytic model of LLM \
+         serving with a discrete-event simulator; {} requests in flight, {} input / {} output \
+         tokens per request. Every number is the model's, not a measurement.</p>{link}</header>",
+        escape(&title(scenario)),
+        escape(&context.generated),
+        point.concurrency,
+        format_number(scenario.input.input_len),
+        format_number(scenario.input.output_len),
+    )
+}
+
+fn row(label: &str, value: &str) -> String {
+    format!(
+        "<tr><th scope=\"row\">{}</th><td>{}</td></tr>",
+        escape(label),
+        escape(value)
+    )
+}
+
+fn numbers(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) -> String {
+    let blend = view
+        .decision
+        .blend
+        .input_per_output(scenario.input.input_len, scenario.input.output_len);
+    let blended = PointCost::new(scenario, point, blend, None)
+        .map(|cost| format_usd(cost.at_capacity().usd_per_m_blended));
+    let rows = [
+        row(
+            "Output tokens/s (all GPUs)",
+            &format_number(point.output_tok_s),
+        ),
+        row(
+            "Output tokens/s per GPU",
+            &format_number(point.output_tok_s_per_gpu),
+        ),
+        row("Tokens/s per user", &format_number(point.tok_s_per_user)),
+        row(
+            "TPOT (mean)",
+            &format!("{} ms", format_number(point.tpot_ms)),
+        ),
+        row(
+            "TTFT (mean)",
+            &format!("{} ms", format_number(point.ttft_ms)),
+        ),
+        row(
+            "$ per million output tokens",
+            &format_cost(point.usd_per_m_output),
+        ),
+        row(
+            &format!(
+                "$ per million tokens, blended ({})",
+                view.decision
+                    .blend
+                    .label(scenario.input.input_len, scenario.input.output_len)
+            ),
+            &blended.unwrap_or_else(|| "no price".into()),
+        ),
+        row("Price per GPU-hour", &price_text(scenario)),
+    ];
+    format!(
+        "<section><h2>At {} in flight</h2><table class=\"numbers\">{}</table>{}</section>",
+        point.concurrency,
+        rows.concat(),
+        warnings(&point.warnings)
+    )
+}
+
+fn warnings(warnings: &[String]) -> String {
+    if warnings.is_empty() {
+        return String::new();
+    }
+    let items: String = warnings
+        .iter()
+        .map(|w| format!("<li>{}</li>", escape(w)))
+        .collect();
+    format!("<ul class=\"warnings\">{items}</ul>")
+}
+
+/// The price in use and where it comes from: a typed price is "your price"; a catalog tier
+/// names its source and date.
+fn price_text(scenario: &Scenario) -> String {
+    let gpu = &scenario.gpu;
+    match scenario.usd_per_gpu_hour {
+        None => format!("no price: the catalog has no rental price for {}", gpu.name),
+        Some(usd) => {
+            let catalog = [
+                gpu.usd_per_gpu_hour_low,
+                gpu.usd_per_gpu_hour_typical,
+                gpu.usd_per_gpu_hour_high,
+            ];
+            if catalog.contains(&Some(usd)) {
+                format!(
+                    "${} (catalog rental price, as of {})",
+                    format_number(usd),
+                    gpu.price_as_of
+                )
+            } else {
+                format!("${} (your price)", format_number(usd))
+            }
+        }
+    }
+}
+
+fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) -> String {
+    let decision = &view.decision;
+    let settings = SloSettings::try_from(decision.slo_input()).ok();
+    let slo = settings.as_ref().and_then(|s| s.slo);
+    let percentile = decision.slo_percentile;
+    let mut rows = Vec::new();
+    let target = match (&slo, decision.slo_ttft_ms, decision.slo_tpot_ms) {
+        (None, _, _) => "none set (the plan maximises throughput)".to_string(),
+        (Some(_), ttft, tpot) => format!(
+            "P{} TTFT ≤ {} and TPOT ≤ {}",
+            format_number(percentile),
+            ttft.map_or_else(|| "any".into(), |v| format!("{} ms", format_number(v))),
+            tpot.map_or_else(|| "any".into(), |v| format!("{} ms", format_number(v)))
+        ),
+    };
+    rows.push(row("SLO", &target));
+    if let Some(slo) = &slo {
+        let found = slo_sweep(scenario, slo);
+        match &found.best {
+            Some((best, tail)) => rows.push(row(
+                "Best batch size meeting it (analytic tails)",
+                &format!(
+                    "{} in flight: {} output tok/s, P{} TTFT {} ms, TPOT {} ms",
+                    best.concurrency,
+                    format_number(best.output_tok_s),
+                    format_number(percentile),
+                    format_number(tail.ttft_ms),
+                    format_number(tail.tpot_ms)
+                ),
+            )),
+            None => rows.push(row(
+                "Best batch size meeting it",
+                "no batch size of this configuration meets it",
+            )),
+        }
+    }
+    match simulated_tail(scenario, percentile) {
+        Some((tail, _)) => rows.push(row(
+            &format!(
+                "Simulated tails at {} in flight (closed loop)",
+                point.concurrency
+            ),
+            &format!(
+                "P{} TTFT {} ms, TPOT {} ms, {} output tok/s{}",
+                format_number(tail.percentile),
+                format_number(tail.ttft_ms),
+                format_number(tail.tpot_ms),
+                format_number(tail.output_tok_s),
+                if tail.low_confidence {
+                    " (low confidence: short run)"
+                } else {
+                    ""
+                }
+            ),
+        )),
+        None => rows.push(row(
+            "Simulated tails",
+            "the simulator could not run this scenario",
+        )),
+    }
+    if let Some(req_s) = traffic_req_s(view) {
+        let traffic_tok_s = req_s * scenario.input.output_len;
+        let energy = decision
+            .energy_on
+            .then_some(crate::model::economics::Energy {
+                usd_per_kwh: decision.energy_usd_per_kwh,
+                pue: decision.energy_pue,
+            });
+        let sized = size_for_traffic(scenario, point, traffic_tok_s, energy.as_ref());
+        rows.push(row(
+            "Traffic",
+            &format!(
+                "{} requests/s ({} output tok/s)",
+                format_number(req_s),
+                format_number(traffic_tok_s)
+            ),
+        ));
+        match sized {
+            Some(s) => rows.push(row(
+                "This configuration for that traffic",
+                &format!(
+                    "{} replicas, {} GPUs, {} % utilized, {} per month",
+                    s.replicas,
+                    s.gpus,
+                    format_number(s.utilization * 100.0),
+                    s.usd_per_month
+                        .map_or_else(|| "no price".into(), usd_amount)
+                ),
+            )),
+            None => rows.push(row("Sizing", "this point produces no tokens")),
+        }
+    }
+    format!(
+        "<section><h2>Service level and traffic</h2><table>{}</table></section>",
+        rows.concat()
+    )
+}
+
+/// Requests/s of the decision inputs' traffic, if one is set.
+fn traffic_req_s(view: &ViewState) -> Option<f64> {
+    let decision = &view.decision;
+    let traffic = decision.traffic?;
+    match decision.traffic_unit {
+        TrafficUnit::RequestsPerS => Some(traffic),
+        TrafficUnit::TokensPerDay => crate::decide::sizing::req_s_from_tokens_per_day(
+            traffic,
+            view.scenario.input_len,
+            view.scenario.output_len,
+        ),
+    }
+}
+
+fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
+    let Some(planned) = traffic_req_s(view).map(|req_s| run_plan(view, req_s)) else {
+        return "<section><h2>Plan</h2><p>No traffic level is set, so no deployment was \
+                planned. Set one (traffic) to rank configurations by cost.</p></section>"
+            .into();
+    };
+    let found = match planned {
+        Ok(found) => found,
+        Err(why) => {
+            return format!(
+                "<section><h2>Plan</h2><p>The plan could not run: {}</p></section>",
+                escape(&why)
+            )
+        }
+    };
+    let rows: String = found
+        .candidates
+        .iter()
+        .enumerate()
+        .map(|(rank, c)| {
+            let p = c.percentile.map_or_else(
+                || "mean".to_string(),
+                |p| format!("P{} {}", format_number(p), c.latency_method),
+            );
+            format!(
+                "<tr><td>{}</td><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td>\
+                 <td>{}</td><td>{} / {} ms ({})</td><td>{}</td><td>{}</td><td>{} %</td></tr>",
+                rank + 1,
+                escape(&gpu_name(&c.gpu)),
+                c.total_gpus,
+                c.tp,
+                c.precision.to_ascii_uppercase(),
+                c.concurrency,
+                format_number(c.ttft_ms),
+                format_number(c.tpot_ms),
+                escape(&p),
+                usd_amount(c.usd_per_month),
+                format_usd(c.usd_per_m_output),
+                format_number(c.utilization * 100.0),
+            )
+        })
+        .collect();
+    let candidates = if found.candidates.is_empty() {
+        "<p>No configuration met the SLO at this traffic.</p>".to_string()
+    } else {
+        format!(
+            "<table class=\"plan\"><thead><tr><th>#</th><th>GPU</th><th>GPUs</th><th>TP</th>\
+             <th>Precision</th><th>In flight</th><th>TTFT / TPOT</th><th>$/month</th>\
+             <th>$/M output</th><th>Utilized</th></tr></thead><tbody>{rows}</tbody></table>"
+        )
+    };
+    // The near misses first (they met memory, missed a target), then what did not fit.
+    let mut rejected: Vec<_> = found.rejected.iter().collect();
+    rejected.sort_by_key(|r| r.reason.starts_with("does not fit"));
+    let unfit = rejected
+        .iter()
+        .filter(|r| r.reason.starts_with("does not fit"))
+        .count();
+    let summary = format!(
+        "<p class=\"meta\">{} configurations lost: {} missed the SLO or the traffic, {unfit} did \
+         not fit in GPU memory.</p>",
+        rejected.len(),
+        rejected.len() - unfit
+    );
+    let lost: String = rejected
+        .iter()
+        .take(REPORT_REJECTED)
+        .map(|r| {
+            format!(
+                "<li>{} TP {} {}: {}</li>",
+                escape(&gpu_name(&r.gpu)),
+                r.tp,
+                r.precision.to_ascii_uppercase(),
+                escape(&r.reason)
+            )
+        })
+        .chain(found.skipped.iter().map(|s| {
+            format!(
+                "<li>{}: not searched, {}</li>",
+                escape(&gpu_name(&s.gpu)),
+                escape(&s.reason)
+            )
+        }))
+        .collect();
+    let more = rejected.len().saturating_sub(REPORT_REJECTED);
+    let more = if more > 0 {
+        format!("<p class=\"meta\">and {more} more configurations that lost.</p>")
+    } else {
+        String::new()
+    };
+    format!(
+        "<section><h2>Plan: the cheapest deployments for {} </h2><p class=\"meta\">{} \
+         configurations searched (GPU × precision × TP), {} met the SLO; the cheapest {} are \
+         listed, their tails checked in the simulator where marked.</p>{candidates}\
+         <h3>Why the others lost</h3>{summary}<ul class=\"lost\">{lost}</ul>{more}</section>",
+        escape(&scenario.model.name),
+        found.searched,
+        found.feasible,
+        found.candidates.len(),
+    )
+}
+
+fn run_plan(view: &ViewState, req_s: f64) -> Result<Plan, String> {
+    let request = PlanRequest::try_from(PlanInput {
+        base: view.scenario.clone(),
+        traffic_tok_s: None,
+        traffic_req_s: Some(req_s),
+        slo: SloInput {
+            method: Some(SloMethod::Analytic.id().into()),
+            ..view.decision.slo_input()
+        },
+        gpus_allowed: view.decision.gpus_allowed.clone().unwrap_or_default(),
+        price_tier: None,
+        top: Some(REPORT_PLAN_TOP as f64),
+    })
+    .map_err(|e| format!("{}: {}", e.field, e.message))?;
+    let mut found = plan(&request)?;
+    check_in_simulator(&mut found, &request);
+    Ok(found)
+}
+
+fn gpu_name(id: &str) -> String {
+    crate::catalog::catalog()
+        .ok()
+        .and_then(|catalog| catalog.gpu(id))
+        .map_or_else(|| id.to_string(), |gpu| gpu.name.clone())
+}
+
+fn api_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) -> String {
+    let blend = view
+        .decision
+        .blend
+        .input_per_output(scenario.input.input_len, scenario.input.output_len);
+    let Some(cost) = PointCost::new(scenario, point, blend, None) else {
+        return "<section><h2>Against API prices</h2><p>No price per GPU-hour for this GPU, so \
+                self-hosting cannot be compared with API prices.</p></section>"
+            .into();
+    };
+    let rows: String = cost
+        .break_even(&scenario.model.id)
+        .iter()
+        .map(|b| {
+            let verdict = if b.break_even_utilization > 1.0 {
+                "never (API cheaper even at full load)".to_string()
+            } else {
+                format!("above {} % utilization", format_number(b.break_even_utilization * 100.0))
+            };
+            format!(
+                "<tr><th scope=\"row\">{}</th><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&b.provider),
+                format_usd(b.api_usd_per_m_input),
+                format_usd(b.api_usd_per_m_output),
+                format_usd(b.api_usd_per_m_mixed),
+                escape(&verdict),
+                api_source(&scenario.model.id, b),
+            )
+        })
+        .collect();
+    if rows.is_empty() {
+        return format!(
+            "<section><h2>Against API prices</h2><p>The catalog lists no API price for {}.</p></section>",
+            escape(&scenario.model.name)
+        );
+    }
+    format!(
+        "<section><h2>Against API prices</h2><p class=\"meta\">Self-hosted at full load: {} per \
+         million tokens at this workload's input:output mix.</p><table class=\"api\"><thead><tr>\
+         <th>Provider</th><th>$/M in / out</th><th>$/M at this mix</th><th>Self-hosting is cheaper</th>\
+         <th>Source (as of)</th></tr></thead><tbody>{rows}</tbody></table></section>",
+        format_usd(cost.at_capacity().usd_per_m_blended)
+    )
+}
+
+/// An API price's source as a short link and its date (the catalog row it came from).
+fn api_source(model_id: &str, price: &crate::model::economics::BreakEven) -> String {
+    let as_of = crate::catalog::api_prices_for(model_id)
+        .into_iter()
+        .find(|p| p.provider == price.provider && p.usd_per_m_output == price.api_usd_per_m_output)
+        .map_or_else(String::new, |p| p.as_of.clone());
+    let url = price.source.split_whitespace().next().unwrap_or_default();
+    let host = url
+        .split("//")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or(url);
+    format!(
+        "<a href=\"{}\">{}</a>{}",
+        escape(url),
+        escape(host),
+        if as_of.is_empty() {
+            String::new()
+        } else {
+            format!(", as of {}", escape(&as_of))
+        }
+    )
+}
+
+fn inputs_section(view: &ViewState) -> String {
+    let inputs = view.inputs();
+    let groups: String = Group::ALL
+        .iter()
+        .map(|group| {
+            let rows: String = FIELDS
+                .iter()
+                .filter(|f| f.group == *group && !f.derived)
+                .map(|field| {
+                    let value = field.get(&inputs);
+                    let value = if value.is_empty() {
+                        "auto".to_string()
+                    } else {
+                        value
+                    };
+                    let shown = if field.unit.is_empty() {
+                        value
+                    } else {
+                        format!("{value} {}", field.unit)
+                    };
+                    format!(
+                        "<div><dt>{}</dt><dd>{}</dd></div>",
+                        escape(field.label),
+                        escape(&shown)
+                    )
+                })
+                .collect();
+            format!("<h3>{}</h3><dl>{rows}</dl>", escape(group.title()))
+        })
+        .collect();
+    format!("<section class=\"inputs\"><h2>Every input</h2>{groups}</section>")
+}
+
+fn assumptions_section(scenario: &Scenario, point: &OperatingPoint) -> String {
+    let lines: String = assumptions(scenario, point)
+        .lines()
+        .map(|line| format!("<li>{}</li>", escape(line)))
+        .collect();
+    let gpu = &scenario.gpu;
+    let sources = [
+        format!(
+            "<li>GPU specifications and rental prices ({}, prices as of {}): {}</li>",
+            escape(&gpu.name),
+            escape(&gpu.price_as_of),
+            escape(&gpu.source)
+        ),
+        format!(
+            "<li>Model architecture ({}): {}</li>",
+            escape(&scenario.model.name),
+            escape(&scenario.model.hf_id)
+        ),
+        format!("<li>{}</li>", escape(&scenario.profile.describe())),
+    ]
+    .concat();
+    format!(
+        "<section><h2>Assumptions and sources</h2><ul class=\"assumptions\">{lines}</ul>\
+         <h3>Sources</h3><ul class=\"sources\">{sources}</ul></section>"
+    )
+}
+
+/// The report's stylesheet: screen and A4 print, a small type scale (three pages at most).
+const STYLE: &str = "\
+body{font-family:system-ui,sans-serif;font-size:12px;line-height:1.35;color:#1b1f24;\
+max-width:760px;margin:16px auto;padding:0 12px}\
+h1{font-size:18px;margin:0 0 4px}h2{font-size:14px;margin:14px 0 4px;border-bottom:1px solid #ccd}\
+h3{font-size:12px;margin:8px 0 2px}.meta{color:#555;margin:2px 0}\
+table{border-collapse:collapse;width:100%;margin:4px 0}\
+th,td{text-align:left;padding:1px 6px;vertical-align:top;border-bottom:1px solid #eee}\
+thead th{border-bottom:1px solid #99a}.numbers th{width:45%}\
+figure{margin:4px 0}figure svg{width:100%;height:auto}figcaption{color:#555}\
+ul{margin:2px 0;padding-left:18px}.lost,.sources,.assumptions{font-size:10.5px}\
+.inputs dl{display:grid;grid-template-columns:repeat(3,1fr);gap:0 10px;margin:0;font-size:10px}\
+.inputs dl div{display:flex;justify-content:space-between;border-bottom:1px solid #eee}\
+.inputs dt{color:#444}.inputs dd{margin:0 0 0 6px;font-weight:600;text-align:right}.warnings{color:#8a4b00}a{color:#0550ae;word-break:break-all}\
+@page{size:A4;margin:12mm}\
+@media print{body{margin:0;max-width:none;font-size:10.5px}h2{break-after:avoid}\
+table,figure{break-inside:avoid}}";

@@ -1,0 +1,95 @@
+//! The client report (`page::report`): self-contained (no script, no external request), every
+//! section and every input present, prices labelled by where they come from.
+
+use crate::page::report::{client_report, escape, ReportContext};
+use crate::scenario::fields::FIELDS;
+use crate::share::decode;
+
+fn report(query: &str) -> String {
+    let (view, notices) = decode(query);
+    assert!(notices.is_empty(), "{notices:?}");
+    client_report(
+        &view,
+        &ReportContext {
+            generated: "2026-12-01 12:00 UTC".into(),
+            link: format!("https://example.test/servecost/?{query}"),
+        },
+    )
+    .expect("the report builds")
+}
+
+#[test]
+fn the_report_is_self_contained_and_holds_every_section_and_input() {
+    let query = "v=1&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&concurrency=32\
+                 &slo-tpot-ms=50&slo-ttft-ms=2000&traffic=20&gpus-allowed=h100-sxm,l40s\
+                 &usd-per-gpu-hour=";
+    let html = report(query);
+    for forbidden in [
+        "<script",
+        "src=\"http",
+        "url(",
+        "@import",
+        "<link",
+        "<iframe",
+    ] {
+        assert!(
+            !html.contains(forbidden),
+            "the report must not contain {forbidden}"
+        );
+    }
+    for section in [
+        "At 32 in flight",
+        "<svg",
+        "Service level and traffic",
+        "Simulated tails at 32 in flight",
+        "This configuration for that traffic",
+        "Plan: the cheapest deployments",
+        "Why the others lost",
+        "Against API prices",
+        "Every input",
+        "Assumptions and sources",
+        "prices as of",
+        "Generated 2026-12-01 12:00 UTC",
+        "https://example.test/servecost/?v=1&amp;model=llama-3.1-8b",
+        "@page{size:A4",
+    ] {
+        assert!(html.contains(section), "missing {section:?}");
+    }
+    for field in FIELDS.iter().filter(|f| !f.derived) {
+        assert!(
+            html.contains(&escape(field.label)),
+            "input {} missing",
+            field.key
+        );
+    }
+    // An empty price is the catalog's typical tier, named with its date.
+    assert!(html.contains("$2.65 (catalog rental price, as of 2026-05)"));
+    assert!(!html.contains("your price"));
+}
+
+#[test]
+fn a_typed_price_is_your_price_and_no_traffic_means_no_plan() {
+    let html = report("v=1&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&usd-per-gpu-hour=1.23&traffic=");
+    assert!(
+        html.contains("$1.23 (your price)"),
+        "typed price not labelled"
+    );
+    assert!(html.contains("No traffic level is set"));
+    assert!(!html.contains("Why the others lost"));
+}
+
+#[test]
+fn a_bad_scenario_names_its_field() {
+    let (mut view, _) = decode("v=1&model=llama-3.1-8b");
+    view.scenario.gpu_count = 0.0;
+    let error = client_report(&view, &ReportContext::default()).expect_err("gpus 0 is invalid");
+    assert!(error.starts_with("gpus"), "{error}");
+}
+
+#[test]
+fn escape_covers_markup_and_quotes() {
+    assert_eq!(
+        escape("<a href=\"x\">&'"),
+        "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+    );
+}
