@@ -684,6 +684,79 @@ async fn the_plan_button_ranks_the_cheapest_configurations_and_apply_loads_one()
 }
 
 #[wasm_bindgen_test]
+async fn the_leaderboard_ranks_every_gpu_once_in_view_sorts_and_loads_a_row() {
+    let root = mount().await;
+    choose(&root, "#model", "llama-3.1-8b").await;
+    assert_eq!(count(&root, "#leaderboard"), 0, "not computed out of view");
+    find(&root, ".leaderboard-panel").scroll_into_view();
+    assert!(
+        eventually(60_000, || count(&root, "#leaderboard tbody tr") > 0).await,
+        "the leaderboard fills once in view: {}",
+        text(&root, "#leaderboard-status")
+    );
+    let rows = count(&root, "#leaderboard tbody tr");
+    assert!(rows >= 10, "{rows} rows");
+    assert!(
+        text(&root, "#leaderboard").contains("no price"),
+        "unpriced GPUs are marked"
+    );
+    let column = |name: &str| -> Vec<String> {
+        (1..=rows)
+            .map(|i| {
+                text(
+                    &root,
+                    &format!("#leaderboard tbody tr:nth-child({i}) [data-col=\"{name}\"]"),
+                )
+            })
+            .collect()
+    };
+    let numbers = |name: &str| -> Vec<f64> {
+        column(name)
+            .iter()
+            .map(|t| t.replace([',', '$'], "").parse::<f64>().expect("a number"))
+            .collect()
+    };
+    // Ranked by $/M, the unpriced last.
+    let prices = column("usd-m");
+    let first_unpriced = prices
+        .iter()
+        .position(|p| p == "no price")
+        .expect("an unpriced row");
+    assert!(
+        prices[first_unpriced..].iter().all(|p| p == "no price"),
+        "{prices:?}"
+    );
+    // Load the first row: the explorer takes its GPU count.
+    let gpus = text(
+        &root,
+        "#leaderboard tbody tr:nth-child(1) [data-col=\"replica-gpus\"]",
+    );
+    click(&root, "#leaderboard-load-1").await;
+    settle().await;
+    let count_box: web_sys::HtmlInputElement = find(&root, "#gpus").dyn_into().expect("input");
+    assert_eq!(count_box.value(), gpus);
+    // Sorting by throughput: descending first, then ascending; aria-sort says which.
+    click(&root, "#leaderboard-sort-tok-s-gpu").await;
+    let header = find(&root, "#leaderboard-sort-tok-s-gpu")
+        .parent_element()
+        .expect("th");
+    assert_eq!(
+        header.get_attribute("aria-sort").as_deref(),
+        Some("descending")
+    );
+    let down = numbers("tok-s-gpu");
+    assert!(down.windows(2).all(|w| w[0] >= w[1]), "{down:?}");
+    click(&root, "#leaderboard-sort-tok-s-gpu").await;
+    assert_eq!(
+        header.get_attribute("aria-sort").as_deref(),
+        Some("ascending")
+    );
+    let up = numbers("tok-s-gpu");
+    assert!(up.windows(2).all(|w| w[0] <= w[1]), "{up:?}");
+    root.remove();
+}
+
+#[wasm_bindgen_test]
 async fn calibrating_with_pasted_csv_shows_the_fitted_knobs_and_applies_them() {
     let root = mount().await;
     paste(&root, "#calibrate-text", "concurrency,output_tok_s\n0,5\n").await;

@@ -18,6 +18,7 @@ const SWITCHES: &[&str] = &[
     "--ideal-roofline",
     "--fit",
     "--cross-validate",
+    super::leaderboard::ALL_LAYOUTS,
 ];
 
 /// A usage error naming the flag.

@@ -2,15 +2,16 @@
 //! `validate` (predicted vs published measurements), and catalog listings. Pure: `run` maps
 //! arguments to the text to print and an exit code, so tests call it without a process.
 //!
-//! One file per command (`estimate`, `sweep`, `validate`, `plan`, `calibrate`, `simulate`,
-//! `listing` for models and GPUs); `args` reads flags, `output` holds what a command returns and
-//! the outcomes the commands share (JSON, bad input). Flags are read into raw inputs
+//! One file per command (`estimate`, `sweep`, `validate`, `plan`, `leaderboard`, `calibrate`,
+//! `simulate`, `listing` for models and GPUs); `args` reads flags, `output` holds what a command
+//! returns and the outcomes the commands share (JSON, bad input). Flags are read into raw inputs
 //! (`ScenarioInput`, `SloInput`, `PlanInput`, `SimInput`) that the core checks once with
 //! `try_from`; the CLI checks only which flags go together.
 
 mod args;
 mod calibrate;
 mod estimate;
+mod leaderboard;
 mod listing;
 mod output;
 mod plan;
@@ -53,6 +54,10 @@ USAGE
                      (--traffic-tok-s X | --traffic-req-s R) [--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]]
                      [--gpus-allowed id,id,...] [--price-tier low|typical|high] [--top K] [--json]
                      the cheapest GPU × TP × precision × batch meeting the SLOs for the traffic
+  servecost leaderboard --model ID --input-len N --output-len N [length flags]
+                     [--tok-s-per-user X | --slo-tpot-ms Y] [--gpus-allowed id,id,...] [--all-layouts] [--json]
+                     every GPU × precision × layout at X tok/s per user (default 50) or mean TPOT Y,
+                     cheapest $/M output first, each row with the `estimate` command that reproduces it
   servecost calibrate --measurements FILE.csv|FILE.json (scenario flags) [--json]
                      fit η_mem, η_compute and overheads to your benchmark (CSV columns concurrency,
                      output_tok_s, tpot_ms, ttft_ms; or vllm bench serve result JSON)
@@ -83,6 +88,7 @@ pub fn run(args: &[String]) -> Outcome {
         "sweep" => sweep::sweep_command(rest),
         "validate" => validate::validate_command(rest),
         "plan" => plan::plan_command(rest),
+        "leaderboard" => leaderboard::leaderboard_command(rest),
         "simulate" => simulate::simulate_command(rest),
         "calibrate" => calibrate::calibrate_command(rest),
         "models" => listing::list_models(),

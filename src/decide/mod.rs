@@ -1,7 +1,9 @@
 //! Decisions built on the model: the cheapest configuration meeting an SLO (`plan`), replicas,
 //! GPUs and $ per month for a traffic level (`sizing`), blended and effective prices (`pricing`),
-//! and SLO checks with simulated percentiles (`slo_sim`). Uses the core; the core never uses it.
+//! SLO checks with simulated percentiles (`slo_sim`), and the hardware leaderboard at a fixed
+//! interactivity (`leaderboard`). Uses the core; the core never uses it.
 
+pub mod leaderboard;
 pub mod plan;
 pub mod pricing;
 pub mod sizing;

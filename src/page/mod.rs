@@ -6,6 +6,7 @@ pub mod decisions;
 pub mod embed;
 pub mod fields;
 pub mod knobs;
+pub mod leaderboard;
 pub mod pins;
 pub mod report;
 pub mod state;

@@ -117,6 +117,9 @@ pub struct DecisionInput {
     pub energy_on: bool,
     pub energy_usd_per_kwh: f64,
     pub energy_pue: f64,
+    /// The hardware leaderboard's interactivity target (output tokens/s each user sees);
+    /// `None` = `decide::leaderboard::DEFAULT_TOK_S_PER_USER`.
+    pub tok_s_per_user: Option<f64>,
     /// GPUs the plan may use; `None` = every catalog GPU with a price and a complete spec.
     pub gpus_allowed: Option<Vec<String>>,
 }
@@ -135,6 +138,7 @@ impl Default for DecisionInput {
             energy_on: false,
             energy_usd_per_kwh: 0.10,
             energy_pue: 1.3,
+            tok_s_per_user: None,
             gpus_allowed: None,
         }
     }
@@ -172,6 +176,9 @@ impl DecisionInput {
         }
         fields::ENERGY_USD_PER_KWH.real(self.energy_usd_per_kwh)?;
         fields::ENERGY_PUE.real(self.energy_pue)?;
+        if let Some(target) = self.tok_s_per_user {
+            fields::TOK_S_PER_USER.real(target)?;
+        }
         Ok(())
     }
 }

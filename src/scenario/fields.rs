@@ -624,6 +624,7 @@ table! {
     ENERGY = Field::new("energy", "Add electricity", Choice, Decision, Access::Decision { get: energy_text, set: set_energy }).choices(ON_OFF);
     ENERGY_USD_PER_KWH = Field::new("energy-usd-per-kwh", "Electricity", Real, Decision, num!(decision: energy_usd_per_kwh)).unit("$/kWh").range(0.0, 10.0);
     ENERGY_PUE = Field::new("energy-pue", "PUE", Real, Decision, num!(decision: energy_pue)).range(1.0, 3.0);
+    TOK_S_PER_USER = Field::new("tok-s-per-user", "Target tokens/s per user", Real, Decision, opt!(decision: tok_s_per_user)).unit("tok/s").range(0.01, 1e6).optional().term("interactivity");
     GPUS_ALLOWED = Field::new("gpus-allowed", "GPUs the plan may use", Text, Decision, Access::Decision { get: gpus_allowed_text, set: set_gpus_allowed });
 }
 

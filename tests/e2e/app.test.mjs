@@ -569,6 +569,30 @@ test('h. the plan ranks the cheapest configurations that meet the SLO', async (t
   await waitUntil(page, `#gpus to become ${total}`, (n) => document.querySelector('#gpus')?.value === n, total);
 });
 
+test('lb-1. the hardware leaderboard ranks once in view, sorts and loads a row', async (t) => {
+  const { page } = await openApp(t);
+  await page.locator('#model').selectOption('llama-3.1-8b');
+  await page.locator('.leaderboard-panel').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#leaderboard tbody tr', { timeout: 30_000 });
+  const prices = await page.$$eval('#leaderboard tbody tr [data-col="usd-m"]', (cells) => cells.map((c) => c.textContent.trim()));
+  console.log(`leaderboard: ${prices.length} rows`);
+  const firstUnpriced = prices.indexOf('no price');
+  assert.ok(firstUnpriced > 0, `priced rows first, then unpriced: ${prices}`);
+  assert.ok(prices.slice(firstUnpriced).every((p) => p === 'no price'), `unpriced last: ${prices}`);
+  const dollars = prices.slice(0, firstUnpriced).map((p) => Number(p.replace(/[$,]/g, '')));
+  assert.ok(dollars.every((d, i) => i === 0 || dollars[i - 1] <= d), `cheapest first: ${dollars}`);
+  await page.locator('#leaderboard-sort-tok-s-gpu').click();
+  assert.equal(await page.locator('#leaderboard-sort-tok-s-gpu').locator('xpath=..').getAttribute('aria-sort'), 'descending');
+  const perGpu = await page.$$eval('#leaderboard tbody tr [data-col="tok-s-gpu"]', (cells) => cells.map((c) => Number(c.textContent.replace(/,/g, ''))));
+  assert.ok(perGpu.every((v, i) => i === 0 || perGpu[i - 1] >= v), `sorted by tok/s per GPU: ${perGpu}`);
+  // (The CSV and PNG downloads need a context with acceptDownloads: see share.test.mjs's `download`.)
+  // Load the first row as sorted (its rank is in its first cell): the explorer takes its GPU count.
+  const first = page.locator('#leaderboard tbody tr').first();
+  const gpus = (await first.locator('[data-col="replica-gpus"]').textContent()).trim();
+  await first.locator('button').click();
+  await waitUntil(page, `#gpus to become ${gpus}`, (n) => document.querySelector('#gpus')?.value === n, gpus);
+});
+
 test('par-1. DEP 8 runs DeepSeek-R1 with a layout hint; the engine control names its profile', async (t) => {
   const { page } = await openApp(t);
   await page.locator('#gpu').selectOption('h200-sxm');

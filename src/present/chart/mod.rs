@@ -17,6 +17,7 @@
 
 mod axis;
 mod layout;
+pub mod leaderboard;
 mod legend;
 pub mod load;
 mod overlay;

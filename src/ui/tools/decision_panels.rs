@@ -1,6 +1,7 @@
 //! The decision tools below the explorer, for sales engineers and procurement: targets (SLO and
-//! traffic), cost, self-host vs API, compare pinned scenarios, plan the cheapest deployment, and
-//! calibrate to a benchmark. This only lays the panels out; each panel is its own file.
+//! traffic), cost, self-host vs API, compare pinned scenarios, plan the cheapest deployment, rank
+//! the hardware at a fixed interactivity (leaderboard), and calibrate to a benchmark. This only
+//! lays the panels out; each panel is its own file.
 
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::DecisionState;
@@ -10,6 +11,7 @@ use crate::ui::tools::break_even::{break_even_panel, BreakEvenPanelProps};
 use crate::ui::tools::calibrate_panel::CalibratePanel;
 use crate::ui::tools::compare::ComparePanel;
 use crate::ui::tools::cost::{cost_panel, CostPanelProps};
+use crate::ui::tools::leaderboard::LeaderboardPanel;
 use crate::ui::tools::plan_panel::PlanPanel;
 use crate::ui::tools::targets::{targets_panel, TargetsPanelProps};
 use std::cell::RefCell;
@@ -61,6 +63,7 @@ pub fn decision_panels(props: &DecisionPanelsProps) -> Html {
                 { break_even_panel(&BreakEvenPanelProps { view, decisions: props.decisions.clone() }) }
                 <ComparePanel latest={latest.clone()} decisions={props.decisions.clone()} data={props.data.clone()} pins={props.state.pins.clone()} />
                 <PlanPanel latest={latest.clone()} decisions={props.decisions.clone()} key_scenario={key.clone()} />
+                <LeaderboardPanel latest={latest.clone()} decisions={props.decisions.clone()} key_scenario={key.clone()} />
                 <CalibratePanel {latest} decisions={props.decisions.clone()} key_scenario={key} />
             </div>
         </section>

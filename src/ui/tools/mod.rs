@@ -1,5 +1,5 @@
 //! The page's second, deferred module: the simulator panel, the decision panels (targets, cost,
-//! self-host vs API, compare, plan, calibrate) and the glossary panel. `src/bin/tools.rs` is its
+//! self-host vs API, compare, plan, hardware leaderboard, calibrate) and the glossary panel. `src/bin/tools.rs` is its
 //! entry, `scripts/build-tools` builds it, and the explorer imports it right after its first
 //! chart is drawn (`tools_link.rs`), so the first chart waits for the explorer's code alone and
 //! the embed widget never loads this one.
@@ -25,6 +25,7 @@ pub mod cost;
 pub mod decision_data;
 pub mod decision_panels;
 pub mod export;
+pub mod leaderboard;
 pub mod load_canvas;
 pub mod pins;
 pub mod plan_panel;

@@ -1,0 +1,369 @@
+//! The hardware leaderboard panel: for the current model and workload, every catalog GPU ×
+//! precision × layout at a target interactivity (tokens/s per user, or the SLO's TPOT), ranked
+//! by $/M output (`decide::leaderboard`), as a sortable table (`#leaderboard`) and a bar chart,
+//! with a Load button per row (into the explorer, through `servecost:apply` like the plan's
+//! Apply), a CSV download and a PNG of the chart.
+//!
+//! It never runs on the slider path: the request leaves out everything a slider or the GPU
+//! controls change (`page::leaderboard::request_for`), so it recomputes only when the model,
+//! the workload or the target do; then after a 250 ms pause, one GPU × precision per browser
+//! task (as the simulator panel runs its load sweep), with a generation counter that drops
+//! stale work, and only once the panel has come near the viewport (an `IntersectionObserver`):
+//! a page that is never scrolled down never pays for it.
+
+use crate::decide::leaderboard::{rank, rows_for, work, Leaderboard, LeaderboardRequest};
+use crate::page::decision_data::ScenarioDecision;
+use crate::page::decisions::{DecisionAction, DecisionState};
+use crate::page::leaderboard::{
+    bars, configuration_label, csv, order, price_text, request_for, Column, Sort, TargetMode,
+};
+use crate::page::state::{Action, Shared};
+use crate::present::chart::leaderboard::{chart_height_css_px, draw_leaderboard, Bar};
+use crate::present::report::format_number;
+use crate::scenario::fields::{Field, TOK_S_PER_USER};
+use crate::ui::platform::canvas_backend::{prefers_dark, prepare};
+use crate::ui::platform::download::{chart_png, download_data_url, download_text};
+use crate::ui::tools::decision_panels::LatestState;
+use crate::ui::tools::sim_panel::{sleep_ms, DEBOUNCE_MS};
+use crate::ui::widgets::decision_inputs::{select_field, NumberField};
+use plotters::prelude::IntoDrawingArea;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+pub const LEADERBOARD_ID: &str = "leaderboard";
+pub const LEADERBOARD_CHART_ID: &str = "leaderboard-chart";
+/// Bars drawn: the first rows of the table as sorted.
+const CHART_BARS: usize = 15;
+const CHART_WIDTH_CSS_PX: f64 = 720.0;
+
+#[derive(Properties, PartialEq)]
+pub struct LeaderboardPanelProps {
+    pub latest: LatestState,
+    pub decisions: UseReducerHandle<DecisionState>,
+    /// Changes when the scenario (not its concurrency) or the SLO does: when to re-render.
+    pub key_scenario: Shared<ScenarioDecision>,
+}
+
+/// What the panel shows.
+#[derive(Clone)]
+enum Status {
+    /// Not yet near the viewport, or no valid request.
+    Waiting,
+    Computing,
+    Done(Rc<Leaderboard>),
+    Failed(String),
+}
+
+/// One leaderboard for `generation`, one GPU × precision per browser task, stopping as soon as
+/// a newer generation exists.
+async fn run(
+    generation: u64,
+    request: LeaderboardRequest,
+    newest: Rc<RefCell<u64>>,
+    status: UseStateSetter<Status>,
+) {
+    let current = || *newest.borrow() == generation;
+    sleep_ms(DEBOUNCE_MS).await;
+    if !current() {
+        return;
+    }
+    let (items, skipped) = match work(&request) {
+        Ok(work) => work,
+        Err(why) => {
+            status.set(Status::Failed(why));
+            return;
+        }
+    };
+    let mut board = Leaderboard::empty(request.target, skipped);
+    for (gpu, precision) in items {
+        sleep_ms(0).await;
+        if !current() {
+            return;
+        }
+        board.add(rows_for(&request, gpu, precision));
+    }
+    rank(&mut board.rows);
+    status.set(Status::Done(Rc::new(board)));
+}
+
+fn draw(canvas: &web_sys::HtmlCanvasElement, title: &str, bars: &[Bar]) -> Result<(), String> {
+    let height = chart_height_css_px(bars.len());
+    let (backend, options) = prepare(canvas, None, (CHART_WIDTH_CSS_PX, height))?;
+    draw_leaderboard(backend.into_drawing_area(), title, bars, &options)
+}
+
+/// True once the element has come within 300 px of the viewport.
+#[hook]
+fn use_seen(node: &NodeRef) -> bool {
+    let seen = use_state(|| false);
+    {
+        let (node, setter) = (node.clone(), seen.setter());
+        use_effect_with((), move |_| {
+            let on_change =
+                Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+                    let near = entries.iter().any(|entry| {
+                        entry
+                            .dyn_into::<web_sys::IntersectionObserverEntry>()
+                            .is_ok_and(|e| e.is_intersecting())
+                    });
+                    if near {
+                        setter.set(true);
+                    }
+                });
+            let options = web_sys::IntersectionObserverInit::new();
+            options.set_root_margin("300px");
+            let observer = web_sys::IntersectionObserver::new_with_options(
+                on_change.as_ref().unchecked_ref(),
+                &options,
+            )
+            .ok();
+            if let (Some(observer), Some(element)) = (&observer, node.cast::<web_sys::Element>()) {
+                observer.observe(&element);
+            }
+            move || {
+                if let Some(observer) = observer {
+                    observer.disconnect();
+                }
+                drop(on_change);
+            }
+        });
+    }
+    *seen
+}
+
+fn load_button(rank: usize, label: String, onclick: Callback<MouseEvent>) -> Html {
+    html! {
+        <button type="button" class="button small" id={format!("leaderboard-load-{rank}")}
+            aria-label={format!("Load #{rank} into the explorer: {label}")} {onclick}>{ "Load" }</button>
+    }
+}
+
+#[function_component(LeaderboardPanel)]
+pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
+    let d = &*props.decisions;
+    let mode = use_state(TargetMode::default);
+    let sort = use_state(Sort::default);
+    let status = use_state(|| Status::Waiting);
+    let newest = use_mut_ref(|| 0u64);
+    let panel = use_node_ref();
+    let canvas = use_node_ref();
+    let seen = use_seen(&panel);
+    let state = props.latest.handle();
+    let view = state.as_ref().and_then(|s| s.view.clone());
+    let request = view
+        .as_ref()
+        .ok_or_else(|| "no valid scenario".to_string())
+        .and_then(|v| {
+            request_for(&v.scenario.input, &d.input, *mode)
+                .map_err(|e| format!("{}: {}", e.field, e.message))
+        });
+    {
+        let (status, newest) = (status.clone(), newest.clone());
+        use_effect_with((request.clone().ok(), seen), move |(request, seen)| {
+            let generation = {
+                let mut newest = newest.borrow_mut();
+                *newest += 1;
+                *newest
+            };
+            match (request, seen) {
+                (Some(request), true) => {
+                    status.set(Status::Computing);
+                    wasm_bindgen_futures::spawn_local(run(
+                        generation,
+                        request.clone(),
+                        newest,
+                        status.setter(),
+                    ));
+                }
+                _ => status.set(Status::Waiting),
+            }
+        });
+    }
+    let board = match &*status {
+        Status::Done(board) => Some(board.clone()),
+        _ => None,
+    };
+    let shown: Vec<usize> = board
+        .as_ref()
+        .map(|b| order(&b.rows, *sort))
+        .unwrap_or_default();
+    let model_name = view
+        .as_ref()
+        .map(|v| v.scenario.model.name.clone())
+        .unwrap_or_default();
+    let title = board
+        .as_ref()
+        .map(|b| format!("{model_name}: output tok/s per GPU at {}", b.target.text()))
+        .unwrap_or_default();
+    let chart_bars = board
+        .as_ref()
+        .map(|b| bars(&b.rows, &shown, CHART_BARS))
+        .unwrap_or_default();
+    {
+        let canvas = canvas.clone();
+        use_effect_with((chart_bars.clone(), title.clone()), move |(bars, title)| {
+            if let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+                if !title.is_empty() {
+                    let _ = draw(&canvas, title, bars);
+                }
+            }
+        });
+    }
+    let edit = |field: &'static Field| {
+        let decisions = props.decisions.clone();
+        Callback::from(move |text: String| decisions.dispatch(DecisionAction::Edit(field, text)))
+    };
+    let on_mode = {
+        let mode = mode.clone();
+        Callback::from(move |value: String| {
+            mode.set(if value == "slo" {
+                TargetMode::SloTpot
+            } else {
+                TargetMode::Interactivity
+            })
+        })
+    };
+    let model_id = view
+        .as_ref()
+        .map(|v| v.scenario.model.id.clone())
+        .unwrap_or_default();
+    let on_csv = {
+        let (board, shown, model_id) = (board.clone(), shown.clone(), model_id.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(board) = &board {
+                let _ = download_text(
+                    &format!("servecost-leaderboard-{model_id}.csv"),
+                    "text/csv",
+                    &csv(board, &shown, &model_id),
+                );
+            }
+        })
+    };
+    let on_png = {
+        let (canvas, title, model_id) = (canvas.clone(), title.clone(), model_id.clone());
+        Callback::from(move |_: MouseEvent| {
+            let caption = [
+                title.clone(),
+                "servecost · catalog typical prices · grey: no price".to_string(),
+            ];
+            if let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+                let _ = chart_png(&canvas, &caption, prefers_dark()).and_then(|url| {
+                    download_data_url(&format!("servecost-leaderboard-{model_id}.png"), &url)
+                });
+            }
+        })
+    };
+    let load = |row_index: usize| {
+        let latest = props.latest.clone();
+        let input = board
+            .as_ref()
+            .and_then(|b| b.rows.get(row_index))
+            .map(|r| r.input.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (Some(state), Some(input)) = (latest.handle(), input.clone()) else {
+                return;
+            };
+            crate::ui::platform::perf::mark_update_start();
+            let mut view = state.view_state();
+            view.scenario = input;
+            state.dispatch(Action::Load(Box::new(view)));
+        })
+    };
+    let header = |column: Column| {
+        let (current, sort) = (*sort, sort.clone());
+        let onclick = Callback::from(move |_: MouseEvent| sort.set(sort.clicked(column)));
+        html! {
+            <th scope="col" aria-sort={current.aria(column)} class={classes!((column == Column::Hardware).then_some("text-col"))}>
+                <button type="button" class="sort-button" id={format!("leaderboard-sort-{}", column.id())} {onclick}>{ column.label() }</button>
+            </th>
+        }
+    };
+    let status_text = match (&request, &*status) {
+        (Err(why), _) => format!("Cannot rank yet: {why}."),
+        (_, Status::Waiting) => "Waiting until this panel is in view.".to_string(),
+        (_, Status::Computing) => "Computing…".to_string(),
+        (_, Status::Failed(why)) => format!("The leaderboard could not run: {why}."),
+        (_, Status::Done(b)) => format!(
+            "{} configurations at {} ({} layouts swept). Catalog typical prices; GPUs without a price are ranked last, by throughput.",
+            b.rows.len(),
+            b.target.text(),
+            b.searched
+        ),
+    };
+    let slo_label = match d.input.slo_tpot_ms {
+        Some(ms) => format!("the SLO's TPOT (≤ {} ms, mean)", format_number(ms)),
+        None => "the SLO's TPOT (set one under Targets)".to_string(),
+    };
+    let mode_value = match *mode {
+        TargetMode::Interactivity => "interactivity",
+        TargetMode::SloTpot => "slo",
+    };
+    let computing = matches!(*status, Status::Computing);
+    html! {
+        <section class="panel decision leaderboard-panel" ref={panel} aria-labelledby="leaderboard-title" aria-busy={computing.then_some("true")}>
+            <h2 id="leaderboard-title">{ "Hardware leaderboard at a fixed interactivity" }</h2>
+            <div class="decision-fields">
+                { select_field("leaderboard-target", "Rank at", &[
+                    ("interactivity".to_string(), "tokens/s per user".to_string()),
+                    ("slo".to_string(), slo_label),
+                ], mode_value, None, on_mode) }
+                { NumberField { placeholder: Some("50"), ..NumberField::of(&TOK_S_PER_USER, d.text(&TOK_S_PER_USER).to_string(), d.error(&TOK_S_PER_USER).map(str::to_string), edit(&TOK_S_PER_USER)) }.render() }
+            </div>
+            <p class="hint">{ "Every catalog GPU × precision × layout (TP 1–8; for MoE models also EP and DEP; several nodes only when one does not hold the model), each at its highest-throughput batch size meeting the target on its own curve. * FP4/INT4: accuracy depends on the checkpoint." }</p>
+            <p class="hint" role="status" id="leaderboard-status">{ status_text }</p>
+            if let Some(board) = &board {
+                <div class="panel-head">
+                    <button type="button" class="button" id="leaderboard-csv" onclick={on_csv}>{ "CSV of table" }</button>
+                    <button type="button" class="button" id="leaderboard-png" onclick={on_png}>{ "PNG of chart" }</button>
+                </div>
+                <div class="table-scroll">
+                    <table class="data-table" id={LEADERBOARD_ID}>
+                        <caption class="visually-hidden">{ "Hardware leaderboard; the column buttons sort it" }</caption>
+                        <thead><tr>
+                            { for Column::ALL.iter().map(|c| header(*c)) }
+                            <th scope="col"><span class="visually-hidden">{ "Load" }</span></th>
+                        </tr></thead>
+                        <tbody>
+                            { for shown.iter().filter_map(|&i| board.rows.get(i).map(|r| (i, r))).map(|(i, r)| html! {
+                                <tr data-gpu-id={r.gpu.clone()}>
+                                    <td data-col={Column::Rank.id()}>{ i + 1 }</td>
+                                    <th scope="row" class="text-col" data-col={Column::Hardware.id()}>{ r.gpu_name.clone() }</th>
+                                    <td data-col={Column::Format.id()}>{ format!("{}{}", r.precision.to_ascii_uppercase(), if r.quality_caveat { "*" } else { "" }) }</td>
+                                    <td data-col={Column::Layout.id()}>{ r.layout.clone() }</td>
+                                    <td data-col={Column::ReplicaGpus.id()}>{ r.gpus }</td>
+                                    <td data-col={Column::Batch.id()}>{ r.concurrency }</td>
+                                    <td data-col={Column::TokSPerGpu.id()}>{ format_number(r.output_tok_s_per_gpu) }</td>
+                                    <td data-col={Column::TokSPerUser.id()}>{ format_number(r.tok_s_per_user) }</td>
+                                    <td data-col={Column::Tpot.id()}>{ format_number(r.tpot_ms) }</td>
+                                    <td data-col={Column::Ttft.id()}>{ format_number(r.ttft_ms) }</td>
+                                    <td data-col={Column::UsdPerM.id()}>{ price_text(r) }</td>
+                                    <td>{ load_button(i + 1, configuration_label(r), load(i)) }</td>
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+                <div class="leaderboard-frame">
+                    <canvas id={LEADERBOARD_CHART_ID} ref={canvas.clone()} role="img"
+                        style={format!("height: {}px", chart_height_css_px(chart_bars.len()))}
+                        aria-label={format!("{title}; the first {} rows of the table as bars", chart_bars.len())}>
+                        { title.clone() }
+                    </canvas>
+                </div>
+                if !board.missed.is_empty() {
+                    <details class="rejected" id="leaderboard-missed">
+                        <summary>{ format!("No row ({})", board.missed.len()) }</summary>
+                        <ul>
+                            { for board.missed.iter().map(|m| html! {
+                                <li>{ format!("{}, {}: {}", m.gpu, m.precision.to_ascii_uppercase(), m.reason) }</li>
+                            }) }
+                        </ul>
+                    </details>
+                }
+            }
+        </section>
+    }
+}
