@@ -645,6 +645,17 @@ async fn the_plan_button_ranks_the_cheapest_configurations_and_apply_loads_one()
     type_into(&root, "#slo-ttft-ms", "2000").await;
     type_into(&root, "#slo-tpot-ms", "50").await;
     assert_eq!(count(&root, "#plan-results"), 0, "not run on input");
+    // The buyer's rules: no 4-bit weights unless ticked, an 80 % ceiling, 8 GPUs per server.
+    let checked = |selector: &str| {
+        find(&root, selector)
+            .dyn_into::<web_sys::HtmlInputElement>()
+            .expect("a checkbox")
+            .checked()
+    };
+    assert!(checked("#plan-precision-bf16") && checked("#plan-precision-fp8"));
+    assert!(!checked("#plan-precision-fp4") && !checked("#plan-precision-int4"));
+    assert_eq!(input_value(&root, "#max-utilization"), "0.8");
+    assert_eq!(input_value(&root, "#gpus-per-node"), "8");
     click(&root, "#plan-run").await;
     for _ in 0..100 {
         if count(&root, "#plan-results") > 0 {
@@ -670,6 +681,15 @@ async fn the_plan_button_ranks_the_cheapest_configurations_and_apply_loads_one()
         "ranked: {months:?}"
     );
     assert!(text(&root, "#plan-rejected").contains("Why the others lost"));
+    // Each listed candidate was checked in the simulator; the table downloads as CSV.
+    assert_eq!(count(&root, "#plan-results [data-col=\"slo_check\"]"), rows);
+    assert!(text(
+        &root,
+        "#plan-results tbody tr:nth-child(1) [data-col=\"slo_check\"]"
+    )
+    .contains("simulated"));
+    assert_eq!(count(&root, "#plan-csv"), 1);
+    assert_eq!(count(&root, "#compare-csv"), 1);
     // Apply the cheapest: the scenario takes its GPU and GPU count.
     let gpu = text(&root, "#plan-results tbody tr:nth-child(1) th");
     let total = text(

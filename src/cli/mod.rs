@@ -52,7 +52,10 @@ USAGE
   servecost plan     --model ID --input-len N --output-len N [length flags]
                      (--traffic-tok-s X | --traffic-req-s R) [--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]]
                      [--gpus-allowed id,id,...] [--price-tier low|typical|high] [--top K] [--json]
+                     [--precisions-allowed bf16,fp8[,fp4,int4]] [--max-utilization 0.8] [--gpus-per-node 8]
                      the cheapest GPU × TP × precision × batch meeting the SLOs for the traffic
+                     (4-bit weights only when allowed, with a quality caveat; replicas sized to
+                     the utilization ceiling; whole servers past one)
   servecost calibrate --measurements FILE.csv|FILE.json (scenario flags) [--json]
                      fit η_mem, η_compute and overheads to your benchmark (CSV columns concurrency,
                      output_tok_s, tpot_ms, ttft_ms; or vllm bench serve result JSON)

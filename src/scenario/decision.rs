@@ -98,7 +98,8 @@ fn trim_number(value: f64) -> String {
 }
 
 /// The decision inputs exactly as given (the page's defaults: P90, 10 req/s, half of capacity,
-/// 3:1, electricity off at $0.10/kWh and PUE 1.3, every GPU allowed).
+/// 3:1, electricity off at $0.10/kWh and PUE 1.3, every GPU allowed, BF16 and FP8 weights,
+/// at most 80 % utilization, 8 GPUs per server).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecisionInput {
     /// TTFT target in ms; `None` does not constrain.
@@ -119,7 +120,18 @@ pub struct DecisionInput {
     pub energy_pue: f64,
     /// GPUs the plan may use; `None` = every catalog GPU with a price and a complete spec.
     pub gpus_allowed: Option<Vec<String>>,
+    /// Weight precisions the plan may use (ids, checked by `PlanRequest::try_from`); 4-bit
+    /// weights are left out unless listed, since they need an accuracy check.
+    pub precisions_allowed: Vec<String>,
+    /// Highest traffic ÷ capacity a plan sizes for (replicas = ceil(traffic ÷ (ceiling × one
+    /// replica's capacity))), so no plan runs at 99 %.
+    pub max_utilization: f64,
+    /// GPUs per server: a replica fits in one, and a deployment larger than one buys whole ones.
+    pub gpus_per_node: f64,
 }
+
+/// The weight precisions a plan uses unless told otherwise: no 4-bit weights.
+pub const DEFAULT_PLAN_PRECISIONS: [&str; 2] = ["bf16", "fp8"];
 
 impl Default for DecisionInput {
     fn default() -> DecisionInput {
@@ -136,6 +148,9 @@ impl Default for DecisionInput {
             energy_usd_per_kwh: 0.10,
             energy_pue: 1.3,
             gpus_allowed: None,
+            precisions_allowed: DEFAULT_PLAN_PRECISIONS.map(String::from).to_vec(),
+            max_utilization: 0.8,
+            gpus_per_node: 8.0,
         }
     }
 }
@@ -172,6 +187,8 @@ impl DecisionInput {
         }
         fields::ENERGY_USD_PER_KWH.real(self.energy_usd_per_kwh)?;
         fields::ENERGY_PUE.real(self.energy_pue)?;
+        fields::MAX_UTILIZATION.real(self.max_utilization)?;
+        fields::GPUS_PER_NODE.whole(self.gpus_per_node)?;
         Ok(())
     }
 }

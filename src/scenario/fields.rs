@@ -430,15 +430,18 @@ fn set_gpus_allowed(decision: &mut DecisionInput, text: &str) -> Result<(), Stri
     decision.gpus_allowed = if text.is_empty() {
         None
     } else {
-        Some(
-            text.split(',')
-                .map(str::trim)
-                .filter(|id| !id.is_empty())
-                .map(parse_word)
-                .collect::<Result<Vec<_>, _>>()?,
-        )
+        Some(parse_list(text)?)
     };
     Ok(())
+}
+
+/// A comma-separated list of identifiers (`h100-sxm,l40s`); blanks between commas are dropped.
+fn parse_list(text: &str) -> Result<Vec<String>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(parse_word)
+        .collect()
 }
 
 impl Field {
@@ -625,6 +628,9 @@ table! {
     ENERGY_USD_PER_KWH = Field::new("energy-usd-per-kwh", "Electricity", Real, Decision, num!(decision: energy_usd_per_kwh)).unit("$/kWh").range(0.0, 10.0);
     ENERGY_PUE = Field::new("energy-pue", "PUE", Real, Decision, num!(decision: energy_pue)).range(1.0, 3.0);
     GPUS_ALLOWED = Field::new("gpus-allowed", "GPUs the plan may use", Text, Decision, Access::Decision { get: gpus_allowed_text, set: set_gpus_allowed });
+    PRECISIONS_ALLOWED = Field::new("precisions-allowed", "Weight precisions the plan may use", Text, Decision, Access::Decision { get: |d| d.precisions_allowed.join(","), set: |d, t| parse_list(t).map(|v| d.precisions_allowed = v) });
+    MAX_UTILIZATION = Field::new("max-utilization", "Utilization ceiling", Real, Decision, num!(decision: max_utilization)).unit("of capacity").range(0.05, 1.0);
+    GPUS_PER_NODE = Field::new("gpus-per-node", "GPUs per server", Integer, Decision, num!(decision: gpus_per_node)).range(1.0, 64.0);
 }
 
 fn traffic_unit_text(decision: &DecisionInput) -> String {
