@@ -730,6 +730,8 @@ async fn calibrating_with_pasted_csv_shows_the_fitted_knobs_and_applies_them() {
         4,
         "one row per point"
     );
+    // The fit's verdict sits beside it: four points for four knobs.
+    assert!(text(&root, "#calibrate-verdict").contains("4 points"));
     let before = metric(&root, "output_tok_s");
     click(&root, "#calibrate-apply").await;
     assert_ne!(
