@@ -342,3 +342,113 @@ fn plan_rules_as_flags_reach_the_json_and_the_text() {
         assert!(err.contains(flag), "{err}");
     }
 }
+
+/// Owned hardware is a price tier wherever a price is: `estimate --price-tier owned` prices the
+/// scenario at the ownership cost, `plan --price-tier owned` ranks by it, and each names where
+/// its price comes from; a typed price is "your price".
+#[test]
+fn owned_hardware_prices_estimate_and_plan_and_typed_prices_say_so() {
+    let owned = [
+        "--capex-usd-per-gpu",
+        "30000",
+        "--depreciation-years",
+        "4",
+        "--energy-usd-per-kwh",
+        "0.1",
+        "--energy-pue",
+        "1.3",
+        "--hosting-usd-per-kw-month",
+        "150",
+        "--ops-usd-per-gpu-hour",
+        "0.1",
+    ];
+    let mut estimate = vec![
+        "estimate",
+        "--model",
+        MODEL,
+        "--gpu",
+        "h100-sxm",
+        "--input-len",
+        "1000",
+        "--output-len",
+        "200",
+        "--concurrency",
+        "32",
+        "--price-tier",
+        "owned",
+    ];
+    estimate.extend(owned);
+    let (code, out, err) = run(&estimate);
+    assert_eq!(code, 0, "{err}");
+    // The worked example of `Ownership::cost`: $1.234 per GPU-hour for a 700 W H100.
+    assert!(out.contains("Price: $1.234 per GPU-hour"), "{out}");
+    let (code, out, err) = run(&[
+        "estimate",
+        "--model",
+        MODEL,
+        "--gpu",
+        "h100-sxm",
+        "--input-len",
+        "1000",
+        "--output-len",
+        "200",
+        "--concurrency",
+        "32",
+        "--usd-per-gpu-hour",
+        "3.125",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(your price)"), "{out}");
+    let (code, _, err) = run(&[
+        "estimate",
+        "--model",
+        MODEL,
+        "--gpu",
+        "h100-sxm",
+        "--input-len",
+        "10",
+        "--output-len",
+        "10",
+        "--concurrency",
+        "1",
+        "--price-tier",
+        "owned",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--capex-usd-per-gpu"), "{err}");
+
+    let mut plan = vec![
+        "plan",
+        "--model",
+        MODEL,
+        "--workload",
+        "chat",
+        "--traffic-tok-s",
+        "30000",
+        "--gpus-allowed",
+        "h100-sxm",
+        "--price-tier",
+        "owned",
+        "--json",
+    ];
+    plan.extend(owned);
+    let (code, out, err) = run(&plan);
+    assert_eq!(code, 0, "{err}");
+    let list = serde_json::from_str::<Vec<Value>>(&out).expect("JSON list");
+    assert!(!list.is_empty());
+    for c in &list {
+        assert!(
+            (c["usd_per_gpu_hour"].as_f64().unwrap() - 1.2341).abs() < 1e-3,
+            "{c}"
+        );
+        assert!(
+            c["price_source"].as_str().unwrap().starts_with("owned"),
+            "{c}"
+        );
+    }
+    let typical = serde_json::from_str::<Vec<Value>>(&run(PLAN).1).expect("JSON list");
+    assert!(typical[0]["price_source"]
+        .as_str()
+        .unwrap()
+        .starts_with("catalog typical, as of 20"));
+}

@@ -597,6 +597,8 @@ async fn pinning_scenarios_fills_the_compare_table_and_a_fifth_is_refused() {
     assert_eq!(rows, 3, "current + two pins");
     let table = text(&root, "#compare-table");
     assert!(table.contains("pin 1: Llama 3.1 70B"), "{table}");
+    // The default $3.125 is typed, not a catalog quote: every row says so.
+    assert!(table.contains("(your price)"), "{table}");
     assert!(table.contains("pin 2: Llama 3.1 8B"), "{table}");
     assert!(draws() > draws_before, "the pinned curves are drawn");
     // Each row has numbers: throughput at the SLO, $/M and GPUs for the default traffic.

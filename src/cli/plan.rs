@@ -76,6 +76,7 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
         if request.verify_with_simulator && request.slo.is_some() { "simulator" } else { "analytic model" }
     );
     out.push_str(&rules_line(&request));
+    out.push_str(&prices_line(&request, &plan.candidates));
     out.push_str(&candidate_row(
         [
             "#",
@@ -134,6 +135,7 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
 /// The plan flags as given, on the base scenario.
 fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> {
     let decision = super::args::decision_input(flags)?;
+    let ownership = decision.ownership();
     Ok(PlanInput {
         base,
         traffic_tok_s: flags.number("--traffic-tok-s")?,
@@ -143,6 +145,7 @@ fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> 
         price_tier: flags.text("--price-tier").map(str::to_string),
         top: flags.number("--top")?,
         precisions_allowed: decision.precisions_allowed,
+        ownership,
         max_utilization: Some(decision.max_utilization),
         gpus_per_node: Some(decision.gpus_per_node),
     })
@@ -171,6 +174,32 @@ fn rules_line(request: &PlanRequest) -> String {
         request.max_utilization * 100.0,
         request.gpus_per_node,
         tps.join(", ")
+    )
+}
+
+/// Where the prices come from: the catalog tier and the dates of its quotes, or owned hardware.
+fn prices_line(request: &PlanRequest, candidates: &[Candidate]) -> String {
+    if request.price_tier == crate::model::economics::PriceTier::Owned {
+        return "Prices: owned hardware, the same capex per GPU for every GPU type (capex ÷ depreciation + power + hosting + operations)\n".into();
+    }
+    let mut dates: Vec<String> = candidates
+        .iter()
+        .filter_map(|c| {
+            c.price_source
+                .split_once("as of ")
+                .map(|(_, d)| d.to_string())
+        })
+        .collect();
+    dates.sort();
+    dates.dedup();
+    format!(
+        "Prices: catalog {} rental quotes{} (sources: `servecost gpus`)\n",
+        request.price_tier.id(),
+        if dates.is_empty() {
+            String::new()
+        } else {
+            format!(", as of {}", dates.join(", "))
+        }
     )
 }
 

@@ -17,12 +17,14 @@
 //! error names the field as the flag does (`traffic-req-s`, `top`, `slo-ttft-ms`).
 
 use crate::catalog::{catalog, Gpu};
-use crate::model::economics::{replicas_needed, PriceTier, HOURS_PER_MONTH};
+use crate::model::economics::{replicas_needed, Ownership, PriceTier, HOURS_PER_MONTH};
 use crate::model::evaluate;
 use crate::model::grid::sweep_grid;
 use crate::model::precision::Precision;
 use crate::model::slo::{best_point_meeting, tail_estimate, Slo, SloInput, SloMethod, SloSettings};
-use crate::scenario::fields::{GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION, PRECISIONS_ALLOWED};
+use crate::scenario::fields::{
+    CAPEX_USD_PER_GPU, GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION, PRECISIONS_ALLOWED,
+};
 use crate::scenario::DEFAULT_PLAN_PRECISIONS;
 use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
 use serde::Serialize;
@@ -62,6 +64,9 @@ pub struct PlanRequest {
     /// GPUs per server: TP degrees that fit one (and divide it) are searched, and a deployment of
     /// more GPUs than one server buys whole servers.
     pub gpus_per_node: u32,
+    /// What owning the GPUs costs: the price of the `Owned` tier (the same capex per GPU for
+    /// every GPU type searched; power from each GPU's TDP unless stated).
+    pub ownership: Option<Ownership>,
 }
 
 impl PlanRequest {
@@ -83,7 +88,13 @@ impl PlanRequest {
             precisions: default_precisions(),
             max_utilization: DEFAULT_MAX_UTILIZATION,
             gpus_per_node: DEFAULT_GPUS_PER_NODE,
+            ownership: None,
         }
+    }
+
+    /// The price per GPU-hour this request ranks `gpu` by.
+    pub fn price(&self, gpu: &Gpu) -> Option<f64> {
+        self.price_tier.price_with(gpu, self.ownership.as_ref())
     }
 
     /// The GPUs per replica searched: `TP_CHOICES` that fit one server and divide it.
@@ -142,6 +153,8 @@ pub struct PlanInput {
     pub max_utilization: Option<f64>,
     /// Default 8.
     pub gpus_per_node: Option<f64>,
+    /// Needed by the "owned" price tier.
+    pub ownership: Option<Ownership>,
 }
 
 fn field_error(field: &str, message: impl Into<String>) -> ScenarioError {
@@ -178,8 +191,14 @@ impl TryFrom<PlanInput> for PlanRequest {
         let price_tier = match input.price_tier.as_deref() {
             None => PriceTier::Typical,
             Some(text) => PriceTier::parse(text)
-                .ok_or_else(|| field_error("price-tier", "one of low, typical, high"))?,
+                .ok_or_else(|| field_error("price-tier", "one of low, typical, high, owned"))?,
         };
+        if price_tier == PriceTier::Owned && input.ownership.is_none() {
+            return Err(field_error(
+                CAPEX_USD_PER_GPU.key,
+                "the owned price tier needs a capex per GPU (and depreciation, power, hosting, operations)",
+            ));
+        }
         let top = match input.top {
             None => 5,
             Some(k) if k >= 1.0 && k <= MAX_TOP as f64 && k.fract() == 0.0 => k as usize,
@@ -229,6 +248,7 @@ impl TryFrom<PlanInput> for PlanRequest {
             precisions,
             max_utilization,
             gpus_per_node,
+            ownership: input.ownership,
         })
     }
 }
@@ -251,6 +271,8 @@ pub struct Candidate {
     pub tpot_ms: f64,
     pub percentile: Option<f64>,
     pub usd_per_gpu_hour: f64,
+    /// Where the price comes from: "catalog typical, as of 2026-05", or owned hardware.
+    pub price_source: String,
     pub usd_per_month: f64,
     /// All-in $/M output tokens at the planned traffic (idle capacity billed).
     pub usd_per_m_output: f64,
@@ -285,12 +307,25 @@ pub struct Skipped {
 /// Why `gpu` cannot be planned with at `tier`: an incomplete spec, or no price at that tier
 /// (a plan ranks by price, so it never guesses one). `None` when it can.
 pub fn why_not_plannable(gpu: &Gpu, tier: PriceTier) -> Option<String> {
+    why_not_plannable_with(gpu, tier, None)
+}
+
+/// As `why_not_plannable`, with the ownership inputs the `Owned` tier prices by.
+pub fn why_not_plannable_with(
+    gpu: &Gpu,
+    tier: PriceTier,
+    ownership: Option<&Ownership>,
+) -> Option<String> {
     if let Some(why) = gpu.missing_spec() {
         return Some(why);
     }
-    match tier.price(gpu) {
-        Some(_) => None,
-        None => Some(format!(
+    match (tier.price_with(gpu, ownership), tier) {
+        (Some(_), _) => None,
+        (None, PriceTier::Owned) => Some(format!(
+            "no owned price for {}: give a capex per GPU, and a power per GPU where the catalog has no TDP",
+            gpu.name
+        )),
+        (None, _) => Some(format!(
             "no {} rental price for {} in the catalog",
             tier.id(),
             gpu.name
@@ -324,7 +359,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     let gpus: Vec<_> = if request.gpus_allowed.is_empty() {
         let mut plannable = Vec::new();
         for gpu in &cat.gpus {
-            match why_not_plannable(gpu, request.price_tier) {
+            match why_not_plannable_with(gpu, request.price_tier, request.ownership.as_ref()) {
                 None => plannable.push(gpu),
                 Some(reason) => skipped.push(Skipped {
                     gpu: gpu.id.clone(),
@@ -357,7 +392,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
                     precision: precision.id(),
                     reason,
                 };
-                let Some(price) = request.price_tier.price(gpu) else {
+                let Some(price) = request.price(gpu) else {
                     rejected.push(reject(format!(
                         "no {} price for {} in the catalog",
                         request.price_tier.id(),
@@ -437,6 +472,7 @@ pub fn candidates_csv(candidates: &[Candidate]) -> String {
         "percentile",
         "slo_check",
         "usd_per_gpu_hour",
+        "price_source",
         "usd_per_month",
         "usd_per_m_output",
         "utilization",
@@ -458,6 +494,7 @@ pub fn candidates_csv(candidates: &[Candidate]) -> String {
             c.percentile.map(|p| p.to_string()).unwrap_or_default(),
             c.latency_method.to_string(),
             format!("{:.4}", c.usd_per_gpu_hour),
+            c.price_source.clone(),
             format!("{:.2}", c.usd_per_month),
             format!("{:.4}", c.usd_per_m_output),
             format!("{:.4}", c.utilization),
@@ -591,6 +628,7 @@ fn price(
         tpot_ms: point.tpot_ms,
         percentile: None,
         usd_per_gpu_hour,
+        price_source: request.price_tier.provenance(&scenario.gpu),
         usd_per_month,
         usd_per_m_output,
         usd_per_m_blended: usd_per_m_blended_at_capacity / utilization.max(1e-9),
@@ -802,6 +840,46 @@ mod tests {
             assert!(c.output_tok_s_per_replica * f64::from(c.replicas) * 0.5 >= 20_000.0 - 1e-6);
         }
         assert!(found.rejected.iter().all(|r| r.tp <= 4));
+    }
+
+    /// The owned tier ranks by the ownership cost of each GPU, and needs a capex to run.
+    #[test]
+    fn the_owned_tier_ranks_by_what_owning_costs() {
+        let ownership = Ownership {
+            capex_usd_per_gpu: 30_000.0,
+            depreciation_years: 4.0,
+            power_w: None,
+            pue: 1.3,
+            usd_per_kwh: 0.10,
+            hosting_usd_per_kw_month: 150.0,
+            ops_usd_per_gpu_hour: 0.10,
+        };
+        let owned = PlanRequest {
+            price_tier: PriceTier::Owned,
+            ownership: Some(ownership),
+            ..request(None)
+        };
+        let found = plan(&owned).expect("plans");
+        let cat = catalog().expect("catalog");
+        for c in &found.candidates {
+            let gpu = cat.gpu(&c.gpu).expect("a catalog GPU");
+            let expected = ownership.cost(gpu.tdp_w).expect("priced").usd_per_gpu_hour;
+            assert!((c.usd_per_gpu_hour - expected).abs() < 1e-12, "{c:?}");
+            assert!(c.price_source.starts_with("owned"), "{}", c.price_source);
+        }
+        let rented = plan(&request(None)).expect("plans");
+        assert!(rented.candidates[0]
+            .price_source
+            .starts_with("catalog typical, as of 20"));
+        let input = PlanInput {
+            traffic_tok_s: Some(1000.0),
+            price_tier: Some("owned".into()),
+            ..PlanInput::default()
+        };
+        let error = PlanRequest::try_from(input)
+            .map(|_| ())
+            .map_err(|e| e.field);
+        assert_eq!(error, Err("capex-usd-per-gpu".to_string()));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 use super::{fields, ScenarioError};
 use crate::model::cost::BLEND_INPUT_PER_OUTPUT;
+use crate::model::economics::Ownership;
 use crate::model::slo::{SloInput, SloSettings};
 
 /// How the traffic volume is stated.
@@ -128,6 +129,15 @@ pub struct DecisionInput {
     pub max_utilization: f64,
     /// GPUs per server: a replica fits in one, and a deployment larger than one buys whole ones.
     pub gpus_per_node: f64,
+    /// Owned hardware (the "owned" price tier, `Ownership`): purchase price per GPU with its
+    /// server share; `None` = no owned price.
+    pub capex_usd_per_gpu: Option<f64>,
+    pub depreciation_years: f64,
+    /// Draw per GPU; `None` = the catalog TDP.
+    pub owned_power_w: Option<f64>,
+    pub hosting_usd_per_kw_month: f64,
+    /// Operations overhead (staff, support, software licences) in $ per GPU-hour.
+    pub ops_usd_per_gpu_hour: f64,
 }
 
 /// The weight precisions a plan uses unless told otherwise: no 4-bit weights.
@@ -151,6 +161,11 @@ impl Default for DecisionInput {
             precisions_allowed: DEFAULT_PLAN_PRECISIONS.map(String::from).to_vec(),
             max_utilization: 0.8,
             gpus_per_node: 8.0,
+            capex_usd_per_gpu: None,
+            depreciation_years: 4.0,
+            owned_power_w: None,
+            hosting_usd_per_kw_month: 0.0,
+            ops_usd_per_gpu_hour: 0.0,
         }
     }
 }
@@ -189,6 +204,29 @@ impl DecisionInput {
         fields::ENERGY_PUE.real(self.energy_pue)?;
         fields::MAX_UTILIZATION.real(self.max_utilization)?;
         fields::GPUS_PER_NODE.whole(self.gpus_per_node)?;
+        if let Some(capex) = self.capex_usd_per_gpu {
+            fields::CAPEX_USD_PER_GPU.real(capex)?;
+        }
+        fields::DEPRECIATION_YEARS.real(self.depreciation_years)?;
+        if let Some(watts) = self.owned_power_w {
+            fields::OWNED_POWER_W.real(watts)?;
+        }
+        fields::HOSTING_USD_PER_KW_MONTH.real(self.hosting_usd_per_kw_month)?;
+        fields::OPS_USD_PER_GPU_HOUR.real(self.ops_usd_per_gpu_hour)?;
         Ok(())
+    }
+
+    /// What owning the GPUs costs, with the electricity price and PUE of the energy inputs;
+    /// `None` until a capex per GPU is given.
+    pub fn ownership(&self) -> Option<Ownership> {
+        Some(Ownership {
+            capex_usd_per_gpu: self.capex_usd_per_gpu?,
+            depreciation_years: self.depreciation_years,
+            power_w: self.owned_power_w,
+            pue: self.energy_pue,
+            usd_per_kwh: self.energy_usd_per_kwh,
+            hosting_usd_per_kw_month: self.hosting_usd_per_kw_month,
+            ops_usd_per_gpu_hour: self.ops_usd_per_gpu_hour,
+        })
     }
 }

@@ -35,6 +35,8 @@ struct RowNumbers {
     usd_per_m_blended: Option<f64>,
     /// GPUs and $/month for the traffic; `None` without traffic.
     sized: Option<(u32, Option<f64>)>,
+    /// "$2.65 (catalog typical, as of 2026-05)", "$3.125 (your price)", or "—".
+    price: String,
 }
 
 fn row_numbers(
@@ -66,6 +68,18 @@ fn row_numbers(
         usd_per_m_output: cost.map(|c| c.usd_per_m_output),
         usd_per_m_blended: cost.map(|c| c.usd_per_m_blended),
         sized,
+        price: scenario.usd_per_gpu_hour.map_or_else(
+            || "—".to_string(),
+            |p| {
+                let owned = crate::model::economics::PriceTier::Owned
+                    .price_with(&scenario.gpu, d.input.ownership().as_ref());
+                format!(
+                    "${} ({})",
+                    crate::page::fields::number_text(p),
+                    crate::decide::pricing::price_provenance(&scenario.gpu, p, owned)
+                )
+            },
+        ),
     })
 }
 
@@ -101,9 +115,10 @@ fn cells(numbers: &Result<RowNumbers, String>) -> Html {
                 <td data-col="usd_per_m_blended">{ usd_or_dash(n.usd_per_m_blended) }</td>
                 <td data-col="gpus_needed">{ gpus }</td>
                 <td data-col="usd_per_month">{ month }</td>
+                <td data-col="price">{ n.price.clone() }</td>
             </> }
         }
-        Err(why) => html! { <td colspan="6" class="muted">{ why.clone() }</td> },
+        Err(why) => html! { <td colspan="7" class="muted">{ why.clone() }</td> },
     }
 }
 
@@ -121,6 +136,7 @@ fn table_csv(
         "usd_per_m_blended",
         "gpus_needed",
         "usd_per_month",
+        "usd_per_gpu_hour_source",
         "note",
     ]
     .map(String::from)
@@ -137,11 +153,12 @@ fn table_csv(
                 .map(|(gpus, _)| gpus.to_string())
                 .unwrap_or_default(),
             money(n.sized.and_then(|(_, month)| month)),
+            n.price.clone(),
             String::new(),
         ],
         Err(why) => {
             let mut cells = vec![name.to_string()];
-            cells.extend(std::iter::repeat_n(String::new(), 6));
+            cells.extend(std::iter::repeat_n(String::new(), 7));
             cells.push(why.clone());
             cells
         }
@@ -252,6 +269,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
                         { head("col-cmp-usd-blend", "$/M blended", "", "(r × input + decode-share output price) ÷ (r + 1) at the chosen blend ratio, at full utilization.".into()) }
                         { head("col-cmp-gpus", "GPUs", "for the traffic", "ceil(traffic output tok/s ÷ one replica's output tok/s) × GPUs per replica; traffic from the Targets panel with each scenario's own lengths.".into()) }
                         { head("col-cmp-month", "$/month", "", "GPUs for the traffic × ($/GPU-hour + electricity when on) × 730 hours.".into()) }
+                        { head("col-cmp-price", "Price", "$/GPU-hour", "The scenario's price per GPU-hour and where it comes from: a catalog tier and the date of its quotes, owned hardware, or your price.".into()) }
                         <th scope="col"><span class="visually-hidden">{ "Actions" }</span></th>
                     </tr></thead>
                     <tbody>

@@ -93,11 +93,19 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
     if allowed.is_empty() {
         return Err("tick at least one GPU".into());
     }
+    let ownership = d.input.ownership();
+    let owned_price = PriceTier::Owned.price_with(&s.gpu, ownership.as_ref());
     let tier = if d.custom_price {
         PriceTier::Typical
     } else {
         s.usd_per_gpu_hour
-            .and_then(|price| tier_of(&s.gpu, price))
+            .and_then(|price| {
+                tier_of(&s.gpu, price).or_else(|| {
+                    owned_price
+                        .filter(|o| (o - price).abs() < 1e-9)
+                        .map(|_| PriceTier::Owned)
+                })
+            })
             .unwrap_or(PriceTier::Typical)
     };
     if d.input.precisions_allowed.is_empty() {
@@ -105,13 +113,13 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
     }
     let slo = d.slo();
     let target = format!(
-        "{} for {} output tok/s{}, {} catalog prices, GPUs: {}; weights {}, at most {} % utilization, {} GPUs per server",
+        "{} for {} output tok/s{}, {} prices, GPUs: {}; weights {}, at most {} % utilization, {} GPUs per server",
         s.model.name,
         grouped(traffic),
         slo.as_ref()
             .map(|slo| format!(" at {}", slo_text(slo)))
             .unwrap_or_else(|| " (no SLO: max throughput)".into()),
-        tier.id(),
+        tier.provenance(&s.gpu),
         allowed.join(", "),
         d.input.precisions_allowed.join(", ").to_ascii_uppercase(),
         percent(d.input.max_utilization),
@@ -133,6 +141,7 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
         precisions_allowed: d.input.precisions_allowed.clone(),
         max_utilization: Some(d.input.max_utilization),
         gpus_per_node: Some(d.input.gpus_per_node),
+        ownership,
     })
     .map_err(|e| format!("{}: {}", e.field, e.message))?;
     Ok((request, target))
@@ -325,7 +334,7 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
             if !left_out.is_empty() {
                 <p class="hint" id="plan-skipped">{ format!("Not listed (no typical rental price in the catalog, or an incomplete spec): {}.", left_out.join(", ")) }</p>
             }
-            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8, up to one server) × ticked precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas that the traffic fills at most the utilization ceiling of their capacity (whole servers once past one); 4-bit weights (FP4, INT4) can cost accuracy, which the model does not predict, so they are left out unless ticked and flagged † when listed; the listed ones are then checked in the simulator at that batch, and any that misses the SLO there is dropped (see why the others lost). Prices: the catalog tier chosen in Cost (typical when custom)." }</p>
+            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8, up to one server) × ticked precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas that the traffic fills at most the utilization ceiling of their capacity (whole servers once past one); 4-bit weights (FP4, INT4) can cost accuracy, which the model does not predict, so they are left out unless ticked and flagged † when listed; the listed ones are then checked in the simulator at that batch, and any that misses the SLO there is dropped (see why the others lost). Prices: the tier chosen in Cost (a catalog quote, dated; or owned hardware, the same capex per GPU for every GPU type; typical when the price is your own)." }</p>
             <div class="panel-head">
                 <button type="button" class="button" id="plan-run" disabled={running || now.is_err()} onclick={on_run}>
                     { if running { "Searching…" } else { "Find the cheapest" } }
