@@ -458,6 +458,35 @@ fn calibrate_fits_a_benchmark_file() {
             <= json["rms_log_error_before"].as_f64().unwrap()
     );
     assert_eq!(json["residuals"].as_array().map(Vec::len), Some(2));
+    // Two points cannot determine four knobs: the verdict says so in JSON and in the text.
+    assert_eq!(json["verdict"]["points"], 2);
+    assert_eq!(
+        json["verdict"]["knobs_kept"],
+        serde_json::json!(["t_it0", "t_L0"])
+    );
+    let warning = json["verdict"]["warnings"][0].as_str().unwrap_or_default();
+    assert!(
+        warning.starts_with("2 points cannot determine 4 knobs: fitted η_m, η_c only"),
+        "{warning}"
+    );
+    let (code, out, err) = servecost(&small(
+        "calibrate",
+        &[
+            "--measurements",
+            &path,
+            "--input-len",
+            "1000",
+            "--output-len",
+            "200",
+            "--precision",
+            "bf16",
+        ],
+    ));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Fit quality: this fit cannot be trusted as it stands:\n  - 2 points cannot determine 4 knobs"),
+        "{out}"
+    );
     std::fs::write(&file, "{\"output_throughput\": 5}").expect("write");
     let (code, _, err) = servecost(&small(
         "calibrate",

@@ -410,6 +410,7 @@ fn the_panels_plan_keeps_only_what_the_simulator_confirms() {
         gpus_allowed: vec!["b200".into(), "h100-sxm".into()],
         price_tier: None,
         top: Some(6.0),
+        ..PlanInput::default()
     })
     .expect("valid plan");
     let mut found = plan(&request).expect("plan runs");

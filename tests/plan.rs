@@ -161,9 +161,12 @@ fn nothing_cheaper_meets_the_slo() {
             percentile: 90.0,
         }),
         gpus_allowed: GPUS_ALLOWED.split(',').map(Into::into).collect(),
-        price_tier: servecost::model::economics::PriceTier::Typical,
         top: 1000,
-        verify_with_simulator: false,
+        ..servecost::decide::plan::PlanRequest::with_defaults(
+            servecost::scenario::ScenarioInput::default(),
+            30000.0,
+            None,
+        )
     };
     let full = servecost::decide::plan::plan(&lib_request).expect("plans");
     for rejected in &full.rejected {
@@ -246,4 +249,206 @@ fn a_plan_over_the_catalog_names_the_gpus_it_skipped_for_want_of_a_price() {
     assert!(list
         .iter()
         .all(|c| c["usd_per_month"].as_f64().is_some_and(|v| v > 0.0)));
+}
+
+/// The rules a buyer signs under, as flags: 4-bit weights only when allowed and then flagged,
+/// the utilization ceiling, GPUs per server; the text names the rules and each candidate's SLO
+/// check.
+#[test]
+fn plan_rules_as_flags_reach_the_json_and_the_text() {
+    let args = |extra: &[&'static str]| {
+        let mut args: Vec<&str> = vec![
+            "plan",
+            "--model",
+            MODEL,
+            "--workload",
+            "chat",
+            "--traffic-tok-s",
+            "30000",
+            "--slo-ttft-ms",
+            "1500",
+            "--slo-tpot-ms",
+            "40",
+            "--slo-method",
+            "analytic",
+            "--gpus-allowed",
+            GPUS_ALLOWED,
+            "--top",
+            "50",
+        ];
+        args.extend(extra);
+        args
+    };
+    let json = |extra: &[&'static str]| {
+        let mut a = args(extra);
+        a.push("--json");
+        let (code, out, err) = run(&a);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str::<Vec<Value>>(&out).expect("JSON list")
+    };
+    let default = json(&[]);
+    assert!(!default.is_empty());
+    for c in &default {
+        assert!(
+            ["bf16", "fp8"].contains(&c["precision"].as_str().unwrap()),
+            "{c}"
+        );
+        assert!(c["utilization"].as_f64().unwrap() <= 0.8 + 1e-9, "{c}");
+        assert!(c["quality_caveat"].is_null());
+    }
+    let ruled = json(&[
+        "--precisions-allowed",
+        "int4,fp8",
+        "--max-utilization",
+        "0.5",
+        "--gpus-per-node",
+        "4",
+    ]);
+    assert!(ruled.iter().any(|c| c["precision"] == "int4"));
+    for c in &ruled {
+        assert!(c["utilization"].as_f64().unwrap() <= 0.5 + 1e-9, "{c}");
+        assert!(c["gpus_per_replica"].as_u64().unwrap() <= 4);
+        let total = c["total_gpus"].as_u64().unwrap();
+        assert!(total <= 4 || total % 4 == 0, "{c}");
+        let caveat = c["quality_caveat"].as_str();
+        if c["precision"] == "int4" {
+            assert_eq!(
+                caveat,
+                Some("quality caveat: 4-bit weights, check accuracy")
+            );
+        } else {
+            assert_eq!(caveat, None);
+        }
+    }
+    let (code, out, err) = run(&args(&["--precisions-allowed", "int4"]));
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Rules: weights INT4 (4-bit allowed"), "{out}");
+    assert!(
+        out.contains("at most 80 % utilization; 8 GPUs per server"),
+        "{out}"
+    );
+    assert!(
+        out.contains("SLO check") && out.contains("analytic"),
+        "{out}"
+    );
+    assert!(out.contains("#1: quality caveat: 4-bit weights"), "{out}");
+    for (flag, value) in [
+        ("--precisions-allowed", "fp16"),
+        ("--max-utilization", "1.5"),
+        ("--gpus-per-node", "0"),
+    ] {
+        let (code, _, err) = run(&args(&[flag, value]));
+        assert_eq!(code, 2, "{flag} {value}");
+        assert!(err.contains(flag), "{err}");
+    }
+}
+
+/// Owned hardware is a price tier wherever a price is: `estimate --price-tier owned` prices the
+/// scenario at the ownership cost, `plan --price-tier owned` ranks by it, and each names where
+/// its price comes from; a typed price is "your price".
+#[test]
+fn owned_hardware_prices_estimate_and_plan_and_typed_prices_say_so() {
+    let owned = [
+        "--capex-usd-per-gpu",
+        "30000",
+        "--depreciation-years",
+        "4",
+        "--energy-usd-per-kwh",
+        "0.1",
+        "--energy-pue",
+        "1.3",
+        "--hosting-usd-per-kw-month",
+        "150",
+        "--ops-usd-per-gpu-hour",
+        "0.1",
+    ];
+    let mut estimate = vec![
+        "estimate",
+        "--model",
+        MODEL,
+        "--gpu",
+        "h100-sxm",
+        "--input-len",
+        "1000",
+        "--output-len",
+        "200",
+        "--concurrency",
+        "32",
+        "--price-tier",
+        "owned",
+    ];
+    estimate.extend(owned);
+    let (code, out, err) = run(&estimate);
+    assert_eq!(code, 0, "{err}");
+    // The worked example of `Ownership::cost`: $1.234 per GPU-hour for a 700 W H100.
+    assert!(out.contains("Price: $1.234 per GPU-hour"), "{out}");
+    let (code, out, err) = run(&[
+        "estimate",
+        "--model",
+        MODEL,
+        "--gpu",
+        "h100-sxm",
+        "--input-len",
+        "1000",
+        "--output-len",
+        "200",
+        "--concurrency",
+        "32",
+        "--usd-per-gpu-hour",
+        "3.125",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(your price)"), "{out}");
+    let (code, _, err) = run(&[
+        "estimate",
+        "--model",
+        MODEL,
+        "--gpu",
+        "h100-sxm",
+        "--input-len",
+        "10",
+        "--output-len",
+        "10",
+        "--concurrency",
+        "1",
+        "--price-tier",
+        "owned",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--capex-usd-per-gpu"), "{err}");
+
+    let mut plan = vec![
+        "plan",
+        "--model",
+        MODEL,
+        "--workload",
+        "chat",
+        "--traffic-tok-s",
+        "30000",
+        "--gpus-allowed",
+        "h100-sxm",
+        "--price-tier",
+        "owned",
+        "--json",
+    ];
+    plan.extend(owned);
+    let (code, out, err) = run(&plan);
+    assert_eq!(code, 0, "{err}");
+    let list = serde_json::from_str::<Vec<Value>>(&out).expect("JSON list");
+    assert!(!list.is_empty());
+    for c in &list {
+        assert!(
+            (c["usd_per_gpu_hour"].as_f64().unwrap() - 1.2341).abs() < 1e-3,
+            "{c}"
+        );
+        assert!(
+            c["price_source"].as_str().unwrap().starts_with("owned"),
+            "{c}"
+        );
+    }
+    let typical = serde_json::from_str::<Vec<Value>>(&run(PLAN).1).expect("JSON list");
+    assert!(typical[0]["price_source"]
+        .as_str()
+        .unwrap()
+        .starts_with("catalog typical, as of 20"));
 }

@@ -597,6 +597,8 @@ async fn pinning_scenarios_fills_the_compare_table_and_a_fifth_is_refused() {
     assert_eq!(rows, 3, "current + two pins");
     let table = text(&root, "#compare-table");
     assert!(table.contains("pin 1: Llama 3.1 70B"), "{table}");
+    // The default $3.125 is typed, not a catalog quote: every row says so.
+    assert!(table.contains("(your price)"), "{table}");
     assert!(table.contains("pin 2: Llama 3.1 8B"), "{table}");
     assert!(draws() > draws_before, "the pinned curves are drawn");
     // Each row has numbers: throughput at the SLO, $/M and GPUs for the default traffic.
@@ -645,6 +647,17 @@ async fn the_plan_button_ranks_the_cheapest_configurations_and_apply_loads_one()
     type_into(&root, "#slo-ttft-ms", "2000").await;
     type_into(&root, "#slo-tpot-ms", "50").await;
     assert_eq!(count(&root, "#plan-results"), 0, "not run on input");
+    // The buyer's rules: no 4-bit weights unless ticked, an 80 % ceiling, 8 GPUs per server.
+    let checked = |selector: &str| {
+        find(&root, selector)
+            .dyn_into::<web_sys::HtmlInputElement>()
+            .expect("a checkbox")
+            .checked()
+    };
+    assert!(checked("#plan-precision-bf16") && checked("#plan-precision-fp8"));
+    assert!(!checked("#plan-precision-fp4") && !checked("#plan-precision-int4"));
+    assert_eq!(input_value(&root, "#max-utilization"), "0.8");
+    assert_eq!(input_value(&root, "#gpus-per-node"), "8");
     click(&root, "#plan-run").await;
     for _ in 0..100 {
         if count(&root, "#plan-results") > 0 {
@@ -670,6 +683,15 @@ async fn the_plan_button_ranks_the_cheapest_configurations_and_apply_loads_one()
         "ranked: {months:?}"
     );
     assert!(text(&root, "#plan-rejected").contains("Why the others lost"));
+    // Each listed candidate was checked in the simulator; the table downloads as CSV.
+    assert_eq!(count(&root, "#plan-results [data-col=\"slo_check\"]"), rows);
+    assert!(text(
+        &root,
+        "#plan-results tbody tr:nth-child(1) [data-col=\"slo_check\"]"
+    )
+    .contains("simulated"));
+    assert_eq!(count(&root, "#plan-csv"), 1);
+    assert_eq!(count(&root, "#compare-csv"), 1);
     // Apply the cheapest: the scenario takes its GPU and GPU count.
     let gpu = text(&root, "#plan-results tbody tr:nth-child(1) th");
     let total = text(
@@ -783,6 +805,8 @@ async fn calibrating_with_pasted_csv_shows_the_fitted_knobs_and_applies_them() {
         4,
         "one row per point"
     );
+    // The fit's verdict sits beside it: four points for four knobs.
+    assert!(text(&root, "#calibrate-verdict").contains("4 points"));
     let before = metric(&root, "output_tok_s");
     click(&root, "#calibrate-apply").await;
     assert_ne!(

@@ -5,6 +5,12 @@
 //! MODEL.md §8: fit `η_m`, `t_it0`, `t_L0`, `η_c` (knobs 1–4) on log-latency and throughput.
 //! Method: a coarse grid inside §8's plausible ranges, then coordinate refinement (halving steps)
 //! around the best grid point. Deterministic and bounded (fixed number of evaluations).
+//!
+//! A fit says when it cannot tell (`FitVerdict`): fewer measured concurrencies than knobs fit
+//! only as many knobs as there are points (in the order η_m, η_c, t_it0, t_L0: the batch-1
+//! bandwidth scale first) and name the rest as kept at their defaults; a knob that ends at its
+//! bound is named (the data want more or less than the model allows); and a median residual
+//! above `POOR_FIT_MEDIAN` says the model does not fit the points.
 
 use crate::catalog::csv;
 use crate::json::{self, Value};
@@ -138,6 +144,21 @@ pub struct Residual {
     pub residual_ttft_ms: Option<f64>,
 }
 
+/// How far a fit can be trusted, stated plainly beside it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FitVerdict {
+    /// Distinct measured concurrencies (rows at one concurrency count once).
+    pub points: usize,
+    /// Knobs fitted (at most one per point), in `KNOB_NAMES` order.
+    pub knobs_fitted: Vec<&'static str>,
+    /// Knobs kept at the scenario's values because the points cannot determine them.
+    pub knobs_kept: Vec<&'static str>,
+    /// Median of |fitted ÷ measured − 1| over every measured number after the fit.
+    pub median_residual: f64,
+    /// Sentences for the user; empty when nothing limits the fit.
+    pub warnings: Vec<String>,
+}
+
 /// The fitted knobs and how well they fit.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Calibration {
@@ -149,16 +170,36 @@ pub struct Calibration {
     pub rms_log_error_before: f64,
     pub rms_log_error_after: f64,
     pub residuals: Vec<Residual>,
+    pub verdict: FitVerdict,
 }
 
 impl Calibration {
-    /// The fitted knobs as overrides to apply to a scenario (and a share link).
+    /// The fitted knobs as overrides to apply to a scenario (and a share link); a knob kept at
+    /// its default stays as it was in `base`.
     pub fn overrides(&self, base: &EfficiencyOverrides) -> EfficiencyOverrides {
+        let fitted = |name: &str| self.verdict.knobs_fitted.contains(&name);
+        let [eta_mem, eta_compute, step, layer] = KNOB_NAMES;
         EfficiencyOverrides {
-            eta_mem: Some(self.eta_mem),
-            eta_compute: Some(self.eta_compute),
-            step_overhead_ms: Some(self.step_overhead_ms),
-            layer_overhead_us: Some(self.layer_overhead_us),
+            eta_mem: if fitted(eta_mem) {
+                Some(self.eta_mem)
+            } else {
+                base.eta_mem
+            },
+            eta_compute: if fitted(eta_compute) {
+                Some(self.eta_compute)
+            } else {
+                base.eta_compute
+            },
+            step_overhead_ms: if fitted(step) {
+                Some(self.step_overhead_ms)
+            } else {
+                base.step_overhead_ms
+            },
+            layer_overhead_us: if fitted(layer) {
+                Some(self.layer_overhead_us)
+            } else {
+                base.layer_overhead_us
+            },
             ..base.clone()
         }
     }
@@ -166,6 +207,87 @@ impl Calibration {
 
 /// Knob bounds (MODEL.md §8 plausible ranges): (min, max) for η_m, η_c, t_it0 ms, t_L0 µs.
 const BOUNDS: [(f64, f64); 4] = [(0.3, 1.0), (0.2, 0.95), (0.0, 10.0), (0.0, 60.0)];
+/// The knobs as the page and MODEL.md §8 name them, in fitting priority (and `BOUNDS`) order.
+pub const KNOB_NAMES: [&str; 4] = ["η_m", "η_c", "t_it0", "t_L0"];
+/// A median residual above this (25 %) means the model does not fit the points; the model's
+/// own median error against published measurements is near 10 % (docs/VALIDATION.md).
+pub const POOR_FIT_MEDIAN: f64 = 0.25;
+
+/// Median |fitted ÷ measured − 1| over every measured number (∞ for none).
+fn median_residual(residuals: &[Residual]) -> f64 {
+    let mut errors: Vec<f64> = residuals
+        .iter()
+        .flat_map(|r| {
+            [
+                r.residual_output_tok_s,
+                r.residual_tpot_ms,
+                r.residual_ttft_ms,
+            ]
+        })
+        .flatten()
+        .filter(|v| v.is_finite())
+        .map(|v| (v.exp() - 1.0).abs())
+        .collect();
+    if errors.is_empty() {
+        return f64::INFINITY;
+    }
+    errors.sort_by(f64::total_cmp);
+    let mid = errors.len() / 2;
+    let upper = errors.get(mid).copied().unwrap_or(f64::INFINITY);
+    if errors.len() % 2 == 1 {
+        upper
+    } else {
+        let lower = errors.get(mid.wrapping_sub(1)).copied().unwrap_or(upper);
+        (lower + upper) / 2.0
+    }
+}
+
+/// The verdict on a fit of `free` knobs to `points` distinct concurrencies ending at `knobs`.
+fn verdict(points: usize, free: usize, knobs: [f64; 4], residuals: &[Residual]) -> FitVerdict {
+    let knobs_fitted: Vec<&'static str> = KNOB_NAMES.iter().take(free).copied().collect();
+    let knobs_kept: Vec<&'static str> = KNOB_NAMES.iter().skip(free).copied().collect();
+    let mut warnings = Vec::new();
+    if !knobs_kept.is_empty() {
+        warnings.push(format!(
+            "{points} point{} cannot determine {} knobs: fitted {} only; {} kept at {} defaults",
+            if points == 1 { "" } else { "s" },
+            KNOB_NAMES.len(),
+            knobs_fitted.join(", "),
+            knobs_kept.join(", "),
+            if knobs_kept.len() == 1 {
+                "its"
+            } else {
+                "their"
+            }
+        ));
+    }
+    for ((name, value), (lo, hi)) in KNOB_NAMES.iter().zip(knobs).zip(BOUNDS).take(free) {
+        let near = |bound: f64| (value - bound).abs() <= 1e-9 * bound.abs().max(1.0);
+        if near(hi) {
+            warnings.push(format!(
+                "{name} hit its upper bound {hi}: the data want more than the model allows"
+            ));
+        } else if near(lo) {
+            warnings.push(format!(
+                "{name} hit its lower bound {lo}: the data want less than the model allows"
+            ));
+        }
+    }
+    let median = median_residual(residuals);
+    if median > POOR_FIT_MEDIAN {
+        warnings.push(format!(
+            "median residual {:.0} %: the model does not fit these points",
+            median * 100.0
+        ));
+    }
+    FitVerdict {
+        points,
+        knobs_fitted,
+        knobs_kept,
+        median_residual: median,
+        warnings,
+    }
+}
 
 fn residuals(
     input: &ScenarioInput,
@@ -236,11 +358,24 @@ pub fn calibrate(
             .unwrap_or(f64::INFINITY)
     };
 
+    // One knob per distinct measured concurrency, at most four: the rest keep their values.
+    let mut concurrencies: Vec<u32> = points.iter().map(|p| p.concurrency).collect();
+    concurrencies.sort_unstable();
+    concurrencies.dedup();
+    let free = concurrencies.len().min(KNOB_NAMES.len());
+    let grid = |k: usize, values: &[f64]| -> Vec<f64> {
+        if k < free {
+            values.to_vec()
+        } else {
+            start.get(k).map(|v| vec![*v]).unwrap_or_default()
+        }
+    };
+
     let mut best = (score(start), start);
-    for eta_mem in [0.5, 0.6, 0.7, 0.8, 0.9] {
-        for eta_compute in [0.35, 0.5, 0.65, 0.8] {
-            for step in [0.25, 1.0, 2.0, 4.0] {
-                for layer in [5.0, 15.0, 30.0] {
+    for eta_mem in grid(0, &[0.5, 0.6, 0.7, 0.8, 0.9]) {
+        for eta_compute in grid(1, &[0.35, 0.5, 0.65, 0.8]) {
+            for step in grid(2, &[0.25, 1.0, 2.0, 4.0]) {
+                for layer in grid(3, &[5.0, 15.0, 30.0]) {
                     let knobs = [eta_mem, eta_compute, step, layer];
                     let s = score(knobs);
                     if s < best.0 {
@@ -254,7 +389,7 @@ pub fn calibrate(
     let mut steps = [0.05, 0.05, 0.25, 2.5];
     for _ in 0..12 {
         let mut improved = false;
-        for (k, step) in steps.iter().enumerate() {
+        for (k, step) in steps.iter().enumerate().take(free) {
             for sign in [-1.0, 1.0] {
                 let mut knobs = best.1;
                 if let (Some(value), Some((lo, hi))) = (knobs.get_mut(k), BOUNDS.get(k)) {
@@ -272,6 +407,7 @@ pub fn calibrate(
         }
     }
     let fitted = residuals(input, best.1, points)?;
+    let verdict = verdict(concurrencies.len(), free, best.1, &fitted);
     Ok(Calibration {
         eta_mem: best.1[0],
         eta_compute: best.1[1],
@@ -280,6 +416,7 @@ pub fn calibrate(
         rms_log_error_before: before,
         rms_log_error_after: rms(&fitted),
         residuals: fitted,
+        verdict,
     })
 }
 
@@ -320,6 +457,51 @@ mod tests {
         let fit = calibrate(&base(), &points).expect("fits");
         assert!(fit.rms_log_error_after < 0.02, "{fit:?}");
         assert!(fit.rms_log_error_after < fit.rms_log_error_before);
+        assert!(fit.verdict.warnings.is_empty(), "{:?}", fit.verdict);
+        assert_eq!(fit.verdict.knobs_fitted, KNOB_NAMES);
+        assert!(fit.verdict.knobs_kept.is_empty());
+    }
+
+    /// One row cannot determine four knobs: the fit says so and moves only η_m (today's page
+    /// would otherwise "fit" all four to under 1 %).
+    #[test]
+    fn one_row_is_under_determined_and_says_so() {
+        let points = parse_measurements("concurrency,output_tok_s,tpot_ms,ttft_ms\n8,420,19,160\n")
+            .expect("csv");
+        let start = Scenario::try_from(base()).expect("valid").efficiency;
+        let fit = calibrate(&base(), &points).expect("fits");
+        assert_eq!(fit.verdict.points, 1);
+        assert_eq!(fit.verdict.knobs_fitted, ["η_m"]);
+        assert_eq!(fit.verdict.knobs_kept, ["η_c", "t_it0", "t_L0"]);
+        let first = fit.verdict.warnings.first().expect("a warning");
+        assert!(
+            first.starts_with("1 point cannot determine 4 knobs: fitted η_m only; η_c, t_it0, t_L0 kept at their defaults"),
+            "{first}"
+        );
+        assert_eq!(fit.eta_compute, start.eta_compute);
+        assert_eq!(fit.step_overhead_ms, start.step_overhead_ms);
+        assert_eq!(fit.layer_overhead_us, start.layer_overhead_us);
+        let applied = fit.overrides(&EfficiencyOverrides::default());
+        assert_eq!(applied.eta_mem, Some(fit.eta_mem));
+        assert_eq!(applied.eta_compute, None, "a kept knob is not pinned");
+    }
+
+    /// Points no knob setting reproduces: a bound is hit and the residual is called poor.
+    #[test]
+    fn impossible_points_name_the_bound_and_the_poor_residual() {
+        // Far faster than any H100 can stream the weights: η_m would need to exceed 1.
+        let csv = "concurrency,output_tok_s,tpot_ms\n1,5000,0.2\n8,40000,0.2\n32,160000,0.2\n64,320000,0.2\n";
+        let fit = calibrate(&base(), &parse_measurements(csv).expect("csv")).expect("fits");
+        let text = fit.verdict.warnings.join("; ");
+        assert!(
+            text.contains("η_m hit its upper bound 1: the data want more than the model allows"),
+            "{text}"
+        );
+        assert!(
+            text.contains("the model does not fit these points"),
+            "{text}"
+        );
+        assert!(fit.verdict.median_residual > POOR_FIT_MEDIAN);
     }
 
     #[test]

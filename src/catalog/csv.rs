@@ -1,4 +1,5 @@
-//! A small RFC 4180 CSV reader for the compiled-in catalogs and for user-supplied measurement files.
+//! A small RFC 4180 CSV reader for the compiled-in catalogs and for user-supplied measurement
+//! files, and the writer of the tables the page exports (`write_rows`).
 //!
 //! Handles quoted fields, doubled quotes inside quotes, and LF or CRLF line ends. Rows are read
 //! into maps keyed by the header so callers look fields up by name, never by position.
@@ -20,6 +21,27 @@ impl std::fmt::Display for CsvError {
 
 /// One data row: header name → cell text (trimmed).
 pub type Record = BTreeMap<String, String>;
+
+/// Rows as RFC 4180 CSV: a cell with a comma, quote or line break is quoted (quotes doubled);
+/// each row ends with a line feed. `parse_rows` reads it back.
+pub fn write_rows(rows: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    for row in rows {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|cell| {
+                if cell.contains([',', '"', '\n', '\r']) {
+                    format!("\"{}\"", cell.replace('"', "\"\""))
+                } else {
+                    cell.clone()
+                }
+            })
+            .collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
 
 /// Split CSV text into rows of fields.
 pub fn parse_rows(text: &str) -> Result<Vec<Vec<String>>, CsvError> {
@@ -136,6 +158,17 @@ pub fn number(record: &Record, column: &str) -> Result<Option<f64>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn written_rows_read_back() {
+        let rows = vec![
+            vec!["a".to_string(), "b, c".to_string()],
+            vec!["say \"hi\"".to_string(), "two\nlines".to_string()],
+        ];
+        let text = write_rows(&rows);
+        assert!(text.starts_with("a,\"b, c\"\n"), "{text}");
+        assert_eq!(parse_rows(&text).expect("reads"), rows);
+    }
 
     #[test]
     fn quoted_fields_commas_and_escaped_quotes() {

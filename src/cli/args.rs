@@ -104,8 +104,14 @@ impl Flags {
 pub const FIELD_FLAGS: &str = "--<field>";
 
 /// Flags that set the scenario and decision inputs (every field of the table), plus the CLI's
-/// own scenario options: a pasted config file and how SLO tails are computed.
-pub const SCENARIO_FLAGS: &[&str] = &[FIELD_FLAGS, "--model-config", "--slo-method"];
+/// own scenario options: a pasted config file, how SLO tails are computed and the price tier
+/// (a catalog quote or owned hardware instead of `--usd-per-gpu-hour`).
+pub const SCENARIO_FLAGS: &[&str] = &[
+    FIELD_FLAGS,
+    "--model-config",
+    "--slo-method",
+    "--price-tier",
+];
 
 /// The CLI flag for a field name (`ScenarioError::field`): `--KEY`; a part of a custom model
 /// (`custom-model.num_layers`) names the `--model-config` file.

@@ -1,4 +1,5 @@
-//! `servecost calibrate`: fit η_mem, η_compute and the overheads to a user's benchmark file.
+//! `servecost calibrate`: fit η_mem, η_compute and the overheads to a user's benchmark file, and
+//! say when the points cannot tell (`FitVerdict`).
 
 use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
 use super::Outcome;
@@ -37,6 +38,22 @@ pub(super) fn calibrate_command(rest: &[String]) -> Outcome {
         "Fitted knobs (RMS log error {:.3} → {:.3}):\n  --eta-mem {:.3} --eta-compute {:.3} --step-overhead-ms {:.3} --layer-overhead-us {:.2}\n\n",
         fit.rms_log_error_before, fit.rms_log_error_after, fit.eta_mem, fit.eta_compute, fit.step_overhead_ms, fit.layer_overhead_us
     );
+    // What the fit cannot tell, stated beside it (too few points, a knob at its bound, a poor
+    // residual).
+    if fit.verdict.warnings.is_empty() {
+        out.push_str(&format!(
+            "Fit quality: {} points for {} knobs, median residual {:.1} %.\n\n",
+            fit.verdict.points,
+            fit.verdict.knobs_fitted.len(),
+            fit.verdict.median_residual * 100.0
+        ));
+    } else {
+        out.push_str("Fit quality: this fit cannot be trusted as it stands:\n");
+        for warning in &fit.verdict.warnings {
+            out.push_str(&format!("  - {warning}\n"));
+        }
+        out.push('\n');
+    }
     out.push_str(&format!(
         "{:>6} | {:>10} {:>10} {:>7} | {:>8} {:>8} {:>7} | {:>8} {:>8} {:>7}\n",
         "conc", "tok/s", "fitted", "resid", "TPOT", "fitted", "resid", "TTFT", "fitted", "resid"

@@ -44,7 +44,9 @@ USAGE
                      [--model-config config.json]   (a Hugging Face config.json instead of --model)
                      (--concurrency N | --max-throughput | --slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P])
                      [--slo-method simulated|analytic]   (SLO tails from the simulator by default)
-                     [--usd-per-gpu-hour X] [--json]
+                     [--usd-per-gpu-hour X | --price-tier low|typical|high|owned] [--json]
+                     (owned: --capex-usd-per-gpu X [--depreciation-years Y --hosting-usd-per-kw-month H
+                      --ops-usd-per-gpu-hour O --owned-power-w W --energy-usd-per-kwh E --energy-pue P])
   servecost sweep    (same scenario flags, no operating point) [--csv] [--json]
   servecost validate FILE.csv [--json] [--fit | --cross-validate] [efficiency knobs]
                      predicted vs measured for a measurements.csv-format file;
@@ -52,8 +54,11 @@ USAGE
                      --cross-validate reports 5-fold out-of-sample errors of that fit
   servecost plan     --model ID --input-len N --output-len N [length flags]
                      (--traffic-tok-s X | --traffic-req-s R) [--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]]
-                     [--gpus-allowed id,id,...] [--price-tier low|typical|high] [--top K] [--json]
+                     [--gpus-allowed id,id,...] [--price-tier low|typical|high|owned] [--top K] [--json]
+                     [--precisions-allowed bf16,fp8[,fp4,int4]] [--max-utilization 0.8] [--gpus-per-node 8]
                      the cheapest GPU × TP × precision × batch meeting the SLOs for the traffic
+                     (4-bit weights only when allowed, with a quality caveat; replicas sized to
+                     the utilization ceiling; whole servers past one)
   servecost leaderboard --model ID --input-len N --output-len N [length flags]
                      [--tok-s-per-user X | --slo-tpot-ms Y] [--gpus-allowed id,id,...] [--all-layouts] [--json]
                      every GPU × precision × layout at X tok/s per user (default 50) or mean TPOT Y,
@@ -103,6 +108,9 @@ pub fn run(args: &[String]) -> Outcome {
 /// Parse flags and validate the scenario, naming the offending flag on failure.
 fn scenario_from(flags: &Flags) -> Result<Scenario, Outcome> {
     let mut input = scenario_input(flags).map_err(|UsageError(m)| Outcome::usage(m))?;
+    if let Some(tier) = flags.text("--price-tier") {
+        input.usd_per_gpu_hour = Some(tier_price(flags, tier, &input.gpu)?);
+    }
     if flags.has("--ideal-roofline") {
         let e = &mut input.efficiency;
         e.eta_mem = Some(1.0);
@@ -114,6 +122,38 @@ fn scenario_from(flags: &Flags) -> Result<Scenario, Outcome> {
         e.link_efficiency = Some(1.0);
     }
     Scenario::try_from(input).map_err(|e| Outcome::bad_field(&e))
+}
+
+/// The price `--price-tier low|typical|high|owned` names for the GPU: a catalog quote, or the
+/// effective price of owning it (`Ownership`, from the `capex-usd-per-gpu` and other flags).
+fn tier_price(flags: &Flags, tier: &str, gpu_id: &str) -> Result<f64, Outcome> {
+    use crate::model::economics::PriceTier;
+    let price_flag = format!("--{}", crate::scenario::fields::USD_PER_GPU_HOUR.key);
+    if flags.text(&price_flag).is_some() {
+        return Err(Outcome::usage(format!(
+            "--price-tier: give a tier or {price_flag}, not both"
+        )));
+    }
+    let tier = PriceTier::parse(tier)
+        .ok_or_else(|| Outcome::usage("--price-tier: one of low, typical, high, owned"))?;
+    let catalog = crate::catalog::catalog().map_err(Outcome::usage)?;
+    let gpu = catalog
+        .gpu(gpu_id.trim())
+        .ok_or_else(|| Outcome::usage(format!("--gpu: unknown GPU `{gpu_id}`")))?;
+    let ownership = args::decision_input(flags)?.ownership();
+    tier.price_with(gpu, ownership.as_ref()).ok_or_else(|| {
+        Outcome::usage(match tier {
+            PriceTier::Owned => format!(
+                "--price-tier owned: give --{} (and a power per GPU where the catalog has no TDP)",
+                crate::scenario::fields::CAPEX_USD_PER_GPU.key
+            ),
+            rental => format!(
+                "--price-tier: no {} price for {} in the catalog",
+                rental.id(),
+                gpu.name
+            ),
+        })
+    })
 }
 
 /// `--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P] [--slo-method M]` as given: the

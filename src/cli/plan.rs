@@ -4,6 +4,7 @@
 use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
 use super::{slo_input, Outcome};
 use crate::decide::plan::{Candidate, PlanInput, PlanRequest};
+use crate::model::precision::Precision;
 use crate::present::report::{format_number, format_usd};
 use crate::scenario::ScenarioInput;
 
@@ -30,7 +31,7 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
     ] {
         if flags.text(searched).is_some() {
             return Outcome::usage(format!(
-                "{searched}: plan searches this itself; use --gpus-allowed / --price-tier"
+                "{searched}: plan searches this itself; use --gpus-allowed / --precisions-allowed / --price-tier"
             ));
         }
     }
@@ -74,6 +75,8 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
         plan.searched,
         if request.verify_with_simulator && request.slo.is_some() { "simulator" } else { "analytic model" }
     );
+    out.push_str(&rules_line(&request));
+    out.push_str(&prices_line(&request, &plan.candidates));
     out.push_str(&candidate_row(
         [
             "#",
@@ -88,6 +91,8 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
             "TPOT ms",
             "$/month",
             "$/M out",
+            "util",
+            "SLO check",
         ]
         .map(String::from),
     ));
@@ -105,7 +110,14 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
             format_number(c.tpot_ms),
             format!("${:.0}", c.usd_per_month),
             format_usd(c.usd_per_m_output),
+            format!("{:.0} %", c.utilization * 100.0),
+            slo_check(c),
         ]));
+    }
+    for (i, c) in plan.candidates.iter().enumerate() {
+        if let Some(caveat) = c.quality_caveat {
+            out.push_str(&format!("  #{}: {caveat}\n", i + 1));
+        }
     }
     if let Some(best) = plan.candidates.first() {
         out.push_str(&api_comparison(&request, best));
@@ -122,25 +134,92 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
 
 /// The plan flags as given, on the base scenario.
 fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> {
+    let decision = super::args::decision_input(flags)?;
+    let ownership = decision.ownership();
     Ok(PlanInput {
         base,
         traffic_tok_s: flags.number("--traffic-tok-s")?,
         traffic_req_s: flags.number("--traffic-req-s")?,
         slo: slo_input(flags)?,
-        gpus_allowed: super::args::decision_input(flags)?
-            .gpus_allowed
-            .unwrap_or_default(),
+        gpus_allowed: decision.gpus_allowed.unwrap_or_default(),
         price_tier: flags.text("--price-tier").map(str::to_string),
         top: flags.number("--top")?,
+        precisions_allowed: decision.precisions_allowed,
+        ownership,
+        max_utilization: Some(decision.max_utilization),
+        gpus_per_node: Some(decision.gpus_per_node),
     })
 }
 
+/// The rules the plan was searched under: precisions, utilization ceiling, GPUs per server.
+fn rules_line(request: &PlanRequest) -> String {
+    let precisions: Vec<String> = request
+        .precisions
+        .iter()
+        .map(|p| p.id().to_ascii_uppercase())
+        .collect();
+    let tps: Vec<String> = request.tp_choices().map(|tp| tp.to_string()).collect();
+    format!(
+        "Rules: weights {}{}; at most {:.0} % utilization; {} GPUs per server (GPUs per replica {}; past one server, whole servers)\n",
+        precisions.join(", "),
+        if request
+            .precisions
+            .iter()
+            .any(|p| matches!(p, Precision::Fp4 | Precision::Int4))
+        {
+            " (4-bit allowed: quality caveat, check accuracy)"
+        } else {
+            " (no 4-bit weights: allow them with --precisions-allowed)"
+        },
+        request.max_utilization * 100.0,
+        request.gpus_per_node,
+        tps.join(", ")
+    )
+}
+
+/// Where the prices come from: the catalog tier and the dates of its quotes, or owned hardware.
+fn prices_line(request: &PlanRequest, candidates: &[Candidate]) -> String {
+    if request.price_tier == crate::model::economics::PriceTier::Owned {
+        return "Prices: owned hardware, the same capex per GPU for every GPU type (capex ÷ depreciation + power + hosting + operations)\n".into();
+    }
+    let mut dates: Vec<String> = candidates
+        .iter()
+        .filter_map(|c| {
+            c.price_source
+                .split_once("as of ")
+                .map(|(_, d)| d.to_string())
+        })
+        .collect();
+    dates.sort();
+    dates.dedup();
+    format!(
+        "Prices: catalog {} rental quotes{} (sources: `servecost gpus`)\n",
+        request.price_tier.id(),
+        if dates.is_empty() {
+            String::new()
+        } else {
+            format!(", as of {}", dates.join(", "))
+        }
+    )
+}
+
+/// How the candidate's SLO was checked: "sim ✓" (simulated percentiles), "analytic" (the
+/// analytic tail estimate only) or "–" (no SLO).
+fn slo_check(c: &Candidate) -> String {
+    match c.latency_method {
+        "simulated" => "sim ✓".into(),
+        "analytic" => "analytic".into(),
+        _ => "–".into(),
+    }
+}
+
 /// One line of the candidate table; the header and the candidates share the column widths.
-fn candidate_row(cells: [String; 12]) -> String {
-    let [rank, gpu, prec, per_rep, reps, gpus, conc, tok_s, ttft, tpot, month, per_m] = cells;
+fn candidate_row(cells: [String; 14]) -> String {
+    let [rank, gpu, prec, per_rep, reps, gpus, conc, tok_s, ttft, tpot, month, per_m, util, check] =
+        cells;
     format!(
         "{rank:>3} {gpu:<14} {prec:>4} {per_rep:>6} {reps:>8} {gpus:>6} {conc:>7} \
-         {tok_s:>11} {ttft:>9} {tpot:>9} {month:>11} {per_m:>9}\n"
+         {tok_s:>11} {ttft:>9} {tpot:>9} {month:>11} {per_m:>9} {util:>5} {check:>9}\n"
     )
 }
 

@@ -4,24 +4,43 @@
 //!
 //! For each candidate replica the highest-throughput concurrency meeting the SLO is found
 //! (`model::slo`, analytic tails, fast enough for the whole space), replicas = ceil(traffic ÷
-//! per-replica throughput), and cost = GPUs × price × 730 h (MODEL.md §7). Candidates are ranked
-//! by $/month, then by GPUs; with `verify_with_simulator` the cheapest are re-searched with
-//! simulated percentiles (`slo_sim`) before the final ranking.
+//! (utilization ceiling × per-replica throughput)), rounded up to whole servers once the
+//! deployment is larger than one (`deployment_size`), and cost = GPUs × price × 730 h (MODEL.md
+//! §7). Candidates are ranked by $/month, then by GPUs; with `verify_with_simulator` the cheapest
+//! are re-searched with simulated percentiles (`slo_sim`) before the final ranking.
+//!
+//! The rules a buyer signs under are part of the request: the weight precisions allowed (4-bit
+//! weights only when asked for, and then flagged with a quality caveat), the utilization ceiling
+//! (default 80 %) and the GPUs per server (a replica fits in one; default 8).
 //!
 //! A request as given (`PlanInput`: CLI flags) is checked once by `PlanRequest::try_from`, whose
 //! error names the field as the flag does (`traffic-req-s`, `top`, `slo-ttft-ms`).
 
 use crate::catalog::{catalog, Gpu};
-use crate::model::economics::{replicas_needed, PriceTier, HOURS_PER_MONTH};
+use crate::model::economics::{replicas_needed, Ownership, PriceTier, HOURS_PER_MONTH};
 use crate::model::evaluate;
 use crate::model::grid::sweep_grid;
 use crate::model::precision::Precision;
 use crate::model::slo::{best_point_meeting, tail_estimate, Slo, SloInput, SloMethod, SloSettings};
+use crate::scenario::fields::{
+    CAPEX_USD_PER_GPU, GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION, PRECISIONS_ALLOWED,
+};
+use crate::scenario::DEFAULT_PLAN_PRECISIONS;
 use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
 use serde::Serialize;
 
-/// GPUs per replica tried (one node).
+/// GPUs per replica tried (one node); those above the request's GPUs per server, or not dividing
+/// it, are left out (`tp_choices`).
 pub const TP_CHOICES: [u32; 4] = [1, 2, 4, 8];
+
+/// The caveat every 4-bit candidate carries: quantizing weights to 4 bits can cost accuracy
+/// (model- and method-dependent), which this model does not predict.
+pub const FOUR_BIT_CAVEAT: &str = "quality caveat: 4-bit weights, check accuracy";
+
+/// Default utilization ceiling: traffic ÷ capacity a plan sizes for.
+pub const DEFAULT_MAX_UTILIZATION: f64 = 0.8;
+/// Default GPUs per server (HGX/DGX-class nodes hold 8).
+pub const DEFAULT_GPUS_PER_NODE: u32 = 8;
 
 /// What to plan for.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +57,75 @@ pub struct PlanRequest {
     /// Re-check the SLO of the cheapest candidates with simulated percentiles (`slo_sim`), the
     /// tails users feel; the analytic estimate only ranks the whole space first.
     pub verify_with_simulator: bool,
+    /// Weight precisions searched (default BF16 and FP8: no 4-bit weights unless asked for).
+    pub precisions: Vec<Precision>,
+    /// Highest traffic ÷ capacity of the replicas bought, in (0, 1].
+    pub max_utilization: f64,
+    /// GPUs per server: TP degrees that fit one (and divide it) are searched, and a deployment of
+    /// more GPUs than one server buys whole servers.
+    pub gpus_per_node: u32,
+    /// What owning the GPUs costs: the price of the `Owned` tier (the same capex per GPU for
+    /// every GPU type searched; power from each GPU's TDP unless stated).
+    pub ownership: Option<Ownership>,
+}
+
+impl PlanRequest {
+    /// A request with the default rules (BF16 and FP8, 80 % ceiling, 8 GPUs per server, every
+    /// plannable GPU at the typical price, top 5, analytic tails only).
+    pub fn with_defaults(
+        base: ScenarioInput,
+        traffic_output_tok_s: f64,
+        slo: Option<Slo>,
+    ) -> PlanRequest {
+        PlanRequest {
+            base,
+            traffic_output_tok_s,
+            slo,
+            gpus_allowed: Vec::new(),
+            price_tier: PriceTier::Typical,
+            top: 5,
+            verify_with_simulator: false,
+            precisions: default_precisions(),
+            max_utilization: DEFAULT_MAX_UTILIZATION,
+            gpus_per_node: DEFAULT_GPUS_PER_NODE,
+            ownership: None,
+        }
+    }
+
+    /// The price per GPU-hour this request ranks `gpu` by.
+    pub fn price(&self, gpu: &Gpu) -> Option<f64> {
+        self.price_tier.price_with(gpu, self.ownership.as_ref())
+    }
+
+    /// The GPUs per replica searched: `TP_CHOICES` that fit one server and divide it.
+    pub fn tp_choices(&self) -> impl Iterator<Item = u32> + '_ {
+        TP_CHOICES
+            .into_iter()
+            .filter(|tp| *tp <= self.gpus_per_node && self.gpus_per_node.is_multiple_of(*tp))
+    }
+}
+
+/// BF16 and FP8.
+pub fn default_precisions() -> Vec<Precision> {
+    DEFAULT_PLAN_PRECISIONS
+        .iter()
+        .filter_map(|id| Precision::parse(id))
+        .collect()
+}
+
+/// Replicas and GPUs bought: `replicas × gpus_per_replica` when that fits one server, else
+/// rounded up to whole servers of `gpus_per_node`, the extra GPUs serving as more replicas
+/// (`gpus_per_replica` divides `gpus_per_node`, `PlanRequest::tp_choices`). `(replicas, GPUs)`.
+pub fn deployment_size(replicas: u32, gpus_per_replica: u32, gpus_per_node: u32) -> (u32, u32) {
+    let per_replica = gpus_per_replica.max(1);
+    let node = gpus_per_node.max(1);
+    let total = replicas.saturating_mul(per_replica);
+    if total <= node || !node.is_multiple_of(per_replica) {
+        return (replicas, total);
+    }
+    let nodes = total.div_ceil(node);
+    let total = nodes.saturating_mul(node);
+    (total / per_replica, total)
 }
 
 /// Most candidates a plan lists.
@@ -59,6 +147,14 @@ pub struct PlanInput {
     pub price_tier: Option<String>,
     /// Candidates to list (default 5).
     pub top: Option<f64>,
+    /// Precision ids; empty = BF16 and FP8.
+    pub precisions_allowed: Vec<String>,
+    /// Default 0.8.
+    pub max_utilization: Option<f64>,
+    /// Default 8.
+    pub gpus_per_node: Option<f64>,
+    /// Needed by the "owned" price tier.
+    pub ownership: Option<Ownership>,
 }
 
 fn field_error(field: &str, message: impl Into<String>) -> ScenarioError {
@@ -95,8 +191,14 @@ impl TryFrom<PlanInput> for PlanRequest {
         let price_tier = match input.price_tier.as_deref() {
             None => PriceTier::Typical,
             Some(text) => PriceTier::parse(text)
-                .ok_or_else(|| field_error("price-tier", "one of low, typical, high"))?,
+                .ok_or_else(|| field_error("price-tier", "one of low, typical, high, owned"))?,
         };
+        if price_tier == PriceTier::Owned && input.ownership.is_none() {
+            return Err(field_error(
+                CAPEX_USD_PER_GPU.key,
+                "the owned price tier needs a capex per GPU (and depreciation, power, hosting, operations)",
+            ));
+        }
         let top = match input.top {
             None => 5,
             Some(k) if k >= 1.0 && k <= MAX_TOP as f64 && k.fract() == 0.0 => k as usize,
@@ -107,6 +209,34 @@ impl TryFrom<PlanInput> for PlanRequest {
                 ))
             }
         };
+        let precisions = if input.precisions_allowed.is_empty() {
+            default_precisions()
+        } else {
+            let mut chosen = Vec::new();
+            for id in &input.precisions_allowed {
+                let precision = Precision::parse(id).ok_or_else(|| {
+                    field_error(
+                        PRECISIONS_ALLOWED.key,
+                        format!(
+                            "`{}` is not a weight precision (bf16, fp8, fp4, int4)",
+                            id.chars().take(40).collect::<String>()
+                        ),
+                    )
+                })?;
+                if !chosen.contains(&precision) {
+                    chosen.push(precision);
+                }
+            }
+            chosen
+        };
+        let max_utilization = match input.max_utilization {
+            None => DEFAULT_MAX_UTILIZATION,
+            Some(u) => MAX_UTILIZATION.real(u)?,
+        };
+        let gpus_per_node = match input.gpus_per_node {
+            None => DEFAULT_GPUS_PER_NODE,
+            Some(n) => GPUS_PER_NODE.whole(n)?,
+        };
         Ok(PlanRequest {
             base: input.base,
             traffic_output_tok_s,
@@ -115,6 +245,10 @@ impl TryFrom<PlanInput> for PlanRequest {
             price_tier,
             top,
             verify_with_simulator: slo.method == SloMethod::Simulated,
+            precisions,
+            max_utilization,
+            gpus_per_node,
+            ownership: input.ownership,
         })
     }
 }
@@ -137,6 +271,8 @@ pub struct Candidate {
     pub tpot_ms: f64,
     pub percentile: Option<f64>,
     pub usd_per_gpu_hour: f64,
+    /// Where the price comes from: "catalog typical, as of 2026-05", or owned hardware.
+    pub price_source: String,
     pub usd_per_month: f64,
     /// All-in $/M output tokens at the planned traffic (idle capacity billed).
     pub usd_per_m_output: f64,
@@ -147,6 +283,8 @@ pub struct Candidate {
     pub meets_slo: bool,
     /// How the tails were obtained: "simulated", "analytic" or "mean" (no SLO).
     pub latency_method: &'static str,
+    /// `FOUR_BIT_CAVEAT` for FP4 / INT4 weights, else `None`.
+    pub quality_caveat: Option<&'static str>,
     pub warnings: Vec<String>,
 }
 
@@ -169,12 +307,25 @@ pub struct Skipped {
 /// Why `gpu` cannot be planned with at `tier`: an incomplete spec, or no price at that tier
 /// (a plan ranks by price, so it never guesses one). `None` when it can.
 pub fn why_not_plannable(gpu: &Gpu, tier: PriceTier) -> Option<String> {
+    why_not_plannable_with(gpu, tier, None)
+}
+
+/// As `why_not_plannable`, with the ownership inputs the `Owned` tier prices by.
+pub fn why_not_plannable_with(
+    gpu: &Gpu,
+    tier: PriceTier,
+    ownership: Option<&Ownership>,
+) -> Option<String> {
     if let Some(why) = gpu.missing_spec() {
         return Some(why);
     }
-    match tier.price(gpu) {
-        Some(_) => None,
-        None => Some(format!(
+    match (tier.price_with(gpu, ownership), tier) {
+        (Some(_), _) => None,
+        (None, PriceTier::Owned) => Some(format!(
+            "no owned price for {}: give a capex per GPU, and a power per GPU where the catalog has no TDP",
+            gpu.name
+        )),
+        (None, _) => Some(format!(
             "no {} rental price for {} in the catalog",
             tier.id(),
             gpu.name
@@ -208,7 +359,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     let gpus: Vec<_> = if request.gpus_allowed.is_empty() {
         let mut plannable = Vec::new();
         for gpu in &cat.gpus {
-            match why_not_plannable(gpu, request.price_tier) {
+            match why_not_plannable_with(gpu, request.price_tier, request.ownership.as_ref()) {
                 None => plannable.push(gpu),
                 Some(reason) => skipped.push(Skipped {
                     gpu: gpu.id.clone(),
@@ -233,15 +384,15 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     let mut feasible = Vec::new();
     let mut rejected = Vec::new();
     for gpu in gpus {
-        for precision in Precision::ALL {
-            for tp in TP_CHOICES {
+        for precision in request.precisions.iter().copied() {
+            for tp in request.tp_choices() {
                 let reject = |reason: String| Rejected {
                     gpu: gpu.id.clone(),
                     tp,
                     precision: precision.id(),
                     reason,
                 };
-                let Some(price) = request.price_tier.price(gpu) else {
+                let Some(price) = request.price(gpu) else {
                     rejected.push(reject(format!(
                         "no {} price for {} in the catalog",
                         request.price_tier.id(),
@@ -302,6 +453,55 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
         feasible: count,
         searched,
     })
+}
+
+/// The plan's candidates as CSV (the Plan panel's download): one row per candidate, in rank
+/// order, with the SLO check and the quality caveat.
+pub fn candidates_csv(candidates: &[Candidate]) -> String {
+    let header = [
+        "rank",
+        GPU.key,
+        PRECISION.key,
+        "gpus_per_replica",
+        "replicas",
+        "total_gpus",
+        "concurrency",
+        "output_tok_s_per_replica",
+        "ttft_ms",
+        "tpot_ms",
+        "percentile",
+        "slo_check",
+        "usd_per_gpu_hour",
+        "price_source",
+        "usd_per_month",
+        "usd_per_m_output",
+        "utilization",
+        "quality_caveat",
+    ];
+    let mut rows = vec![header.map(String::from).to_vec()];
+    for (index, c) in candidates.iter().enumerate() {
+        rows.push(vec![
+            (index + 1).to_string(),
+            c.gpu.clone(),
+            c.precision.to_string(),
+            c.gpus_per_replica.to_string(),
+            c.replicas.to_string(),
+            c.total_gpus.to_string(),
+            c.concurrency.to_string(),
+            format!("{:.1}", c.output_tok_s_per_replica),
+            format!("{:.1}", c.ttft_ms),
+            format!("{:.2}", c.tpot_ms),
+            c.percentile.map(|p| p.to_string()).unwrap_or_default(),
+            c.latency_method.to_string(),
+            format!("{:.4}", c.usd_per_gpu_hour),
+            c.price_source.clone(),
+            format!("{:.2}", c.usd_per_month),
+            format!("{:.4}", c.usd_per_m_output),
+            format!("{:.4}", c.utilization),
+            c.quality_caveat.unwrap_or_default().to_string(),
+        ]);
+    }
+    crate::catalog::csv::write_rows(&rows)
 }
 
 fn sort(candidates: &mut [Candidate]) {
@@ -397,10 +597,12 @@ fn price(
     request: &PlanRequest,
     point: &crate::model::OperatingPoint,
 ) -> Result<Candidate, String> {
-    let replicas = replicas_needed(request.traffic_output_tok_s, point.output_tok_s)
+    // Sized so the traffic fills at most the ceiling's share of the capacity bought.
+    let ceiling = request.max_utilization.clamp(1e-3, 1.0);
+    let replicas = replicas_needed(request.traffic_output_tok_s, point.output_tok_s * ceiling)
         .ok_or("produces no output at any concurrency")?;
     let gpus_per_replica = scenario.par.gpus_per_replica();
-    let total_gpus = replicas.saturating_mul(gpus_per_replica);
+    let (replicas, total_gpus) = deployment_size(replicas, gpus_per_replica, request.gpus_per_node);
     // Candidates are priced by their tier (`plan` skips a GPU without one), so this holds.
     let usd_per_gpu_hour = scenario
         .usd_per_gpu_hour
@@ -426,12 +628,15 @@ fn price(
         tpot_ms: point.tpot_ms,
         percentile: None,
         usd_per_gpu_hour,
+        price_source: request.price_tier.provenance(&scenario.gpu),
         usd_per_month,
         usd_per_m_output,
         usd_per_m_blended: usd_per_m_blended_at_capacity / utilization.max(1e-9),
         utilization,
         meets_slo: true,
         latency_method: "mean",
+        quality_caveat: matches!(scenario.precision, Precision::Fp4 | Precision::Int4)
+            .then_some(FOUR_BIT_CAVEAT),
         warnings: scenario.warnings.clone(),
     })
 }
@@ -480,13 +685,9 @@ mod tests {
         };
         base.apply_workload_preset("chat").expect("preset");
         PlanRequest {
-            base,
-            traffic_output_tok_s: 20_000.0,
-            slo,
             gpus_allowed: vec!["h100-sxm".into(), "a100-sxm-80gb".into(), "l40s".into()],
-            price_tier: PriceTier::Typical,
             top: 3,
-            verify_with_simulator: false,
+            ..PlanRequest::with_defaults(base, 20_000.0, slo)
         }
     }
 
@@ -589,6 +790,151 @@ mod tests {
             "an unquoted tier falls back to the typical price (`PriceTier::price`)"
         );
         assert!(why_not_plannable(gb200, PriceTier::Low).is_some());
+    }
+
+    /// The buyer's rules: no 4-bit weights unless allowed (then flagged), no candidate above
+    /// the utilization ceiling, no replica wider than a server, whole servers past one.
+    #[test]
+    fn rules_a_buyer_can_sign() {
+        let slo = Slo {
+            ttft_ms: 1000.0,
+            tpot_ms: 50.0,
+            percentile: 90.0,
+        };
+        let default_rules = PlanRequest {
+            top: 100,
+            ..request(Some(slo))
+        };
+        let found = plan(&default_rules).expect("plans");
+        assert!(!found.candidates.is_empty());
+        for c in &found.candidates {
+            assert!(c.precision == "bf16" || c.precision == "fp8", "{c:?}");
+            assert!(c.utilization <= 0.8 + 1e-12, "{c:?}");
+            assert_eq!(c.quality_caveat, None);
+        }
+        assert!(found
+            .rejected
+            .iter()
+            .all(|r| r.precision != "int4" && r.precision != "fp4"));
+
+        let with_int4 = PlanRequest {
+            precisions: vec![Precision::Int4, Precision::Fp8],
+            max_utilization: 0.5,
+            gpus_per_node: 4,
+            ..default_rules.clone()
+        };
+        let found = plan(&with_int4).expect("plans");
+        let int4: Vec<_> = found
+            .candidates
+            .iter()
+            .filter(|c| c.precision == "int4")
+            .collect();
+        assert!(!int4.is_empty(), "{found:?}");
+        assert!(int4
+            .iter()
+            .all(|c| c.quality_caveat == Some(FOUR_BIT_CAVEAT)));
+        for c in &found.candidates {
+            assert!(c.utilization <= 0.5 + 1e-12, "{c:?}");
+            assert!(c.gpus_per_replica <= 4);
+            assert!(c.total_gpus <= 4 || c.total_gpus % 4 == 0, "{c:?}");
+            assert!(c.output_tok_s_per_replica * f64::from(c.replicas) * 0.5 >= 20_000.0 - 1e-6);
+        }
+        assert!(found.rejected.iter().all(|r| r.tp <= 4));
+    }
+
+    /// The owned tier ranks by the ownership cost of each GPU, and needs a capex to run.
+    #[test]
+    fn the_owned_tier_ranks_by_what_owning_costs() {
+        let ownership = Ownership {
+            capex_usd_per_gpu: 30_000.0,
+            depreciation_years: 4.0,
+            power_w: None,
+            pue: 1.3,
+            usd_per_kwh: 0.10,
+            hosting_usd_per_kw_month: 150.0,
+            ops_usd_per_gpu_hour: 0.10,
+        };
+        let owned = PlanRequest {
+            price_tier: PriceTier::Owned,
+            ownership: Some(ownership),
+            ..request(None)
+        };
+        let found = plan(&owned).expect("plans");
+        let cat = catalog().expect("catalog");
+        for c in &found.candidates {
+            let gpu = cat.gpu(&c.gpu).expect("a catalog GPU");
+            let expected = ownership.cost(gpu.tdp_w).expect("priced").usd_per_gpu_hour;
+            assert!((c.usd_per_gpu_hour - expected).abs() < 1e-12, "{c:?}");
+            assert!(c.price_source.starts_with("owned"), "{}", c.price_source);
+        }
+        let rented = plan(&request(None)).expect("plans");
+        assert!(rented.candidates[0]
+            .price_source
+            .starts_with("catalog typical, as of 20"));
+        let input = PlanInput {
+            traffic_tok_s: Some(1000.0),
+            price_tier: Some("owned".into()),
+            ..PlanInput::default()
+        };
+        let error = PlanRequest::try_from(input)
+            .map(|_| ())
+            .map_err(|e| e.field);
+        assert_eq!(error, Err("capex-usd-per-gpu".to_string()));
+    }
+
+    #[test]
+    fn deployments_past_one_server_buy_whole_servers() {
+        assert_eq!(deployment_size(1, 8, 8), (1, 8));
+        assert_eq!(deployment_size(3, 2, 8), (3, 6), "fits one server");
+        assert_eq!(deployment_size(3, 4, 8), (4, 16));
+        assert_eq!(deployment_size(5, 2, 8), (8, 16));
+        assert_eq!(deployment_size(9, 1, 8), (16, 16));
+        assert_eq!(deployment_size(2, 8, 8), (2, 16));
+    }
+
+    #[test]
+    fn plan_rules_are_checked_and_name_their_field() {
+        let input = PlanInput {
+            base: ScenarioInput::default(),
+            traffic_tok_s: Some(1000.0),
+            ..PlanInput::default()
+        };
+        let request = PlanRequest::try_from(input.clone()).expect("valid");
+        assert_eq!(request.precisions, vec![Precision::Bf16, Precision::Fp8]);
+        assert_eq!(request.max_utilization, 0.8);
+        assert_eq!(request.gpus_per_node, 8);
+        assert_eq!(request.tp_choices().collect::<Vec<_>>(), [1, 2, 4, 8]);
+        let field_named = |edit: fn(&mut PlanInput), field: &str| {
+            let mut bad = input.clone();
+            edit(&mut bad);
+            let error = PlanRequest::try_from(bad).map(|_| ()).map_err(|e| e.field);
+            assert_eq!(error, Err(field.to_string()));
+        };
+        field_named(
+            |i| i.precisions_allowed = vec!["fp16".into()],
+            "precisions-allowed",
+        );
+        field_named(|i| i.max_utilization = Some(1.5), "max-utilization");
+        field_named(|i| i.max_utilization = Some(0.0), "max-utilization");
+        field_named(|i| i.gpus_per_node = Some(0.0), "gpus-per-node");
+        field_named(|i| i.gpus_per_node = Some(2.5), "gpus-per-node");
+        let mut six = input.clone();
+        six.gpus_per_node = Some(6.0);
+        six.precisions_allowed = vec!["int4".into(), "INT4".into()];
+        let six = PlanRequest::try_from(six).expect("valid");
+        assert_eq!(six.tp_choices().collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(six.precisions, vec![Precision::Int4]);
+    }
+
+    #[test]
+    fn the_csv_lists_every_candidate_with_its_check() {
+        let found = plan(&request(None)).expect("plans");
+        let csv = candidates_csv(&found.candidates);
+        let rows = crate::catalog::csv::parse_rows(&csv).expect("reads back");
+        assert_eq!(rows.len(), found.candidates.len() + 1);
+        assert_eq!(rows[0][0], "rank");
+        assert!(rows[0].contains(&"slo_check".to_string()));
+        assert_eq!(rows[1][1], found.candidates[0].gpu);
     }
 
     #[test]

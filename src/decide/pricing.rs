@@ -53,6 +53,22 @@ pub fn tier_of(gpu: &Gpu, usd_per_gpu_hour: f64) -> Option<PriceTier> {
     }
 }
 
+/// What a typed price is called wherever it is shown.
+pub const YOUR_PRICE: &str = "your price";
+
+/// Where a price per GPU-hour comes from: a catalog tier with its date ("catalog typical, as of
+/// 2026-05"), the owned-hardware price of `owned` (the `Ownership` cost of this GPU), or
+/// `YOUR_PRICE` for any other (typed) price.
+pub fn price_provenance(gpu: &Gpu, usd_per_gpu_hour: f64, owned: Option<f64>) -> String {
+    match tier_of(gpu, usd_per_gpu_hour) {
+        Some(tier) => tier.provenance(gpu),
+        None if owned.is_some_and(|o| (o - usd_per_gpu_hour).abs() < 1e-9) => {
+            PriceTier::Owned.provenance(gpu)
+        }
+        None => YOUR_PRICE.into(),
+    }
+}
+
 /// Prices at one load.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Prices {
@@ -284,6 +300,12 @@ mod tests {
         assert_eq!(tier_of(&h100, 1.49), Some(PriceTier::Low));
         assert_eq!(tier_of(&h100, 3.50), Some(PriceTier::High));
         assert_eq!(tier_of(&h100, 3.125), None);
+        assert_eq!(price_provenance(&h100, 3.125, None), "your price");
+        assert_eq!(
+            price_provenance(&h100, 2.65, None),
+            format!("catalog typical, as of {}", h100.price_as_of)
+        );
+        assert!(price_provenance(&h100, 1.234, Some(1.234)).starts_with("owned"));
     }
 
     /// No price per GPU-hour, nothing to price: no made-up rate behind any panel's number.

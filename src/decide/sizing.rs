@@ -193,7 +193,6 @@ pub fn candidate_input(base: &ScenarioInput, candidate: &Candidate) -> ScenarioI
 mod tests {
     use super::*;
     use crate::decide::plan::{plan, PlanRequest};
-    use crate::model::economics::PriceTier;
     use crate::model::slo::best_point_meeting;
 
     fn default_scenario() -> Scenario {
@@ -328,13 +327,9 @@ mod tests {
         };
         base.apply_workload_preset("chat").expect("preset");
         let result = plan(&PlanRequest {
-            base: base.clone(),
-            traffic_output_tok_s: 20_000.0,
-            slo: None,
             gpus_allowed: vec!["h100-sxm".into(), "l40s".into()],
-            price_tier: PriceTier::Typical,
             top: 3,
-            verify_with_simulator: false,
+            ..PlanRequest::with_defaults(base.clone(), 20_000.0, None)
         })
         .expect("plans");
         let best = result.candidates.first().expect("a candidate");

@@ -1,5 +1,6 @@
-//! Money beyond the rental line: price tiers, energy, cost at real utilization, traffic sizing,
-//! monthly cost, and break-even against API prices.
+//! Money beyond the rental line: price tiers (the catalog's rental quotes, or owned hardware),
+//! energy, cost at real utilization, traffic sizing, monthly cost, and break-even against API
+//! prices.
 //!
 //! MODEL.md §7: `Effective $/M = cost at capacity / u` (idle replicas still bill);
 //! energy `price_hr += N·(P_idle + (P_tdp − P_idle)·busy)·PUE·$/kWh/1000`; break-even utilization
@@ -14,7 +15,8 @@ pub const HOURS_PER_MONTH: f64 = 730.0;
 /// Idle draw as a fraction of TDP (an assumption; H100 idles near 100–150 W of 700 W).
 pub const IDLE_POWER_FRACTION: f64 = 0.2;
 
-/// Which catalog price to use (`shared/data/gpus.csv`: lowest, median and highest on-demand quote).
+/// Which price to use: a catalog rental quote (`shared/data/gpus.csv`: lowest, median and
+/// highest on-demand quote) or the effective price of owning the GPU (`Ownership`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum PriceTier {
@@ -22,14 +24,20 @@ pub enum PriceTier {
     #[default]
     Typical,
     High,
+    /// Owned hardware: capex over depreciation + power + hosting + operations per GPU-hour.
+    Owned,
 }
 
 impl PriceTier {
+    /// The catalog's rental tiers, cheapest first.
+    pub const RENTAL: [PriceTier; 3] = [PriceTier::Low, PriceTier::Typical, PriceTier::High];
+
     pub fn parse(text: &str) -> Option<PriceTier> {
         match text.trim().to_ascii_lowercase().as_str() {
             "low" => Some(PriceTier::Low),
             "typical" => Some(PriceTier::Typical),
             "high" => Some(PriceTier::High),
+            "owned" => Some(PriceTier::Owned),
             _ => None,
         }
     }
@@ -38,16 +46,102 @@ impl PriceTier {
             PriceTier::Low => "low",
             PriceTier::Typical => "typical",
             PriceTier::High => "high",
+            PriceTier::Owned => "owned",
         }
     }
-    /// The GPU's price at this tier, falling back to the typical price when a tier is unquoted.
+    /// The GPU's catalog price at this tier, falling back to the typical price when a tier is
+    /// unquoted; `None` for `Owned`, which needs the ownership inputs (`price_with`).
     pub fn price(self, gpu: &Gpu) -> Option<f64> {
         let tier = match self {
             PriceTier::Low => gpu.usd_per_gpu_hour_low,
             PriceTier::Typical => gpu.usd_per_gpu_hour_typical,
             PriceTier::High => gpu.usd_per_gpu_hour_high,
+            PriceTier::Owned => return None,
         };
         tier.or(gpu.usd_per_gpu_hour_typical)
+    }
+    /// As `price`, and for `Owned` the effective price of owning this GPU.
+    pub fn price_with(self, gpu: &Gpu, ownership: Option<&Ownership>) -> Option<f64> {
+        match self {
+            PriceTier::Owned => ownership
+                .and_then(|o| o.cost(gpu.tdp_w))
+                .map(|c| c.usd_per_gpu_hour),
+            rental => rental.price(gpu),
+        }
+    }
+    /// Where the price comes from, for a label: "catalog typical, as of 2026-05" or "owned".
+    pub fn provenance(self, gpu: &Gpu) -> String {
+        match self {
+            PriceTier::Owned => "owned hardware (capex, power, hosting, operations)".into(),
+            rental if gpu.price_as_of.is_empty() => format!("catalog {}", rental.id()),
+            rental => format!("catalog {}, as of {}", rental.id(), gpu.price_as_of),
+        }
+    }
+}
+
+/// Hours in a year, for depreciation (365 × 24).
+pub const HOURS_PER_YEAR: f64 = 8760.0;
+
+/// What owning a GPU costs, as the buyer states it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Ownership {
+    /// Purchase price per GPU, its share of the server included ($).
+    pub capex_usd_per_gpu: f64,
+    pub depreciation_years: f64,
+    /// Draw per GPU (its server share included); `None` = the catalog TDP.
+    pub power_w: Option<f64>,
+    pub pue: f64,
+    pub usd_per_kwh: f64,
+    /// Colocation or data-centre space, billed per kW (of facility power) per month.
+    pub hosting_usd_per_kw_month: f64,
+    /// Operations overhead per GPU-hour: staff, support, software licences.
+    pub ops_usd_per_gpu_hour: f64,
+}
+
+/// The effective $/GPU-hour of owned hardware and its parts.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct OwnedCost {
+    pub capex_usd_per_gpu_hour: f64,
+    pub power_usd_per_gpu_hour: f64,
+    pub hosting_usd_per_gpu_hour: f64,
+    pub ops_usd_per_gpu_hour: f64,
+    pub usd_per_gpu_hour: f64,
+    /// The draw it was priced at (W per GPU).
+    pub power_w: f64,
+}
+
+impl Ownership {
+    /// Effective $/GPU-hour of owning the GPU, NVIDIA's TCO method ("LLM Inference Benchmarking:
+    /// How Much Does Your LLM Inference Cost?", NVIDIA Technical Blog, 2025,
+    /// developer.nvidia.com/blog/benchmarking-llm-inference-costs-for-smarter-scaling-and-deployment:
+    /// yearly server cost = initial server cost ÷ depreciation period + yearly software licensing
+    /// + hosting), per GPU-hour, with power and hosting by the kW:
+    ///
+    /// `capex/(years·8760) + P_kW·PUE·$/kWh + hosting $/kW-month·P_kW·PUE/730 + ops`.
+    ///
+    /// Worked example: $30,000 per GPU over 4 years, 700 W, PUE 1.3, $0.10/kWh, $150/kW-month,
+    /// $0.10/GPU-hour operations: 30000/35040 = $0.8562 + 0.7·1.3·0.10 = $0.0910 +
+    /// 150·0.7·1.3/730 = $0.1870 + $0.10 = $1.234 per GPU-hour. Power is at the full draw all
+    /// month (an owned GPU's bill does not follow its load; the price per token does, by 1/u).
+    /// `None` without a draw (no `power_w`, no catalog TDP) or for nonsensical inputs.
+    pub fn cost(&self, tdp_w: Option<f64>) -> Option<OwnedCost> {
+        let power_w = self.power_w.or(tdp_w)?;
+        let facility_kw = power_w / 1000.0 * self.pue;
+        if !(self.depreciation_years > 0.0 && facility_kw.is_finite() && facility_kw >= 0.0) {
+            return None;
+        }
+        let capex = self.capex_usd_per_gpu / (self.depreciation_years * HOURS_PER_YEAR);
+        let power = facility_kw * self.usd_per_kwh;
+        let hosting = self.hosting_usd_per_kw_month * facility_kw / HOURS_PER_MONTH;
+        let total = capex + power + hosting + self.ops_usd_per_gpu_hour;
+        total.is_finite().then_some(OwnedCost {
+            capex_usd_per_gpu_hour: capex,
+            power_usd_per_gpu_hour: power,
+            hosting_usd_per_gpu_hour: hosting,
+            ops_usd_per_gpu_hour: self.ops_usd_per_gpu_hour,
+            usd_per_gpu_hour: total,
+            power_w,
+        })
     }
 }
 
@@ -125,6 +219,8 @@ pub struct BreakEven {
     /// Utilization above which self-hosting is cheaper (`u*`); above 1 it never is.
     pub break_even_utilization: f64,
     pub source: String,
+    /// When the API price was read (`api_prices.csv` `as_of`).
+    pub as_of: String,
 }
 
 /// `u* = self cost per hour / API bill per hour for the same tokens at capacity` (MODEL.md §7).
@@ -153,6 +249,7 @@ pub fn break_even(
         self_usd_per_m_mixed: usd_per_hour * 1e6 / (total * 3600.0),
         break_even_utilization: usd_per_hour / api_usd_per_hour,
         source: price.source.clone(),
+        as_of: price.as_of.clone(),
     })
 }
 
@@ -181,6 +278,44 @@ mod tests {
             },
         );
         assert!((e - 0.091).abs() < 1e-9);
+    }
+
+    /// The doc comment's worked example, part by part.
+    #[test]
+    fn owned_price_follows_the_tco_method() {
+        let owned = Ownership {
+            capex_usd_per_gpu: 30_000.0,
+            depreciation_years: 4.0,
+            power_w: None,
+            pue: 1.3,
+            usd_per_kwh: 0.10,
+            hosting_usd_per_kw_month: 150.0,
+            ops_usd_per_gpu_hour: 0.10,
+        };
+        let cost = owned.cost(Some(700.0)).expect("priced");
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-4;
+        assert!(close(cost.capex_usd_per_gpu_hour, 0.8562), "{cost:?}");
+        assert!(close(cost.power_usd_per_gpu_hour, 0.091), "{cost:?}");
+        assert!(close(cost.hosting_usd_per_gpu_hour, 0.1870), "{cost:?}");
+        assert!(close(cost.usd_per_gpu_hour, 1.2341), "{cost:?}");
+        assert_eq!(cost.power_w, 700.0);
+        // A stated draw wins over the TDP; no draw at all, no price.
+        let stated = Ownership {
+            power_w: Some(1000.0),
+            ..owned
+        };
+        assert!(stated.cost(Some(700.0)).expect("priced").usd_per_gpu_hour > cost.usd_per_gpu_hour);
+        assert_eq!(owned.cost(None), None);
+        assert_eq!(
+            Ownership {
+                depreciation_years: 0.0,
+                ..owned
+            }
+            .cost(Some(700.0)),
+            None
+        );
+        assert_eq!(PriceTier::parse("Owned"), Some(PriceTier::Owned));
+        assert_eq!(PriceTier::Owned.id(), "owned");
     }
 
     #[test]

@@ -9,14 +9,15 @@
 //! go blank.
 
 use crate::calibration::calibrate::Calibration;
-use crate::decide::plan::Plan;
+use crate::decide::plan::{Plan, PlanInput, PlanRequest};
+use crate::decide::pricing::tier_of;
 use crate::decide::sizing::{req_s_from_tokens_per_day, tokens_per_day_from_req_s};
-use crate::model::economics::Energy;
-use crate::model::slo::{Slo, SloSettings};
+use crate::model::economics::{Energy, PriceTier};
+use crate::model::slo::{Slo, SloInput, SloMethod, SloSettings};
 use crate::page::state::Shared;
 use crate::scenario::fields::{Field, Group, FIELDS, TRAFFIC, TRAFFIC_UNIT};
 pub use crate::scenario::{Blend, DecisionInput, LoadUnit, TrafficUnit};
-use crate::scenario::{ScenarioError, ScenarioInput};
+use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
 use std::collections::BTreeMap;
 
 /// The plan search: not run, running, or its result with what it was run for.
@@ -274,4 +275,60 @@ pub fn sig_text(value: f64) -> String {
         let scale = 10f64.powi(-digits);
         format!("{:.0}", (value / scale).round() * scale)
     }
+}
+
+/// The price tier a plan for `scenario` ranks by: the tier its price is (a catalog tier, or the
+/// owned price), else the typical tier (a typed price, or `custom_price`: a price typed in the
+/// Cost panel, is the user's own and says nothing about other GPUs).
+pub fn plan_price_tier(
+    scenario: &Scenario,
+    decision: &DecisionInput,
+    custom_price: bool,
+) -> PriceTier {
+    if custom_price {
+        return PriceTier::Typical;
+    }
+    let ownership = decision.ownership();
+    let owned_price = PriceTier::Owned.price_with(&scenario.gpu, ownership.as_ref());
+    scenario
+        .usd_per_gpu_hour
+        .and_then(|price| {
+            tier_of(&scenario.gpu, price).or_else(|| {
+                owned_price
+                    .filter(|o| (o - price).abs() < 1e-9)
+                    .map(|_| PriceTier::Owned)
+            })
+        })
+        .unwrap_or(PriceTier::Typical)
+}
+
+/// The plan the Plan panel and the client report run: `scenario`'s model and workload at
+/// `traffic_tok_s` output tokens/s under the decision inputs' SLO (analytic search; the caller
+/// checks the listed candidates in the simulator) and buyer's rules, over `allowed` GPUs
+/// (empty: every catalog GPU with a price), `top` candidates.
+pub fn plan_request(
+    scenario: &Scenario,
+    decision: &DecisionInput,
+    tier: PriceTier,
+    traffic_tok_s: f64,
+    allowed: Vec<String>,
+    top: usize,
+) -> Result<PlanRequest, String> {
+    PlanRequest::try_from(PlanInput {
+        base: scenario.input.clone(),
+        traffic_tok_s: Some(traffic_tok_s),
+        traffic_req_s: None,
+        slo: SloInput {
+            method: Some(SloMethod::Analytic.id().into()),
+            ..decision.slo_input()
+        },
+        gpus_allowed: allowed,
+        price_tier: Some(tier.id().into()),
+        top: Some(top as f64),
+        precisions_allowed: decision.precisions_allowed.clone(),
+        max_utilization: Some(decision.max_utilization),
+        gpus_per_node: Some(decision.gpus_per_node),
+        ownership: decision.ownership(),
+    })
+    .map_err(|e| format!("{}: {}", e.field, e.message))
 }

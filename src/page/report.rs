@@ -1,7 +1,7 @@
 //! The client report (issue 13 §6): one self-contained HTML file a sales engineer forwards after
 //! a meeting. It holds the scenario and every decision input, the chart (inline SVG), the
 //! numbers at the chosen batch size, the SLO point with its simulated tails, the traffic sizing,
-//! the plan ranking and why the other configurations lost, the API comparison, and every
+//! the plan ranking and why the other configurations lost, the hardware leaderboard, the API comparison, and every
 //! assumption with its source and date.
 //!
 //! Self-contained on purpose: inline styles (one `<style>` element) and inline SVG, no script,
@@ -14,14 +14,17 @@
 //! panel's search (analytic ranking, the cheapest candidates checked in the simulator) over the
 //! GPUs the decision inputs allow, at the decision inputs' traffic.
 
-use crate::decide::plan::{plan, Plan, PlanInput, PlanRequest};
+use crate::decide::leaderboard::leaderboard;
+use crate::decide::plan::{plan, Plan};
 use crate::decide::pricing::PointCost;
 use crate::decide::sizing::{size_for_traffic, slo_sweep};
 use crate::decide::slo_sim::{check_in_simulator, simulated_tail};
 use crate::model::pareto::Curve;
-use crate::model::slo::{SloInput, SloMethod, SloSettings};
+use crate::model::slo::SloSettings;
 use crate::model::techniques::TechniqueStudy;
 use crate::model::{evaluate, sweep, OperatingPoint};
+use crate::page::decisions::{plan_price_tier, plan_request};
+use crate::page::leaderboard::{request_for, TargetMode};
 use crate::present::chart::{
     draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection, XAxis,
     YAxis,
@@ -82,6 +85,7 @@ pub fn client_report(view: &ViewState, context: &ReportContext) -> Result<String
     ));
     body.push_str(&slo_section(&scenario, &point, view));
     body.push_str(&plan_section(&scenario, view));
+    body.push_str(&leaderboard_section(&scenario, view));
     body.push_str(&api_section(&scenario, &point, view));
     body.push_str(&inputs_section(view));
     body.push_str(&assumptions_section(&scenario, &point));
@@ -360,7 +364,7 @@ fn traffic_req_s(view: &ViewState) -> Option<f64> {
 }
 
 fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
-    let Some(planned) = traffic_req_s(view).map(|req_s| run_plan(view, req_s)) else {
+    let Some(planned) = traffic_req_s(view).map(|req_s| run_plan(scenario, view, req_s)) else {
         return "<section><h2>Plan</h2><p>No traffic level is set, so no deployment was \
                 planned. Set one (traffic) to rank configurations by cost.</p></section>"
             .into();
@@ -461,23 +465,71 @@ fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
     )
 }
 
-fn run_plan(view: &ViewState, req_s: f64) -> Result<Plan, String> {
-    let request = PlanRequest::try_from(PlanInput {
-        base: view.scenario.clone(),
-        traffic_tok_s: None,
-        traffic_req_s: Some(req_s),
-        slo: SloInput {
-            method: Some(SloMethod::Analytic.id().into()),
-            ..view.decision.slo_input()
-        },
-        gpus_allowed: view.decision.gpus_allowed.clone().unwrap_or_default(),
-        price_tier: None,
-        top: Some(REPORT_PLAN_TOP as f64),
-    })
-    .map_err(|e| format!("{}: {}", e.field, e.message))?;
+fn run_plan(scenario: &Scenario, view: &ViewState, req_s: f64) -> Result<Plan, String> {
+    let decision = &view.decision;
+    let tier = plan_price_tier(scenario, decision, false);
+    let allowed = decision.gpus_allowed.clone().unwrap_or_default();
+    let traffic_tok_s = req_s * scenario.input.output_len;
+    let request = plan_request(
+        scenario,
+        decision,
+        tier,
+        traffic_tok_s,
+        allowed,
+        REPORT_PLAN_TOP,
+    )?;
     let mut found = plan(&request)?;
     check_in_simulator(&mut found, &request);
     Ok(found)
+}
+
+/// Rows of the leaderboard the report lists.
+pub const REPORT_LEADERBOARD_ROWS: usize = 10;
+
+/// The hardware leaderboard for the model and workload, as the panel ranks it by default (at
+/// the decision inputs' tokens/s per user, else 50).
+fn leaderboard_section(scenario: &Scenario, view: &ViewState) -> String {
+    let board = request_for(&view.scenario, &view.decision, TargetMode::Interactivity)
+        .map_err(|e| format!("{}: {}", e.field, e.message))
+        .and_then(|request| leaderboard(&request));
+    let board = match board {
+        Ok(board) => board,
+        Err(why) => {
+            return format!(
+                "<section><h2>Hardware leaderboard</h2><p>The leaderboard could not run: {}</p></section>",
+                escape(&why)
+            )
+        }
+    };
+    let rows: String = board
+        .rows
+        .iter()
+        .take(REPORT_LEADERBOARD_ROWS)
+        .enumerate()
+        .map(|(rank, row)| {
+            format!(
+                "<tr><td>{}</td><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                rank + 1,
+                escape(&row.gpu_name),
+                escape(&format!("{}{}", row.precision.to_ascii_uppercase(), if row.quality_caveat { "†" } else { "" })),
+                escape(&format!("{} GPUs, {}", row.gpus, row.layout)),
+                format_number(row.output_tok_s_per_gpu),
+                format_number(row.tok_s_per_user),
+                escape(&row.usd_per_m_output.map_or_else(|| "no price".into(), format_usd)),
+            )
+        })
+        .collect();
+    format!(
+        "<section><h2>Hardware leaderboard for {}</h2><p class=\"meta\">Every catalog GPU × \
+         precision × layout at {} ({} layouts swept); the best layout per GPU and precision, \
+         cheapest $/M output first (GPUs without a price last, by throughput). † 4-bit weights: \
+         check accuracy.</p><table class=\"board\"><thead><tr><th>#</th><th>GPU</th><th>Precision</th>\
+         <th>Layout</th><th>Output tok/s per GPU</th><th>Tok/s per user</th><th>$/M output</th>\
+         </tr></thead><tbody>{rows}</tbody></table></section>",
+        escape(&scenario.model.name),
+        escape(&board.target.text()),
+        board.searched,
+    )
 }
 
 fn gpu_name(id: &str) -> String {

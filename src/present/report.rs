@@ -97,9 +97,10 @@ pub fn format_cost(value: Option<f64>) -> String {
 fn price_text(scenario: &Scenario) -> String {
     match scenario.usd_per_gpu_hour {
         Some(usd_per_gpu_hour) => format!(
-            "Price: ${:.3} per GPU-hour, ${:.2}/hour in all; input/output split by GPU time (prefill vs decode); blended = 3:1 input:output",
+            "Price: ${:.3} per GPU-hour, ${:.2}/hour in all ({}); input/output split by GPU time (prefill vs decode); blended = 3:1 input:output",
             usd_per_gpu_hour,
-            f64::from(scenario.gpu_count) * usd_per_gpu_hour
+            f64::from(scenario.gpu_count) * usd_per_gpu_hour,
+            crate::decide::pricing::price_provenance(&scenario.gpu, usd_per_gpu_hour, None)
         ),
         None => format!(
             "Price: none per GPU-hour (none entered, and the catalog has none for the {}), so no cost is shown",
@@ -459,7 +460,7 @@ mod tests {
     fn the_price_line_and_costs_say_when_there_is_no_price() {
         let priced = text_for(ScenarioInput::default());
         assert!(
-            priced.contains("Price: $3.125 per GPU-hour, $25.00/hour in all"),
+            priced.contains("Price: $3.125 per GPU-hour, $25.00/hour in all (your price)"),
             "{priced}"
         );
         let unpriced = text_for(ScenarioInput {

@@ -6,6 +6,7 @@
 
 use super::{fields, ScenarioError};
 use crate::model::cost::BLEND_INPUT_PER_OUTPUT;
+use crate::model::economics::Ownership;
 use crate::model::slo::{SloInput, SloSettings};
 
 /// How the traffic volume is stated.
@@ -98,7 +99,8 @@ fn trim_number(value: f64) -> String {
 }
 
 /// The decision inputs exactly as given (the page's defaults: P90, 10 req/s, half of capacity,
-/// 3:1, electricity off at $0.10/kWh and PUE 1.3, every GPU allowed).
+/// 3:1, electricity off at $0.10/kWh and PUE 1.3, every GPU allowed, BF16 and FP8 weights,
+/// at most 80 % utilization, 8 GPUs per server).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecisionInput {
     /// TTFT target in ms; `None` does not constrain.
@@ -122,7 +124,27 @@ pub struct DecisionInput {
     pub tok_s_per_user: Option<f64>,
     /// GPUs the plan may use; `None` = every catalog GPU with a price and a complete spec.
     pub gpus_allowed: Option<Vec<String>>,
+    /// Weight precisions the plan may use (ids, checked by `PlanRequest::try_from`); 4-bit
+    /// weights are left out unless listed, since they need an accuracy check.
+    pub precisions_allowed: Vec<String>,
+    /// Highest traffic ÷ capacity a plan sizes for (replicas = ceil(traffic ÷ (ceiling × one
+    /// replica's capacity))), so no plan runs at 99 %.
+    pub max_utilization: f64,
+    /// GPUs per server: a replica fits in one, and a deployment larger than one buys whole ones.
+    pub gpus_per_node: f64,
+    /// Owned hardware (the "owned" price tier, `Ownership`): purchase price per GPU with its
+    /// server share; `None` = no owned price.
+    pub capex_usd_per_gpu: Option<f64>,
+    pub depreciation_years: f64,
+    /// Draw per GPU; `None` = the catalog TDP.
+    pub owned_power_w: Option<f64>,
+    pub hosting_usd_per_kw_month: f64,
+    /// Operations overhead (staff, support, software licences) in $ per GPU-hour.
+    pub ops_usd_per_gpu_hour: f64,
 }
+
+/// The weight precisions a plan uses unless told otherwise: no 4-bit weights.
+pub const DEFAULT_PLAN_PRECISIONS: [&str; 2] = ["bf16", "fp8"];
 
 impl Default for DecisionInput {
     fn default() -> DecisionInput {
@@ -140,6 +162,14 @@ impl Default for DecisionInput {
             energy_pue: 1.3,
             tok_s_per_user: None,
             gpus_allowed: None,
+            precisions_allowed: DEFAULT_PLAN_PRECISIONS.map(String::from).to_vec(),
+            max_utilization: 0.8,
+            gpus_per_node: 8.0,
+            capex_usd_per_gpu: None,
+            depreciation_years: 4.0,
+            owned_power_w: None,
+            hosting_usd_per_kw_month: 0.0,
+            ops_usd_per_gpu_hour: 0.0,
         }
     }
 }
@@ -179,6 +209,31 @@ impl DecisionInput {
         if let Some(target) = self.tok_s_per_user {
             fields::TOK_S_PER_USER.real(target)?;
         }
+        fields::MAX_UTILIZATION.real(self.max_utilization)?;
+        fields::GPUS_PER_NODE.whole(self.gpus_per_node)?;
+        if let Some(capex) = self.capex_usd_per_gpu {
+            fields::CAPEX_USD_PER_GPU.real(capex)?;
+        }
+        fields::DEPRECIATION_YEARS.real(self.depreciation_years)?;
+        if let Some(watts) = self.owned_power_w {
+            fields::OWNED_POWER_W.real(watts)?;
+        }
+        fields::HOSTING_USD_PER_KW_MONTH.real(self.hosting_usd_per_kw_month)?;
+        fields::OPS_USD_PER_GPU_HOUR.real(self.ops_usd_per_gpu_hour)?;
         Ok(())
+    }
+
+    /// What owning the GPUs costs, with the electricity price and PUE of the energy inputs;
+    /// `None` until a capex per GPU is given.
+    pub fn ownership(&self) -> Option<Ownership> {
+        Some(Ownership {
+            capex_usd_per_gpu: self.capex_usd_per_gpu?,
+            depreciation_years: self.depreciation_years,
+            power_w: self.owned_power_w,
+            pue: self.energy_pue,
+            usd_per_kwh: self.energy_usd_per_kwh,
+            hosting_usd_per_kw_month: self.hosting_usd_per_kw_month,
+            ops_usd_per_gpu_hour: self.ops_usd_per_gpu_hour,
+        })
     }
 }

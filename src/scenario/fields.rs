@@ -430,15 +430,18 @@ fn set_gpus_allowed(decision: &mut DecisionInput, text: &str) -> Result<(), Stri
     decision.gpus_allowed = if text.is_empty() {
         None
     } else {
-        Some(
-            text.split(',')
-                .map(str::trim)
-                .filter(|id| !id.is_empty())
-                .map(parse_word)
-                .collect::<Result<Vec<_>, _>>()?,
-        )
+        Some(parse_list(text)?)
     };
     Ok(())
+}
+
+/// A comma-separated list of identifiers (`h100-sxm,l40s`); blanks between commas are dropped.
+fn parse_list(text: &str) -> Result<Vec<String>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(parse_word)
+        .collect()
 }
 
 impl Field {
@@ -626,6 +629,14 @@ table! {
     ENERGY_PUE = Field::new("energy-pue", "PUE", Real, Decision, num!(decision: energy_pue)).range(1.0, 3.0);
     TOK_S_PER_USER = Field::new("tok-s-per-user", "Target tokens/s per user", Real, Decision, opt!(decision: tok_s_per_user)).unit("tok/s").range(0.01, 1e6).optional().term("interactivity");
     GPUS_ALLOWED = Field::new("gpus-allowed", "GPUs the plan may use", Text, Decision, Access::Decision { get: gpus_allowed_text, set: set_gpus_allowed });
+    PRECISIONS_ALLOWED = Field::new("precisions-allowed", "Weight precisions the plan may use", Text, Decision, Access::Decision { get: |d| d.precisions_allowed.join(","), set: |d, t| parse_list(t).map(|v| d.precisions_allowed = v) });
+    MAX_UTILIZATION = Field::new("max-utilization", "Utilization ceiling", Real, Decision, num!(decision: max_utilization)).unit("of capacity").range(0.05, 1.0);
+    GPUS_PER_NODE = Field::new("gpus-per-node", "GPUs per server", Integer, Decision, num!(decision: gpus_per_node)).range(1.0, 64.0);
+    CAPEX_USD_PER_GPU = Field::new("capex-usd-per-gpu", "Owned: capex per GPU (server share included)", Real, Decision, opt!(decision: capex_usd_per_gpu)).unit("$").range(0.0, 1e7).optional();
+    DEPRECIATION_YEARS = Field::new("depreciation-years", "Owned: depreciation", Real, Decision, num!(decision: depreciation_years)).unit("years").range(0.5, 15.0);
+    OWNED_POWER_W = Field::new("owned-power-w", "Owned: power per GPU (blank: catalog TDP)", Real, Decision, opt!(decision: owned_power_w)).unit("W").range(1.0, 10_000.0).optional();
+    HOSTING_USD_PER_KW_MONTH = Field::new("hosting-usd-per-kw-month", "Owned: hosting", Real, Decision, num!(decision: hosting_usd_per_kw_month)).unit("$/kW-month").range(0.0, 10_000.0);
+    OPS_USD_PER_GPU_HOUR = Field::new("ops-usd-per-gpu-hour", "Owned: operations and software", Real, Decision, num!(decision: ops_usd_per_gpu_hour)).unit("$/GPU-hour").range(0.0, 100.0);
 }
 
 fn traffic_unit_text(decision: &DecisionInput) -> String {

@@ -384,7 +384,7 @@ test('report: Download report saves one self-contained HTML file that opens offl
   await reader.setContent(html, { waitUntil: 'load' });
   assert.deepEqual(requests.filter((u) => !u.startsWith('data:') && u !== 'about:blank'), [], 'the report fetched nothing');
   const text = await reader.locator('body').innerText();
-  for (const section of ['At 32 in flight', 'Service level and traffic', 'Simulated tails', 'Plan: the cheapest deployments', 'Why the others lost', 'Against API prices', 'Every input', 'Assumptions and sources']) {
+  for (const section of ['At 32 in flight', 'Service level and traffic', 'Simulated tails', 'Plan: the cheapest deployments', 'Why the others lost', 'Hardware leaderboard', 'Against API prices', 'Every input', 'Assumptions and sources']) {
     assert.ok(text.includes(section), `report section ${section}`);
   }
   assert.ok(await reader.locator('svg').count() >= 1, 'the chart is inline SVG');

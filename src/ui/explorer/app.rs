@@ -64,9 +64,12 @@ fn price_hint(gpu_id: &str) -> String {
         price(gpu.usd_per_gpu_hour_high),
     ) {
         (Some(low), Some(typical), Some(high)) if low != high => {
-            format!("catalog: {low}–{high}, typically {typical}")
+            format!(
+                "catalog: {low}–{high}, typically {typical}, as of {}",
+                gpu.price_as_of
+            )
         }
-        (_, Some(typical), _) => format!("catalog: typically {typical}"),
+        (_, Some(typical), _) => format!("catalog: typically {typical}, as of {}", gpu.price_as_of),
         _ => format!("no catalog price for the {}; enter one", gpu.name),
     }
 }

@@ -3,6 +3,8 @@
 //! self-hosted price at the same mix, and the utilization u* above which self-hosting is
 //! cheaper (`pricing::PointCost::break_even`, MODEL.md §7). Says so when the catalog lists no
 //! API price for the model, and asks for one when the scenario has no price per GPU-hour.
+//! Each API price shows its date (and its source on hover); the self-hosted price says where it
+//! comes from (a catalog tier and its date, owned hardware, or "your price").
 
 use crate::decide::pricing::PointCost;
 use crate::page::decisions::DecisionState;
@@ -46,8 +48,10 @@ pub fn break_even_panel(props: &BreakEvenPanelProps) -> Html {
         <section class="panel decision break-even-panel" aria-labelledby="break-even-title">
             <h2 id="break-even-title">{ "Self-host or API?" }</h2>
             <p class="hint">{ format!(
-                "At the slider's operating point ({} in flight, {} GPUs), at the workload's mix of {:.1} input tokens per output token; your load: {} % of capacity (Cost panel).",
-                point.concurrency, point.gpus, mix, percent(u)
+                "At the slider's operating point ({} in flight, {} GPUs), at the workload's mix of {:.1} input tokens per output token; your load: {} % of capacity (Cost panel). Self-hosted at ${}/GPU-hour ({}).",
+                point.concurrency, point.gpus, mix, percent(u),
+                scenario.usd_per_gpu_hour.map_or_else(|| "—".to_string(), crate::page::fields::number_text),
+                scenario.usd_per_gpu_hour.map_or_else(String::new, |p| crate::decide::pricing::price_provenance(&scenario.gpu, p, crate::model::economics::PriceTier::Owned.price_with(&scenario.gpu, d.input.ownership().as_ref())))
             ) }</p>
             if cost.is_none() {
                 { enter_price_hint(BREAK_EVEN_NO_PRICE_ID, &scenario.gpu.name, true) }
@@ -66,6 +70,7 @@ pub fn break_even_panel(props: &BreakEvenPanelProps) -> Html {
                             { head("col-api-mix", "API $/M mix", "API price per million tokens at the workload's input:output mix: (in tok/s × $in + out tok/s × $out) ÷ total tok/s.") }
                             { head("col-u-star", "Break-even u*", "u* = self-hosted $/hour ÷ the API bill per hour for the same tokens at capacity; self-hosting is cheaper when utilization exceeds u*.") }
                             { head("col-cheaper", "At your load", "Which is cheaper at your utilization (Cost panel): self-hosting when it is at least u*, else the API.") }
+                            { head("col-api-as-of", "Price as of", "When the API price was read; hover the provider for its source.") }
                         </tr></thead>
                         <tbody>
                             { for rows.iter().map(|row| {
@@ -84,6 +89,7 @@ pub fn break_even_panel(props: &BreakEvenPanelProps) -> Html {
                                         <td>{ format_usd(row.api_usd_per_m_mixed) }</td>
                                         <td data-col="u_star">{ if u_star > 1.0 { "> 100 %".to_string() } else { format!("{} %", percent(u_star)) } }</td>
                                         <td>{ cheaper }</td>
+                                        <td data-col="as_of" title={row.source.clone()}>{ row.as_of.clone() }</td>
                                     </tr>
                                 }
                             }) }

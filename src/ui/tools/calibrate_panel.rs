@@ -2,7 +2,9 @@
 //! or import a `vllm bench serve` result JSON from a file (read in the browser; nothing is
 //! sent anywhere), fit the efficiency knobs with `calibrate::calibrate`, show the fitted knobs
 //! and measured vs fitted with residuals, and apply the fit to the scenario (as efficiency
-//! overrides, so it also travels in the share link). Bad input names the line or key.
+//! overrides, so it also travels in the share link). Bad input names the line or key. Beside
+//! the fit, its verdict (`#calibrate-verdict`): too few points for the knobs (those kept at their
+//! defaults are named and not applied), a knob at its bound, a poor median residual.
 //!
 //! A benchmark measures one engine, so the fit is made against one replica of the scenario
 //! (`sizing::one_replica_input`); the knobs are per GPU and apply to every replica.
@@ -183,6 +185,14 @@ pub fn calibrate_panel(props: &CalibratePanelProps) -> Html {
                     Err(why) => html! { <p class="field-error" id="calibrate-error" role="alert">{ format!("Could not fit: {why}") }</p> },
                     Ok(c) => html! { <>
                         <p class="hint">{ format!("Fitted against {}.", run.against) }</p>
+                        if c.verdict.warnings.is_empty() {
+                            <p class="hint" id="calibrate-verdict">{ format!("Fit quality: {} points for {} knobs, median residual {:.1} %.", c.verdict.points, c.verdict.knobs_fitted.len(), c.verdict.median_residual * 100.0) }</p>
+                        } else {
+                            <div class="notice" id="calibrate-verdict" role="status">
+                                <p>{ "This fit cannot be trusted as it stands:" }</p>
+                                <ul>{ for c.verdict.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
+                            </div>
+                        }
                         <div class="metrics" id="calibrate-knobs">
                             <Metric name="fit_eta_mem" label="η memory" value={format!("{:.3}", c.eta_mem)} unit="of peak BW"
                                 definition="Achieved fraction of peak memory bandwidth when streaming weights and KV cache (MODEL.md §8 knob 1); sets the batch-1 end of the curve." />

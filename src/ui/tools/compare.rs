@@ -2,6 +2,7 @@
 //! message), and `#compare-table` with the current scenario and every pin side by side:
 //! throughput at the SLO, tokens/s per user there, $/M output and blended, GPUs the traffic
 //! needs and $/month ("—" for a scenario without a price per GPU-hour). Each pin's row carries the line style its curve has on the chart.
+//! The table downloads as CSV (`#compare-csv`), built when clicked.
 
 use crate::decide::pricing::PointCost;
 use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
@@ -11,6 +12,7 @@ use crate::page::pins::{pin_label, PinAction};
 use crate::page::state::Action;
 use crate::present::chart::{pin_style, MarkerShape, Theme};
 use crate::scenario::{Scenario, ScenarioInput};
+use crate::ui::platform::download::download_text;
 use crate::ui::tools::decision_panels::LatestState;
 use crate::ui::widgets::decision_inputs::{grouped, TermHead};
 use crate::ui::widgets::price::{amount_or_dash, usd_or_dash};
@@ -33,6 +35,8 @@ struct RowNumbers {
     usd_per_m_blended: Option<f64>,
     /// GPUs and $/month for the traffic; `None` without traffic.
     sized: Option<(u32, Option<f64>)>,
+    /// "$2.65 (catalog typical, as of 2026-05)", "$3.125 (your price)", or "—".
+    price: String,
 }
 
 fn row_numbers(
@@ -64,6 +68,18 @@ fn row_numbers(
         usd_per_m_output: cost.map(|c| c.usd_per_m_output),
         usd_per_m_blended: cost.map(|c| c.usd_per_m_blended),
         sized,
+        price: scenario.usd_per_gpu_hour.map_or_else(
+            || "—".to_string(),
+            |p| {
+                let owned = crate::model::economics::PriceTier::Owned
+                    .price_with(&scenario.gpu, d.input.ownership().as_ref());
+                format!(
+                    "${} ({})",
+                    crate::page::fields::number_text(p),
+                    crate::decide::pricing::price_provenance(&scenario.gpu, p, owned)
+                )
+            },
+        ),
     })
 }
 
@@ -99,10 +115,59 @@ fn cells(numbers: &Result<RowNumbers, String>) -> Html {
                 <td data-col="usd_per_m_blended">{ usd_or_dash(n.usd_per_m_blended) }</td>
                 <td data-col="gpus_needed">{ gpus }</td>
                 <td data-col="usd_per_month">{ month }</td>
+                <td data-col="price">{ n.price.clone() }</td>
             </> }
         }
-        Err(why) => html! { <td colspan="6" class="muted">{ why.clone() }</td> },
+        Err(why) => html! { <td colspan="7" class="muted">{ why.clone() }</td> },
     }
+}
+
+/// The table as CSV rows: a header, then the current scenario and each pin (empty cells where
+/// the page shows "—", the reason where a row has no numbers).
+fn table_csv(
+    current: (String, &Result<RowNumbers, String>),
+    pins: &[(String, Result<RowNumbers, String>)],
+) -> String {
+    let mut rows = vec![[
+        "scenario",
+        "tok_s_per_gpu",
+        "tok_s_per_user",
+        "usd_per_m_output",
+        "usd_per_m_blended",
+        "gpus_needed",
+        "usd_per_month",
+        "usd_per_gpu_hour_source",
+        "note",
+    ]
+    .map(String::from)
+    .to_vec()];
+    let money = |v: Option<f64>| v.map(|v| format!("{v:.4}")).unwrap_or_default();
+    let row = |name: &str, numbers: &Result<RowNumbers, String>| match numbers {
+        Ok(n) => vec![
+            name.to_string(),
+            format!("{:.1}", n.per_gpu),
+            format!("{:.1}", n.per_user),
+            money(n.usd_per_m_output),
+            money(n.usd_per_m_blended),
+            n.sized
+                .map(|(gpus, _)| gpus.to_string())
+                .unwrap_or_default(),
+            money(n.sized.and_then(|(_, month)| month)),
+            n.price.clone(),
+            String::new(),
+        ],
+        Err(why) => {
+            let mut cells = vec![name.to_string()];
+            cells.extend(std::iter::repeat_n(String::new(), 7));
+            cells.push(why.clone());
+            cells
+        }
+    };
+    rows.push(row(&current.0, current.1));
+    for (name, numbers) in pins {
+        rows.push(row(name, numbers));
+    }
+    crate::catalog::csv::write_rows(&rows)
 }
 
 #[function_component(ComparePanel)]
@@ -141,6 +206,41 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
         })
     };
     let current = row_numbers(&view.scenario, &props.data.current, d);
+    let on_csv = {
+        let (latest, decisions, data) = (
+            props.latest.clone(),
+            props.decisions.clone(),
+            props.data.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let Some(state) = latest.handle() else {
+                return;
+            };
+            let Some(view) = state.view.as_ref() else {
+                return;
+            };
+            let current = row_numbers(&view.scenario, &data.current, &decisions);
+            let pins: Vec<(String, Result<RowNumbers, String>)> = data
+                .pinned
+                .iter()
+                .enumerate()
+                .map(|(index, pin)| {
+                    let numbers = match &pin.evaluated {
+                        Ok((scenario, _, decision)) => row_numbers(scenario, decision, &decisions),
+                        Err(why) => Err(format!("no longer valid: {why}")),
+                    };
+                    (format!("pin {}: {}", index + 1, pin.label), numbers)
+                })
+                .collect();
+            let name = format!("Current: {}", pin_label(&view.scenario.input));
+            // A refused download leaves the table on the page; nothing else to do.
+            let _ = download_text(
+                "servecost-compare.csv",
+                "text/csv",
+                &table_csv((name, &current), &pins),
+            );
+        })
+    };
     let at = if props.data.current.slo.is_some() {
         "at the SLO"
     } else {
@@ -156,6 +256,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
             <div class="panel-head">
                 <h2 id="compare-title">{ "Compare" }</h2>
                 <button type="button" class="button" id="pin" onclick={on_pin}>{ format!("Pin this scenario ({}/4)", props.pins.len()) }</button>
+                <button type="button" class="button small" id="compare-csv" onclick={on_csv}>{ "CSV" }</button>
             </div>
             <p class="notice-line" id="pins-notice" role="status">{ d.pins_notice.clone().unwrap_or_default() }</p>
             <div class="table-scroll">
@@ -168,6 +269,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
                         { head("col-cmp-usd-blend", "$/M blended", "", "(r × input + decode-share output price) ÷ (r + 1) at the chosen blend ratio, at full utilization.".into()) }
                         { head("col-cmp-gpus", "GPUs", "for the traffic", "ceil(traffic output tok/s ÷ one replica's output tok/s) × GPUs per replica; traffic from the Targets panel with each scenario's own lengths.".into()) }
                         { head("col-cmp-month", "$/month", "", "GPUs for the traffic × ($/GPU-hour + electricity when on) × 730 hours.".into()) }
+                        { head("col-cmp-price", "Price", "$/GPU-hour", "The scenario's price per GPU-hour and where it comes from: a catalog tier and the date of its quotes, owned hardware, or your price.".into()) }
                         <th scope="col"><span class="visually-hidden">{ "Actions" }</span></th>
                     </tr></thead>
                     <tbody>

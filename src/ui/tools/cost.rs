@@ -4,8 +4,13 @@
 //! traffic volume needs at the SLO. Formulas: `pricing` and `sizing` (MODEL.md §7). Without a
 //! price per GPU-hour every money figure reads "—" (the GPUs a traffic needs are still counted)
 //! and a hint points at the price control.
+//!
+//! Prices carry their provenance: the catalog tiers show their date and sources (`#price-source`),
+//! a typed price is "your price", and owned hardware (`#owned-hardware`: capex, depreciation,
+//! power, PUE and $/kWh, hosting, operations) gives an "owned" tier beside the rental ones at its
+//! effective $/GPU-hour (`economics::Ownership::cost`, NVIDIA's TCO method), broken down.
 
-use crate::decide::pricing::{tier_of, PointCost, UTILIZATION_STEPS};
+use crate::decide::pricing::{tier_of, PointCost, UTILIZATION_STEPS, YOUR_PRICE};
 use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
 use crate::model::economics::{energy_usd_per_gpu_hour, Energy, PriceTier};
 use crate::page::decision_data::DecisionData;
@@ -14,7 +19,8 @@ use crate::page::fields::number_text;
 use crate::page::state::View;
 use crate::present::report::format_usd;
 use crate::scenario::fields::{
-    Field, BLEND, ENERGY, ENERGY_PUE, ENERGY_USD_PER_KWH, OFFERED_LOAD, OFFERED_LOAD_UNIT,
+    Field, BLEND, CAPEX_USD_PER_GPU, DEPRECIATION_YEARS, ENERGY, ENERGY_PUE, ENERGY_USD_PER_KWH,
+    HOSTING_USD_PER_KW_MONTH, OFFERED_LOAD, OFFERED_LOAD_UNIT, OPS_USD_PER_GPU_HOUR, OWNED_POWER_W,
     USD_PER_GPU_HOUR,
 };
 use crate::ui::widgets::decision_inputs::{percent, select_field, usd_amount, NumberField};
@@ -92,29 +98,37 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
 
     // Price tier: picking one writes its price into the scenario's $/GPU-hour field.
     let gpu = &scenario.gpu;
+    let ownership = d.input.ownership();
+    let owned = ownership.and_then(|o| o.cost(gpu.tdp_w));
+    let owned_price = owned.map(|c| c.usd_per_gpu_hour);
     let tier = if d.custom_price {
         None
     } else {
-        scenario
-            .usd_per_gpu_hour
-            .and_then(|price| tier_of(gpu, price))
-    };
-    let mut tiers: Vec<(String, String)> = [PriceTier::Low, PriceTier::Typical, PriceTier::High]
-        .into_iter()
-        .filter_map(|t| {
-            let price = match t {
-                PriceTier::Low => gpu.usd_per_gpu_hour_low,
-                PriceTier::Typical => gpu.usd_per_gpu_hour_typical,
-                PriceTier::High => gpu.usd_per_gpu_hour_high,
-            }?;
-            Some((t.id().to_string(), format!("{} ${price:.2}", t.id())))
+        scenario.usd_per_gpu_hour.and_then(|price| {
+            tier_of(gpu, price).or_else(|| {
+                owned_price
+                    .filter(|o| (o - price).abs() < 1e-9)
+                    .map(|_| PriceTier::Owned)
+            })
         })
+    };
+    // Exactly the catalog's quotes (an unquoted tier is not offered), then the owned price.
+    let quoted = |t: PriceTier| match t {
+        PriceTier::Low => gpu.usd_per_gpu_hour_low,
+        PriceTier::Typical => gpu.usd_per_gpu_hour_typical,
+        PriceTier::High => gpu.usd_per_gpu_hour_high,
+        PriceTier::Owned => owned_price,
+    };
+    let mut tiers: Vec<(String, String)> = PriceTier::RENTAL
+        .into_iter()
+        .chain([PriceTier::Owned])
+        .filter_map(|t| Some((t.id().to_string(), format!("{} ${:.2}", t.id(), quoted(t)?))))
         .collect();
     tiers.push((
         "custom".into(),
         scenario.usd_per_gpu_hour.map_or_else(
-            || "custom (no price yet)".to_string(),
-            |price| format!("custom ${}", number_text(price)),
+            || "your price (none yet)".to_string(),
+            |price| format!("{YOUR_PRICE} ${}", number_text(price)),
         ),
     ));
     let on_tier = {
@@ -122,7 +136,7 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
             (props.on_edit.clone(), props.decisions.clone(), gpu.clone());
         Callback::from(move |value: String| match PriceTier::parse(&value) {
             Some(t) => {
-                if let Some(price) = t.price(&gpu) {
+                if let Some(price) = t.price_with(&gpu, ownership.as_ref()) {
                     decisions.dispatch(DecisionAction::SetCustomPrice(false));
                     on_edit.emit((&USD_PER_GPU_HOUR, number_text(price)));
                 }
@@ -180,6 +194,60 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
         usd_per_kwh: d.input.energy_usd_per_kwh,
         pue: d.input.energy_pue,
     };
+    let rental_as_of = if gpu.price_as_of.is_empty() {
+        "undated".to_string()
+    } else {
+        format!("as of {}", gpu.price_as_of)
+    };
+    let price_source = match tier {
+        Some(PriceTier::Owned) => "The price is the owned-hardware tier below.".to_string(),
+        Some(t) => format!(
+            "The price is the catalog's {} on-demand quote for the {}, {rental_as_of}.",
+            t.id(),
+            gpu.name
+        ),
+        None if scenario.usd_per_gpu_hour.is_some() => {
+            format!("The price is {YOUR_PRICE} (typed, not a catalog quote).")
+        }
+        None => String::new(),
+    };
+    let owned_line = owned.map(|c| {
+        let rentals: Vec<String> = PriceTier::RENTAL
+            .into_iter()
+            .filter_map(|t| Some(format!("{} ${:.2}", t.id(), quoted(t)?)))
+            .collect();
+        format!(
+            "Owned: ${:.3} capex + ${:.3} power ({:.0} W × PUE) + ${:.3} hosting + ${:.3} operations = ${:.3} per GPU-hour{}.",
+            c.capex_usd_per_gpu_hour,
+            c.power_usd_per_gpu_hour,
+            c.power_w,
+            c.hosting_usd_per_gpu_hour,
+            c.ops_usd_per_gpu_hour,
+            c.usd_per_gpu_hour,
+            if rentals.is_empty() { String::new() } else { format!(", beside the rental tiers {} ({rental_as_of})", rentals.join(", ")) }
+        )
+    });
+    let owned_fields: Vec<&'static Field> = if d.input.energy_on {
+        vec![
+            &CAPEX_USD_PER_GPU,
+            &DEPRECIATION_YEARS,
+            &OWNED_POWER_W,
+            &HOSTING_USD_PER_KW_MONTH,
+            &OPS_USD_PER_GPU_HOUR,
+        ]
+    } else {
+        // Electricity's price and PUE price the owned hardware's power too; shown here when
+        // electricity is off (their boxes above are hidden then).
+        vec![
+            &CAPEX_USD_PER_GPU,
+            &DEPRECIATION_YEARS,
+            &OWNED_POWER_W,
+            &ENERGY_USD_PER_KWH,
+            &ENERGY_PUE,
+            &HOSTING_USD_PER_KW_MONTH,
+            &OPS_USD_PER_GPU_HOUR,
+        ]
+    };
     let energy_hint = match gpu.tdp_w {
         // As `PointCost::energy_usd_per_hour(1.0)`, which electricity needs no rental price for.
         Some(tdp) => format!(
@@ -214,6 +282,29 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
                 { select_field("price-tier", "Price tier", &tiers, tier.map_or("custom", PriceTier::id), Some("$/GPU-hour: the catalog's on-demand quotes for this GPU, or custom (the Price per GPU-hour field).".into()), on_tier) }
                 { select_field(BLEND.key, BLEND.label, &options(&BLEND), &d.input.blend.value(), None, edit(&BLEND)) }
             </div>
+            <p class="hint" id="price-source">{ price_source }</p>
+            if !gpu.source.is_empty() {
+                <details class="hint" id="price-sources">
+                    <summary>{ format!("Sources of the catalog's {} quotes ({rental_as_of})", gpu.name) }</summary>
+                    <p>{ gpu.source.clone() }</p>
+                </details>
+            }
+            <details class="owned-hardware" id="owned-hardware" open={ownership.is_some()}>
+                <summary>{ "Owned hardware: an effective $/GPU-hour" }</summary>
+                <p class="hint">{ "NVIDIA's TCO method (server cost ÷ depreciation + power + hosting + software), per GPU-hour: capex ÷ (years × 8760) + kW × PUE × $/kWh + hosting $/kW-month × kW × PUE ÷ 730 + operations. Enter a capex to add an \"owned\" tier to the price choice." }</p>
+                <div class="decision-fields">
+                    { for owned_fields.into_iter().map(|field| NumberField {
+                        placeholder: if field == &OWNED_POWER_W { Some("catalog TDP") } else { field.optional.then_some("none") },
+                        ..NumberField::of(field, d.text(field).to_string(), d.error(field).map(str::to_string), edit(field))
+                    }.render()) }
+                </div>
+                if let Some(line) = owned_line.clone() {
+                    <p class="hint" id="owned-price">{ line }</p>
+                }
+                if tier == Some(PriceTier::Owned) && d.input.energy_on {
+                    <p class="notice" role="status">{ "The owned price already includes power: with Add electricity on, power is counted twice." }</p>
+                }
+            </details>
             <div class="field checkbox-field">
                 <input type="checkbox" id={ENERGY.key} checked={d.input.energy_on} onchange={on_energy} />
                 <label for={ENERGY.key}>{ ENERGY.label }</label>

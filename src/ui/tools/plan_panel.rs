@@ -4,21 +4,30 @@
 //!
 //! The search takes tens to hundreds of milliseconds, so it runs on a button press (`#plan-run`),
 //! after the browser has painted "Searching…", never on every input.
+//!
+//! The rules a buyer signs under are the panel's own inputs (decision fields, so they travel in
+//! links): the weight precisions allowed (FP4 / INT4 unticked by default, and flagged with a
+//! quality caveat when ticked), the utilization ceiling and the GPUs per server. Each listed
+//! candidate's SLO check in the simulator is its own column, and the table downloads as CSV
+//! (`#plan-csv`, `plan::candidates_csv`).
 
 use crate::catalog::{catalog, Gpu};
-use crate::decide::plan::{plan, why_not_plannable, Candidate, PlanInput, PlanRequest};
-use crate::decide::pricing::tier_of;
+use crate::decide::plan::{candidates_csv, plan, why_not_plannable, Candidate, PlanRequest};
 use crate::decide::sizing::{candidate_input, output_tok_s_from_req_s};
 use crate::model::economics::PriceTier;
-use crate::model::slo::{SloInput, SloMethod};
+use crate::model::precision::Precision;
 use crate::page::decision_data::ScenarioDecision;
-use crate::page::decisions::{DecisionAction, DecisionState, PlanStatus};
+use crate::page::decisions::{
+    plan_price_tier, plan_request, DecisionAction, DecisionState, PlanStatus,
+};
 use crate::page::state::{Action, Shared, State};
 use crate::present::report::{format_number, format_usd};
+use crate::scenario::fields::{GPUS_PER_NODE, MAX_UTILIZATION, PRECISIONS_ALLOWED};
 use crate::scenario::ScenarioInput;
+use crate::ui::platform::download::download_text;
 use crate::ui::tools::decision_panels::LatestState;
 use crate::ui::tools::targets::slo_text;
-use crate::ui::widgets::decision_inputs::{grouped, percent, usd_amount, TermHead};
+use crate::ui::widgets::decision_inputs::{grouped, percent, usd_amount, NumberField, TermHead};
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
@@ -82,39 +91,27 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
     if allowed.is_empty() {
         return Err("tick at least one GPU".into());
     }
-    let tier = if d.custom_price {
-        PriceTier::Typical
-    } else {
-        s.usd_per_gpu_hour
-            .and_then(|price| tier_of(&s.gpu, price))
-            .unwrap_or(PriceTier::Typical)
-    };
+    let tier = plan_price_tier(s, &d.input, d.custom_price);
+    if d.input.precisions_allowed.is_empty() {
+        return Err("tick at least one weight precision".into());
+    }
     let slo = d.slo();
     let target = format!(
-        "{} for {} output tok/s{}, {} catalog prices, GPUs: {}",
+        "{} for {} output tok/s{}, {} prices, GPUs: {}; weights {}, at most {} % utilization, {} GPUs per server",
         s.model.name,
         grouped(traffic),
         slo.as_ref()
             .map(|slo| format!(" at {}", slo_text(slo)))
             .unwrap_or_else(|| " (no SLO: max throughput)".into()),
-        tier.id(),
-        allowed.join(", ")
+        tier.provenance(&s.gpu),
+        allowed.join(", "),
+        d.input.precisions_allowed.join(", ").to_ascii_uppercase(),
+        percent(d.input.max_utilization),
+        d.input.gpus_per_node
     );
     // Checked once, as the CLI's `plan` is; the search uses the analytic tails, and the listed
     // candidates are then checked in the simulator (`slo_sim::check_in_simulator`).
-    let request = PlanRequest::try_from(PlanInput {
-        base: s.input.clone(),
-        traffic_tok_s: Some(traffic),
-        traffic_req_s: None,
-        slo: SloInput {
-            method: Some(SloMethod::Analytic.id().into()),
-            ..d.input.slo_input()
-        },
-        gpus_allowed: allowed,
-        price_tier: Some(tier.id().into()),
-        top: Some(PLAN_TOP as f64),
-    })
-    .map_err(|e| format!("{}: {}", e.field, e.message))?;
+    let request = plan_request(s, &d.input, tier, traffic, allowed, PLAN_TOP)?;
     Ok((request, target))
 }
 
@@ -140,6 +137,12 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
         || "mean".to_string(),
         |p| format!("P{}{simulated}", crate::page::fields::number_text(p)),
     );
+    let check = match c.latency_method {
+        "simulated" => "✓ simulated",
+        "analytic" => "analytic only",
+        _ => "no SLO",
+    };
+    let precision = c.precision.to_ascii_uppercase();
     html! {
         <tr>
             <td>{ rank }</td>
@@ -147,13 +150,14 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
             <td>{ c.gpus_per_replica }</td>
             <td>{ c.replicas }</td>
             <td data-col="total_gpus">{ c.total_gpus }</td>
-            <td>{ c.precision.to_ascii_uppercase() }</td>
+            <td title={c.quality_caveat.unwrap_or_default()}>{ if c.quality_caveat.is_some() { format!("{precision} †") } else { precision } }</td>
             <td>{ c.concurrency }</td>
             <td>{ format!("{} ({p})", format_number(c.ttft_ms)) }</td>
             <td>{ format!("{} ({p})", format_number(c.tpot_ms)) }</td>
             <td data-col="usd_per_month">{ usd_amount(c.usd_per_month) }</td>
             <td>{ format_usd(c.usd_per_m_output) }</td>
             <td>{ format!("{} %", percent(c.utilization)) }</td>
+            <td data-col="slo_check">{ check }</td>
             <td><button type="button" class="button small" id={format!("plan-apply-{rank}")}
                 aria-label={format!("Apply plan {rank}: {} × {}", c.total_gpus, gpu_name(&c.gpu))} {onclick}>{ "Apply" }</button></td>
         </tr>
@@ -219,6 +223,46 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
         })
     };
     let running = d.plan == PlanStatus::Running;
+    let edit = |field: &'static crate::scenario::fields::Field| {
+        let decisions = props.decisions.clone();
+        Callback::from(move |text: String| decisions.dispatch(DecisionAction::Edit(field, text)))
+    };
+    let toggle_precision = |precision: Precision| {
+        let (decisions, chosen) = (props.decisions.clone(), d.input.precisions_allowed.clone());
+        Callback::from(move |event: Event| {
+            let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            // In the table's order, whatever order they were ticked in.
+            let list: Vec<&str> = Precision::ALL
+                .iter()
+                .map(|p| p.id())
+                .filter(|id| {
+                    if *id == precision.id() {
+                        input.checked()
+                    } else {
+                        chosen.iter().any(|c| c == id)
+                    }
+                })
+                .collect();
+            decisions.dispatch(DecisionAction::Edit(&PRECISIONS_ALLOWED, list.join(",")));
+        })
+    };
+    let on_csv = {
+        let decisions = props.decisions.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let PlanStatus::Done { result, .. } = &decisions.plan {
+                if let Ok(found) = &**result {
+                    // A refused download leaves the table on the page; nothing else to do.
+                    let _ = download_text(
+                        "servecost-plan.csv",
+                        "text/csv",
+                        &candidates_csv(&found.candidates),
+                    );
+                }
+            }
+        })
+    };
     let left_out = unplannable_gpu_names();
     html! {
         <section class="panel decision plan-panel" aria-labelledby="plan-title">
@@ -237,10 +281,28 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
                     }) }
                 </div>
             </fieldset>
+            <fieldset class="decision-fieldset">
+                <legend>{ "Weight precisions" }</legend>
+                <div class="checkbox-grid">
+                    { for Precision::ALL.iter().map(|p| {
+                        let id = format!("plan-precision-{}", p.id());
+                        let four_bit = matches!(p, Precision::Fp4 | Precision::Int4);
+                        html! {
+                            <div class="checkbox-field">
+                                <input type="checkbox" id={id.clone()} checked={d.input.precisions_allowed.iter().any(|c| c == p.id())} onchange={toggle_precision(*p)} />
+                                <label for={id}>{ if four_bit { format!("{} (4-bit: quality caveat)", p.id().to_ascii_uppercase()) } else { p.id().to_ascii_uppercase() } }</label>
+                            </div>
+                        }
+                    }) }
+                </div>
+            </fieldset>
+            <div class="decision-fields">
+                { for [&MAX_UTILIZATION, &GPUS_PER_NODE].map(|field| NumberField::of(field, d.text(field).to_string(), d.error(field).map(str::to_string), edit(field)).render()) }
+            </div>
             if !left_out.is_empty() {
                 <p class="hint" id="plan-skipped">{ format!("Not listed (no typical rental price in the catalog, or an incomplete spec): {}.", left_out.join(", ")) }</p>
             }
-            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8) × precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas for the traffic; the listed ones are then checked in the simulator at that batch, and any that misses the SLO there is dropped (see why the others lost). Prices: the catalog tier chosen in Cost (typical when custom)." }</p>
+            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8, up to one server) × ticked precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas that the traffic fills at most the utilization ceiling of their capacity (whole servers once past one); 4-bit weights (FP4, INT4) can cost accuracy, which the model does not predict, so they are left out unless ticked and flagged † when listed; the listed ones are then checked in the simulator at that batch, and any that misses the SLO there is dropped (see why the others lost). Prices: the tier chosen in Cost (a catalog quote, dated; or owned hardware, the same capex per GPU for every GPU type; typical when the price is your own)." }</p>
             <div class="panel-head">
                 <button type="button" class="button" id="plan-run" disabled={running || now.is_err()} onclick={on_run}>
                     { if running { "Searching…" } else { "Find the cheapest" } }
@@ -274,13 +336,22 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
                                         { head("col-plan-tpot", "TPOT", "ms", "Time per output token at that batch: the simulated tail at the SLO's percentile (\"sim\"), or the mean without an SLO.") }
                                         { head("col-plan-month", "$/month", "", "Total GPUs × $/GPU-hour (catalog tier) × 730 hours.") }
                                         { head("col-plan-usd-m", "$/M output", "", "$/month ÷ the traffic's output tokens per month × 10⁶: idle capacity included.") }
-                                        { head("col-plan-util", "Utilization", "", "Traffic ÷ the output capacity of the replicas bought.") }
+                                        { head("col-plan-util", "Utilization", "", "Traffic ÷ the output capacity of the replicas bought (at most the ceiling).") }
+                                        { head("col-plan-check", "SLO check", "", "✓ simulated: the discrete-event simulator ran this replica at its batch and its tail TTFT and TPOT met the SLO (a candidate that missed there is dropped, see why the others lost); analytic only: not simulated.") }
                                         <th scope="col"><span class="visually-hidden">{ "Apply" }</span></th>
                                     </tr></thead>
                                     <tbody>
                                         { for found.candidates.iter().enumerate().map(|(i, c)| candidate_row(i + 1, c, base, &props.latest)) }
                                     </tbody>
                                 </table>
+                            </div>
+                        }
+                        if found.candidates.iter().any(|c| c.quality_caveat.is_some()) {
+                            <p class="hint" id="plan-caveat">{ "† 4-bit weights: quality caveat, check accuracy on your task before you sign." }</p>
+                        }
+                        if !found.candidates.is_empty() {
+                            <div class="button-row">
+                                <button type="button" class="button small" id="plan-csv" onclick={on_csv.clone()}>{ "CSV" }</button>
                             </div>
                         }
                         <details class="rejected" id="plan-rejected">
