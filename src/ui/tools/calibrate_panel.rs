@@ -81,6 +81,16 @@ fn residual_row(r: &Residual) -> Html {
     }
 }
 
+/// "Fit quality: 4 points for 4 knobs, median residual 3.1 %.": said whether or not it warns.
+fn quality(verdict: &crate::calibration::calibrate::FitVerdict) -> String {
+    format!(
+        "Fit quality: {} points for {} knobs, median residual {:.1} %.",
+        verdict.points,
+        verdict.knobs_fitted.len(),
+        verdict.median_residual * 100.0
+    )
+}
+
 #[function_component(CalibratePanel)]
 pub fn calibrate_panel(props: &CalibratePanelProps) -> Html {
     let d = &*props.decisions;
@@ -186,10 +196,10 @@ pub fn calibrate_panel(props: &CalibratePanelProps) -> Html {
                     Ok(c) => html! { <>
                         <p class="hint">{ format!("Fitted against {}.", run.against) }</p>
                         if c.verdict.warnings.is_empty() {
-                            <p class="hint" id="calibrate-verdict">{ format!("Fit quality: {} points for {} knobs, median residual {:.1} %.", c.verdict.points, c.verdict.knobs_fitted.len(), c.verdict.median_residual * 100.0) }</p>
+                            <p class="hint" id="calibrate-verdict">{ quality(&c.verdict) }</p>
                         } else {
                             <div class="notice" id="calibrate-verdict" role="status">
-                                <p>{ "This fit cannot be trusted as it stands:" }</p>
+                                <p>{ format!("{} This fit cannot be trusted as it stands:", quality(&c.verdict)) }</p>
                                 <ul>{ for c.verdict.warnings.iter().map(|w| html! { <li>{ w.clone() }</li> }) }</ul>
                             </div>
                         }
