@@ -8,6 +8,8 @@
 //
 // Serves `application/wasm` for .wasm (needed for WebAssembly.instantiateStreaming), no caching,
 // `index.html` for directories, 404 for anything missing, and never a path outside DIR.
+// `prefix` ("/tools/servecost/") serves DIR under that path only, as a host that puts the site
+// in a sub-directory does: anything outside it is a 404 (so an absolute "/web-….js" fails).
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,7 +34,7 @@ const MIME = {
   '.woff2': 'font/woff2',
 };
 
-export function startServer({ root = DEFAULT_ROOT, port = 0, host = '127.0.0.1', log = false } = {}) {
+export function startServer({ root = DEFAULT_ROOT, port = 0, host = '127.0.0.1', log = false, prefix = '/' } = {}) {
   const rootDir = path.resolve(root);
   if (!fs.existsSync(path.join(rootDir, 'index.html'))) {
     return Promise.reject(new Error(`${rootDir}/index.html not found: run \`trunk build --release\` first`));
@@ -45,7 +47,13 @@ export function startServer({ root = DEFAULT_ROOT, port = 0, host = '127.0.0.1',
         res.writeHead(status, { Allow: 'GET, HEAD' }).end();
         return;
       }
-      const urlPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      const fullPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+      if (!fullPath.startsWith(prefix)) {
+        status = 404;
+        res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' }).end('not found');
+        return;
+      }
+      const urlPath = '/' + fullPath.slice(prefix.length);
       let file = path.resolve(rootDir, '.' + urlPath);
       if (file !== rootDir && !file.startsWith(rootDir + path.sep)) {
         status = 403;
@@ -78,7 +86,7 @@ export function startServer({ root = DEFAULT_ROOT, port = 0, host = '127.0.0.1',
     server.listen(port, host, () => {
       const { port: actual } = server.address();
       resolve({
-        url: `http://${host}:${actual}/`,
+        url: `http://${host}:${actual}${prefix}`,
         port: actual,
         close: () =>
           new Promise((done) => {

@@ -9,6 +9,8 @@
 //               iframe moves its $/M, each iframe is sized from its height message; the widget
 //               sends only height messages and installs no message listener; it fits 600×400 and
 //               375 px; prints first-load transfer size and time to chart inside the iframe
+//   hosting     the site served under /tools/servecost/ loads explorer, tools and embed from there;
+//               a missing wasm file is named in the loading message
 //   report      Download report: one HTML file with no script or external reference, complete when
 //               opened offline, at most three A4 pages
 //   export      JSON / CSV / PNG downloads with the right content, import (good and bad), the
@@ -18,6 +20,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { openSite, READY_TIMEOUT_MS } from './browser.mjs';
+import { startServer } from './serve.mjs';
 
 const METRICS = ['output_tok_s', 'output_tok_s_per_gpu', 'tok_s_per_user', 'tpot_ms', 'ttft_ms', 'usd_per_m_output'];
 const STEP_TIMEOUT_MS = 5_000;
@@ -361,6 +364,31 @@ async function download(page, selector) {
   const path = await file.path();
   return { name: file.suggestedFilename(), bytes: fs.readFileSync(path) };
 }
+
+test('hosting: the built site works under a sub-path (explorer, tools and embed), and a missing file is named', async (t) => {
+  const sub = await startServer({ root: process.env.E2E_DIST || undefined, prefix: '/tools/servecost/' });
+  t.after(() => sub.close());
+  assert.match(sub.url, /\/tools\/servecost\/$/);
+  const { page, log } = await newPage(t);
+  const response = await page.goto(sub.url + '?v=1&model=llama-3.1-8b&gpus=1', { waitUntil: 'load' });
+  assert.equal(response?.status(), 200);
+  await waitForApp(page);
+  assert.ok(await page.locator('#share-slot .share-bar').isVisible(), 'the tools module loaded from the sub-path');
+  const outside = log.requests.filter((u) => u.startsWith(new URL(sub.url).origin) && !u.startsWith(sub.url));
+  assert.deepEqual(outside, [], 'every asset loads from under the sub-path');
+  const embed = await newPage(t);
+  await embed.page.goto(sub.url + '?v=1&embed=1&model=llama-3.1-8b&gpus=1', { waitUntil: 'load' });
+  await waitForApp(embed.page);
+  assert.ok(await embed.page.locator('[data-metric="usd_per_m_output"]').first().isVisible(), 'the embed under the sub-path');
+  assert.deepEqual([...log.pageErrors, ...embed.log.pageErrors], []);
+
+  // A page whose wasm is missing (a half-copied deployment) says which file failed, not "no WebAssembly".
+  const broken = await newPage(t);
+  await broken.page.route('**/*_bg.wasm', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await broken.page.goto(sub.url, { waitUntil: 'load' });
+  await broken.page.waitForFunction(() => /could not load/i.test(document.querySelector('#app .loading')?.textContent ?? ''), null, { timeout: STEP_TIMEOUT_MS });
+  assert.match(await broken.page.locator('#app .loading').textContent(), /could not load .*web-[0-9a-f]+_bg\.wasm.*404/i);
+});
 
 test('report: Download report saves one self-contained HTML file that opens offline and prints on three A4 pages at most', async (t) => {
   const { page, log } = await openApp(t, '?v=1&model=llama-3.1-8b&gpus=1&concurrency=32&slo-tpot-ms=50&slo-ttft-ms=2000&traffic=20&gpus-allowed=h100-sxm,l40s');
