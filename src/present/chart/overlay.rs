@@ -209,6 +209,7 @@ pub fn axes_with(curve: &Curve, current: &Marker, overlay: &Overlay) -> Option<s
                 usd_per_m_output: None,
                 fits: true,
                 bound_label: "",
+                regime: crate::model::expected_error::Regime::LatencyBound,
                 pareto: false,
             }),
     );

@@ -101,6 +101,9 @@ pub struct Layers<'a> {
     pub others: &'a [OtherCurve<'a>],
     /// Legend text (regular, narrow) and series index of the main curve, when it is one of several.
     pub main: Option<(&'a str, &'a str, usize)>,
+    /// The main curve's expected tok/s error per regime (`Regime::ALL` order), drawn as a band
+    /// around it (`band.rs`); all `None`: no band.
+    pub error_band: [Option<f64>; 3],
 }
 
 /// The chart's inputs moved onto the chosen axes (`Projection::project_curve`): borrowed as
@@ -366,6 +369,7 @@ mod tests {
             projection,
             others: &others,
             main: Some((&main_label, &main_short, level.index())),
+            error_band: [None; 3],
         };
         let mut svg = String::new();
         {

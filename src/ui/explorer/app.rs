@@ -307,6 +307,7 @@ pub fn app(props: &AppProps) -> Html {
                         overlay={Some(overlay)}
                         techniques={Some(view.techniques.clone())}
                         projection={projection(&state.chart)}
+                        error_band={crate::model::expected_error::throughput_by_regime(&view.scenario)}
                     />
                     <Slider
                         id={SLIDER_ID}
@@ -322,7 +323,8 @@ pub fn app(props: &AppProps) -> Html {
                 </section>
                 <section class="panel numbers-panel" aria-labelledby="numbers-title">
                     <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
-                    <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())} />
+                    <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
+                        class={crate::model::expected_error::Class::of(&view.scenario, &view.point)} />
                 </section>
                 if second_pass {
                     <Notes warnings={view.point.warnings.clone()} />
