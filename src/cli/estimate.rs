@@ -7,7 +7,9 @@ use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric
 use crate::model::memory::Parallelism;
 use crate::model::slo::SloMethod;
 use crate::model::{evaluate, OperatingPoint};
-use crate::present::report::{assumptions, format_cost, format_number, parallelism_line};
+use crate::present::report::{
+    assumptions, expected_error_text, format_cost, format_number, parallelism_line,
+};
 use crate::scenario::Scenario;
 
 pub(super) fn estimate(rest: &[String]) -> Outcome {
@@ -294,5 +296,8 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
         out.push_str(assumption);
         out.push('\n');
     }
+    out.push_str("  ");
+    out.push_str(&expected_error_text(Class::of(scenario, p)));
+    out.push('\n');
     out
 }

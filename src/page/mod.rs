@@ -6,6 +6,7 @@ pub mod decisions;
 pub mod embed;
 pub mod fields;
 pub mod knobs;
+pub mod measured;
 pub mod pins;
 pub mod state;
 

@@ -221,7 +221,8 @@ fn batching_text(scenario: &Scenario) -> String {
 }
 
 /// The expected-error statement (`model::expected_error`): each headline number's ± with the
-/// class and the rows it comes from.
+/// class and the rows it comes from. The CLI's text and the page's exports (curve CSV) print it
+/// after the assumptions; the explorer shows the ± beside its numbers instead (its size budget).
 pub fn expected_error_text(class: Class) -> String {
     let errors = point_errors(class);
     let pct = |p: Option<f64>| p.map_or("?".to_string(), plus_minus);
@@ -315,7 +316,6 @@ pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
             e.reserved_gb
         ),
         "Model: servecost analytic steady state (MODEL.md §2 step time, §4.2 closed loop); means, not percentiles".into(),
-        expected_error_text(Class::of(scenario, point)),
     ]);
     for warning in &point.warnings {
         lines.push(format!("Note: {warning}"));

@@ -379,7 +379,9 @@ mod tests {
             }
             svg
         };
-        let with = draw(crate::model::expected_error::throughput_by_regime(&scenario));
+        let with = draw(crate::model::expected_error::throughput_by_regime(
+            &scenario,
+        ));
         assert!(with.contains(LEGEND_BAND));
         assert!(
             with.lines()

@@ -472,6 +472,7 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         }
 
         overlay::draw_slo_misses(&mut chart, curve, overlay, options)?;
+        overlay::draw_measured(&mut chart, overlay, options)?;
 
         // The knee: a triangle with its concurrency, labelled below-left (the current point's label
         // goes above-right, so the two never collide).

@@ -36,7 +36,7 @@ fn error_source(class: Class) -> Html {
     let line = |label: &str, metric: ErrorMetric| match band(class, metric) {
         Some(b) => html! {
             <li data-band={metric.id()}>
-                { format!("{label} {}: 68th percentile of |error| over {} (fallback: {}): ", plus_minus(b.error_pct), b.source(), b.fallback.id()) }
+                { format!("{label} {}: {} rows (fallback: {}): ", plus_minus(b.error_pct), b.n, b.fallback.id()) }
                 <span class="band-rows">{ b.rows.clone() }</span>
             </li>
         },
