@@ -15,7 +15,7 @@
 
 use crate::calibration::validate::{validate_records, RowResult};
 use crate::catalog::csv::{self, Record};
-use crate::scenario::{EfficiencyOverrides, Scenario};
+use crate::scenario::{fields, EfficiencyOverrides, Scenario};
 use std::sync::OnceLock;
 
 /// The bundled measurements (the file `servecost validate` reads).
@@ -84,8 +84,8 @@ pub fn matching_in(records: &[Record], scenario: &Scenario) -> Vec<MeasuredRow> 
             MeasuredRow {
                 id: csv::text(record, "id").into(),
                 source: csv::text(record, "source").into(),
-                engine: csv::text(record, "engine").into(),
-                precision: csv::text(record, "precision").into(),
+                engine: csv::text(record, fields::ENGINE.key).into(),
+                precision: csv::text(record, fields::PRECISION.key).into(),
                 num_gpus,
                 mode: csv::text(record, "mode").into(),
                 concurrency: number("concurrency"),

@@ -320,6 +320,8 @@ pub fn app(props: &AppProps) -> Html {
                         describedby={Some(AttrValue::from(KV_STATUS_ID))}
                     />
                     <p id={KV_STATUS_ID} class={classes!("kv-status", beyond.then_some("beyond"))}>{ status }</p>
+                    // The tools module's measured points and their table (`ui::tools::measured_panel`).
+                    <div id={crate::ui::tools::measured_panel::MEASURED_SLOT_ID}></div>
                 </section>
                 <section class="panel numbers-panel" aria-labelledby="numbers-title">
                     <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
