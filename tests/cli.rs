@@ -594,3 +594,49 @@ fn the_benchmark_protocol_runs_in_estimate_and_simulate() {
         "{out}"
     );
 }
+
+/// Every headline number carries its expected error (issue 13 §1): the four `*_error_pct`
+/// fields are positive and the `error_band` names the class, the rows and the fallback; the
+/// text shows "±" beside the numbers.
+#[test]
+fn estimate_carries_the_expected_error_of_its_numbers() {
+    let (code, out, err) = servecost(&with(&["--concurrency", "64", "--json"]));
+    assert_eq!(code, 0, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    for field in [
+        "output_tok_s_error_pct",
+        "tpot_ms_error_pct",
+        "ttft_ms_error_pct",
+        "usd_per_m_output_error_pct",
+    ] {
+        let pct = json[field]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{field}: {}", json[field]));
+        assert!(pct > 0.0 && pct.is_finite(), "{field} {pct}");
+    }
+    // $/M's error is the upper side of the inverse of tok/s's: E/(1−E).
+    let e = json["output_tok_s_error_pct"].as_f64().expect("number") / 100.0;
+    let usd = json["usd_per_m_output_error_pct"].as_f64().expect("number") / 100.0;
+    assert!((usd - e / (1.0 - e)).abs() < 1e-9, "{usd} vs {e}");
+    let band = &json["error_band"];
+    assert!(band["class"]
+        .as_str()
+        .expect("class")
+        .starts_with("dense/nvidia/"));
+    let n = band["n"].as_u64().expect("n");
+    assert!(n >= 4);
+    assert_eq!(band["rows"].as_array().expect("rows").len() as u64, n);
+    assert!(band["fallback"].is_string());
+    assert!(band["ttft_ms"]["n"].as_u64().expect("ttft n") >= 4);
+    let (code, text, err) = servecost(&with(&["--concurrency", "64"]));
+    assert_eq!(code, 0, "{err}");
+    let tok_line = text
+        .lines()
+        .find(|l| l.starts_with("output tok/s"))
+        .expect("tok/s line");
+    assert!(tok_line.contains(" ±"), "{tok_line}");
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("TTFT") && l.contains('±')));
+    assert!(text.contains("Expected error (dense/nvidia/"), "{text}");
+}

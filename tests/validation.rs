@@ -239,3 +239,28 @@ fn shipped_profiles_are_the_fit() {
     let fitted = table(&fit_profiles(&records(), &EfficiencyOverrides::default()));
     assert_eq!(fitted.as_slice(), FITTED);
 }
+
+/// The shipped expected-error table `data/error_bands.csv` (what the page and the CLI quote
+/// beside each number, `model::expected_error`) is what `servecost validate
+/// data/measurements.csv --cross-validate --write-bands FILE` writes, and it reads back whole.
+#[test]
+fn shipped_error_bands_are_the_cross_validation() {
+    use servecost::calibration::error_bands::{bands, render_csv, row_errors};
+    use servecost::model::expected_error::{shipped, ERROR_BANDS_CSV};
+    let rows = row_errors(&records(), &EfficiencyOverrides::default()).expect("cross-validates");
+    assert_eq!(
+        rows.len(),
+        shipped_report_rows(),
+        "one error per runnable row"
+    );
+    let generated = render_csv(&bands(&rows));
+    assert_eq!(
+        generated, ERROR_BANDS_CSV,
+        "data/error_bands.csv is stale: regenerate it with `servecost validate data/measurements.csv --cross-validate --write-bands data/error_bands.csv`"
+    );
+    assert_eq!(shipped().len(), ERROR_BANDS_CSV.lines().count() - 1);
+}
+
+fn shipped_report_rows() -> usize {
+    shipped().rows.len()
+}

@@ -20,6 +20,7 @@
 use crate::catalog::csv::{self, Record};
 use crate::model::engine::{self, ProfileKnobs, Stack};
 use crate::model::evaluate;
+use crate::model::expected_error::Class;
 use crate::scenario::{
     EfficiencyOverrides, Scenario, ScenarioInput, DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_NUM_SEQS,
 };
@@ -53,6 +54,8 @@ pub struct RowResult {
     pub gpus: u32,
     pub mode: String,
     pub concurrency: u32,
+    /// The scenario's class at the predicted point (`model::expected_error`).
+    pub class: Class,
     pub throughput: Option<Comparison>,
     pub tpot: Option<Comparison>,
     pub ttft: Option<Comparison>,
@@ -364,6 +367,7 @@ fn run_row(
         gpus: scenario.gpu_count,
         mode,
         concurrency: point.concurrency,
+        class: Class::of(&scenario, &point),
         throughput: measured_tok_s.and_then(|m| Comparison::new(tok_s, m)),
         tpot: tpot.and_then(|m| Comparison::new(tpot_ms, m)),
         ttft: ttft.and_then(|m| Comparison::new(point.ttft_ms, m)),
@@ -397,13 +401,20 @@ fn server_row(
         notes.push("low-confidence simulation".into());
     }
     let number = |column: &str| csv::number(record, column);
+    let concurrency = result.mean_batch.round().max(0.0) as u32;
+    // The class of the analytic point at the simulated concurrency.
+    let class = Class::of(
+        &scenario,
+        &evaluate(&scenario.with_concurrency(concurrency.max(1))),
+    );
     Ok(RowResult {
         id,
         model: scenario.model.id.clone(),
         gpu: scenario.gpu.id.clone(),
         gpus: scenario.gpu_count,
         mode,
-        concurrency: result.mean_batch.round().max(0.0) as u32,
+        concurrency,
+        class,
         throughput: number("output_tok_s_total")?
             .and_then(|m| Comparison::new(result.output_tok_s, m)),
         tpot: number("tpot_ms")?.and_then(|m| Comparison::new(result.tpot_token_mean_ms, m)),

@@ -3,10 +3,13 @@
 
 use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{help, scenario_from, slo_settings, Outcome};
+use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric, BAND_QUANTILE};
 use crate::model::memory::Parallelism;
 use crate::model::slo::SloMethod;
 use crate::model::{evaluate, OperatingPoint};
-use crate::present::report::{assumptions, format_cost, format_number, parallelism_line};
+use crate::present::report::{
+    assumptions, expected_error_text, format_cost, format_number, parallelism_line,
+};
 use crate::scenario::Scenario;
 
 pub(super) fn estimate(rest: &[String]) -> Outcome {
@@ -97,6 +100,13 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
                 "engine_profile".into(),
                 serde_json::to_value(&scenario.profile).unwrap_or_default(),
             );
+            // The expected error of the headline numbers and where it comes from (issue 13 §1).
+            let class = Class::of(&scenario, &point);
+            if let Ok(serde_json::Value::Object(errors)) = serde_json::to_value(point_errors(class))
+            {
+                object.extend(errors);
+            }
+            object.insert("error_band".into(), error_band_json(class));
         }
         return Outcome::json(&value);
     }
@@ -120,7 +130,36 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
     Outcome::ok(text)
 }
 
+/// `error_band`: the class, and per metric the rows the band stands on (tok/s first: $/M
+/// follows from it).
+fn error_band_json(class: Class) -> serde_json::Value {
+    let metric = |m: Metric| {
+        band(class, m).map_or(serde_json::Value::Null, |b| {
+            serde_json::json!({
+                "error_pct": b.error_pct,
+                "fallback": b.fallback,
+                "basis": b.fallback.basis(class),
+                "n": b.n,
+                "rows": b.rows.split(' ').collect::<Vec<_>>(),
+            })
+        })
+    };
+    let tok_s = metric(Metric::OutputTokS);
+    serde_json::json!({
+        "class": class,
+        "quantile": BAND_QUANTILE,
+        "fallback": tok_s.get("fallback"),
+        "n": tok_s.get("n"),
+        "rows": tok_s.get("rows"),
+        "output_tok_s": tok_s,
+        "tpot_ms": metric(Metric::TpotMs),
+        "ttft_ms": metric(Metric::TtftMs),
+    })
+}
+
 fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
+    let errors = point_errors(Class::of(scenario, p));
+    let pm = |pct: Option<f64>| pct.map_or_else(String::new, |pct| format!(" {}", plus_minus(pct)));
     let mut out = String::new();
     let mut line = |label: &str, value: String| {
         out.push_str(&format!("{label:<28} {value}\n"));
@@ -135,20 +174,35 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
     line(
         "output tok/s",
         format!(
-            "{} ({} per GPU)",
+            "{}{} ({} per GPU)",
             format_number(p.output_tok_s),
+            pm(errors.output_tok_s_error_pct),
             format_number(p.output_tok_s_per_gpu)
         ),
     );
     line("total tok/s", format_number(p.total_tok_s));
     line("tok/s per user", format_number(p.tok_s_per_user));
-    line("TPOT", format!("{} ms", format_number(p.tpot_ms)));
+    line(
+        "TPOT",
+        format!(
+            "{} ms{}",
+            format_number(p.tpot_ms),
+            pm(errors.tpot_ms_error_pct)
+        ),
+    );
     let source = if p.headline_source == "simulator" {
         " (saturated: simulated)"
     } else {
         ""
     };
-    line("TTFT", format!("{} ms{source}", format_number(p.ttft_ms)));
+    line(
+        "TTFT",
+        format!(
+            "{} ms{}{source}",
+            format_number(p.ttft_ms),
+            pm(errors.ttft_ms_error_pct)
+        ),
+    );
     line("E2E", format!("{} ms{source}", format_number(p.e2e_ms)));
     line(
         "max concurrency (KV)",
@@ -198,7 +252,15 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
             format_number(p.decode_step.overhead_ms)
         ),
     );
-    line("$/M output (all-in)", format_cost(p.usd_per_m_output));
+    line(
+        "$/M output (all-in)",
+        match (p.usd_per_m_output, errors.usd_per_m_output_error_pct) {
+            (Some(_), Some(pct)) => {
+                format!("{} (up to +{pct:.0} %)", format_cost(p.usd_per_m_output))
+            }
+            _ => format_cost(p.usd_per_m_output),
+        },
+    );
     line("$/M input (GPU time)", format_cost(p.usd_per_m_input));
     line("$/M blended (3:1)", format_cost(p.usd_per_m_blended));
     if let Some(b) = &p.benchmark {
@@ -234,5 +296,8 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
         out.push_str(assumption);
         out.push('\n');
     }
+    out.push_str("  ");
+    out.push_str(&expected_error_text(Class::of(scenario, p)));
+    out.push('\n');
     out
 }

@@ -51,7 +51,8 @@ USAGE
   servecost validate FILE.csv [--json] [--fit | --cross-validate] [efficiency knobs]
                      predicted vs measured for a measurements.csv-format file;
                      --fit grid-searches η_mem, η_compute, step and layer overheads;
-                     --cross-validate reports 5-fold out-of-sample errors of that fit
+                     --cross-validate reports 5-fold out-of-sample errors of that fit;
+                     --cross-validate --write-bands OUT writes the expected-error table
   servecost plan     --model ID --input-len N --output-len N [length flags]
                      (--traffic-tok-s X | --traffic-req-s R) [--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]]
                      [--gpus-allowed id,id,...] [--price-tier low|typical|high|owned] [--top K] [--json]

@@ -1,13 +1,15 @@
 //! `servecost validate`: predicted vs measured for a measurements file; `--fit` fits the engine
 //! profiles (`calibration::profiles`) and prints them as `model::engine::FITTED`;
 //! `--cross-validate` reports out-of-sample errors holding out one GPU type, then one model at a
-//! time (`--group-by gpu|model`; `--group-by source` the older folds of whole publications).
+//! time (`--group-by gpu|model`; `--group-by source` the older folds of whole publications);
+//! `--cross-validate --write-bands OUT` writes the expected-error table (`calibration::error_bands`,
+//! shipped as `data/error_bands.csv`) to OUT and prints it as Markdown.
 
 use super::args::{self, Flags, UsageError, SCENARIO_FLAGS};
 use super::Outcome;
 
 pub(super) fn validate_command(rest: &[String]) -> Outcome {
-    let known = [SCENARIO_FLAGS, &["--group-by"]].concat();
+    let known = [SCENARIO_FLAGS, &["--group-by", "--write-bands"]].concat();
     let flags = match Flags::parse(rest, &known) {
         Ok(flags) => flags,
         Err(UsageError(m)) => return Outcome::usage(m),
@@ -30,6 +32,9 @@ pub(super) fn validate_command(rest: &[String]) -> Outcome {
         };
         if flags.has("--fit") {
             return fit_outcome(&records, &overrides, flags.has("--json"));
+        }
+        if let Some(out) = flags.text("--write-bands") {
+            return bands_outcome(&records, &overrides, out);
         }
         return cross_validate_outcome(&text, &records, &overrides, &flags);
     }
@@ -69,6 +74,24 @@ fn fit_outcome(records: &[Record], overrides: &EfficiencyOverrides, json: bool) 
     out.push_str("];\n\nEvery row under the fitted profiles:\n\n");
     out.push_str(&render(&report));
     Outcome::ok(out)
+}
+
+/// `--write-bands OUT`: the expected-error table to OUT (CSV), and as Markdown on stdout.
+fn bands_outcome(records: &[Record], overrides: &EfficiencyOverrides, out: &str) -> Outcome {
+    use crate::calibration::error_bands;
+    let rows = match error_bands::row_errors(records, overrides) {
+        Ok(rows) => rows,
+        Err(e) => return Outcome::usage(e),
+    };
+    let bands = error_bands::bands(&rows);
+    if let Err(e) = std::fs::write(out, error_bands::render_csv(&bands)) {
+        return Outcome::failure(format!("{out}: {e}"));
+    }
+    Outcome::ok(format!(
+        "Expected error per class: the 68th percentile of |predicted/measured - 1| over each row's worse held-out prediction (by GPU type, by model); (n) rows, and the fallback when the class had fewer than {} rows. Written to {out}.\n\n{}",
+        crate::model::expected_error::MIN_BAND_ROWS,
+        error_bands::render_markdown(&bands)
+    ))
 }
 
 fn summary_cell(s: &Option<Summary>) -> String {

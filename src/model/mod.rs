@@ -22,6 +22,7 @@ pub mod economics;
 pub mod efficiency;
 pub mod engine;
 pub mod evaluate;
+pub mod expected_error;
 pub mod grid;
 pub mod memory;
 pub mod operating_point;

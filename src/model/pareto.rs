@@ -5,6 +5,7 @@
 //! descending and keep a point only if its y exceeds the running maximum.
 
 use super::evaluate::{evaluate_in, SteadyMemo};
+use super::expected_error::{regime, Regime};
 use super::grid::concurrency_grid;
 use super::operating_point::OperatingPoint;
 use crate::scenario::Scenario;
@@ -46,6 +47,9 @@ pub struct CurvePoint {
     pub usd_per_m_output: Option<f64>,
     pub fits: bool,
     pub bound_label: &'static str,
+    /// Latency-bound, throughput-bound or saturated (`expected_error::regime`): which class
+    /// error the chart's band uses here.
+    pub regime: Regime,
     /// On the Pareto frontier of the feasible points.
     pub pareto: bool,
 }
@@ -62,6 +66,7 @@ impl CurvePoint {
             usd_per_m_output: point.usd_per_m_output,
             fits: point.fits,
             bound_label: point.bound_label,
+            regime: regime(point),
             pareto: false,
         }
     }

@@ -99,6 +99,7 @@ pub fn overlay(current: &ScenarioDecision, pinned: &[PinnedView]) -> Overlay {
         slo_missed,
         slo_label: current.slo.as_ref().map(slo_miss_label).unwrap_or_default(),
         pins,
+        ..Overlay::default()
     }
 }
 

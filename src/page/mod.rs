@@ -7,6 +7,7 @@ pub mod embed;
 pub mod fields;
 pub mod knobs;
 pub mod leaderboard;
+pub mod measured;
 pub mod pins;
 pub mod report;
 pub mod state;

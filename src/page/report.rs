@@ -19,6 +19,7 @@ use crate::decide::plan::{plan, Plan};
 use crate::decide::pricing::PointCost;
 use crate::decide::sizing::{size_for_traffic, slo_sweep};
 use crate::decide::slo_sim::{check_in_simulator, simulated_tail};
+use crate::model::expected_error::{plus_minus, point_errors, throughput_by_regime, Class};
 use crate::model::pareto::Curve;
 use crate::model::slo::SloSettings;
 use crate::model::techniques::TechniqueStudy;
@@ -115,6 +116,7 @@ fn chart_svg(
         },
         others: &others,
         main: Some((label.as_str(), short.as_str(), study.current.index())),
+        error_band: throughput_by_regime(scenario),
     };
     let mut svg = String::new();
     {
@@ -174,27 +176,48 @@ fn numbers(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) -> Str
         .input_per_output(scenario.input.input_len, scenario.input.output_len);
     let blended = PointCost::new(scenario, point, blend, None)
         .map(|cost| format_usd(cost.at_capacity().usd_per_m_blended));
+    // Each number with its expected error (the cross-validated band of its class,
+    // `model::expected_error`); "unbounded" when the class's throughput error reaches 100 %.
+    let errors = point_errors(Class::of(scenario, point));
+    let with = |text: String, pct: Option<f64>| match pct {
+        Some(pct) => format!("{text} {}", plus_minus(pct)),
+        None => text,
+    };
+    let tok_s = errors.output_tok_s_error_pct;
     let rows = [
         row(
             "Output tokens/s (all GPUs)",
-            &format_number(point.output_tok_s),
+            &with(format_number(point.output_tok_s), tok_s),
         ),
         row(
             "Output tokens/s per GPU",
-            &format_number(point.output_tok_s_per_gpu),
+            &with(format_number(point.output_tok_s_per_gpu), tok_s),
         ),
         row("Tokens/s per user", &format_number(point.tok_s_per_user)),
         row(
             "TPOT (mean)",
-            &format!("{} ms", format_number(point.tpot_ms)),
+            &with(
+                format!("{} ms", format_number(point.tpot_ms)),
+                errors.tpot_ms_error_pct,
+            ),
         ),
         row(
             "TTFT (mean)",
-            &format!("{} ms", format_number(point.ttft_ms)),
+            &with(
+                format!("{} ms", format_number(point.ttft_ms)),
+                errors.ttft_ms_error_pct,
+            ),
         ),
         row(
             "$ per million output tokens",
-            &format_cost(point.usd_per_m_output),
+            &match (point.usd_per_m_output, errors.usd_per_m_output_error_pct) {
+                (Some(_), Some(pct)) => format!(
+                    "{} (up to +{:.0} %)",
+                    format_cost(point.usd_per_m_output),
+                    pct
+                ),
+                _ => format_cost(point.usd_per_m_output),
+            },
         ),
         row(
             &format!(
@@ -207,8 +230,19 @@ fn numbers(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) -> Str
         ),
         row("Price per GPU-hour", &price_text(scenario)),
     ];
+    let basis = crate::model::expected_error::band(
+        Class::of(scenario, point),
+        crate::model::expected_error::Metric::OutputTokS,
+    )
+    .map_or_else(String::new, |b| {
+        format!(
+            "<p class=\"meta\">± is the expected error: the 68th percentile of the model's \
+             cross-validated errors on published measurements of its class ({}).</p>",
+            escape(&b.source())
+        )
+    });
     format!(
-        "<section><h2>At {} in flight</h2><table class=\"numbers\">{}</table>{}</section>",
+        "<section><h2>At {} in flight</h2><table class=\"numbers\">{}</table>{basis}{}</section>",
         point.concurrency,
         rows.concat(),
         warnings(&point.warnings)

@@ -1,7 +1,8 @@
 //! Human-readable text shared by the page and the CLI: the assumptions block that must travel
 //! with every number (batch composition, lengths, hardware, precision, parallelism, price,
-//! efficiencies), and number formatting.
+//! efficiencies, the expected error of the numbers), and number formatting.
 
+use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric};
 use crate::model::memory::Parallelism;
 use crate::model::OperatingPoint;
 use crate::scenario::{Batching, KvAlloc, Scenario};
@@ -268,6 +269,27 @@ fn batching_text(scenario: &Scenario) -> String {
             )
         }
     }
+}
+
+/// The expected-error statement (`model::expected_error`): each headline number's ± with the
+/// class and the rows it comes from. The CLI's text and the page's exports (curve CSV) print it
+/// after the assumptions; the explorer shows the ± beside its numbers instead (its size budget).
+pub fn expected_error_text(class: Class) -> String {
+    let errors = point_errors(class);
+    let pct = |p: Option<f64>| p.map_or("?".to_string(), plus_minus);
+    let source = band(class, Metric::OutputTokS).map_or_else(String::new, |b| {
+        format!(" (tok/s band from {})", b.source())
+    });
+    format!(
+        "Expected error ({}, cross-validated, 68th percentile): tok/s {}, TPOT {}, TTFT {}, $/M output {}{source}",
+        class.id(),
+        pct(errors.output_tok_s_error_pct),
+        pct(errors.tpot_ms_error_pct),
+        pct(errors.ttft_ms_error_pct),
+        errors
+            .usd_per_m_output_error_pct
+            .map_or("unbounded".to_string(), |p| format!("up to +{p:.0} %")),
+    )
 }
 
 /// The assumptions behind every number, as copyable plain text, one statement per line.

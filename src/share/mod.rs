@@ -474,6 +474,11 @@ pub fn curve_csv(
         out.push_str(line);
         out.push('\n');
     }
+    out.push_str("# ");
+    out.push_str(&crate::present::report::expected_error_text(
+        crate::model::expected_error::Class::of(scenario, point),
+    ));
+    out.push('\n');
     out.push_str(&curve_csv_rows(curve));
     out
 }
@@ -629,6 +634,7 @@ mod tests {
         let csv = curve_csv(&scenario, &point, &curve, "0.1.0");
         assert!(csv.starts_with("# servecost 0.1.0"));
         assert!(csv.contains("# Hardware: 8 × NVIDIA H100"));
+        assert!(csv.contains("# Expected error (dense/nvidia/"), "{csv}");
         assert_eq!(
             csv.lines().filter(|l| !l.starts_with('#')).count(),
             curve.points.len() + 1

@@ -46,6 +46,7 @@ fn the_report_is_self_contained_and_holds_every_section_and_input() {
         "Plan: the cheapest deployments",
         "Why the others lost",
         "Against API prices",
+        "± is the expected error",
         "Hardware leaderboard for Llama 3.1 8B",
         "Every input",
         "Assumptions and sources",

@@ -112,7 +112,7 @@ impl YAxis {
         }
     }
 
-    fn log(self) -> bool {
+    pub(super) fn log(self) -> bool {
         self == YAxis::UsdPerMOutput
     }
 
@@ -356,6 +356,7 @@ mod tests {
             usd_per_m_output: usd,
             fits: true,
             bound_label: "weight bandwidth",
+            regime: crate::model::expected_error::Regime::LatencyBound,
             pareto: true,
         }
     }

@@ -138,6 +138,7 @@ mod tests {
             usd_per_m_output: Some(1.0),
             fits: true,
             bound_label: "weight bandwidth",
+            regime: crate::model::expected_error::Regime::LatencyBound,
             pareto: true,
         }
     }

@@ -20,6 +20,8 @@ pub enum Symbol {
     Triangle(ShapeStyle, u32),
     /// An ×, as on points that miss the SLO.
     Cross(ShapeStyle, u32),
+    /// A marker alone (the measured points).
+    Marker(ShapeStyle, MarkerShape, u32),
     /// A pinned scenario: a dashed line through its marker.
     Pin(ShapeStyle, MarkerShape, u32),
 }
@@ -146,6 +148,9 @@ pub fn draw<DB: DrawingBackend>(
                 area.draw(&TriangleMarker::new((centre, middle), size, style))?
             }
             Symbol::Cross(style, size) => area.draw(&Cross::new((centre, middle), size, style))?,
+            Symbol::Marker(style, shape, size) => {
+                draw_marker_at(area, shape, (centre, middle), size, style)?
+            }
             Symbol::Pin(style, shape, size) => {
                 let dash = m.symbol_width / 4;
                 for start in [x, x + m.symbol_width - dash] {

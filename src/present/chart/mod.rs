@@ -16,6 +16,7 @@
 //! Invariant: this module is part of the pure core and names no web API.
 
 mod axis;
+pub mod band;
 mod layout;
 pub mod leaderboard;
 mod legend;
@@ -52,6 +53,8 @@ pub const Y_AXIS_LABEL: &str = "output tokens/s per GPU";
 /// Legend entries.
 pub const LEGEND_CURVE: &str = "throughput–latency curve";
 pub const LEGEND_PARETO: &str = "Pareto frontier";
+/// The expected-error band (`band.rs`).
+pub const LEGEND_BAND: &str = "expected error (cross-validated)";
 pub const LEGEND_INFEASIBLE: &str = "infeasible (beyond KV capacity)";
 /// Legend entries on a narrow chart.
 pub const LEGEND_CURVE_SHORT: &str = "curve";
@@ -348,6 +351,46 @@ mod tests {
         let per_gpu = draw(YAxis::PerGpu);
         assert!(!per_gpu.contains(NO_PRICE_TO_PLOT));
         assert!(per_gpu.contains(LEGEND_CURVE));
+    }
+
+    /// The expected-error band is drawn behind the curve, with a legend entry, only when the
+    /// layers carry one (issue 13 §1).
+    #[test]
+    fn the_error_band_is_a_shaded_polygon_with_a_legend_entry() {
+        let scenario = Scenario::default_scenario().expect("default scenario");
+        let curve = sweep(&scenario);
+        let marker = Marker::from(&evaluate(&scenario));
+        let draw = |error_band: [Option<f64>; 3]| {
+            let layers = Layers {
+                error_band,
+                ..Layers::default()
+            };
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, (800, 500)).into_drawing_area();
+                draw_pareto_layered(
+                    root,
+                    &curve,
+                    &marker,
+                    &Overlay::default(),
+                    &layers,
+                    &ChartOptions::default(),
+                )
+                .expect("draws");
+            }
+            svg
+        };
+        let with = draw(crate::model::expected_error::throughput_by_regime(
+            &scenario,
+        ));
+        assert!(with.contains(LEGEND_BAND));
+        assert!(
+            with.lines()
+                .any(|l| l.contains("<polygon") && l.contains("opacity=\"0.18\"")),
+            "a translucent band polygon"
+        );
+        let without = draw([None; 3]);
+        assert!(!without.contains(LEGEND_BAND));
     }
 
     #[test]

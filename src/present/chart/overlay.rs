@@ -39,6 +39,11 @@ pub struct Overlay {
     /// Legend text for those points, e.g. "misses P90 SLO".
     pub slo_label: String,
     pub pins: Vec<PinnedCurve>,
+    /// Measured points (`data/measurements.csv` rows matching the scenario, issue 13 §2) as
+    /// (tokens/s per user, output tokens/s per GPU), drawn as hollow squares.
+    pub measured: Vec<(f64, f64)>,
+    /// Their legend text, e.g. "measured (3)".
+    pub measured_label: String,
 }
 
 /// Most points one pinned curve (or the SLO misses) carries through `Overlay::decode` (a sweep
@@ -73,6 +78,18 @@ impl Overlay {
                 .collect::<Vec<_>>()
                 .join(",")
         );
+        if !self.measured.is_empty() {
+            let points = self
+                .measured
+                .iter()
+                .map(|(x, y)| format!("{x} {y}"))
+                .collect::<Vec<_>>()
+                .join(";");
+            text.push_str(&format!(
+                "\nmeasured\t{}\t{points}",
+                one_line(&self.measured_label)
+            ));
+        }
         for pin in &self.pins {
             let points = pin
                 .points
@@ -106,16 +123,12 @@ impl Overlay {
                         .take(MAX_TEXT_POINTS)
                         .collect();
                 }
+                "measured" => {
+                    overlay.measured_label = label.to_string();
+                    overlay.measured = points_of(values);
+                }
                 "pin" if overlay.pins.len() < MAX_PINNED_CURVES => {
-                    let points = values
-                        .split(';')
-                        .filter_map(|pair| {
-                            let (x, y) = pair.trim().split_once(' ')?;
-                            let (x, y) = (x.parse::<f64>().ok()?, y.parse::<f64>().ok()?);
-                            (x.is_finite() && y.is_finite()).then_some((x, y))
-                        })
-                        .take(MAX_TEXT_POINTS)
-                        .collect();
+                    let points = points_of(values);
                     overlay.pins.push(PinnedCurve {
                         label: label.to_string(),
                         points,
@@ -126,6 +139,19 @@ impl Overlay {
         }
         overlay
     }
+}
+
+/// `x y;x y;…` (finite points only, at most `MAX_TEXT_POINTS`).
+fn points_of(values: &str) -> Vec<(f64, f64)> {
+    values
+        .split(';')
+        .filter_map(|pair| {
+            let (x, y) = pair.trim().split_once(' ')?;
+            let (x, y) = (x.parse::<f64>().ok()?, y.parse::<f64>().ok()?);
+            (x.is_finite() && y.is_finite()).then_some((x, y))
+        })
+        .take(MAX_TEXT_POINTS)
+        .collect()
 }
 
 /// The marker a pin's points carry.
@@ -190,7 +216,7 @@ fn plottable((x, y): &(f64, f64)) -> bool {
 
 /// Axis ranges covering the main curve, the current point and every pinned curve.
 pub fn axes_with(curve: &Curve, current: &Marker, overlay: &Overlay) -> Option<super::Axes> {
-    if overlay.pins.is_empty() {
+    if overlay.pins.is_empty() && overlay.measured.is_empty() {
         return super::axes(curve, current);
     }
     let mut all = curve.clone();
@@ -199,6 +225,7 @@ pub fn axes_with(curve: &Curve, current: &Marker, overlay: &Overlay) -> Option<s
             .pins
             .iter()
             .flat_map(|pin| pin.points.iter())
+            .chain(overlay.measured.iter())
             .map(|&(x, y)| CurvePoint {
                 concurrency: 1,
                 tok_s_per_user: x,
@@ -209,6 +236,7 @@ pub fn axes_with(curve: &Curve, current: &Marker, overlay: &Overlay) -> Option<s
                 usd_per_m_output: None,
                 fits: true,
                 bound_label: "",
+                regime: crate::model::expected_error::Regime::LatencyBound,
                 pareto: false,
             }),
     );
@@ -226,6 +254,16 @@ pub fn legend_items(overlay: &Overlay, compact: bool, options: &ChartOptions) ->
                 options.px(4.5),
             ),
             label: overlay.slo_label.clone(),
+        });
+    }
+    if !overlay.measured.is_empty() {
+        items.push(LegendItem {
+            symbol: Symbol::Marker(
+                palette.text.stroke_width(options.px(2.0)),
+                MarkerShape::Square,
+                options.px(4.5),
+            ),
+            label: overlay.measured_label.clone(),
         });
     }
     for (index, pin) in overlay.pins.iter().enumerate().take(MAX_PINNED_CURVES) {
@@ -324,6 +362,28 @@ pub fn draw_pins<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
     Ok(())
 }
 
+/// The measured points: hollow squares in the text colour (issue 13 §2).
+pub fn draw_measured<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
+    chart: &mut ChartContext<'_, DB, CT>,
+    overlay: &Overlay,
+    options: &ChartOptions,
+) -> Result<(), String> {
+    let style = Palette::for_theme(options.theme)
+        .text
+        .stroke_width(options.px(2.0));
+    let r = options.offset(4.5);
+    chart
+        .draw_series(
+            overlay
+                .measured
+                .iter()
+                .filter(|p| plottable(p))
+                .map(|&xy| EmptyElement::at(xy) + Rectangle::new([(-r, -r), (r, r)], style)),
+        )
+        .map(|_| ())
+        .map_err(drawing_error)
+}
+
 /// Cross out the main curve's points that fit but miss the SLO.
 pub fn draw_slo_misses<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
     chart: &mut ChartContext<'_, DB, CT>,
@@ -373,8 +433,12 @@ mod tests {
                     points: vec![],
                 },
             ],
+            measured: vec![(25.5, 1800.25), (0.5, 3.0)],
+            measured_label: "measured (2)".into(),
         };
         let back = Overlay::decode(&overlay.encode());
+        assert_eq!(back.measured, overlay.measured);
+        assert_eq!(back.measured_label, "measured (2)");
         assert_eq!(back.slo_missed, overlay.slo_missed);
         assert_eq!(back.slo_label, overlay.slo_label);
         assert_eq!(back.pins.len(), 2);
@@ -476,9 +540,15 @@ mod tests {
             slo_missed: missed,
             slo_label: "misses P90 SLO".into(),
             pins: Vec::new(),
+            measured: vec![(30.0, 900.0)],
+            measured_label: "measured (1)".into(),
         };
         let svg = render(&overlay, (900, 560));
         assert!(svg.contains("misses P90 SLO"));
+        assert!(
+            svg.contains("measured (1)"),
+            "the measured points' legend entry"
+        );
         assert!(!render(&Overlay::default(), (900, 560)).contains("misses P90 SLO"));
     }
 }

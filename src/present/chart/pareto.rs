@@ -8,8 +8,9 @@ use super::series::{self, Layers, Projected};
 use super::style::{ChartOptions, Palette};
 use super::ticks::TickedRange;
 use super::{
-    current_label, knee_label, Marker, COMPACT_BELOW_CSS_PX, LEGEND_CURVE, LEGEND_CURVE_SHORT,
-    LEGEND_INFEASIBLE, LEGEND_INFEASIBLE_SHORT, LEGEND_PARETO, NO_PRICE_TO_PLOT,
+    current_label, knee_label, Marker, COMPACT_BELOW_CSS_PX, LEGEND_BAND, LEGEND_CURVE,
+    LEGEND_CURVE_SHORT, LEGEND_INFEASIBLE, LEGEND_INFEASIBLE_SHORT, LEGEND_PARETO,
+    NO_PRICE_TO_PLOT,
 };
 use crate::model::{Curve, CurvePoint};
 use plotters::coord::Shift;
@@ -200,6 +201,7 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
     let projection = layers.projection;
     let unpriced =
         projection.y.needs_price() && curve.points.iter().all(|p| p.usd_per_m_output.is_none());
+    let band = super::band::polygon(curve, &projection, &layers.error_band);
     let projected = Projected::new(curve, current, overlay, layers);
     let (curve, current, overlay): (&Curve, &Marker, &Overlay) =
         (&projected.curve, &projected.current, &projected.overlay);
@@ -279,6 +281,13 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         symbol: Symbol::Dot(style.frontier, style.dot_radius),
         label: LEGEND_PARETO.into(),
     });
+    let band_style = style.curve.color.mix(0.18).filled();
+    if !band.is_empty() {
+        items.push(LegendItem {
+            symbol: Symbol::Line(style.curve.color.mix(0.3).stroke_width(px(8.0))),
+            label: LEGEND_BAND.into(),
+        });
+    }
     if first_infeasible.is_some() {
         items.push(LegendItem {
             symbol: Symbol::DashedRing(style.infeasible, style.ring_radius),
@@ -366,6 +375,13 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
             .set_all_tick_mark_size(px(4.0))
             .draw()
             .map_err(drawing_error)?;
+
+        // The expected-error band behind the curve.
+        if !band.is_empty() {
+            chart
+                .draw_series(std::iter::once(Polygon::new(band, band_style)))
+                .map_err(drawing_error)?;
+        }
 
         overlay::draw_pins(&mut chart, overlay, options)?;
 
@@ -456,6 +472,7 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         }
 
         overlay::draw_slo_misses(&mut chart, curve, overlay, options)?;
+        overlay::draw_measured(&mut chart, overlay, options)?;
 
         // The knee: a triangle with its concurrency, labelled below-left (the current point's label
         // goes above-right, so the two never collide).

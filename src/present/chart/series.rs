@@ -101,6 +101,9 @@ pub struct Layers<'a> {
     pub others: &'a [OtherCurve<'a>],
     /// Legend text (regular, narrow) and series index of the main curve, when it is one of several.
     pub main: Option<(&'a str, &'a str, usize)>,
+    /// The main curve's expected tok/s error per regime (`Regime::ALL` order), drawn as a band
+    /// around it (`band.rs`); all `None`: no band.
+    pub error_band: [Option<f64>; 3],
 }
 
 /// The chart's inputs moved onto the chosen axes (`Projection::project_curve`): borrowed as
@@ -124,9 +127,23 @@ pub(super) struct ProjectedOther<'a> {
 /// Pinned curves carry only (tokens/s per user, tokens/s per GPU) pairs: x can become TPOT
 /// (`1000/x` ms), but y can only be shown per GPU, so other y axes leave the pins out.
 fn project_overlay<'a>(overlay: &'a Overlay, projection: &Projection) -> Cow<'a, Overlay> {
-    if projection.is_native() || overlay.pins.is_empty() {
+    if projection.is_native() || (overlay.pins.is_empty() && overlay.measured.is_empty()) {
         return Cow::Borrowed(overlay);
     }
+    let move_point = |&(x, y): &(f64, f64)| match projection.x {
+        XAxis::Interactivity => (x, y),
+        XAxis::Tpot => (1000.0 / x, y),
+    };
+    let measured = if projection.y == YAxis::PerGpu {
+        overlay
+            .measured
+            .iter()
+            .filter(|(x, _)| *x > 0.0)
+            .map(move_point)
+            .collect()
+    } else {
+        Vec::new()
+    };
     let pins = if projection.y == YAxis::PerGpu {
         overlay
             .pins
@@ -149,6 +166,7 @@ fn project_overlay<'a>(overlay: &'a Overlay, projection: &Projection) -> Cow<'a,
     };
     Cow::Owned(Overlay {
         pins,
+        measured,
         ..overlay.clone()
     })
 }
@@ -366,6 +384,7 @@ mod tests {
             projection,
             others: &others,
             main: Some((&main_label, &main_short, level.index())),
+            error_band: [None; 3],
         };
         let mut svg = String::new();
         {

@@ -319,6 +319,7 @@ pub fn app(props: &AppProps) -> Html {
                         overlay={Some(overlay)}
                         techniques={Some(view.techniques.clone())}
                         projection={projection(&state.chart)}
+                        error_band={crate::model::expected_error::throughput_by_regime(&view.scenario)}
                     />
                     <Slider
                         id={SLIDER_ID}
@@ -331,10 +332,13 @@ pub fn app(props: &AppProps) -> Html {
                         describedby={Some(AttrValue::from(KV_STATUS_ID))}
                     />
                     <p id={KV_STATUS_ID} class={classes!("kv-status", beyond.then_some("beyond"))}>{ status }</p>
+                    // The tools module's measured points and their table (`ui::tools::measured_panel`).
+                    <div id={crate::ui::tools::measured_panel::MEASURED_SLOT_ID}></div>
                 </section>
                 <section class="panel numbers-panel" aria-labelledby="numbers-title">
                     <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
-                    <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())} />
+                    <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
+                        class={crate::model::expected_error::Class::of(&view.scenario, &view.point)} />
                 </section>
                 if second_pass {
                     <Notes warnings={view.point.warnings.clone()} />

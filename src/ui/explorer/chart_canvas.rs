@@ -37,6 +37,9 @@ pub struct ChartCanvasProps {
     /// Which axes to show (`chart_axes.rs`); tokens/s per user against tokens/s per GPU by default.
     #[prop_or_default]
     pub projection: Projection,
+    /// The expected tok/s error per regime, drawn as a band around the curve (`chart::band`).
+    #[prop_or_default]
+    pub error_band: [Option<f64>; 3],
 }
 
 /// Bumped by the resize observer and the colour-scheme listener to force a redraw.
@@ -66,6 +69,7 @@ struct BaseInputs {
     overlay: Option<Shared<Overlay>>,
     techniques: Option<Shared<TechniqueStudy>>,
     projection: Projection,
+    error_band: [Option<f64>; 3],
     size: (u32, u32),
     options: ChartOptions,
 }
@@ -87,7 +91,7 @@ fn draw(
     known_box: Option<(i32, i32)>,
     kept: &RefCell<Option<Base>>,
 ) -> Result<(), String> {
-    let (curve, current, overlay, techniques, projection, _) = key;
+    let (curve, current, overlay, techniques, projection, _, error_band) = key;
     let (backend, options) = prepare(canvas, known_box, FALLBACK_SIZE_CSS_PX)?;
     let none = Overlay::default();
     let overlay_drawn = overlay.as_deref().unwrap_or(&none);
@@ -108,12 +112,14 @@ fn draw(
         main: main_label
             .as_ref()
             .map(|(label, short, series)| (label.as_str(), short.as_str(), *series)),
+        error_band: *error_band,
     };
     let inputs = BaseInputs {
         curve: curve.clone(),
         overlay: overlay.clone(),
         techniques: techniques.clone(),
         projection: *projection,
+        error_band: *error_band,
         size: (canvas.width(), canvas.height()),
         options,
     };
@@ -190,7 +196,8 @@ fn offscreen_canvas() -> Option<web_sys::HtmlCanvasElement> {
         .ok()
 }
 
-/// What a draw depends on: curve, current point, overlay, technique curves, axes, layout bump.
+/// What a draw depends on: curve, current point, overlay, technique curves, axes, layout bump,
+/// error band.
 type DrawKey = (
     Shared<Curve>,
     Marker,
@@ -198,6 +205,7 @@ type DrawKey = (
     Option<Shared<TechniqueStudy>>,
     Projection,
     u32,
+    [Option<f64>; 3],
 );
 
 /// Draw `key` on the canvas behind `canvas_ref`, recording the draw (`perf`) and showing a
@@ -246,6 +254,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         props.techniques.clone(),
         props.projection,
         layout.0,
+        props.error_band,
     );
     // The first draw runs in a microtask right after Yew has attached the DOM, before the
     // browser's first frame. Yew runs effects only after it yields to the browser (its scheduler

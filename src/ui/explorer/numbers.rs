@@ -5,8 +5,11 @@
 //! the first token; $/M output is the whole bill over output tokens; $/M input is the prefill
 //! share of GPU time over input tokens; blended mixes 3 input : 1 output. Terms that the
 //! glossary defines (TPOT, TTFT, interactivity, $/M) take their definition from it. Without a
-//! price per GPU-hour the costs read "—" and a hint asks for a price.
+//! price per GPU-hour the costs read "—" and a hint asks for a price. Throughput, TPOT, TTFT and
+//! $/M output carry their expected error ("±18 %", `model::expected_error`), and a `<details>`
+//! below the latencies says which class, rows and fallback it comes from.
 
+use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric as ErrorMetric};
 use crate::model::memory::MemorySplit;
 use crate::model::step::StepBreakdown;
 use crate::model::OperatingPoint;
@@ -21,6 +24,35 @@ pub struct NumbersProps {
     pub point: crate::page::state::Shared<OperatingPoint>,
     /// The GPU's name, for the hint asking for a price when the scenario has none.
     pub gpu_name: AttrValue,
+    /// The scenario's class at this point: which expected errors to show (`model::expected_error`).
+    pub class: Class,
+}
+
+/// The `<details>` saying where the expected errors come from.
+pub const ERROR_SOURCE_ID: &str = "error-source";
+
+/// The expected errors' source, one click away: class, rows, fallback (issue 13 §1).
+fn error_source(class: Class) -> Html {
+    let line = |label: &str, metric: ErrorMetric| match band(class, metric) {
+        Some(b) => html! {
+            <li data-band={metric.id()}>
+                { format!("{label} {}: {} rows (fallback: {}): ", plus_minus(b.error_pct), b.n, b.fallback.id()) }
+                <span class="band-rows">{ b.rows.clone() }</span>
+            </li>
+        },
+        None => html! {},
+    };
+    html! {
+        <details class="error-source" id={ERROR_SOURCE_ID}>
+            <summary>{ format!("± expected error: {}", class.id()) }</summary>
+            <p>{ "Cross-validated against data/measurements.csv (each row predicted with its GPU type, then its model, held out; docs/VALIDATION.md). $/M's ± follows from tok/s's: E/(1−E)." }</p>
+            <ul>
+                { line("tok/s", ErrorMetric::OutputTokS) }
+                { line("TPOT", ErrorMetric::TpotMs) }
+                { line("TTFT", ErrorMetric::TtftMs) }
+            </ul>
+        </details>
+    }
 }
 
 /// The hint under the costs when there is no price per GPU-hour.
@@ -38,13 +70,17 @@ fn gb(value: f64) -> AttrValue {
 pub fn numbers(props: &NumbersProps) -> Html {
     let p = &*props.point;
     let gpus = p.gpus;
+    let errors = point_errors(props.class);
+    let pm = |pct: Option<f64>| pct.map(|pct| AttrValue::from(plus_minus(pct)));
+    let usd_error = p.cost.as_ref().and(pm(errors.usd_per_m_output_error_pct));
+    let tok_s_error = pm(errors.output_tok_s_error_pct);
     html! {
         <div class="numbers">
             <div class="metric-group">
                 <h3>{ "Cost per million tokens" }</h3>
                 <div class="metrics">
                     <Metric name="usd_per_m_output" label="Output" primary=true
-                        value={usd_or_dash(p.usd_per_m_output)} unit="per M"
+                        value={usd_or_dash(p.usd_per_m_output)} unit="per M" error={usd_error}
                         definition={glossary::USD_PER_M_TOKENS.definition} />
                     <Metric name="usd_per_m_input" label="Input"
                         value={usd_or_dash(p.usd_per_m_input)} unit="per M"
@@ -61,10 +97,10 @@ pub fn numbers(props: &NumbersProps) -> Html {
                 <h3>{ "Throughput" }</h3>
                 <div class="metrics">
                     <Metric name="output_tok_s_per_gpu" label="Per GPU" primary=true
-                        value={number(p.output_tok_s_per_gpu)} unit="output tok/s"
+                        value={number(p.output_tok_s_per_gpu)} unit="output tok/s" error={tok_s_error.clone()}
                         definition="Output tokens per second divided by the number of GPUs: the chart's y axis." />
                     <Metric name="output_tok_s" label={format!("All {gpus} GPUs")}
-                        value={number(p.output_tok_s)} unit="output tok/s"
+                        value={number(p.output_tok_s)} unit="output tok/s" error={tok_s_error}
                         definition="Generated tokens per second across every GPU, in steady state with this many requests in flight (closed loop)." />
                     <Metric name="tok_s_per_user" label="Per user"
                         value={number(p.tok_s_per_user)} unit="tok/s"
@@ -75,12 +111,12 @@ pub fn numbers(props: &NumbersProps) -> Html {
                 <h3>{ "Latency (means)" }</h3>
                 <div class="metrics">
                     <Metric name="tpot_ms" label="TPOT"
-                        value={number(p.tpot_ms)} unit="ms"
+                        value={number(p.tpot_ms)} unit="ms" error={pm(errors.tpot_ms_error_pct)}
                         definition={glossary::TPOT.definition} />
                     // A saturated point's TTFT is the simulator's to give (issue 12 §5).
                     <Metric name="ttft_ms"
                         label={if p.saturated { "TTFT (saturated)" } else { "TTFT" }}
-                        value={number(p.ttft_ms)}
+                        value={number(p.ttft_ms)} error={pm(errors.ttft_ms_error_pct)}
                         unit={if p.saturated { "ms · see the simulator" } else { "ms" }}
                         definition={if p.saturated {
                             AttrValue::from(format!("{} Saturated: requests queue for admission here (KV cache, engine limit or token budget nearly full), a queue the closed form cannot follow; the simulator panel's TTFT is the headline.", glossary::TTFT.definition))
@@ -89,6 +125,7 @@ pub fn numbers(props: &NumbersProps) -> Html {
                         }} />
                 </div>
             </div>
+            { error_source(props.class) }
             <div class="metric-group">
                 <h3>{ "What limits it" }</h3>
                 <div class="metrics">

@@ -27,6 +27,7 @@ pub mod decision_panels;
 pub mod export;
 pub mod leaderboard;
 pub mod load_canvas;
+pub mod measured_panel;
 pub mod pins;
 pub mod plan_panel;
 pub mod sim_panel;
@@ -40,6 +41,7 @@ use crate::share;
 use crate::ui::tools::decision_data::use_decision_data;
 use crate::ui::tools::decision_panels::DecisionPanels;
 use crate::ui::tools::export::ShareBar;
+use crate::ui::tools::measured_panel::MeasuredPanel;
 use crate::ui::tools::pins::use_pin_storage;
 use crate::ui::tools::sim_panel::SimPanel;
 use crate::ui::widgets::glossary::GlossaryPanel;
@@ -80,6 +82,9 @@ pub struct ToolsProps {
     pub host: web_sys::Element,
     /// The masthead's `#share-slot`, where the share-and-export bar goes (none: no bar).
     pub share_slot: Option<web_sys::Element>,
+    /// The explorer's `#measured-slot` under the chart (none: no measured points).
+    #[prop_or_default]
+    pub measured_slot: Option<web_sys::Element>,
 }
 
 /// Watches `host`'s `data-state` and `data-ideal-roofline`; calls `on_change` with them in a task
@@ -196,12 +201,39 @@ pub fn tools_app(props: &ToolsProps) -> Html {
         &state.pins,
         decisions.slo(),
     );
+    // The measured rows matching the scenario, recomputed when the curve (the scenario, not its
+    // concurrency) changes; shown on the chart while the toggle is on.
+    let show_measured = use_state(|| true);
+    let measured_view = state
+        .view
+        .as_ref()
+        .filter(|_| decisions_shown && props.measured_slot.is_some())
+        .map(|v| (v.curve.clone(), v.scenario.clone()));
+    let measured = use_memo(measured_view.as_ref().map(|(c, _)| c.clone()), move |_| {
+        Rc::new(
+            measured_view
+                .map(|(_, s)| crate::page::measured::matching(&s))
+                .unwrap_or_default(),
+        )
+    });
+    let measured = (*measured).clone();
     {
         let host = host.clone();
         use_effect_with(
-            (data.overlay.clone(), decisions_shown),
-            move |(overlay, shown)| {
+            (
+                data.overlay.clone(),
+                decisions_shown,
+                measured.clone(),
+                *show_measured,
+            ),
+            move |(overlay, shown, measured, show)| {
                 if *shown {
+                    let mut overlay = (**overlay).clone();
+                    if *show {
+                        overlay.measured = measured.iter().filter_map(|r| r.chart_point).collect();
+                        overlay.measured_label =
+                            measured_panel::legend_label(overlay.measured.len());
+                    }
                     send(&host, OVERLAY_EVENT, &overlay.encode());
                 }
             },
@@ -239,9 +271,20 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             slot,
         )
     });
+    let measured_portal = props.measured_slot.clone().filter(|_| decisions_shown).map(|slot| {
+        let on_toggle = {
+            let show = show_measured.clone();
+            Callback::from(move |on: bool| show.set(on))
+        };
+        create_portal(
+            html! { <MeasuredPanel rows={measured.clone()} shown={*show_measured} {on_toggle} /> },
+            slot,
+        )
+    });
     html! {
         <>
             { for share_bar }
+            { for measured_portal }
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
             if decisions_shown {
                 <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
@@ -280,6 +323,7 @@ pub fn mount(within: Option<&web_sys::Element>) -> bool {
             let props = ToolsProps {
                 host: host.clone(),
                 share_slot: find(SHARE_SLOT_ID),
+                measured_slot: find(measured_panel::MEASURED_SLOT_ID),
             };
             yew::Renderer::<ToolsApp>::with_root_and_props(host, props).render();
             true

@@ -3,7 +3,8 @@
 //! `aria-describedby`; Escape hides the tooltip again, as WCAG 1.4.13 asks).
 //!
 //! The value sits alone in the element carrying `data-metric="NAME"`, so tests and scripts can
-//! read exactly the formatted number.
+//! read exactly the formatted number; its expected error, when it has one, sits in
+//! `data-error="NAME"`.
 
 use crate::ui::widgets::glossary::use_dismissable_tip;
 use yew::prelude::*;
@@ -25,6 +26,9 @@ pub struct MetricProps {
     /// Spans the whole row (long text values).
     #[prop_or_default]
     pub wide: bool,
+    /// The expected error ("±18 %", `model::expected_error`), beside the unit; `data-error=NAME`.
+    #[prop_or_default]
+    pub error: Option<AttrValue>,
 }
 
 #[function_component(Metric)]
@@ -46,6 +50,9 @@ pub fn metric(props: &MetricProps) -> Html {
                 <span data-metric={props.name}>{ props.value.clone() }</span>
                 if !props.unit.is_empty() {
                     <span class="metric-unit">{ props.unit.clone() }</span>
+                }
+                if let Some(error) = &props.error {
+                    <span class="metric-error" data-error={props.name}>{ error.clone() }</span>
                 }
             </span>
             <span class="tooltip" role="tooltip" id={tip_id}>{ props.definition.clone() }</span>
