@@ -3,6 +3,7 @@
 //! and SLO checks with simulated percentiles (`slo_sim`). Uses the core; the core never uses it.
 
 pub mod plan;
+pub mod plan_disagg;
 pub mod pricing;
 pub mod sizing;
 pub mod slo_sim;

@@ -148,6 +148,9 @@ pub struct Candidate {
     /// How the tails were obtained: "simulated", "analytic" or "mean" (no SLO).
     pub latency_method: &'static str,
     pub warnings: Vec<String>,
+    /// A disaggregated unit's pools (`plan_disagg`), flattened into the JSON; absent when aggregated.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub pools: Option<super::plan_disagg::PlanPools>,
 }
 
 /// A configuration that lost, and why.
@@ -232,7 +235,8 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     }
     let mut feasible = Vec::new();
     let mut rejected = Vec::new();
-    for gpu in gpus {
+    let search = super::plan_disagg::ServingSearch::of(request);
+    for gpu in gpus.iter().copied().filter(|_| search.aggregated) {
         for precision in Precision::ALL {
             for tp in TP_CHOICES {
                 let reject = |reason: String| Rejected {
@@ -257,6 +261,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
                     ep: None,
                     precision: precision.id().into(),
                     usd_per_gpu_hour: Some(price),
+                    serving: crate::scenario::AGGREGATED.into(),
                     ..request.base.clone()
                 };
                 let scenario = match Scenario::try_from(input) {
@@ -273,12 +278,23 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
             }
         }
     }
-    let searched = feasible.len() + rejected.len();
+    let disaggregated = match search.disaggregated {
+        true => super::plan_disagg::disaggregated_candidates(&gpus, request, &mut rejected),
+        false => Vec::new(),
+    };
+    let searched = feasible.len() + disaggregated.len() + rejected.len();
     sort(&mut feasible);
     if let (true, Some(slo)) = (request.verify_with_simulator, &request.slo) {
         feasible = verify(feasible, request, slo, &mut rejected);
         sort(&mut feasible);
     }
+    feasible.extend(super::plan_disagg::verify_disaggregated(
+        disaggregated,
+        &gpus,
+        request,
+        &mut rejected,
+    ));
+    sort(&mut feasible);
     let count = feasible.len();
     let top = request.top.max(1);
     let cheapest = feasible.first().map(|c| c.usd_per_month);
@@ -335,6 +351,7 @@ fn verify(
             ep: None,
             precision: candidate.precision.into(),
             usd_per_gpu_hour: Some(candidate.usd_per_gpu_hour),
+            serving: crate::scenario::AGGREGATED.into(),
             ..request.base.clone()
         };
         let Ok(scenario) = Scenario::try_from(input) else {
@@ -433,6 +450,7 @@ fn price(
         meets_slo: true,
         latency_method: "mean",
         warnings: scenario.warnings.clone(),
+        pools: None,
     })
 }
 

@@ -48,12 +48,15 @@ use super::operating_point::{assemble, DisaggFigures, OperatingPoint, Steady};
 use super::serving::{evaluate_continuous, mean_prefill_time, SATURATION_SHARE};
 use super::step::{BatchShape, StepBreakdown};
 use super::ttft::step_wait;
+use super::workload::inverse_normal_cdf;
 use crate::scenario::pools::Pools;
 use crate::scenario::{Protocol, Scenario};
 use crate::units::Seconds;
 
 /// Highest prefill utilization the closed loop is solved up to; the rest of `C` queues there.
 const MAX_PREFILL_UTILIZATION: f64 = 0.995;
+/// Prompt lengths the prefill lane's cost per token is averaged over.
+const LANE_QUANTILES: u32 = 8;
 /// Bisection steps (the interval shrinks 2⁻⁴⁰: far below one request).
 const BISECTIONS: u32 = 40;
 
@@ -79,17 +82,40 @@ impl PrefillPool {
         let prompt = workload.prefill_tokens().max(1.0);
         let lane = f64::from(prefill.step_token_budget().max(1));
         let pp = f64::from(prefill.par.pp.max(1));
-        let full_step = prefill
-            .step_cost
-            .step(&BatchShape {
-                prefill_tokens: lane / pp,
-                prefill_prompt: prompt,
-                prefill_chunk: prompt.min(f64::from(prefill.chunk_tokens)),
-                ..BatchShape::default()
-            })
-            .total()
-            * pp;
-        let per_token = full_step / lane;
+        let step = |length: f64| {
+            prefill
+                .step_cost
+                .step(&BatchShape {
+                    prefill_tokens: lane / pp,
+                    prefill_prompt: length,
+                    prefill_chunk: length.min(f64::from(prefill.chunk_tokens)),
+                    ..BatchShape::default()
+                })
+                .total()
+                * pp
+        };
+        let full_step = step(prompt);
+        // A token of a long prompt attends to more context: the lane's cost per token is the
+        // token-weighted mean over the prompt distribution (midpoint quantiles of the lognormal,
+        // as `serving::mean_prefill_time`), not the cost at the mean prompt.
+        let sigma = workload.input_sigma;
+        let per_token = if sigma > 0.0 {
+            let n = f64::from(LANE_QUANTILES);
+            let lengths: Vec<f64> = (0..LANE_QUANTILES)
+                .map(|i| {
+                    let z = inverse_normal_cdf((f64::from(i) + 0.5) / n);
+                    (sigma * z - sigma * sigma / 2.0).exp()
+                })
+                .collect();
+            let scale = prompt * n / lengths.iter().sum::<f64>().max(f64::MIN_POSITIVE);
+            let (cost, tokens) = lengths.iter().fold((0.0, 0.0), |(c, t), l| {
+                let length = (l * scale).max(1.0);
+                (c + length * step(length).0, t + length)
+            });
+            Seconds(cost / tokens.max(f64::MIN_POSITIVE) / lane)
+        } else {
+            full_step / lane
+        };
         let alone = mean_prefill_time(prefill, 0.0);
         let service = Seconds((per_token * prompt).0.min(alone.0));
         let variation = |sigma: f64| (sigma * sigma).exp() - 1.0;
@@ -211,9 +237,8 @@ pub fn evaluate_disaggregated(scenario: &Scenario) -> OperatingPoint {
     let transfer = kv_transfer_time(scenario, pools, workload.input_mean);
     let ceiling = MAX_PREFILL_UTILIZATION * prefill.capacity();
     let others = (c - 1.0) / c;
-    let stage_one = |rate: f64| {
-        scenario.server_overhead + prefill.wait(rate, others) + prefill.alone + transfer
-    };
+    // The server overhead is latency beside the engines (`ttft`), not part of the loop's cycle.
+    let stage_one = |rate: f64| prefill.wait(rate, others) + prefill.alone + transfer;
     let rate_at = |in_decode: f64| decode_state(scenario, in_decode).rate.min(ceiling);
     let in_system = |in_decode: f64| {
         let rate = rate_at(in_decode);
@@ -357,7 +382,8 @@ mod tests {
         );
         let tau = decode_round(&s, 1.0).0.total_ms;
         assert!((point.tpot_ms - tau).abs() < 1e-9);
-        assert!((point.requests_per_s * point.e2e_ms / 1e3 - 1.0).abs() < 1e-6);
+        let cycle_s = (point.e2e_ms - s.server_overhead.ms()) / 1e3;
+        assert!((point.requests_per_s * cycle_s - 1.0).abs() < 1e-6);
         assert_eq!((figures.prefill_gpus, figures.decode_gpus), (2, 6));
         assert_eq!((figures.prefill_replicas, figures.decode_replicas), (2, 3));
         assert_eq!(point.gpus, 8);
@@ -402,7 +428,7 @@ mod tests {
             assert!(point.requests_per_s <= x_p.min(x_d) * (1.0 + 1e-9), "C={c}");
             assert!(point.requests_per_s >= last * (1.0 - 1e-9), "C={c}");
             last = point.requests_per_s;
-            let little = point.requests_per_s * point.e2e_ms / 1e3;
+            let little = point.requests_per_s * (point.e2e_ms - s.server_overhead.ms()) / 1e3;
             assert!((little / c - 1.0).abs() < 1e-3, "C={c}: {little}");
             assert!((0.0..=1.0).contains(&f.prefill_utilization));
             assert!((0.0..=1.0).contains(&f.decode_utilization));
