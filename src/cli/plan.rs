@@ -44,6 +44,14 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
         Ok(input) => input,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
+    // `plan --serving` searches aggregated, disaggregated or both (`any`, the default).
+    let base = match flags.text("--serving") {
+        Some(_) => base,
+        None => ScenarioInput {
+            serving: "any".into(),
+            ..base
+        },
+    };
     let input = match plan_input(&flags, base) {
         Ok(input) => input,
         Err(outcome) => return outcome,
@@ -99,7 +107,10 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
     for (i, c) in plan.candidates.iter().enumerate() {
         out.push_str(&candidate_row([
             (i + 1).to_string(),
-            c.gpu.clone(),
+            match &c.pools {
+                Some(p) => format!("{} {}P{}D", c.gpu, p.prefill_replicas, p.decode_replicas),
+                None => c.gpu.clone(),
+            },
             c.precision.to_string(),
             c.gpus_per_replica.to_string(),
             c.replicas.to_string(),

@@ -5,6 +5,7 @@
 
 pub mod leaderboard;
 pub mod plan;
+pub mod plan_disagg;
 pub mod pricing;
 pub mod sizing;
 pub mod slo_sim;

@@ -286,6 +286,9 @@ pub struct Candidate {
     /// `FOUR_BIT_CAVEAT` for FP4 / INT4 weights, else `None`.
     pub quality_caveat: Option<&'static str>,
     pub warnings: Vec<String>,
+    /// A disaggregated unit's pools (`plan_disagg`), flattened into the JSON; absent when aggregated.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub pools: Option<super::plan_disagg::PlanPools>,
 }
 
 /// A configuration that lost, and why.
@@ -383,7 +386,8 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     }
     let mut feasible = Vec::new();
     let mut rejected = Vec::new();
-    for gpu in gpus {
+    let search = super::plan_disagg::ServingSearch::of(request);
+    for gpu in gpus.iter().copied().filter(|_| search.aggregated) {
         for precision in request.precisions.iter().copied() {
             for tp in request.tp_choices() {
                 let reject = |reason: String| Rejected {
@@ -408,6 +412,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
                     ep: None,
                     precision: precision.id().into(),
                     usd_per_gpu_hour: Some(price),
+                    serving: crate::scenario::AGGREGATED.into(),
                     ..request.base.clone()
                 };
                 let scenario = match Scenario::try_from(input) {
@@ -424,12 +429,23 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
             }
         }
     }
-    let searched = feasible.len() + rejected.len();
+    let disaggregated = match search.disaggregated {
+        true => super::plan_disagg::disaggregated_candidates(&gpus, request, &mut rejected),
+        false => Vec::new(),
+    };
+    let searched = feasible.len() + disaggregated.len() + rejected.len();
     sort(&mut feasible);
     if let (true, Some(slo)) = (request.verify_with_simulator, &request.slo) {
         feasible = verify(feasible, request, slo, &mut rejected);
         sort(&mut feasible);
     }
+    feasible.extend(super::plan_disagg::verify_disaggregated(
+        disaggregated,
+        &gpus,
+        request,
+        &mut rejected,
+    ));
+    sort(&mut feasible);
     let count = feasible.len();
     let top = request.top.max(1);
     let cheapest = feasible.first().map(|c| c.usd_per_month);
@@ -535,6 +551,7 @@ fn verify(
             ep: None,
             precision: candidate.precision.into(),
             usd_per_gpu_hour: Some(candidate.usd_per_gpu_hour),
+            serving: crate::scenario::AGGREGATED.into(),
             ..request.base.clone()
         };
         let Ok(scenario) = Scenario::try_from(input) else {
@@ -638,6 +655,7 @@ fn price(
         quality_caveat: matches!(scenario.precision, Precision::Fp4 | Precision::Int4)
             .then_some(FOUR_BIT_CAVEAT),
         warnings: scenario.warnings.clone(),
+        pools: None,
     })
 }
 

@@ -11,13 +11,15 @@
 //! round; `ttft`, the terms of a user's time to first token and the benchmark protocol;
 //! `operating_point`, what an evaluation reports and how a policy's steady state becomes
 //! one. Then the two policies side by side, `serving` (continuous) and `static_batching`, which
-//! know nothing of each other; `evaluate`, the one entry that picks between them; and on top
+//! know nothing of each other; `disagg`, disaggregated prefill and decode pools built on
+//! `serving`'s pieces; `evaluate`, the one entry that picks between them; and on top
 //! `pareto` (the sweep), `slo` and `techniques`.
 
 pub mod architecture;
 pub mod capacity;
 pub mod cost;
 pub mod decode;
+pub mod disagg;
 pub mod economics;
 pub mod efficiency;
 pub mod engine;
@@ -45,7 +47,7 @@ pub use step::Bound;
 #[cfg(test)]
 mod tests {
     /// The model's modules in dependency order, with their source up to their tests.
-    const ORDER: [(&str, &str); 22] = [
+    const ORDER: [(&str, &str); 23] = [
         ("architecture", include_str!("architecture.rs")),
         ("precision", include_str!("precision.rs")),
         ("engine", include_str!("engine.rs")),
@@ -63,6 +65,7 @@ mod tests {
         ("operating_point", include_str!("operating_point.rs")),
         ("serving", include_str!("serving.rs")),
         ("static_batching", include_str!("static_batching.rs")),
+        ("disagg", include_str!("disagg.rs")),
         ("evaluate", include_str!("evaluate.rs")),
         ("pareto", include_str!("pareto.rs")),
         ("slo", include_str!("slo.rs")),

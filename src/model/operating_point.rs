@@ -74,6 +74,32 @@ pub struct OperatingPoint {
     /// `e2e_ms` are its means); absent in the steady state.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub benchmark: Option<BenchmarkFigures>,
+    /// Disaggregated serving's pools and KV transfer (`model::disagg`), flattened into the
+    /// point's JSON; absent under aggregated serving.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub disagg: Option<DisaggFigures>,
+}
+
+/// What a disaggregated point adds (issue 14 §1): both pools, the KV hand-off and how busy each
+/// pool is (rate over its capacity).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct DisaggFigures {
+    /// `"disaggregated"`.
+    pub serving: &'static str,
+    pub prefill_gpus: u32,
+    pub decode_gpus: u32,
+    pub prefill_replicas: u32,
+    pub decode_replicas: u32,
+    pub prefill_tp: u32,
+    pub decode_tp: u32,
+    /// Mean time to move one prompt's KV to the decode pool (part of TTFT).
+    pub kv_transfer_ms: f64,
+    /// `"nvlink"` or `"network"`.
+    pub kv_link: &'static str,
+    /// Mean wait in the prefill pool's queue (part of TTFT).
+    pub prefill_queue_ms: f64,
+    pub prefill_utilization: f64,
+    pub decode_utilization: f64,
 }
 
 /// What a batching policy's steady state determines; `assemble` derives the rest.
@@ -198,6 +224,7 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
         headline_source: "analytic",
         warnings,
         benchmark: None,
+        disagg: None,
     }
 }
 

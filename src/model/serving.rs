@@ -294,7 +294,7 @@ const PROMPT_QUANTILES: u32 = 32;
 /// mean TTFT is not the TTFT of its mean prompt. Midpoint quantiles `p_i = (i + ½)/n` of the
 /// lognormal (`P_i = m·exp(σ·Φ⁻¹(p_i) − σ²/2)`, MODEL.md §6.4's length model), rescaled so their
 /// mean is `E[P_eff]` exactly; fixed lengths take the one prompt.
-fn mean_prefill_time(scenario: &Scenario, others: f64) -> Seconds {
+pub fn mean_prefill_time(scenario: &Scenario, others: f64) -> Seconds {
     let workload = &scenario.workload;
     let prompt = workload.prefill_tokens();
     let sigma = workload.input_sigma;

@@ -115,8 +115,15 @@ pub const USD_PER_M_TOKENS: Term = Term {
     definition: "Dollars per million tokens: (GPUs × $/GPU-hour) ÷ (output tok/s × 3600) × 10⁶. Idle capacity still bills. 8×H100 at $25/hour doing 6,000 tok/s is $1.16 per M output tokens.",
 };
 
+/// Disaggregated prefill and decode (MODEL.md §4.4; DistServe, Splitwise).
+pub const DISAGGREGATION: Term = Term {
+    id: "disaggregation",
+    name: "Disaggregated serving",
+    definition: "Prefill and decode run on separate GPU pools: prompts never stall the decoding streams, and each pool gets its own parallelism. The prompt's KV cache is copied from the prefill to the decode pool, which adds to TTFT.",
+};
+
 /// Every entry, in the order the glossary panel lists them.
-pub const TERMS: [Term; 14] = [
+pub const TERMS: [Term; 15] = [
     THROUGHPUT,
     INTERACTIVITY,
     TTFT,
@@ -131,6 +138,7 @@ pub const TERMS: [Term; 14] = [
     CHUNKED_PREFILL,
     SPECULATIVE_DECODING,
     PREFIX_CACHING,
+    DISAGGREGATION,
 ];
 
 /// The entry with this id.

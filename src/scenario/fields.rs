@@ -364,6 +364,10 @@ const PROTOCOLS: &[(&str, &str)] = &[
     ("steady", "Steady state (closed loop)"),
     ("benchmark", "Benchmark run (all start at once)"),
 ];
+const SERVING_MODES: &[(&str, &str)] = &[
+    ("aggregated", "Aggregated (one pool)"),
+    ("disaggregated", "Disaggregated (prefill + decode pools)"),
+];
 const ON_OFF: &[(&str, &str)] = &[("off", "Off"), ("on", "On")];
 
 /// The `#workload` value `input` matches: a preset whose means and spreads it equals, `uniform`
@@ -616,6 +620,13 @@ table! {
     SERVER_OVERHEAD_MS = Field::new("server-overhead-ms", "Server overhead per request", Real, Advanced, opt!(scenario: server_overhead_ms)).unit("ms").range(0.0, 10_000.0).optional().term("ttft");
     PROTOCOL = Field::new("protocol", "Measured as", Choice, Advanced, word!(protocol)).choices(PROTOCOLS).term("ttft");
     NUM_PROMPTS = Field::new("num-prompts", "Benchmark prompts", Integer, Advanced, opt!(scenario: num_prompts)).unit("requests").range(1.0, 10_000_000.0).optional();
+    SERVING = Field::new("serving", "Serving", Choice, Technique, word!(serving)).choices(SERVING_MODES).term("disaggregation");
+    PREFILL_GPUS = Field::new("prefill-gpus", "Prefill pool GPUs", Integer, Technique, opt!(scenario: prefill_gpus)).range(1.0, 4096.0).optional();
+    PREFILL_TP = Field::new("prefill-tp", "Prefill pool TP", Integer, Technique, opt!(scenario: prefill_tp)).range(1.0, 4096.0).optional();
+    PREFILL_EP = Field::new("prefill-ep", "Prefill pool EP", Integer, Technique, opt!(scenario: prefill_ep)).range(1.0, 4096.0).optional();
+    DECODE_GPUS = Field::new("decode-gpus", "Decode pool GPUs", Integer, Technique, opt!(scenario: decode_gpus)).range(1.0, 4096.0).optional();
+    DECODE_TP = Field::new("decode-tp", "Decode pool TP", Integer, Technique, opt!(scenario: decode_tp)).range(1.0, 4096.0).optional();
+    DECODE_EP = Field::new("decode-ep", "Decode pool EP", Integer, Technique, opt!(scenario: decode_ep)).range(1.0, 4096.0).optional();
     SLO_TTFT_MS = Field::new("slo-ttft-ms", "TTFT target", Real, Decision, opt!(decision: slo_ttft_ms)).unit("ms").range(1e-3, 1e9).optional().term("ttft");
     SLO_TPOT_MS = Field::new("slo-tpot-ms", "TPOT target", Real, Decision, opt!(decision: slo_tpot_ms)).unit("ms").range(1e-3, 1e9).optional().term("tpot");
     SLO_PERCENTILE = Field::new("slo-percentile", "Percentile", Real, Decision, num!(decision: slo_percentile)).range(50.0, 99.99).term("percentiles");

@@ -200,6 +200,30 @@ pub struct ScenarioInput {
     pub protocol: String,
     /// Prompts a benchmark sends in all; `None` = 10 × concurrency.
     pub num_prompts: Option<f64>,
+    /// `aggregated` (one pool runs prefill and decode) or `disaggregated` (a prefill pool and a
+    /// decode pool, `scenario::pools`). Left out of serialized input while aggregated.
+    #[serde(skip_serializing_if = "is_aggregated")]
+    pub serving: String,
+    /// Disaggregated serving's pools: GPUs, TP and EP of each; `None` lets the model choose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefill_gpus: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefill_tp: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefill_ep: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_gpus: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_tp: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_ep: Option<f64>,
+}
+
+/// The default serving mode, one pool for both phases.
+pub const AGGREGATED: &str = "aggregated";
+
+fn is_aggregated(serving: &String) -> bool {
+    serving == AGGREGATED
 }
 
 impl Default for ScenarioInput {
@@ -242,6 +266,13 @@ impl Default for ScenarioInput {
             server_overhead_ms: None,
             protocol: "steady".into(),
             num_prompts: None,
+            serving: AGGREGATED.into(),
+            prefill_gpus: None,
+            prefill_tp: None,
+            prefill_ep: None,
+            decode_gpus: None,
+            decode_tp: None,
+            decode_ep: None,
         }
     }
 }

@@ -31,6 +31,7 @@ use fields::{
 };
 pub use input::*;
 mod parallel;
+pub mod pools;
 
 /// Bad input, naming the field (kebab-case, as the CLI flag and the page control are named).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,6 +108,9 @@ pub struct Scenario {
     /// Sequences one replica holds in paged KV (`S_cap`, MODEL.md §1.4).
     pub kv_capacity_per_replica: u32,
     pub warnings: Vec<String>,
+    /// Disaggregated serving (`serving = disaggregated`): this scenario is the decode pool and
+    /// `pools` holds the prefill pool and the KV link (`pools`); `None` when aggregated.
+    pub pools: Option<std::sync::Arc<pools::Pools>>,
 }
 
 /// The warning a scenario without a price carries: costs are not shown until one is entered.
@@ -259,6 +263,9 @@ impl TryFrom<ScenarioInput> for Scenario {
     type Error = ScenarioError;
 
     fn try_from(input: ScenarioInput) -> Result<Scenario, ScenarioError> {
+        if let Some(disaggregated) = pools::disaggregated(&input) {
+            return disaggregated;
+        }
         let cat = catalog().map_err(|e| error("catalog", e))?;
         let model = if input.model.trim() == "custom" {
             let spec = input.custom_model.clone().ok_or_else(|| {
@@ -689,6 +696,7 @@ impl TryFrom<ScenarioInput> for Scenario {
             kv_per_sequence_gpu: f.per_sequence,
             kv_capacity_per_replica: f.capacity,
             warnings,
+            pools: None,
         })
     }
 }

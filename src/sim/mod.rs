@@ -15,6 +15,9 @@
 //!    and not the first wave's prefill queue; the benchmark protocol starts idle on purpose.
 //! 4. `result::summarize` merges the replicas.
 //!
+//! A disaggregated scenario (`scenario.pools`) runs `disagg` instead: both pools and the KV
+//! hand-off in one event loop.
+//!
 //! Options as given (`SimInput`, the CLI's flags) become a `SimConfig` through `try_from`
 //! (`input`); a config built in code is checked by `SimConfig::check` when it runs.
 //!
@@ -23,6 +26,7 @@
 
 pub mod bench;
 mod continuous;
+mod disagg;
 pub mod histogram;
 mod input;
 pub mod kv;
@@ -211,6 +215,9 @@ fn engine_settings(scenario: &Scenario, config: &SimConfig, busy: u32) -> Engine
 /// Simulate the scenario under the config (MODEL.md §6). Bad config is an error; a run cut short
 /// by a bound is an outcome (`SimResult::truncated`).
 pub fn simulate(scenario: &Scenario, config: &SimConfig) -> Result<SimResult, SimConfigError> {
+    if let Some(pools) = scenario.pools.as_deref() {
+        return disagg::simulate(scenario, pools, config);
+    }
     config.check()?;
     let sample = workload::sample_requests(
         &scenario.workload,

@@ -33,7 +33,7 @@ pub struct LatencySummary {
 }
 
 impl LatencySummary {
-    fn of(h: &LogHistogram) -> LatencySummary {
+    pub(crate) fn of(h: &LogHistogram) -> LatencySummary {
         LatencySummary {
             count: h.count(),
             mean_ms: h.mean() * 1e3,

@@ -553,3 +553,28 @@ fn the_first_screen_defers_the_technique_ladder_until_complete_ladder() {
     assert!(completed.apply(Action::CompleteLadder).is_none());
     assert!(full.apply(Action::CompleteLadder).is_none());
 }
+
+/// The serving-mode select (`#serving`, inside `#serving-mode`): disaggregated splits the GPUs
+/// into a prefill and a decode pool (auto split of the 8 GPUs) and the point reports both; the
+/// pool fields travel in the link; back to aggregated is the first view again.
+#[test]
+fn the_serving_mode_splits_the_gpus_into_two_pools_and_back() {
+    use crate::scenario::fields::{PREFILL_GPUS, SERVING};
+    let state = State::initial();
+    assert!(shown(&state).point.disagg.is_none());
+    let split = apply(&state, Action::Edit(&SERVING, "disaggregated".into()));
+    assert!(split.error.is_none(), "{:?}", split.error);
+    let pools = shown(&split).point.disagg.expect("two pools");
+    assert_eq!(pools.prefill_gpus + pools.decode_gpus, 8);
+    assert_eq!(shown(&split).point.gpus, 8);
+    let fixed = apply(&split, Action::Edit(&PREFILL_GPUS, "2".into()));
+    assert_eq!(shown(&fixed).point.disagg.map(|d| d.prefill_gpus), Some(2));
+    assert!(crate::share::encode(&fixed.view_state()).contains("prefill-gpus=2"));
+    let back = apply(&split, Action::Edit(&SERVING, "aggregated".into()));
+    assert_eq!(*shown(&back).point, *shown(&state).point);
+    let bad = apply(&split, Action::Edit(&PREFILL_GPUS, "8".into()));
+    assert_eq!(
+        bad.error.as_ref().map(|e| e.field.as_str()),
+        Some("prefill-gpus")
+    );
+}

@@ -93,6 +93,13 @@ pub fn numbers(props: &NumbersProps) -> Html {
                     { enter_price_hint(NO_PRICE_HINT_ID, &props.gpu_name, true) }
                 }
             </div>
+            if let Some(d) = p.disagg {
+                <p class="pools" id="numbers-pools">{ format!(
+                    "Prefill {} × TP{} ({:.0} % busy) → KV {:.1} ms over {} → decode {} × TP{} ({:.0} % busy); prefill queue {:.0} ms",
+                    d.prefill_replicas, d.prefill_tp, 100.0 * d.prefill_utilization, d.kv_transfer_ms,
+                    d.kv_link, d.decode_replicas, d.decode_tp, 100.0 * d.decode_utilization, d.prefill_queue_ms
+                ) }</p>
+            }
             <div class="metric-group">
                 <h3>{ "Throughput" }</h3>
                 <div class="metrics">

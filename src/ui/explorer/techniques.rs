@@ -10,9 +10,9 @@ use crate::page::fields::Texts;
 use crate::present::glossary;
 use crate::present::report::format_number;
 use crate::scenario::fields::{
-    workload_of, Field, BATCHING_FIELD, CHUNK_TOKENS, CUSTOM_WORKLOAD, INPUT_SIGMA, KV_ALLOC_FIELD,
-    LENGTH_DIST_FIELD, OUTPUT_SIGMA, PREFIX_HIT, SPEC_ACCEPT, SPEC_DECODE_FIELD, SPEC_DRAFT_COST,
-    SPEC_LEN, WORKLOAD,
+    workload_of, Field, BATCHING_FIELD, CHUNK_TOKENS, CUSTOM_WORKLOAD, DECODE_GPUS, DECODE_TP,
+    INPUT_SIGMA, KV_ALLOC_FIELD, LENGTH_DIST_FIELD, OUTPUT_SIGMA, PREFILL_GPUS, PREFILL_TP,
+    PREFIX_HIT, SERVING, SPEC_ACCEPT, SPEC_DECODE_FIELD, SPEC_DRAFT_COST, SPEC_LEN, WORKLOAD,
 };
 use crate::scenario::{ScenarioInput, SpecMethod, WORKLOAD_PRESETS};
 use crate::ui::widgets::field_control::FieldContext;
@@ -67,6 +67,7 @@ pub fn technique_controls(props: &TechniqueControlsProps) -> Html {
         Some(Some(_))
     );
     let fixed = texts.get(&LENGTH_DIST_FIELD).trim() == "fixed";
+    let disaggregated = texts.get(&SERVING).trim() == "disaggregated";
     let (accept, len, cost) = spec_placeholders(texts.get(&SPEC_DECODE_FIELD));
     let select = |field: &'static Field, hint: Option<Html>| {
         context.select(field, texts.get(field), None, hint)
@@ -91,6 +92,15 @@ pub fn technique_controls(props: &TechniqueControlsProps) -> Html {
                 { context.text(&SPEC_DRAFT_COST, texts.get(&SPEC_DRAFT_COST), Some(cost), !spec_on, None) }
                 { context.text(&PREFIX_HIT, texts.get(&PREFIX_HIT), None, false,
                     Some(html! { <><Term term={glossary::PREFIX_CACHING} />{ ": share of prompt tokens cached, 0–0.99" }</> })) }
+            </fieldset>
+            <fieldset id="serving-mode">
+                <legend>{ "Prefill and decode" }</legend>
+                { select(&SERVING, Some(html! { <Term term={glossary::DISAGGREGATION} /> })) }
+                <div class="field-row">
+                    { for [&PREFILL_GPUS, &PREFILL_TP, &DECODE_GPUS, &DECODE_TP].into_iter().map(|f| {
+                        context.text(f, texts.get(f), Some("auto".into()), !disaggregated, None)
+                    }) }
+                </div>
             </fieldset>
             <fieldset>
                 <legend>{ "Length distribution" }</legend>

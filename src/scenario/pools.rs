@@ -1,0 +1,322 @@
+//! Disaggregated serving's two pools (issue 14, MODEL.md §4.4): how a `serving = disaggregated`
+//! input becomes a decode-pool `Scenario` carrying its prefill pool and the KV link between them.
+//!
+//! Each pool is an ordinary aggregated scenario validated through the same door (its own GPU
+//! count, TP and EP; attention DP follows EP/TP as in any scenario), so both share the step-time
+//! physics with everything else. The returned scenario *is* the decode pool (its replicas, KV
+//! capacity and engine limit bound the requests in flight); `pools` holds the prefill pool.
+//!
+//! **The split.** `--prefill-gpus`/`--decode-gpus` fix it; one of them leaves the other the
+//! rest of `--gpus` (the total of both pools). With neither, every split of `--gpus` is tried
+//! and the one with the highest system rate at the pools' capacities, `min(X_p, X_d)`
+//! (`model::disagg::pool_capacities`), is kept: DistServe's placement rule (Zhong et al., OSDI
+//! '24, §4: choose the prefill and decode instance counts that maximise per-GPU goodput; without
+//! an SLO, goodput is the throughput) and Splitwise's pool sizing (Patel et al., ISCA '24, §5)
+//! at one operating point, the capacity. `plan --serving` searches splits against the SLO itself.
+//!
+//! **The link.** The prompt's KV moves from the prefill GPUs to the decode GPUs over NVLink when
+//! both pools fit one scale-up domain (`model::parallelism::scale_up_domain`: 8 for an HGX
+//! board, 72 for NVL72), else over the network at the per-GPU NIC rate
+//! (`model::parallelism::network_gb_s`: 400 Gb/s ≈ 50 GB/s, MODEL.md §4.4), each scaled by the
+//! link efficiency knob like the step model's collectives.
+
+use super::fields::{self, Field};
+use super::{error, Scenario, ScenarioError, ScenarioInput, AGGREGATED};
+use crate::model::disagg::pool_capacities;
+use crate::model::parallelism::{network_gb_s, scale_up_domain};
+use crate::units::{BytesPerSecond, Seconds};
+use std::sync::Arc;
+
+/// One pool for both phases, or a prefill and a decode pool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Serving {
+    Aggregated,
+    Disaggregated,
+}
+
+impl Serving {
+    pub fn parse(text: &str) -> Option<Serving> {
+        match text.trim() {
+            AGGREGATED | "" => Some(Serving::Aggregated),
+            "disaggregated" => Some(Serving::Disaggregated),
+            _ => None,
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Serving::Aggregated => AGGREGATED,
+            Serving::Disaggregated => "disaggregated",
+        }
+    }
+}
+
+/// Fixed set-up time of one KV hand-off over NVLink (a copy engine's launch and the block-list
+/// exchange between the two engines): an assumption of 50 µs, not fitted.
+pub const NVLINK_TRANSFER_LATENCY_MS: f64 = 0.05;
+/// Fixed set-up time of one KV hand-off over the network: RDMA memory registration lookups and
+/// the engines' handshake (Mooncake Transfer Engine, NIXL), an assumption of 0.5 ms, not fitted.
+pub const NETWORK_TRANSFER_LATENCY_MS: f64 = 0.5;
+
+/// How the prompt's KV reaches the decode pool.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct KvLink {
+    /// Per GPU, one direction, after the link efficiency.
+    pub bandwidth: BytesPerSecond,
+    pub latency: Seconds,
+    /// Both pools inside one scale-up (NVLink) domain.
+    pub nvlink: bool,
+}
+
+/// The prefill pool and the link of a disaggregated scenario (the scenario is the decode pool).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pools {
+    pub prefill: Scenario,
+    pub link: KvLink,
+    /// The split was chosen by the model (no pool GPU count given).
+    pub auto_split: bool,
+}
+
+impl Scenario {
+    /// GPUs of the whole deployment: both pools when disaggregated.
+    pub fn total_gpus(&self) -> u32 {
+        self.gpu_count.saturating_add(
+            self.pools
+                .as_ref()
+                .map_or(0, |pools| pools.prefill.gpu_count),
+        )
+    }
+}
+
+/// `None` for aggregated serving (the caller validates as always); else the disaggregated
+/// scenario or the error naming the field.
+pub(super) fn disaggregated(input: &ScenarioInput) -> Option<Result<Scenario, ScenarioError>> {
+    match Serving::parse(&input.serving) {
+        Some(Serving::Aggregated) => None,
+        Some(Serving::Disaggregated) => Some(build(input)),
+        None => Some(Err(error(
+            fields::SERVING.key,
+            format!(
+                "`{}` is not one of aggregated, disaggregated",
+                input.serving
+            ),
+        ))),
+    }
+}
+
+/// The fields a pool's own error is renamed to: `gpus`, `tp`, `ep` and `dp-attention` of a
+/// pool are its `*-gpus`, `*-tp`, `*-ep`.
+struct PoolFields {
+    gpus: &'static Field,
+    tp: &'static Field,
+    ep: &'static Field,
+}
+
+const PREFILL: PoolFields = PoolFields {
+    gpus: &fields::PREFILL_GPUS,
+    tp: &fields::PREFILL_TP,
+    ep: &fields::PREFILL_EP,
+};
+const DECODE: PoolFields = PoolFields {
+    gpus: &fields::DECODE_GPUS,
+    tp: &fields::DECODE_TP,
+    ep: &fields::DECODE_EP,
+};
+
+fn pool(
+    input: &ScenarioInput,
+    gpus: u32,
+    tp: Option<f64>,
+    ep: Option<f64>,
+    names: &PoolFields,
+) -> Result<Scenario, ScenarioError> {
+    let pool_input = ScenarioInput {
+        serving: AGGREGATED.into(),
+        gpu_count: f64::from(gpus),
+        tp,
+        ep,
+        dp_attention: None,
+        prefill_gpus: None,
+        prefill_tp: None,
+        prefill_ep: None,
+        decode_gpus: None,
+        decode_tp: None,
+        decode_ep: None,
+        ..input.clone()
+    };
+    Scenario::try_from(pool_input).map_err(|e| {
+        let field = match e.field.as_str() {
+            f if f == fields::GPUS.key => names.gpus.key,
+            f if f == fields::TP.key => names.tp.key,
+            f if f == fields::EP.key || f == fields::DP_ATTENTION.key => names.ep.key,
+            _ => return e,
+        };
+        error(field, e.message)
+    })
+}
+
+fn optional_whole(field: &Field, value: Option<f64>) -> Result<Option<u32>, ScenarioError> {
+    value.map(|v| field.whole(v)).transpose()
+}
+
+fn build(input: &ScenarioInput) -> Result<Scenario, ScenarioError> {
+    if input.batching.trim() == "static" {
+        return Err(error(
+            fields::SERVING.key,
+            "disaggregated serving runs continuous batching in both pools; set batching to continuous",
+        ));
+    }
+    let total = fields::GPUS.whole(input.gpu_count)?;
+    let prefill_gpus = optional_whole(&fields::PREFILL_GPUS, input.prefill_gpus)?;
+    let decode_gpus = optional_whole(&fields::DECODE_GPUS, input.decode_gpus)?;
+    let rest = |given: u32, field: &Field| {
+        total.checked_sub(given).filter(|n| *n >= 1).ok_or_else(|| {
+            error(
+                field.key,
+                format!("leaves no GPU for the other pool of the {total} GPUs in all (--gpus)"),
+            )
+        })
+    };
+    let splits: Vec<(u32, u32)> = match (prefill_gpus, decode_gpus) {
+        (Some(p), Some(d)) => vec![(p, d)],
+        (Some(p), None) => vec![(p, rest(p, &fields::PREFILL_GPUS)?)],
+        (None, Some(d)) => vec![(rest(d, &fields::DECODE_GPUS)?, d)],
+        (None, None) => (1..total).map(|p| (p, total - p)).collect(),
+    };
+    let auto_split = splits.len() > 1;
+    if splits.is_empty() {
+        return Err(error(
+            fields::GPUS.key,
+            "disaggregated serving needs at least 2 GPUs: one prefill and one decode pool",
+        ));
+    }
+    let mut best: Option<(f64, Scenario, Scenario)> = None;
+    let mut last_error = None;
+    for (p, d) in splits {
+        let built =
+            pool(input, p, input.prefill_tp, input.prefill_ep, &PREFILL).and_then(|prefill| {
+                pool(input, d, input.decode_tp, input.decode_ep, &DECODE)
+                    .map(|decode| (prefill, decode))
+            });
+        match built {
+            Ok((prefill, decode)) => {
+                let (x_p, x_d) = pool_capacities(&prefill, &decode);
+                let rate = x_p.min(x_d);
+                if best.as_ref().is_none_or(|(r, _, _)| rate > *r) {
+                    best = Some((rate, prefill, decode));
+                }
+            }
+            Err(e) => last_error = Some(e),
+        }
+    }
+    let Some((_, prefill, mut decode)) = best else {
+        return Err(match (auto_split, last_error) {
+            (false, Some(e)) => e,
+            (_, e) => error(
+                fields::GPUS.key,
+                format!(
+                    "no split of {total} GPUs into a prefill and a decode pool fits{}",
+                    e.map(|e| format!(" (last: {}: {})", e.field, e.message))
+                        .unwrap_or_default()
+                ),
+            ),
+        });
+    };
+    let gpu = &decode.gpu;
+    let both = prefill.gpu_count.saturating_add(decode.gpu_count);
+    let nvlink = both <= scale_up_domain(gpu) && gpu.link_gb_s.is_some();
+    let efficiency = decode.efficiency.link_efficiency;
+    let link = if nvlink {
+        KvLink {
+            bandwidth: BytesPerSecond::from_gb_s(gpu.link_gb_s.unwrap_or(0.0) * efficiency),
+            latency: Seconds::from_ms(NVLINK_TRANSFER_LATENCY_MS),
+            nvlink,
+        }
+    } else {
+        KvLink {
+            bandwidth: BytesPerSecond::from_gb_s(network_gb_s(gpu) * efficiency),
+            latency: Seconds::from_ms(NETWORK_TRANSFER_LATENCY_MS),
+            nvlink,
+        }
+    };
+    if auto_split {
+        decode.warnings.push(format!(
+            "pools not given: chose {} prefill + {} decode GPUs of {total}, the split with the highest throughput at both pools' capacity",
+            prefill.gpu_count, decode.gpu_count
+        ));
+    }
+    // The decode pool reports for the whole deployment: the user's own input travels.
+    decode.input = input.clone();
+    decode.pools = Some(Arc::new(Pools {
+        prefill,
+        link,
+        auto_split,
+    }));
+    Ok(decode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn qwen(edit: impl FnOnce(&mut ScenarioInput)) -> Result<Scenario, ScenarioError> {
+        let mut input = ScenarioInput {
+            model: "qwen3-32b".into(),
+            gpu: "h200-sxm".into(),
+            gpu_count: 8.0,
+            precision: "fp8".into(),
+            serving: "disaggregated".into(),
+            ..ScenarioInput::default()
+        };
+        edit(&mut input);
+        Scenario::try_from(input)
+    }
+
+    #[test]
+    fn pools_given_are_kept_and_the_total_is_their_sum() {
+        let s = qwen(|i| {
+            i.prefill_gpus = Some(2.0);
+            i.prefill_tp = Some(1.0);
+            i.decode_gpus = Some(4.0);
+            i.decode_tp = Some(2.0);
+        })
+        .expect("valid");
+        let pools = s.pools.as_deref().expect("pools");
+        assert_eq!((pools.prefill.gpu_count, pools.prefill.par.tp), (2, 1));
+        assert_eq!((s.gpu_count, s.par.tp, s.replicas), (4, 2, 2));
+        assert_eq!(s.total_gpus(), 6);
+        assert!(pools.link.nvlink, "6 H200s sit in one 8-GPU NVLink domain");
+        assert!(!pools.auto_split);
+    }
+
+    #[test]
+    fn one_pool_given_leaves_the_other_the_rest_and_none_given_splits_automatically() {
+        let s = qwen(|i| i.prefill_gpus = Some(3.0)).expect("valid");
+        assert_eq!(s.gpu_count, 5);
+        let auto = qwen(|_| {}).expect("valid");
+        assert_eq!(auto.total_gpus(), 8);
+        assert!(auto.pools.as_deref().is_some_and(|p| p.auto_split));
+        let across = qwen(|i| {
+            i.prefill_gpus = Some(8.0);
+            i.decode_gpus = Some(8.0);
+        })
+        .expect("valid");
+        assert!(!across.pools.as_deref().expect("pools").link.nvlink);
+    }
+
+    #[test]
+    fn bad_pools_name_their_field() {
+        let e = qwen(|i| i.prefill_gpus = Some(8.0)).expect_err("no decode GPU left");
+        assert_eq!(e.field, "prefill-gpus");
+        let e = qwen(|i| {
+            i.decode_gpus = Some(3.0);
+            i.decode_tp = Some(2.0);
+        })
+        .expect_err("TP 2 does not divide 3");
+        assert_eq!(e.field, "decode-tp");
+        let e = qwen(|i| i.serving = "both".into()).expect_err("unknown mode");
+        assert_eq!(e.field, "serving");
+        let e = qwen(|i| i.batching = "static".into()).expect_err("static");
+        assert_eq!(e.field, "serving");
+    }
+}
