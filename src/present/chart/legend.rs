@@ -67,13 +67,34 @@ pub fn layout<DB: DrawingBackend>(
     right: i32,
     options: &ChartOptions,
 ) -> LegendLayout {
+    layout_reserving(area, items, font, (left, right), options, None)
+}
+
+/// The same, with item `reserve.0` given the room of the wider of its label and `reserve.1`:
+/// an item whose label changes with every slider move (the current point's) then never moves
+/// the items after it or the strip's height, so the chart's frame, and the kept base, stay.
+pub fn layout_reserving<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    items: &[LegendItem],
+    font: &TextStyle<'_>,
+    (left, right): (i32, i32),
+    options: &ChartOptions,
+    reserve: Option<(usize, &str)>,
+) -> LegendLayout {
     let m = metrics(options);
     let mut positions = Vec::with_capacity(items.len());
     let (mut x, mut y) = (left, m.padding_top);
-    for item in items {
-        let text_width = area
-            .estimate_text_size(&item.label, font)
-            .map_or(0, |(w, _)| i32::try_from(w).unwrap_or(0));
+    let width_of = |label: &str| {
+        area.estimate_text_size(label, font)
+            .map_or(0, |(w, _)| i32::try_from(w).unwrap_or(0))
+    };
+    for (index, item) in items.iter().enumerate() {
+        let text_width = match reserve {
+            Some((reserved, widest)) if reserved == index => {
+                width_of(&item.label).max(width_of(widest))
+            }
+            _ => width_of(&item.label),
+        };
         let width = m.symbol_width + m.symbol_gap + text_width;
         if x > left && x + width > right {
             x = left;

@@ -316,13 +316,20 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
     let legend_font = text(size.label);
     let legend_left = options.offset(MARGIN_LEFT_PX + size.y_label_area);
     let legend_right = i32::try_from(width).unwrap_or(i32::MAX) - options.offset(MARGIN_RIGHT_PX);
-    let legend_layout = legend::layout(
+    // The current point's label is laid out at its widest ("current: C = 99999 (infeasible)"),
+    // so a slider move never reflows the legend (which would repaint the kept base).
+    let widest_current = current_label(&Marker {
+        concurrency: 99_999,
+        fits: false,
+        ..*current
+    });
+    let legend_layout = legend::layout_reserving(
         &root,
         &items,
         &legend_font,
-        legend_left,
-        legend_right,
+        (legend_left, legend_right),
         options,
+        current_item.map(|index| (index, widest_current.as_str())),
     );
     let (legend_area, plot_area) = root.split_vertically(legend_layout.height);
     let drawn = |index: usize| match part {
