@@ -357,8 +357,6 @@ fn plans_meet_their_slo_in_the_simulator() {
                 &field("gpu"),
                 "--gpus",
                 &field("gpus_per_replica"),
-                "--tp",
-                &field("tp"),
                 "--precision",
                 &field("precision"),
                 "--concurrency",
@@ -368,6 +366,22 @@ fn plans_meet_their_slo_in_the_simulator() {
             .map(text)
             .to_vec();
             args.extend(lengths.iter().cloned());
+            // A disaggregated unit (`plan --serving any`, the default) is simulated with its
+            // pools; an aggregated replica with its TP.
+            match candidate.get("serving").and_then(|v| v.as_str()) {
+                Some(serving) => {
+                    for (flag, key) in [
+                        ("--prefill-gpus", "prefill_gpus"),
+                        ("--prefill-tp", "prefill_tp"),
+                        ("--decode-gpus", "decode_gpus"),
+                        ("--decode-tp", "decode_tp"),
+                    ] {
+                        args.extend([flag.to_string(), field(key)]);
+                    }
+                    args.extend(["--serving".to_string(), serving.to_string()]);
+                }
+                None => args.extend(["--tp".to_string(), field("tp")]),
+            }
             let sim = servecost(&args);
             let p90 = |key: &str| sim[key].as_f64().expect("number");
             let ttft_ms: f64 = ttft.parse().expect("number");

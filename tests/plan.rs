@@ -315,7 +315,11 @@ fn plan_rules_as_flags_reach_the_json_and_the_text() {
         assert!(c["utilization"].as_f64().unwrap() <= 0.8 + 1e-9, "{c}");
         assert!(c["quality_caveat"].is_null());
     }
+    // Aggregated only: the cheaper disaggregated units (`--serving any`) would crowd the INT4
+    // aggregated candidate out of the top K.
     let ruled = json(&[
+        "--serving",
+        "aggregated",
         "--precisions-allowed",
         "int4,fp8",
         "--max-utilization",

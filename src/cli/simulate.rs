@@ -35,6 +35,12 @@ pub(super) fn simulate_command(rest: &[String]) -> Outcome {
         Ok(s) => s,
         Err(outcome) => return outcome,
     };
+    // A closed loop runs at least 4 × C requests unless `--requests` says otherwise, the sample
+    // the SLO checks use (`slo_sim::simulated_tail`): so `simulate` on a plan's configuration
+    // reproduces the plan's simulated check, and the first wave weighs the same in both.
+    if closed_loop && !requests_given {
+        config.requests = config.requests.max(scenario.concurrency.saturating_mul(4));
+    }
     // `--protocol benchmark`: replay the benchmark, `num-prompts` (10 × C) unless `--requests`.
     if closed_loop && scenario.protocol == crate::scenario::Protocol::Benchmark {
         config.protocol = crate::scenario::Protocol::Benchmark;

@@ -88,7 +88,7 @@ pub fn matching_in(records: &[Record], scenario: &Scenario) -> Vec<MeasuredRow> 
                 precision: csv::text(record, fields::PRECISION.key).into(),
                 num_gpus,
                 mode: csv::text(record, "mode").into(),
-                concurrency: number("concurrency"),
+                concurrency: number(fields::CONCURRENCY.key),
                 input_len: number("input_len").unwrap_or(0.0),
                 output_len: number("output_len").unwrap_or(0.0),
                 chart_point,

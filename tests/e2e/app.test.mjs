@@ -593,6 +593,36 @@ test('lb-1. the hardware leaderboard ranks once in view, sorts and loads a row',
   await waitUntil(page, `#gpus to become ${gpus}`, (n) => document.querySelector('#gpus')?.value === n, gpus);
 });
 
+test('mp-1. measured points and expected errors: published rows for the configuration on screen, with the prediction and a toggle', async (t) => {
+  const { page } = await openApp(t);
+  await page.locator('#gpu').selectOption('mi300x');
+  await page.locator('#gpus').fill('8');
+  await page.locator('#model').selectOption('deepseek-r1');
+  await page.locator('#input-len').fill('921.5');
+  await page.locator('#output-len').fill('921.5');
+  // InferenceX's DeepSeek-R1 sweep on 8×MI300X at 1k/1k (IX-001..005, measurements.csv).
+  await waitUntil(page, 'measured rows for DeepSeek-R1 on 8×MI300X 1k/1k', () =>
+    document.querySelectorAll('#measured-points tbody tr[data-measured-point^="IX-"]').length >= 5,
+  undefined, 30_000);
+  const rows = await page.$$eval('#measured-points tbody tr', (trs) => trs.map((tr) => ({ id: tr.dataset.measuredPoint, title: tr.title, text: tr.textContent })));
+  assert.ok(rows.some((r) => r.id === 'IX-001'), JSON.stringify(rows.map((r) => r.id)));
+  assert.ok(rows.every((r) => /sglang/i.test(r.title + r.text)), 'engine shown');
+  assert.ok(rows.every((r) => /%/.test(r.text)), 'each row shows the error of the prediction');
+  assert.ok(await page.locator('[data-measured-point="legend"]').isVisible(), 'the legend entry of the measured markers');
+  // The toggle takes the markers off the chart (a redraw), and back.
+  const draws = await page.evaluate(() => window.__servecostDraws);
+  await page.locator('#measured-toggle').uncheck();
+  await waitUntil(page, 'a redraw without the measured markers', (n) => window.__servecostDraws > n, draws);
+  await page.locator('#measured-toggle').check();
+  // Every headline number carries its expected error, and its source is one click away.
+  for (const name of ['output_tok_s', 'tpot_ms', 'ttft_ms']) {
+    assert.match(await page.locator(`[data-error="${name}"]`).first().textContent(), /±\d/, `${name} has its ±`);
+  }
+  await page.locator('#error-source summary').click();
+  assert.match(await page.locator('#error-source').textContent(), /rows/);
+  console.log(`measured: ${rows.length} rows (${rows.map((r) => r.id).join(' ')})`);
+});
+
 test('par-1. DEP 8 runs DeepSeek-R1 with a layout hint; the engine control names its profile', async (t) => {
   const { page } = await openApp(t);
   await page.locator('#gpu').selectOption('h200-sxm');

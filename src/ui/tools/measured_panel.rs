@@ -48,25 +48,34 @@ fn cells(c: Option<Comparison>) -> Html {
 
 #[function_component(MeasuredPanel)]
 pub fn measured_panel(props: &MeasuredProps) -> Html {
+    // The panel is a portal into the explorer's `#measured-slot`, inside the explorer's Yew root,
+    // whose event delegation would swallow a Yew `onchange` here: the toggle listens on its own
+    // element instead.
+    let toggle = use_node_ref();
+    {
+        let (toggle, on_toggle) = (toggle.clone(), props.on_toggle.clone());
+        use_effect_with((on_toggle, props.rows.is_empty()), move |(on_toggle, _)| {
+            let on_toggle = on_toggle.clone();
+            let listener = toggle.cast::<web_sys::HtmlInputElement>().map(|input| {
+                let target = input.clone();
+                gloo::events::EventListener::new(&input, "change", move |_| {
+                    on_toggle.emit(target.checked());
+                })
+            });
+            move || drop(listener)
+        });
+    }
     let rows = &props.rows;
     if rows.is_empty() {
         return html! {
             <p class="measured-none">{ "No row of data/measurements.csv matches this model, GPU and lengths (within 15 %)." }</p>
         };
     }
-    let on_toggle = props.on_toggle.clone();
-    let onchange = Callback::from(move |e: Event| {
-        let checked = e
-            .target_dyn_into::<web_sys::HtmlInputElement>()
-            .map(|i| i.checked())
-            .unwrap_or(true);
-        on_toggle.emit(checked);
-    });
     let plotted = rows.iter().filter(|r| r.chart_point.is_some()).count();
     html! {
         <div class="measured">
             <label data-measured-point="legend">
-                <input type="checkbox" id={MEASURED_TOGGLE_ID} checked={props.shown} {onchange} />
+                <input type="checkbox" id={MEASURED_TOGGLE_ID} checked={props.shown} ref={toggle} />
                 { format!(" Show measured points on the chart ({plotted} of {} rows; hollow squares)", rows.len()) }
             </label>
             <table id={MEASURED_TABLE_ID} class="measured-table">
