@@ -13,8 +13,11 @@
 )]
 
 use servecost::decide::plan::{plan, Candidate, PlanRequest};
+use servecost::decide::sizing::candidate_input;
 use servecost::model::economics::PriceTier;
+use servecost::model::evaluate;
 use servecost::model::slo::Slo;
+use servecost::scenario::Scenario;
 use servecost::scenario::ScenarioInput;
 use std::process::Command;
 
@@ -92,6 +95,18 @@ fn strict_tpot_favours_disaggregation_by_at_least_1_3x() {
     );
     assert!(ratio >= 1.3, "{ratio:.2}×");
     assert!(disaggregated.tpot_ms <= 10.0 && disaggregated.ttft_ms <= 300.0);
+    // Apply (the Plan panel) loads the unit with its pools: the same numbers as the plan's.
+    let applied = candidate_input(&qwen_h200(), &disaggregated);
+    let unit = Scenario::try_from(applied).expect("the applied unit validates");
+    let point = evaluate(&unit);
+    assert!(point.disagg.is_some(), "applied as disaggregated");
+    let rel = (point.output_tok_s / disaggregated.output_tok_s_per_replica - 1.0).abs();
+    assert!(
+        rel < 1e-9,
+        "applied unit: {} vs plan {}",
+        point.output_tok_s,
+        disaggregated.output_tok_s_per_replica
+    );
 }
 
 /// Measured when written: TPOT ≤ 50 ms, aggregated TP4 × 58 at $0.967/M, disaggregated

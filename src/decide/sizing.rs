@@ -176,6 +176,26 @@ pub fn one_replica_input(scenario: &Scenario) -> ScenarioInput {
 /// its replicas (GPU count = replicas × GPUs per replica, TP fixed) and its per-replica
 /// concurrency on every replica, so the page shows the whole deployment the plan priced.
 pub fn candidate_input(base: &ScenarioInput, candidate: &Candidate) -> ScenarioInput {
+    // A disaggregated unit (`plan --serving`) loads as one unit with its pools: its numbers are
+    // the unit's, as `estimate` with the same pool flags gives them (tests/plan.rs).
+    if let Some(pools) = &candidate.pools {
+        return ScenarioInput {
+            gpu: candidate.gpu.clone(),
+            gpu_count: f64::from(pools.prefill_gpus + pools.decode_gpus),
+            tp: None,
+            pp: None,
+            ep: None,
+            serving: pools.serving.to_string(),
+            prefill_gpus: Some(f64::from(pools.prefill_gpus)),
+            prefill_tp: Some(f64::from(pools.prefill_tp)),
+            decode_gpus: Some(f64::from(pools.decode_gpus)),
+            decode_tp: Some(f64::from(pools.decode_tp)),
+            precision: candidate.precision.to_string(),
+            usd_per_gpu_hour: Some(candidate.usd_per_gpu_hour),
+            concurrency: f64::from(candidate.concurrency),
+            ..base.clone()
+        };
+    }
     ScenarioInput {
         gpu: candidate.gpu.clone(),
         gpu_count: f64::from(candidate.total_gpus),

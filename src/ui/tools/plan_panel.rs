@@ -146,7 +146,13 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
     html! {
         <tr>
             <td>{ rank }</td>
-            <th scope="row">{ gpu_name(&c.gpu) }</th>
+            <th scope="row">{ gpu_name(&c.gpu) }
+                if let Some(p) = &c.pools {
+                    <span class="badge" data-serving="disaggregated" title="Disaggregated: a prefill pool and a decode pool per unit">
+                        { format!(" {}P{}D", p.prefill_replicas, p.decode_replicas) }
+                    </span>
+                }
+            </th>
             <td>{ c.gpus_per_replica }</td>
             <td>{ c.replicas }</td>
             <td data-col="total_gpus">{ c.total_gpus }</td>
