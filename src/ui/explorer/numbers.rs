@@ -31,8 +31,16 @@ pub struct NumbersProps {
 /// The `<details>` saying where the expected errors come from.
 pub const ERROR_SOURCE_ID: &str = "error-source";
 
-/// The expected errors' source, one click away: class, rows, fallback (issue 13 §1).
-fn error_source(class: Class) -> Html {
+#[derive(Properties, PartialEq)]
+struct ErrorSourceProps {
+    class: Class,
+}
+
+/// The expected errors' source, one click away: class, rows, fallback (issue 13 §1). A
+/// component of its own so a slider move that keeps the class skips it.
+#[function_component(ErrorSource)]
+fn error_source(props: &ErrorSourceProps) -> Html {
+    let class = props.class;
     let line = |label: &str, metric: ErrorMetric| match band(class, metric) {
         Some(b) => html! {
             <li data-band={metric.id()}>
@@ -132,7 +140,7 @@ pub fn numbers(props: &NumbersProps) -> Html {
                         }} />
                 </div>
             </div>
-            { error_source(props.class) }
+            <ErrorSource class={props.class} />
             <div class="metric-group">
                 <h3>{ "What limits it" }</h3>
                 <div class="metrics">
