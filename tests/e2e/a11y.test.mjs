@@ -187,6 +187,26 @@ test('keyboard: Tab reaches every control and the slider in reading order, with 
   console.log(`tab order: ${reached.map((r) => r.selector).join(' -> ')}`);
 });
 
+test('keyboard: a skip link is the first Tab stop and takes the keyboard to the chart and slider', async (t) => {
+  const { page } = await open(t);
+  await page.keyboard.press('Tab');
+  const first = await page.evaluate(() => {
+    const el = document.activeElement;
+    const box = el.getBoundingClientRect();
+    return { cls: el.className, text: el.textContent, visible: box.left >= 0 && box.width > 0, ring: getComputedStyle(el).outlineStyle };
+  });
+  assert.equal(first.cls, 'skip-link', JSON.stringify(first));
+  assert.ok(first.visible && first.ring !== 'none', `the focused skip link is visible with a ring: ${JSON.stringify(first)}`);
+  await page.keyboard.press('Enter');
+  let presses = 0;
+  for (; presses < 8; presses++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => document.activeElement?.id === 'batch-size')) break;
+  }
+  assert.ok(presses < 8, 'the slider within a few Tab presses after the skip link');
+  console.log(`skip link: the slider after ${presses + 1} Tab presses`);
+});
+
 test('keyboard: arrows move the slider one step; PageUp/PageDown by powers of two', async (t) => {
   const { page } = await open(t);
   const slider = page.locator('#batch-size');
