@@ -215,17 +215,7 @@ pub const POOR_FIT_MEDIAN: f64 = 0.25;
 
 /// Median |fitted ÷ measured − 1| over every measured number (∞ for none).
 fn median_residual(residuals: &[Residual]) -> f64 {
-    let mut errors: Vec<f64> = residuals
-        .iter()
-        .flat_map(|r| {
-            [
-                r.residual_output_tok_s,
-                r.residual_tpot_ms,
-                r.residual_ttft_ms,
-            ]
-        })
-        .flatten()
-        .filter(|v| v.is_finite())
+    let mut errors: Vec<f64> = log_residuals(residuals)
         .map(|v| (v.exp() - 1.0).abs())
         .collect();
     if errors.is_empty() {
@@ -319,8 +309,9 @@ fn residuals(
         .collect())
 }
 
-fn rms(residuals: &[Residual]) -> f64 {
-    let logs: Vec<f64> = residuals
+/// Every finite log residual (tok/s, TPOT, TTFT) of the points.
+fn log_residuals(residuals: &[Residual]) -> impl Iterator<Item = f64> + '_ {
+    residuals
         .iter()
         .flat_map(|r| {
             [
@@ -331,7 +322,10 @@ fn rms(residuals: &[Residual]) -> f64 {
         })
         .flatten()
         .filter(|v| v.is_finite())
-        .collect();
+}
+
+fn rms(residuals: &[Residual]) -> f64 {
+    let logs: Vec<f64> = log_residuals(residuals).collect();
     if logs.is_empty() {
         return f64::INFINITY;
     }

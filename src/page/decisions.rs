@@ -141,19 +141,12 @@ impl DecisionState {
 
     /// Electricity, when switched on.
     pub fn energy(&self) -> Option<Energy> {
-        self.input.energy_on.then_some(Energy {
-            usd_per_kwh: self.input.energy_usd_per_kwh,
-            pue: self.input.energy_pue,
-        })
+        energy_of(&self.input)
     }
 
     /// Requests/s of the traffic for a workload with these mean lengths.
     pub fn traffic_req_s(&self, input_len: f64, output_len: f64) -> Option<f64> {
-        let traffic = self.input.traffic?;
-        match self.input.traffic_unit {
-            TrafficUnit::RequestsPerS => Some(traffic),
-            TrafficUnit::TokensPerDay => req_s_from_tokens_per_day(traffic, input_len, output_len),
-        }
+        traffic_req_s(&self.input, input_len, output_len)
     }
 
     /// The text a traffic box shows: as typed for the unit typed last, else converted.
@@ -331,4 +324,21 @@ pub fn plan_request(
         ownership: decision.ownership(),
     })
     .map_err(|e| format!("{}: {}", e.field, e.message))
+}
+
+/// Electricity, when the decision inputs switch it on (the panels and the client report).
+pub fn energy_of(decision: &DecisionInput) -> Option<Energy> {
+    decision.energy_on.then_some(Energy {
+        usd_per_kwh: decision.energy_usd_per_kwh,
+        pue: decision.energy_pue,
+    })
+}
+
+/// Requests/s of the decision inputs' traffic for a workload with these mean lengths.
+pub fn traffic_req_s(decision: &DecisionInput, input_len: f64, output_len: f64) -> Option<f64> {
+    let traffic = decision.traffic?;
+    match decision.traffic_unit {
+        TrafficUnit::RequestsPerS => Some(traffic),
+        TrafficUnit::TokensPerDay => req_s_from_tokens_per_day(traffic, input_len, output_len),
+    }
 }

@@ -16,15 +16,16 @@
 
 use crate::decide::leaderboard::leaderboard;
 use crate::decide::plan::{plan, Plan};
-use crate::decide::pricing::PointCost;
+use crate::decide::pricing::{price_provenance, PointCost};
 use crate::decide::sizing::{size_for_traffic, slo_sweep};
 use crate::decide::slo_sim::{check_in_simulator, simulated_tail};
+use crate::model::economics::PriceTier;
 use crate::model::expected_error::{plus_minus, point_errors, throughput_by_regime, Class};
 use crate::model::pareto::Curve;
 use crate::model::slo::SloSettings;
 use crate::model::techniques::TechniqueStudy;
 use crate::model::{evaluate, sweep, OperatingPoint};
-use crate::page::decisions::{plan_price_tier, plan_request};
+use crate::page::decisions::{self, plan_price_tier, plan_request};
 use crate::page::leaderboard::{request_for, TargetMode};
 use crate::present::chart::{
     draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection, XAxis,
@@ -32,7 +33,7 @@ use crate::present::chart::{
 };
 use crate::present::report::{assumptions, format_cost, format_number, format_usd, usd_amount};
 use crate::scenario::fields::{Group, FIELDS};
-use crate::scenario::{Scenario, TrafficUnit};
+use crate::scenario::Scenario;
 use crate::share::ViewState;
 use plotters::prelude::{IntoDrawingArea, SVGBackend};
 
@@ -52,20 +53,9 @@ pub struct ReportContext {
     pub link: String,
 }
 
-/// `text` with `& < > " '` escaped for HTML text and attribute values.
+/// `text` escaped for HTML text and attribute values (`& < > " '`).
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::share::escape_attribute(text)
 }
 
 /// The report for `view`, or why the scenario could not be evaluated (the field and message).
@@ -228,7 +218,7 @@ fn numbers(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) -> Str
             ),
             &blended.unwrap_or_else(|| "no price".into()),
         ),
-        row("Price per GPU-hour", &price_text(scenario)),
+        row("Price per GPU-hour", &price_text(scenario, view)),
     ];
     let basis = crate::model::expected_error::band(
         Class::of(scenario, point),
@@ -260,27 +250,20 @@ fn warnings(warnings: &[String]) -> String {
     format!("<ul class=\"warnings\">{items}</ul>")
 }
 
-/// The price in use and where it comes from: a typed price is "your price"; a catalog tier
-/// names its source and date.
-fn price_text(scenario: &Scenario) -> String {
+/// The price in use and where it comes from (`pricing::price_provenance`: a catalog tier and
+/// its date, the owned price, or "your price").
+fn price_text(scenario: &Scenario, view: &ViewState) -> String {
     let gpu = &scenario.gpu;
     match scenario.usd_per_gpu_hour {
         None => format!("no price: the catalog has no rental price for {}", gpu.name),
         Some(usd) => {
-            let catalog = [
-                gpu.usd_per_gpu_hour_low,
-                gpu.usd_per_gpu_hour_typical,
-                gpu.usd_per_gpu_hour_high,
-            ];
-            if catalog.contains(&Some(usd)) {
-                format!(
-                    "${} (catalog rental price, as of {})",
-                    format_number(usd),
-                    gpu.price_as_of
-                )
-            } else {
-                format!("${} (your price)", format_number(usd))
-            }
+            let ownership = view.decision.ownership();
+            let owned = PriceTier::Owned.price_with(gpu, ownership.as_ref());
+            format!(
+                "${} ({})",
+                format_number(usd),
+                price_provenance(gpu, usd, owned)
+            )
         }
     }
 }
@@ -347,12 +330,7 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
     }
     if let Some(req_s) = traffic_req_s(view) {
         let traffic_tok_s = req_s * scenario.input.output_len;
-        let energy = decision
-            .energy_on
-            .then_some(crate::model::economics::Energy {
-                usd_per_kwh: decision.energy_usd_per_kwh,
-                pue: decision.energy_pue,
-            });
+        let energy = decisions::energy_of(decision);
         let sized = size_for_traffic(scenario, point, traffic_tok_s, energy.as_ref());
         rows.push(row(
             "Traffic",
@@ -383,18 +361,13 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
     )
 }
 
-/// Requests/s of the decision inputs' traffic, if one is set.
+/// Requests/s of the decision inputs' traffic, if one is set (`page::decisions::traffic_req_s`).
 fn traffic_req_s(view: &ViewState) -> Option<f64> {
-    let decision = &view.decision;
-    let traffic = decision.traffic?;
-    match decision.traffic_unit {
-        TrafficUnit::RequestsPerS => Some(traffic),
-        TrafficUnit::TokensPerDay => crate::decide::sizing::req_s_from_tokens_per_day(
-            traffic,
-            view.scenario.input_len,
-            view.scenario.output_len,
-        ),
-    }
+    decisions::traffic_req_s(
+        &view.decision,
+        view.scenario.input_len,
+        view.scenario.output_len,
+    )
 }
 
 fn plan_section(scenario: &Scenario, view: &ViewState) -> String {

@@ -12,8 +12,8 @@ use serde::Serialize;
 
 mod page;
 pub use page::{
-    chart_caption, embed_snippet, export_file_stem, start_view, without_embed, StartSource,
-    StartView, EMBED_SNIPPET_HEIGHT_PX,
+    chart_caption, embed_snippet, escape_attribute, export_file_stem, start_view, without_embed,
+    StartSource, StartView, EMBED_SNIPPET_HEIGHT_PX,
 };
 
 /// Version of the URL/JSON state format; older versions are read as far as their keys allow.

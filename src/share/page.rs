@@ -92,7 +92,7 @@ pub fn without_embed(view: &ViewState) -> ViewState {
 }
 
 /// Escape text for an HTML attribute value.
-fn escape_attribute(text: &str) -> String {
+pub fn escape_attribute(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

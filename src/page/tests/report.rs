@@ -65,7 +65,7 @@ fn the_report_is_self_contained_and_holds_every_section_and_input() {
         );
     }
     // An empty price is the catalog's typical tier, named with its date.
-    assert!(html.contains("$2.65 (catalog rental price, as of 2026-05)"));
+    assert!(html.contains("$2.65 (catalog typical, as of 2026-05)"));
     assert!(!html.contains("your price"));
 }
 
