@@ -62,11 +62,13 @@ fn every_gpu_with_its_values() {
             num(row, "usd_per_gpu_hour_typical"),
             "{id} price"
         );
+        let provenance = servecost::catalog::gpu_provenance(id).expect("provenance");
         assert_eq!(
-            gpu.source,
+            provenance.source,
             csv::text(row, "source"),
             "{id} keeps its source"
         );
+        assert_eq!(provenance.notes, csv::text(row, "notes"), "{id} notes");
     }
 }
 
@@ -105,11 +107,15 @@ fn every_model_with_its_values() {
             num(row, "total_params_b"),
             "{id} params"
         );
+        let provenance = servecost::catalog::model_provenance(id).expect("provenance");
         assert_eq!(
-            model.source,
+            provenance.source,
             csv::text(row, "source"),
             "{id} keeps its source"
         );
+        assert_eq!(provenance.notes, csv::text(row, "notes"), "{id} notes");
+        // The facts carry no copy: a catalog model's `source` is its provenance's.
+        assert!(model.source.is_empty(), "{id}");
     }
 }
 

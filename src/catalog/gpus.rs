@@ -24,8 +24,7 @@ pub struct Gpu {
     pub usd_per_gpu_hour_typical: Option<f64>,
     pub usd_per_gpu_hour_high: Option<f64>,
     pub price_as_of: String,
-    pub source: String,
-    pub notes: String,
+    // The row's `source` and `notes`: `catalog::gpu_provenance(id)`.
 }
 
 impl Gpu {
@@ -49,8 +48,6 @@ impl Gpu {
             usd_per_gpu_hour_typical: number(record, "usd_per_gpu_hour_typical")?,
             usd_per_gpu_hour_high: number(record, "usd_per_gpu_hour_high")?,
             price_as_of: text(record, "price_as_of").to_string(),
-            source: text(record, "source").to_string(),
-            notes: text(record, "notes").to_string(),
         })
     }
 

@@ -2,6 +2,11 @@
 //!
 //! The CSV files in `data/` are copies of `shared/data/`; `tests/catalog.rs` checks that they still
 //! agree. They are parsed once, on first use, and kept for the life of the program.
+//!
+//! The GPU and model catalogs are compiled in as two parts each, split by `build.rs`: the facts
+//! (`catalog()`, everything the model reads) and their provenance, the rows' `source` and `notes`
+//! (`provenance`), read only where a fact's origin is shown. Code that never asks for the
+//! provenance (the explorer's first module) does not carry it.
 
 mod api_prices;
 pub mod csv;
@@ -17,8 +22,12 @@ pub use models::{Arch, Attention, ModelSpec};
 
 use std::sync::OnceLock;
 
-const GPUS_CSV: &str = include_str!("../../data/gpus.csv");
-const MODELS_CSV: &str = include_str!("../../data/models.csv");
+/// `data/gpus.csv` and `data/models.csv` without their `source` and `notes` columns (`build.rs`).
+const GPUS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/gpus_facts.csv"));
+const MODELS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/models_facts.csv"));
+/// Those columns, as `id,source,notes` (`build.rs`).
+const GPU_PROVENANCE_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/gpus_provenance.csv"));
+const MODEL_PROVENANCE_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/models_provenance.csv"));
 const API_PRICES_CSV: &str = include_str!("../../data/api_prices.csv");
 /// servecost's own data beside the shared catalog: checkpoint formats `models.csv` has no column
 /// for (each row with its source).
@@ -118,6 +127,44 @@ pub fn api_prices_for(model_id: &str) -> Vec<&'static ApiPrice> {
         .collect();
     prices.sort_by(|a, b| a.blended(3.0).total_cmp(&b.blended(3.0)));
     prices
+}
+
+/// Where a catalog row's facts come from: its `source` and `notes` cells.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Provenance {
+    pub source: String,
+    pub notes: String,
+}
+
+/// `id,source,notes` rows as a map from id; a file that does not parse gives none (it is built
+/// from the same `data/` files `tests/catalog.rs` checks).
+fn parse_provenance(text: &str) -> Vec<(String, Provenance)> {
+    csv::parse_records(text)
+        .unwrap_or_default()
+        .iter()
+        .map(|r| {
+            let provenance = Provenance {
+                source: csv::text(r, "source").to_string(),
+                notes: csv::text(r, "notes").to_string(),
+            };
+            (csv::text(r, "id").to_string(), provenance)
+        })
+        .collect()
+}
+
+/// The `source` and `notes` of the catalog GPU `id` (parsed on first use).
+pub fn gpu_provenance(id: &str) -> Option<&'static Provenance> {
+    static ROWS: OnceLock<Vec<(String, Provenance)>> = OnceLock::new();
+    let rows = ROWS.get_or_init(|| parse_provenance(GPU_PROVENANCE_CSV));
+    rows.iter().find(|(row, _)| row == id).map(|(_, p)| p)
+}
+
+/// The `source` and `notes` of the catalog model `id` (parsed on first use). A pasted or imported
+/// model carries its own in `ModelSpec::source` / `notes`.
+pub fn model_provenance(id: &str) -> Option<&'static Provenance> {
+    static ROWS: OnceLock<Vec<(String, Provenance)>> = OnceLock::new();
+    let rows = ROWS.get_or_init(|| parse_provenance(MODEL_PROVENANCE_CSV));
+    rows.iter().find(|(row, _)| row == id).map(|(_, p)| p)
 }
 
 /// The compiled-in catalog. An error here means the bundled CSVs are malformed, which

@@ -73,6 +73,8 @@ pub struct ModelSpec {
     pub total_params_b: Option<f64>,
     pub active_params_b: Option<f64>,
     pub max_context: Option<u32>,
+    /// Where a pasted or imported model came from. Empty for a catalog model, whose row's
+    /// `source` and `notes` are `catalog::model_provenance(id)` (kept out of the facts).
     pub source: String,
     pub notes: String,
 }

@@ -659,7 +659,11 @@ fn assumptions_section(scenario: &Scenario, point: &OperatingPoint) -> String {
             "<li>GPU specifications and rental prices ({}, prices as of {}): {}</li>",
             escape(&gpu.name),
             escape(&gpu.price_as_of),
-            escape(&gpu.source)
+            escape(
+                &crate::catalog::gpu_provenance(&gpu.id)
+                    .map(|p| p.source.clone())
+                    .unwrap_or_default()
+            )
         ),
         format!(
             "<li>Model architecture ({}): {}</li>",

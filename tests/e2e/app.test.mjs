@@ -389,11 +389,12 @@ test('d. no network request once the page has loaded (load event, then the defer
     `page load fetches only from its own origin ${origin}`,
   );
   assert.deepEqual(external(log.requestsAfterLoad), [], 'requests made after the load event');
-  // Between the load event and the tools mounting, only the tools module itself is fetched.
+  // Between the load event and the tools mounting, only the tools module itself (script, wasm and
+  // its stylesheet) is fetched.
   const deferred = external(log.deferredRequests);
   console.log(`deferred after the load event: ${deferred.map((r) => `${r.type} ${r.url}`).join(', ')}`);
   assert.ok(
-    deferred.every((r) => new URL(r.url).origin === origin && /^\/tools-[0-9a-f]{16}(\.js|_bg\.wasm)$/.test(new URL(r.url).pathname)),
+    deferred.every((r) => new URL(r.url).origin === origin && /^\/tools-[0-9a-f]{16}(\.js|_bg\.wasm|\.css)$/.test(new URL(r.url).pathname)),
     `only the tools module is fetched after the load event: ${JSON.stringify(deferred)}`,
   );
 });

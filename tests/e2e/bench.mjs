@@ -138,9 +138,9 @@ async function measureFirstLoad(browser, baseUrl) {
     }
     await context.close();
   }
-  // The explorer's first load is everything but the page's second module (tools-<hash>.js and
-  // its wasm), which the explorer imports only after its first chart is drawn.
-  const isTools = (f) => /^tools-[0-9a-f]{16}(\.js|_bg\.wasm)$/.test(f.file);
+  // The explorer's first load is everything but the page's second module (tools-<hash>.js, its
+  // wasm and its stylesheet), which the explorer imports only after its first chart is drawn.
+  const isTools = (f) => /^tools-[0-9a-f]{16}(\.js|_bg\.wasm|\.css)$/.test(f.file);
   const toolsFiles = files.filter(isTools);
   files = files.filter((f) => !isTools(f));
   const raw = files.reduce((s, f) => s + f.raw, 0);

@@ -1,6 +1,7 @@
-//! The page: holds the `State` reducer and lays out controls, chart, slider, numbers, notes and
-//! assumptions. Every user action marks the start of an update (see `perf`) and dispatches one
-//! `Action`; everything shown is derived from the state on render.
+//! The page: holds the `State` reducer and lays out controls, chart, slider and numbers, with
+//! empty slots the tools module fills (measured points, notes). Every user action marks the start
+//! of an update (see `perf`) and dispatches one `Action`; everything shown is derived from the
+//! state on render.
 
 use crate::catalog::catalog;
 use crate::model::pareto::SLIDER_STEPS;
@@ -9,17 +10,15 @@ use crate::page::knobs::KnobAction;
 use crate::page::state::{Action, State, View};
 use crate::present::chart::Marker;
 use crate::present::glossary;
-use crate::present::report::{assumptions, format_number, parallelism_hint};
+use crate::present::report::{format_number, parallelism_hint};
 use crate::scenario::fields::{Field, ENGINE, GPU, MODEL};
 use crate::share::{self, ViewState};
 use crate::ui::explorer::advanced::Advanced;
-use crate::ui::explorer::assumptions::Assumptions;
 use crate::ui::explorer::chart_axes::{projection, ChartAxes};
 use crate::ui::explorer::chart_canvas::ChartCanvas;
 use crate::ui::explorer::controls::{Controls, INPUT_ERROR_ID};
 use crate::ui::explorer::custom_model::CustomModel;
 use crate::ui::explorer::embed::EmbedView;
-use crate::ui::explorer::notes::Notes;
 use crate::ui::explorer::numbers::Numbers;
 use crate::ui::explorer::synthetic::Synthetic;
 use crate::ui::explorer::techniques::{ladder_summary, TechniqueControls, WorkloadSelect};
@@ -141,7 +140,7 @@ pub struct AppProps {
 
 /// Whether the page's second pass has come: false in the first render, true from a browser task
 /// after it. What sits below the first screen (the technique and advanced controls at the foot of
-/// the scenario panel, notes, synthetic vs production, assumptions) renders only then, so the
+/// the scenario panel, synthetic vs production) renders only then, so the
 /// first render builds, lays out and compiles only what the first chart and its screen need; its
 /// selects hold only their chosen option (`Controls::chosen_only`) and get the rest then. The
 /// chart's column has a fixed width, so the later sections do not move it.
@@ -340,10 +339,10 @@ pub fn app(props: &AppProps) -> Html {
                     <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
                         class={crate::model::expected_error::Class::of(&view.scenario, &view.point)} />
                 </section>
+                // The tools module's notes (`ui::tools::notes`).
+                <div id={crate::ui::tools::notes::NOTES_SLOT_ID} class="notes-slot"></div>
                 if second_pass {
-                    <Notes warnings={view.point.warnings.clone()} />
                     <Synthetic techniques={view.techniques.clone()} {concurrency} />
-                    <Assumptions text={assumptions(&view.scenario, &view.point)} />
                 }
             </main>
         </div>

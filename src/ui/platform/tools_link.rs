@@ -19,15 +19,29 @@ use yew::prelude::*;
 /// `<meta name="servecost-tools" content="./tools-<hash>.js">`, written by scripts/build-tools.
 const MODULE_META: &str = "meta[name=\"servecost-tools\"]";
 
-#[wasm_bindgen(inline_js = "export function import_tools(src) {
-  return import(new URL(src, document.baseURI).href)
-    .then((module) => module.default())
+/// `<meta name="servecost-tools-css" content="./tools-<hash>.css">`: the module's stylesheet
+/// (`static/tools.css`), kept out of the first load.
+const STYLE_META: &str = "meta[name=\"servecost-tools-css\"]";
+
+// The stylesheet and the module load in parallel; the module starts (mounts) once both are in,
+// so its panels never show unstyled. A stylesheet that fails to load does not stop the module.
+#[wasm_bindgen(inline_js = "export function import_tools(src, css) {
+  const styled = css ? new Promise((done) => {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.href = new URL(css, document.baseURI).href;
+    link.onload = link.onerror = done;
+    document.head.appendChild(link);
+  }) : Promise.resolve();
+  return Promise.all([import(new URL(src, document.baseURI).href), styled])
+    .then(([module]) => module.default())
     .then(() => true, (error) => { console.error('servecost: the tools module did not load', error); return false; });
 }")]
 extern "C" {
-    /// Import and start the module at `src` (relative to the page); resolves to whether it ran.
+    /// Link the stylesheet at `css` (if any), import the module at `src` (both relative to the
+    /// page) and start it; resolves to whether it ran.
     #[wasm_bindgen(catch)]
-    fn import_tools(src: &str) -> Result<js_sys::Promise, JsValue>;
+    fn import_tools(src: &str, css: Option<String>) -> Result<js_sys::Promise, JsValue>;
 }
 
 fn document() -> Option<web_sys::Document> {
@@ -42,11 +56,13 @@ pub fn page_host() -> Option<web_sys::Element> {
 /// Import the module the page names, if it names one (a build without scripts/build-tools, or a
 /// test page, names none).
 fn load_module() {
-    let src = document()
-        .and_then(|d| d.query_selector(MODULE_META).ok().flatten())
-        .and_then(|meta| meta.get_attribute("content"));
-    if let Some(src) = src {
-        let _ = import_tools(&src);
+    let content = |selector: &str| {
+        document()
+            .and_then(|d| d.query_selector(selector).ok().flatten())
+            .and_then(|meta| meta.get_attribute("content"))
+    };
+    if let Some(src) = content(MODULE_META) {
+        let _ = import_tools(&src, content(STYLE_META));
     }
 }
 

@@ -283,10 +283,10 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
                 { select_field(BLEND.key, BLEND.label, &options(&BLEND), &d.input.blend.value(), None, edit(&BLEND)) }
             </div>
             <p class="hint" id="price-source">{ price_source }</p>
-            if !gpu.source.is_empty() {
+            if let Some(sources) = crate::catalog::gpu_provenance(&gpu.id).filter(|p| !p.source.is_empty()) {
                 <details class="hint" id="price-sources">
                     <summary>{ format!("Sources of the catalog's {} quotes ({rental_as_of})", gpu.name) }</summary>
-                    <p>{ gpu.source.clone() }</p>
+                    <p>{ sources.source.clone() }</p>
                 </details>
             }
             <details class="owned-hardware" id="owned-hardware" open={ownership.is_some()}>

@@ -15,13 +15,13 @@ use crate::page::report::{client_report, ReportContext};
 use crate::page::state::View;
 use crate::scenario::fields::{Group, FIELDS};
 use crate::share::{self, ViewState};
-use crate::ui::explorer::assumptions::write_clipboard;
 use crate::ui::explorer::chart_canvas::CHART_ID;
 use crate::ui::platform::canvas_backend::prefers_dark;
 use crate::ui::platform::download::{
     chart_png, download_data_url, download_text, read_chosen_file,
 };
 use crate::ui::platform::share_sync::{link_to, page_base_url, WRITE_DELAY_MS};
+use crate::ui::tools::assumptions::write_clipboard;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;

@@ -18,6 +18,7 @@
 //! flag outside the share query). `data-persist` on the element means "the real page": read and save pins in `localStorage`;
 //! `data-restore-pins` means the page did not open from a link, so saved pins come back.
 
+pub mod assumptions;
 pub mod break_even;
 pub mod calibrate_panel;
 pub mod compare;
@@ -28,6 +29,7 @@ pub mod export;
 pub mod leaderboard;
 pub mod load_canvas;
 pub mod measured_panel;
+pub mod notes;
 pub mod pins;
 pub mod plan_panel;
 pub mod sim_panel;
@@ -36,12 +38,15 @@ pub mod targets;
 use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::knobs::KnobAction;
 use crate::page::state::{Action, State};
+use crate::present::report::assumptions;
 use crate::scenario::fields::Field;
 use crate::share;
+use crate::ui::tools::assumptions::Assumptions;
 use crate::ui::tools::decision_data::use_decision_data;
 use crate::ui::tools::decision_panels::DecisionPanels;
 use crate::ui::tools::export::ShareBar;
 use crate::ui::tools::measured_panel::MeasuredPanel;
+use crate::ui::tools::notes::{Notes, NOTES_SLOT_ID};
 use crate::ui::tools::pins::use_pin_storage;
 use crate::ui::tools::sim_panel::SimPanel;
 use crate::ui::widgets::glossary::GlossaryPanel;
@@ -85,6 +90,9 @@ pub struct ToolsProps {
     /// The explorer's `#measured-slot` under the chart (none: no measured points).
     #[prop_or_default]
     pub measured_slot: Option<web_sys::Element>,
+    /// The explorer's `#notes-slot` beside the chart (none: the notes render here, first).
+    #[prop_or_default]
+    pub notes_slot: Option<web_sys::Element>,
 }
 
 /// Watches `host`'s `data-state` and `data-ideal-roofline`; calls `on_change` with them in a task
@@ -281,10 +289,21 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             slot,
         )
     });
+    // The notes and the assumptions only read the view, so they are this module's (the first
+    // load stays small); the notes go beside the chart, the assumptions head this module's
+    // column, where the explorer's last row would have them.
+    let notes = html! { <Notes warnings={view.point.warnings.clone()} /> };
+    let (notes_portal, notes_here) = match props.notes_slot.clone() {
+        Some(slot) => (Some(create_portal(notes, slot)), None),
+        None => (None, Some(notes)),
+    };
     html! {
         <>
             { for share_bar }
             { for measured_portal }
+            { for notes_portal }
+            { for notes_here }
+            <Assumptions text={assumptions(&view.scenario, &view.point)} />
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
             if decisions_shown {
                 <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
@@ -324,6 +343,7 @@ pub fn mount(within: Option<&web_sys::Element>) -> bool {
                 host: host.clone(),
                 share_slot: find(SHARE_SLOT_ID),
                 measured_slot: find(measured_panel::MEASURED_SLOT_ID),
+                notes_slot: find(NOTES_SLOT_ID),
             };
             yew::Renderer::<ToolsApp>::with_root_and_props(host, props).render();
             true

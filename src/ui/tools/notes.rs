@@ -1,8 +1,13 @@
 //! The notes area: warnings the model attached to the operating point (automatic choices,
 //! precision fallbacks, context overflows, requests beyond KV capacity). These are outcomes to
-//! read, not errors; bad input goes to `#input-error` instead.
+//! read, not errors; bad input goes to `#input-error` instead. Rendered by the tools module into
+//! the explorer's `#notes-slot` beside the chart through a portal (it has no events, so the
+//! explorer root's event delegation does not matter here).
 
 use yew::prelude::*;
+
+/// The explorer's empty element beside the chart this renders into (`explorer/app.rs`).
+pub const NOTES_SLOT_ID: &str = "notes-slot";
 
 #[derive(Properties, PartialEq)]
 pub struct NotesProps {

@@ -1,5 +1,6 @@
 //! The always-visible assumptions block (`report::assumptions`): every statement the numbers
-//! depend on, as plain text in a `<pre>`, with a Copy button.
+//! depend on, as plain text in a `<pre>`, with a Copy button. The tools module renders it first
+//! in its column, right under the explorer (which would have it in its last, full-width row).
 //!
 //! Copying uses `navigator.clipboard.writeText`. It can be missing (insecure origin) or refused
 //! (permissions); then the text is selected instead and the status line says to press Ctrl+C.
