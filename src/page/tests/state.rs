@@ -536,10 +536,7 @@ fn the_first_screen_defers_the_technique_ladder_until_complete_ladder() {
     assert!(first_view.techniques.background.is_empty());
     assert_eq!(*first_view.curve, *shown(&full).curve);
     assert_eq!(*first_view.point, *shown(&full).point);
-    assert_eq!(
-        first_view.techniques.lengths,
-        shown(&full).techniques.lengths
-    );
+    assert!(first_view.techniques.absent.is_empty());
     let moved = apply(&first, Action::MoveSlider(3));
     assert!(shown(&moved).techniques.background_pending);
     let completed = apply(&moved, Action::CompleteLadder);

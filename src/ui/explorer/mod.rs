@@ -1,5 +1,6 @@
 //! The explorer module (first load): the page `App`, its scenario controls and knobs, the Pareto
-//! chart, the slider, the numbers, notes and assumptions, synthetic vs production, and the embed.
+//! chart, the slider, the numbers, notes and assumptions, and the embed (the production-gap waterfall
+//! under the chart is the tools module's, `ui::tools::production_gap`).
 
 pub mod advanced;
 pub mod app;
@@ -11,5 +12,4 @@ pub mod custom_model;
 pub mod embed;
 pub mod notes;
 pub mod numbers;
-pub mod synthetic;
 pub mod techniques;

@@ -1,5 +1,6 @@
 //! The page's second, deferred module: the simulator panel, the decision panels (targets, cost,
-//! self-host vs API, compare, plan, hardware leaderboard, calibrate) and the glossary panel. `src/bin/tools.rs` is its
+//! self-host vs API, compare, plan, hardware leaderboard, calibrate), the production-gap
+//! waterfall (into the explorer's `#production-gap-slot`) and the glossary panel. `src/bin/tools.rs` is its
 //! entry, `scripts/build-tools` builds it, and the explorer imports it right after its first
 //! chart is drawn (`tools_link.rs`), so the first chart waits for the explorer's code alone and
 //! the embed widget never loads this one.
@@ -30,6 +31,7 @@ pub mod load_canvas;
 pub mod measured_panel;
 pub mod pins;
 pub mod plan_panel;
+pub mod production_gap;
 pub mod sim_panel;
 pub mod targets;
 
@@ -43,6 +45,7 @@ use crate::ui::tools::decision_panels::DecisionPanels;
 use crate::ui::tools::export::ShareBar;
 use crate::ui::tools::measured_panel::MeasuredPanel;
 use crate::ui::tools::pins::use_pin_storage;
+use crate::ui::tools::production_gap::ProductionGapPanel;
 use crate::ui::tools::sim_panel::SimPanel;
 use crate::ui::widgets::glossary::GlossaryPanel;
 use gloo::timers::callback::Timeout;
@@ -85,6 +88,9 @@ pub struct ToolsProps {
     /// The explorer's `#measured-slot` under the chart (none: no measured points).
     #[prop_or_default]
     pub measured_slot: Option<web_sys::Element>,
+    /// The explorer's `#production-gap-slot` (none: no waterfall).
+    #[prop_or_default]
+    pub gap_slot: Option<web_sys::Element>,
 }
 
 /// Watches `host`'s `data-state` and `data-ideal-roofline`; calls `on_change` with them in a task
@@ -281,10 +287,17 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             slot,
         )
     });
+    let gap_portal = props.gap_slot.clone().filter(|_| decisions_shown).map(|slot| {
+        create_portal(
+            html! { <ProductionGapPanel scenario={view.scenario.clone()} decision={decisions.input.clone()} /> },
+            slot,
+        )
+    });
     html! {
         <>
             { for share_bar }
             { for measured_portal }
+            { for gap_portal }
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
             if decisions_shown {
                 <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
@@ -324,6 +337,7 @@ pub fn mount(within: Option<&web_sys::Element>) -> bool {
                 host: host.clone(),
                 share_slot: find(SHARE_SLOT_ID),
                 measured_slot: find(measured_panel::MEASURED_SLOT_ID),
+                gap_slot: find(production_gap::GAP_SLOT_ID),
             };
             yew::Renderer::<ToolsApp>::with_root_and_props(host, props).render();
             true
