@@ -261,7 +261,11 @@ fn axis_switches_and_slider_moves_never_recompute_the_ladder() {
     let state = State::initial();
     let view = shown(&state);
     assert_eq!(view.techniques.current, TechniqueLevel::Paged);
-    assert_eq!(view.techniques.background.len(), 3);
+    assert_eq!(
+        view.techniques.background.len(),
+        4,
+        "static, contiguous, speculative, disaggregated"
+    );
     let moved = apply(&state, Action::MoveSlider(0));
     assert!(shown(&moved).techniques == view.techniques, "same Rc");
     let usd = apply(
