@@ -113,7 +113,7 @@ impl Column {
             Column::Hardware => "hardware",
             Column::Format => "format",
             Column::Layout => "layout",
-            Column::Serving => "serving",
+            Column::Serving => crate::scenario::fields::SERVING.key,
             Column::ReplicaGpus => "replica-gpus",
             Column::Batch => "batch",
             Column::TokSPerGpu => "tok-s-gpu",

@@ -115,7 +115,7 @@ fn factor_attr(factor: f64) -> String {
 
 /// "× 0.83".
 fn factor_text(factor: f64) -> String {
-    format!("× {}", format_number(factor))
+    format!("×\u{a0}{}", format_number(factor))
 }
 
 fn table(gap: &ProductionGap) -> Html {
