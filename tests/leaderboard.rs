@@ -177,3 +177,85 @@ fn text_table_and_bad_targets() {
     assert_eq!(code, 2);
     assert!(err.contains("--gpu:"), "{err}");
 }
+
+/// Issue 14 §2: the board marks disaggregated configurations. For Qwen3-32B on H200 at ISL 4000
+/// / OSL 500 and 100 tok/s per user (TPOT 10 ms, AIConfigurator's target), an xPyD unit on one
+/// node is a row of its own (`serving`, its pools in JSON, `3P5D` in the text table), its
+/// `estimate` command carries `--serving disaggregated` and the pool flags and reproduces it,
+/// and it ranks above the aggregated row (DistServe, AIConfigurator: disaggregation pays when
+/// TPOT is tight). `--serving aggregated` leaves the units out.
+#[test]
+fn disaggregated_units_are_rows_with_their_pools_and_reproduce() {
+    let args = [
+        "--model",
+        "qwen3-32b",
+        "--input-len",
+        "4000",
+        "--output-len",
+        "500",
+        "--length-dist",
+        "fixed",
+        "--kv-precision",
+        "fp8",
+        "--tok-s-per-user",
+        "100",
+        "--gpus-allowed",
+        "h200-sxm",
+    ];
+    let board = board(&args);
+    let rows = check_rows_reproduce(&board);
+    let disaggregated: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["serving"] == "disaggregated")
+        .collect();
+    assert!(!disaggregated.is_empty(), "{board}");
+    assert!(rows.iter().any(|r| r["serving"] == "aggregated"));
+    for row in &disaggregated {
+        let (p, d) = (
+            row["prefill_gpus"].as_u64().expect("prefill_gpus"),
+            row["decode_gpus"].as_u64().expect("decode_gpus"),
+        );
+        assert_eq!(p + d, 8, "one full node: {row}");
+        assert_eq!(row["gpus"].as_u64(), Some(p + d));
+        assert!(row["prefill_replicas"].as_u64().is_some() && row["decode_tp"].as_u64().is_some());
+        let line = row["estimate"].as_str().expect("estimate");
+        for flag in [
+            "--serving disaggregated",
+            "--prefill-gpus",
+            "--prefill-tp",
+            "--decode-gpus",
+            "--decode-tp",
+        ] {
+            assert!(line.contains(flag), "{line} lacks {flag}");
+        }
+    }
+    let best = |serving: &str| {
+        rows.iter()
+            .filter(|r| r["serving"] == serving && r["precision"] == "fp8")
+            .filter_map(|r| r["usd_per_m_output"].as_f64())
+            .fold(f64::INFINITY, f64::min)
+    };
+    let (aggregated_usd, disaggregated_usd) = (best("aggregated"), best("disaggregated"));
+    println!("FP8 at 100 tok/s/user: aggregated ${aggregated_usd:.3}/M, disaggregated ${disaggregated_usd:.3}/M");
+    assert!(
+        disaggregated_usd < aggregated_usd,
+        "{disaggregated_usd} vs {aggregated_usd}"
+    );
+    // The text table marks the unit.
+    let mut text_args = vec!["leaderboard"];
+    text_args.extend_from_slice(&args);
+    let (code, out, err) = servecost(&text_args);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains(" serving ") && out.contains("xPyD:"), "{out}");
+    let mark = format!(
+        "{}P{}D",
+        disaggregated[0]["prefill_replicas"], disaggregated[0]["decode_replicas"]
+    );
+    assert!(out.contains(&mark), "{mark} in {out}");
+    // Aggregated only when asked.
+    let mut only = args.to_vec();
+    only.extend(["--serving", "aggregated"]);
+    let board = self::board(&only);
+    let rows = board["rows"].as_array().expect("rows");
+    assert!(rows.iter().all(|r| r["serving"] == "aggregated"), "{board}");
+}

@@ -1,6 +1,9 @@
 //! `servecost leaderboard`: every catalog GPU × precision × layout that fits, at a fixed
 //! interactivity (`--tok-s-per-user X`, default 50) or mean TPOT (`--slo-tpot-ms Y`), ranked by
 //! $/M output, each row with the `estimate` command that reproduces it (`decide::leaderboard`).
+//! Disaggregated rows (xPyD units on one node) are marked in the `serving` column (`3P5D`) and
+//! JSON (`serving`, pool fields); `--serving aggregated|disaggregated|any` (default any) picks
+//! what is searched, as for `plan`.
 
 use super::args::{
     cli_defaults, decision_input, scenario_input, Flags, UsageError, SCENARIO_FLAGS,
@@ -11,7 +14,8 @@ use crate::decide::leaderboard::{
 };
 use crate::present::report::{format_number, format_usd};
 use crate::scenario::fields::{
-    CONCURRENCY, DP_ATTENTION, EP, GPU, GPUS, PP, PRECISION, SLO_TTFT_MS, TP, USD_PER_GPU_HOUR,
+    CONCURRENCY, DECODE_EP, DECODE_GPUS, DECODE_TP, DP_ATTENTION, EP, GPU, GPUS, PP, PRECISION,
+    PREFILL_EP, PREFILL_GPUS, PREFILL_TP, SERVING, SLO_TTFT_MS, TP, USD_PER_GPU_HOUR,
 };
 
 /// The switch that keeps every fitting layout, not only the best per GPU × precision.
@@ -32,6 +36,12 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
         &PRECISION,
         &CONCURRENCY,
         &USD_PER_GPU_HOUR,
+        &PREFILL_GPUS,
+        &PREFILL_TP,
+        &PREFILL_EP,
+        &DECODE_GPUS,
+        &DECODE_TP,
+        &DECODE_EP,
     ] {
         if flags.text(&format!("--{}", searched.key)).is_some() {
             return Outcome::usage(format!(
@@ -59,6 +69,14 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
             Ok(base) => base,
             Err(UsageError(m)) => return Outcome::usage(m),
         };
+    // Aggregated layouts and disaggregated units both, unless `--serving` says otherwise.
+    let base = match flags.text(&format!("--{}", SERVING.key)) {
+        Some(_) => base,
+        None => crate::scenario::ScenarioInput {
+            serving: "any".into(),
+            ..base
+        },
+    };
     let decision = match decision_input(&flags) {
         Ok(decision) => decision,
         Err(UsageError(m)) => return Outcome::usage(m),
@@ -136,6 +154,7 @@ fn text(board: &Leaderboard, command: &dyn Fn(&Row) -> Vec<String>) -> String {
             "GPU",
             "prec",
             "layout",
+            "serving",
             "GPUs",
             "conc",
             "tok/s/GPU",
@@ -152,6 +171,7 @@ fn text(board: &Leaderboard, command: &dyn Fn(&Row) -> Vec<String>) -> String {
             r.gpu.clone(),
             format!("{}{}", r.precision, if r.quality_caveat { "*" } else { "" }),
             r.layout.clone(),
+            r.serving_mark(),
             r.gpus.to_string(),
             r.concurrency.to_string(),
             format_number(r.output_tok_s_per_gpu),
@@ -161,6 +181,11 @@ fn text(board: &Leaderboard, command: &dyn Fn(&Row) -> Vec<String>) -> String {
             r.usd_per_m_output
                 .map_or_else(|| "no price".to_string(), format_usd),
         ]));
+    }
+    if board.rows.iter().any(|r| r.pools.is_some()) {
+        out.push_str(
+            "  xPyD: disaggregated, x prefill and y decode replicas on one node (GPUs = both pools)\n",
+        );
     }
     if board.rows.iter().any(|r| r.quality_caveat) {
         out.push_str(
@@ -190,10 +215,11 @@ fn text(board: &Leaderboard, command: &dyn Fn(&Row) -> Vec<String>) -> String {
 }
 
 /// One line of the table; the header and the rows share the column widths.
-fn board_row(cells: [String; 11]) -> String {
-    let [rank, gpu, prec, layout, gpus, conc, per_gpu, per_user, tpot, ttft, per_m] = cells;
+fn board_row(cells: [String; 12]) -> String {
+    let [rank, gpu, prec, layout, serving, gpus, conc, per_gpu, per_user, tpot, ttft, per_m] =
+        cells;
     format!(
-        "{rank:>3} {gpu:<14} {prec:>5} {layout:<14} {gpus:>4} {conc:>6} {per_gpu:>10} \
+        "{rank:>3} {gpu:<14} {prec:>5} {layout:<16} {serving:<10} {gpus:>4} {conc:>6} {per_gpu:>10} \
          {per_user:>10} {tpot:>8} {ttft:>9} {per_m:>9}\n"
     )
 }

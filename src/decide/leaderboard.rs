@@ -19,11 +19,21 @@
 //! `all_layouts`). FP4 and INT4 rows carry `quality_caveat`: below 8 bits, accuracy depends on
 //! the checkpoint and should be checked on the task.
 //!
+//! **Disaggregated rows** (issue 14 §2): for every GPU × precision that fits on one node, the
+//! xPyD units that fill one node (`plan_disagg::unit_shapes` with `x·t_p + y·t_d = 8`: x
+//! prefill replicas of TP t_p and y decode replicas of TP t_d, the KV hand-off on NVLink) are
+//! swept the same way, and the best is a row of its own marked `serving = disaggregated` with
+//! its pools (`3P5D`), so the board shows where disaggregation pays at this target. Its
+//! `estimate` command carries `--serving disaggregated` and the pool flags. The base's
+//! `serving` text picks the search as `plan --serving` does (`aggregated`, `disaggregated`,
+//! `any`); the CLI and the page search both unless told otherwise.
+//!
 //! A request as given (`LeaderboardInput`) is checked once by `LeaderboardRequest::try_from`,
 //! whose error names the field as the flag does (`tok-s-per-user`, `slo-tpot-ms`).
 
 use crate::catalog::{catalog, Arch, Gpu};
 use crate::decide::plan::TP_CHOICES;
+use crate::decide::plan_disagg::{pools_of, unit_input, unit_shapes, ServingSearch, UNIT_GPUS};
 use crate::model::parallelism::Parallelism;
 use crate::model::precision::Precision;
 use crate::model::{sweep, CurvePoint};
@@ -31,7 +41,7 @@ use crate::scenario::fields::{
     Field, CONCURRENCY, CUSTOM_MODEL, CUSTOM_MODEL_VALUE, FIELDS, GPU, INPUT_LEN, MODEL,
     OUTPUT_LEN, SLO_TPOT_MS, TOK_S_PER_USER,
 };
-use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
+use crate::scenario::{Scenario, ScenarioError, ScenarioInput, AGGREGATED};
 use serde::Serialize;
 
 /// The interactivity target when none is given: 50 output tokens/s per user (20 ms TPOT).
@@ -91,6 +101,8 @@ pub struct LeaderboardRequest {
     pub target: Target,
     pub gpus_allowed: Vec<String>,
     pub all_layouts: bool,
+    /// Aggregated layouts, disaggregated units or both (the base's `serving` text).
+    pub serving: ServingSearch,
 }
 
 impl TryFrom<LeaderboardInput> for LeaderboardRequest {
@@ -114,6 +126,7 @@ impl TryFrom<LeaderboardInput> for LeaderboardRequest {
             (None, None) => Target::TokSPerUser(DEFAULT_TOK_S_PER_USER),
         };
         Ok(LeaderboardRequest {
+            serving: ServingSearch::parse(&input.base.serving),
             base: input.base,
             target,
             gpus_allowed: input.gpus_allowed,
@@ -134,6 +147,17 @@ fn positive(field: &Field, value: f64) -> Result<f64, ScenarioError> {
     }
 }
 
+/// A disaggregated row's pools: one xPyD unit (JSON: flattened into the row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct RowPools {
+    pub prefill_replicas: u32,
+    pub prefill_tp: u32,
+    pub decode_replicas: u32,
+    pub decode_tp: u32,
+    pub prefill_gpus: u32,
+    pub decode_gpus: u32,
+}
+
 /// One configuration at the target.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
@@ -148,9 +172,14 @@ pub struct Row {
     pub pp: u32,
     pub ep: u32,
     pub dp_attention: u32,
-    /// "TP 8", "TP 8 × EP 8", "DEP 8", "TP 8 × PP 2".
+    /// "TP 8", "TP 8 × EP 8", "DEP 8", "TP 8 × PP 2"; disaggregated "P TP 2 + D TP 1".
     pub layout: String,
-    /// Requests in flight on the replica: a grid concurrency of the swept curve.
+    /// `aggregated` or `disaggregated` (then `pools` says how: an xPyD unit).
+    pub serving: &'static str,
+    #[serde(flatten)]
+    pub pools: Option<RowPools>,
+    /// Requests in flight on the replica (a disaggregated unit: across both pools): a grid
+    /// concurrency of the swept curve.
     pub concurrency: u32,
     pub output_tok_s_per_gpu: f64,
     pub tok_s_per_user: f64,
@@ -254,9 +283,19 @@ pub fn layout_name(par: Parallelism) -> String {
     name
 }
 
+impl Row {
+    /// The serving mark of the table: `aggregated`, or the xPyD unit (`3P5D`).
+    pub fn serving_mark(&self) -> String {
+        match self.pools {
+            Some(p) => format!("{}P{}D", p.prefill_replicas, p.decode_replicas),
+            None => AGGREGATED.to_string(),
+        }
+    }
+}
+
 /// The base scenario moved to one configuration (the catalog's typical price, the concurrency
-/// picked later). The layout fields are set as `estimate` reads them: `--tp`, `--pp` and
-/// `--ep` (EP above TP is attention DP, `scenario::parallel`).
+/// picked later; always aggregated). The layout fields are set as `estimate` reads them:
+/// `--tp`, `--pp` and `--ep` (EP above TP is attention DP, `scenario::parallel`).
 fn configuration(
     base: &ScenarioInput,
     gpu: &Gpu,
@@ -278,8 +317,29 @@ fn configuration(
         },
         precision: precision.id().into(),
         usd_per_gpu_hour: None,
+        ..aggregated(base)
+    }
+}
+
+/// The base with serving aggregated and no pool fields.
+fn aggregated(base: &ScenarioInput) -> ScenarioInput {
+    ScenarioInput {
+        serving: AGGREGATED.into(),
+        prefill_gpus: None,
+        prefill_tp: None,
+        prefill_ep: None,
+        decode_gpus: None,
+        decode_tp: None,
+        decode_ep: None,
         ..base.clone()
     }
+}
+
+/// The xPyD units that fill one node, as `plan --serving` enumerates them.
+fn full_node_units() -> impl Iterator<Item = (u32, u32, u32, u32)> {
+    unit_shapes()
+        .into_iter()
+        .filter(|(x, tp_p, y, tp_d)| x * tp_p + y * tp_d == UNIT_GPUS)
 }
 
 /// Whether the base's model is a mixture of experts (a catalog model or a pasted one).
@@ -361,33 +421,69 @@ pub fn rows_for(request: &LeaderboardRequest, gpu: &Gpu, precision: Precision) -
         }
     };
     let mut rows = Vec::new();
+    let mut disaggregated = Vec::new();
     let mut searched = 0;
     let mut best_interactivity: Option<f64> = None;
     let mut last_error = None;
-    for counts in [&TP_CHOICES[..], &MULTI_NODE_GPUS[..]] {
+    // Sweep one configuration; its best point meeting the target becomes a row.
+    let mut consider = |input: ScenarioInput, rows: &mut Vec<Row>| -> bool {
+        let scenario = match Scenario::try_from(input) {
+            Ok(scenario) => scenario,
+            Err(e) => {
+                last_error = Some(e.message);
+                return false;
+            }
+        };
+        let curve = sweep(&scenario);
+        let fitting = curve.points.iter().filter(|p| p.fits);
+        let fastest = fitting.clone().map(|p| p.tok_s_per_user).fold(None, max);
+        best_interactivity = max(best_interactivity, fastest.unwrap_or(f64::NAN));
+        let meeting: Vec<&CurvePoint> = fitting.filter(|p| request.target.met_by(p)).collect();
+        // Of equal throughputs the lowest concurrency: past a disaggregated unit's prefill
+        // capacity the curve is flat (more requests only queue for prefill, TTFT grows).
+        let top = meeting
+            .iter()
+            .map(|p| p.output_tok_s_per_gpu)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let best = meeting
+            .into_iter()
+            .filter(|p| p.output_tok_s_per_gpu >= top * (1.0 - 1e-9))
+            .min_by_key(|p| p.concurrency);
+        if let Some(point) = best {
+            rows.push(row(&scenario, gpu, precision, point));
+        }
+        true
+    };
+    let mut fits_one_node = false;
+    for (node, counts) in [&TP_CHOICES[..], &MULTI_NODE_GPUS[..]]
+        .into_iter()
+        .enumerate()
+    {
         if searched > 0 {
             break;
         }
+        // Aggregated layouts; with `--serving disaggregated` only to learn whether one node
+        // holds the model (then the units are tried).
         for &count in counts {
             for par in layouts(count, moe) {
                 let input = configuration(&request.base, gpu, precision, par);
-                let scenario = match Scenario::try_from(input) {
-                    Ok(scenario) => scenario,
-                    Err(e) => {
-                        last_error = Some(e.message);
-                        continue;
-                    }
+                let mut scratch = Vec::new();
+                let target = if request.serving.aggregated {
+                    &mut rows
+                } else {
+                    &mut scratch
                 };
-                searched += 1;
-                let curve = sweep(&scenario);
-                let fitting = curve.points.iter().filter(|p| p.fits);
-                let fastest = fitting.clone().map(|p| p.tok_s_per_user).fold(None, max);
-                best_interactivity = max(best_interactivity, fastest.unwrap_or(f64::NAN));
-                let best = fitting
-                    .filter(|p| request.target.met_by(p))
-                    .max_by(|a, b| a.output_tok_s_per_gpu.total_cmp(&b.output_tok_s_per_gpu));
-                if let Some(point) = best {
-                    rows.push(row(&scenario, gpu, precision, point));
+                if consider(input, target) {
+                    searched += usize::from(request.serving.aggregated);
+                    fits_one_node |= node == 0;
+                }
+            }
+        }
+        if node == 0 && fits_one_node && request.serving.disaggregated {
+            for shape in full_node_units() {
+                let input = unit_input(&request.base, gpu, precision, None, &pools_of(shape));
+                if consider(input, &mut disaggregated) {
+                    searched += 1;
                 }
             }
         }
@@ -408,7 +504,10 @@ pub fn rows_for(request: &LeaderboardRequest, gpu: &Gpu, precision: Precision) -
     if !request.all_layouts {
         rank(&mut rows);
         rows.truncate(1);
+        rank(&mut disaggregated);
+        disaggregated.truncate(1);
     }
+    rows.extend(disaggregated);
     Part {
         missed: rows.is_empty().then(|| missed(reason)),
         rows,
@@ -425,17 +524,38 @@ fn max(a: Option<f64>, b: f64) -> Option<f64> {
 
 fn row(scenario: &Scenario, gpu: &Gpu, precision: Precision, point: &CurvePoint) -> Row {
     let par = scenario.par;
+    let pools = scenario.pools.as_deref().map(|pools| {
+        let prefill = &pools.prefill;
+        RowPools {
+            prefill_replicas: prefill.replicas,
+            prefill_tp: prefill.par.tp,
+            decode_replicas: scenario.replicas,
+            decode_tp: par.tp,
+            prefill_gpus: prefill.gpu_count,
+            decode_gpus: scenario.gpu_count,
+        }
+    });
+    let layout = match pools {
+        Some(p) => format!("P TP {} + D TP {}", p.prefill_tp, p.decode_tp),
+        None => layout_name(par),
+    };
     Row {
         gpu: gpu.id.clone(),
         gpu_name: gpu.name.clone(),
         precision: precision.id(),
         quality_caveat: matches!(precision, Precision::Fp4 | Precision::Int4),
-        gpus: scenario.gpu_count,
+        gpus: scenario.total_gpus(),
         tp: par.tp,
         pp: par.pp,
         ep: par.ep,
         dp_attention: par.dp,
-        layout: layout_name(par),
+        layout,
+        serving: if pools.is_some() {
+            "disaggregated"
+        } else {
+            AGGREGATED
+        },
+        pools,
         concurrency: point.concurrency,
         output_tok_s_per_gpu: point.output_tok_s_per_gpu,
         tok_s_per_user: point.tok_s_per_user,

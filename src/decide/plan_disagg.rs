@@ -31,7 +31,12 @@ pub struct ServingSearch {
 
 impl ServingSearch {
     pub fn of(request: &PlanRequest) -> ServingSearch {
-        match request.base.serving.trim() {
+        ServingSearch::parse(&request.base.serving)
+    }
+
+    /// `disaggregated`, `any`, else aggregated only.
+    pub fn parse(serving: &str) -> ServingSearch {
+        match serving.trim() {
             "disaggregated" => ServingSearch {
                 aggregated: false,
                 disaggregated: true,
@@ -62,6 +67,19 @@ pub struct PlanPools {
     pub decode_gpus: u32,
 }
 
+/// The pools of the xPyD shape `(x, t_p, y, t_d)`.
+pub fn pools_of((x, tp_p, y, tp_d): (u32, u32, u32, u32)) -> PlanPools {
+    PlanPools {
+        serving: "disaggregated",
+        prefill_replicas: x,
+        prefill_tp: tp_p,
+        decode_replicas: y,
+        decode_tp: tp_d,
+        prefill_gpus: x * tp_p,
+        decode_gpus: y * tp_d,
+    }
+}
+
 /// The xPyD shapes of one node: `(x, t_p, y, t_d)`.
 pub fn unit_shapes() -> Vec<(u32, u32, u32, u32)> {
     let mut shapes = Vec::new();
@@ -79,12 +97,13 @@ pub fn unit_shapes() -> Vec<(u32, u32, u32, u32)> {
     shapes
 }
 
-/// The base input moved to one xPyD unit on `gpu` at `precision` and `price`.
+/// The base input moved to one xPyD unit on `gpu` at `precision` and `price` (`None`: the
+/// catalog's typical price, as the leaderboard prices).
 pub fn unit_input(
     base: &ScenarioInput,
     gpu: &Gpu,
     precision: Precision,
-    price: f64,
+    price: Option<f64>,
     pools: &PlanPools,
 ) -> ScenarioInput {
     ScenarioInput {
@@ -94,7 +113,7 @@ pub fn unit_input(
         pp: None,
         ep: None,
         precision: precision.id().into(),
-        usd_per_gpu_hour: Some(price),
+        usd_per_gpu_hour: price,
         serving: "disaggregated".into(),
         prefill_gpus: Some(f64::from(pools.prefill_gpus)),
         prefill_tp: Some(f64::from(pools.prefill_tp)),
@@ -119,22 +138,14 @@ pub fn disaggregated_candidates(
             let mut lost: Vec<Rejected> = Vec::new();
             let found = feasible.len();
             for (x, tp_p, y, tp_d) in unit_shapes() {
-                let pools = PlanPools {
-                    serving: "disaggregated",
-                    prefill_replicas: x,
-                    prefill_tp: tp_p,
-                    decode_replicas: y,
-                    decode_tp: tp_d,
-                    prefill_gpus: x * tp_p,
-                    decode_gpus: y * tp_d,
-                };
+                let pools = pools_of((x, tp_p, y, tp_d));
                 let reject = |reason: String| Rejected {
                     gpu: gpu.id.clone(),
                     tp: tp_d,
                     precision: precision.id(),
                     reason: format!("{x}P(TP{tp_p}) + {y}D(TP{tp_d}): {reason}"),
                 };
-                let input = unit_input(&request.base, gpu, precision, price, &pools);
+                let input = unit_input(&request.base, gpu, precision, Some(price), &pools);
                 let scenario = match Scenario::try_from(input) {
                     Ok(s) => s,
                     Err(e) => {
@@ -224,7 +235,7 @@ pub fn verify_disaggregated(
             &request.base,
             gpu,
             precision,
-            candidate.usd_per_gpu_hour,
+            Some(candidate.usd_per_gpu_hour),
             &pools,
         );
         let Ok(scenario) = Scenario::try_from(input) else {

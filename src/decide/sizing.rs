@@ -124,7 +124,7 @@ pub struct Sizing {
 }
 
 /// Replicas = ceil(traffic ÷ per-replica throughput at `point`); GPUs = replicas × GPUs per
-/// replica; $/month = GPUs × (rental + energy at the resulting utilization) × 730 h (no money
+/// replica (a disaggregated unit: replicas of the whole unit × both pools' GPUs); $/month = GPUs × (rental + energy at the resulting utilization) × 730 h (no money
 /// without a price per GPU-hour). `None` when the traffic is not positive or the point produces nothing.
 pub fn size_for_traffic(
     scenario: &Scenario,
@@ -135,9 +135,18 @@ pub fn size_for_traffic(
     if traffic_output_tok_s.is_nan() || traffic_output_tok_s <= 0.0 {
         return None;
     }
-    let per_replica = per_replica_output_tok_s(point);
+    // A disaggregated scenario is one unit of both pools: it is what is replicated (MODEL.md
+    // §4.4; DistServe §4.1 replicates the placement unit), so its rate is the whole point's and
+    // its GPUs are both pools'.
+    let (per_replica, gpus_per_replica) = if scenario.pools.is_some() {
+        (point.output_tok_s, scenario.total_gpus().max(1))
+    } else {
+        (
+            per_replica_output_tok_s(point),
+            scenario.par.gpus_per_replica().max(1),
+        )
+    };
     let replicas = replicas_needed(traffic_output_tok_s, per_replica)?;
-    let gpus_per_replica = scenario.par.gpus_per_replica().max(1);
     let gpus = replicas.saturating_mul(gpus_per_replica);
     let utilization = (traffic_output_tok_s / (per_replica * f64::from(replicas))).clamp(0.0, 1.0);
     let energy_per_gpu_hour = match (energy, scenario.gpu.tdp_w) {
@@ -364,5 +373,38 @@ mod tests {
             "{} vs {planned}",
             point.output_tok_s
         );
+    }
+
+    /// A disaggregated unit (2 prefill GPUs of TP 2 + 4 decode GPUs of TP 2, Qwen3-32B on H200)
+    /// is sized as a whole: units = ⌈traffic ÷ the unit's output tok/s⌉ and GPUs = units × both
+    /// pools' 6 GPUs, not the decode replicas' TP alone.
+    #[test]
+    fn a_disaggregated_unit_is_sized_with_both_pools() {
+        let unit = Scenario::try_from(ScenarioInput {
+            model: "qwen3-32b".into(),
+            gpu: "h200-sxm".into(),
+            gpu_count: 6.0,
+            precision: "fp8".into(),
+            serving: "disaggregated".into(),
+            prefill_gpus: Some(2.0),
+            prefill_tp: Some(2.0),
+            decode_gpus: Some(4.0),
+            decode_tp: Some(2.0),
+            concurrency: 64.0,
+            ..ScenarioInput::default()
+        })
+        .expect("valid");
+        let point = crate::model::evaluate(&unit);
+        assert!(point.output_tok_s > 0.0);
+        let sizing =
+            size_for_traffic(&unit, &point, 2.5 * point.output_tok_s, None).expect("sized");
+        assert_eq!(
+            (sizing.replicas, sizing.gpus_per_replica, sizing.gpus),
+            (3, 6, 18)
+        );
+        assert!((sizing.utilization - 2.5 / 3.0).abs() < 1e-9);
+        let price = unit.usd_per_gpu_hour.expect("catalog price");
+        let usd = sizing.usd_per_hour.expect("priced");
+        assert!((usd - 18.0 * price).abs() < 1e-9, "{usd} vs 18 × {price}");
     }
 }

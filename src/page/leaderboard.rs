@@ -4,7 +4,7 @@
 //! `ui::tools::leaderboard` shows).
 
 use crate::decide::leaderboard::{
-    Leaderboard, LeaderboardInput, LeaderboardRequest, Row, DEFAULT_TOK_S_PER_USER,
+    Leaderboard, LeaderboardInput, LeaderboardRequest, Row, RowPools, DEFAULT_TOK_S_PER_USER,
 };
 use crate::present::chart::leaderboard::Bar;
 use crate::present::report::{format_number, format_usd};
@@ -41,6 +41,14 @@ pub fn request_for(
         precision: plain.precision,
         usd_per_gpu_hour: None,
         concurrency: 1.0,
+        // Aggregated layouts and xPyD units both, whatever the scenario's own mode.
+        serving: "any".into(),
+        prefill_gpus: None,
+        prefill_tp: None,
+        prefill_ep: None,
+        decode_gpus: None,
+        decode_tp: None,
+        decode_ep: None,
         ..scenario.clone()
     };
     let (tok_s_per_user, slo_tpot_ms) = match mode {
@@ -72,6 +80,7 @@ pub enum Column {
     Hardware,
     Format,
     Layout,
+    Serving,
     ReplicaGpus,
     Batch,
     TokSPerGpu,
@@ -82,11 +91,12 @@ pub enum Column {
 }
 
 impl Column {
-    pub const ALL: [Column; 11] = [
+    pub const ALL: [Column; 12] = [
         Column::Rank,
         Column::Hardware,
         Column::Format,
         Column::Layout,
+        Column::Serving,
         Column::ReplicaGpus,
         Column::Batch,
         Column::TokSPerGpu,
@@ -103,6 +113,7 @@ impl Column {
             Column::Hardware => "hardware",
             Column::Format => "format",
             Column::Layout => "layout",
+            Column::Serving => crate::scenario::fields::SERVING.key,
             Column::ReplicaGpus => "replica-gpus",
             Column::Batch => "batch",
             Column::TokSPerGpu => "tok-s-gpu",
@@ -119,6 +130,7 @@ impl Column {
             Column::Hardware => "GPU",
             Column::Format => "Precision",
             Column::Layout => "Layout",
+            Column::Serving => "Serving",
             Column::ReplicaGpus => "GPUs",
             Column::Batch => "Batch",
             Column::TokSPerGpu => "tok/s per GPU",
@@ -186,6 +198,7 @@ fn compare(a: &Row, b: &Row, column: Column) -> Ordering {
         Column::Hardware => a.gpu_name.cmp(&b.gpu_name),
         Column::Format => a.precision.cmp(b.precision),
         Column::Layout => a.layout.cmp(&b.layout),
+        Column::Serving => a.serving_mark().cmp(&b.serving_mark()),
         Column::ReplicaGpus => a.gpus.cmp(&b.gpus),
         Column::Batch => a.concurrency.cmp(&b.concurrency),
         Column::TokSPerGpu => number(a.output_tok_s_per_gpu, b.output_tok_s_per_gpu),
@@ -232,10 +245,14 @@ pub fn order(rows: &[Row], sort: Sort) -> Vec<usize> {
     indices
 }
 
-/// "B200 · FP4 · TP 1".
+/// "B200 · FP4 · TP 1", "H200 · FP8 · 3P5D P TP 1 + D TP 1".
 pub fn configuration_label(row: &Row) -> String {
+    let serving = match row.pools {
+        Some(_) => format!("{} ", row.serving_mark()),
+        None => String::new(),
+    };
     format!(
-        "{} · {}{} · {}",
+        "{} · {}{} · {serving}{}",
         row.gpu_name,
         row.precision.to_ascii_uppercase(),
         if row.quality_caveat { "*" } else { "" },
@@ -279,6 +296,14 @@ fn csv_field(text: &str) -> String {
     }
 }
 
+/// A pool cell of a disaggregated row; empty for an aggregated one.
+fn pool(row: &Row, cell: fn(&RowPools) -> u32) -> String {
+    row.pools
+        .as_ref()
+        .map(|p| cell(p).to_string())
+        .unwrap_or_default()
+}
+
 fn optional(value: Option<f64>) -> String {
     value.map(|v| format!("{v}")).unwrap_or_default()
 }
@@ -290,7 +315,7 @@ pub fn csv(board: &Leaderboard, order: &[usize], model: &str) -> String {
         "# servecost hardware leaderboard: {model} at {} (catalog typical prices)\n",
         board.target.text()
     );
-    out.push_str("rank,gpu,gpu_name,precision,quality_caveat,layout,gpus,tp,pp,ep,dp_attention,concurrency,output_tok_s_per_gpu,tok_s_per_user,tpot_ms,ttft_ms,usd_per_gpu_hour,usd_per_m_output\n");
+    out.push_str("rank,gpu,gpu_name,precision,quality_caveat,layout,serving,prefill_replicas,prefill_tp,decode_replicas,decode_tp,gpus,tp,pp,ep,dp_attention,concurrency,output_tok_s_per_gpu,tok_s_per_user,tpot_ms,ttft_ms,usd_per_gpu_hour,usd_per_m_output\n");
     for &i in order {
         let Some(r) = board.rows.get(i) else {
             continue;
@@ -302,6 +327,11 @@ pub fn csv(board: &Leaderboard, order: &[usize], model: &str) -> String {
             r.precision.to_string(),
             r.quality_caveat.to_string(),
             csv_field(&r.layout),
+            r.serving.to_string(),
+            pool(r, |p| p.prefill_replicas),
+            pool(r, |p| p.prefill_tp),
+            pool(r, |p| p.decode_replicas),
+            pool(r, |p| p.decode_tp),
             r.gpus.to_string(),
             r.tp.to_string(),
             r.pp.to_string(),

@@ -9,6 +9,7 @@ pub mod knobs;
 pub mod leaderboard;
 pub mod measured;
 pub mod pins;
+pub mod production_gap;
 pub mod report;
 pub mod state;
 

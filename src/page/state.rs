@@ -62,8 +62,8 @@ pub struct View {
     /// The swept curve; the same `Rc` for as long as the scenario (concurrency aside) is unchanged.
     pub curve: Shared<Curve>,
     pub point: Shared<OperatingPoint>,
-    /// The technique ladder's other curves and the synthetic-vs-production comparison
-    /// (`model::techniques`); like the curve, recomputed only when the scenario changes.
+    /// The technique ladder's other curves (`model::techniques`); like the curve,
+    /// recomputed only when the scenario changes.
     pub techniques: Shared<TechniqueStudy>,
     /// The batch steady states the sweep computed, kept for the slider's evaluations of the
     /// same scenario (`model::evaluate::SteadyMemo`); shared and replaced with the curve.

@@ -680,8 +680,6 @@ test('tech-1. static batching and a workload preset move the numbers; the simula
   await page.locator('#batching').selectOption('static');
   const staticTokS = await waitForMetricChange(page, 'output_tok_s', before, 'selecting static batching');
   console.log(`output_tok_s continuous ${before} -> static ${staticTokS}`);
-  const gap = (await page.locator('#synthetic-summary').textContent()).trim();
-  assert.match(gap, /lower throughput under static batching/, gap);
   await page.locator('#batching').selectOption('continuous');
   await waitUntil(page, 'output_tok_s back to continuous', ({ sel, v }) => document.querySelector(sel)?.textContent.trim() === v, {
     sel: metricSel('output_tok_s'),

@@ -1,25 +1,25 @@
-//! How serving techniques move the throughput–latency frontier, and how far synthetic uniform
-//! lengths flatter a batching policy.
+//! How serving techniques move the throughput–latency frontier.
 //!
 //! * **Technique ladder** (PRODUCT.md "one curve per technique level"): the user's scenario is
 //!   moved to each level — static batching (MODEL.md §4.1); continuous batching with a contiguous
-//!   KV reservation (§4.2, §1.4); + paged KV (§1.4); + speculative decoding (§5) — keeping
+//!   KV reservation (§4.2, §1.4); + paged KV (§1.4); + speculative decoding (§5); +
+//!   disaggregated prefill and decode (§4.4, `TechniqueLevel::Disaggregated`) — keeping
 //!   everything else, and each variant is validated once and swept. The tensor-parallel degree is
-//!   pinned to what the user's scenario resolved, so every curve is the same hardware
-//!   configuration and only the technique differs.
-//! * **Synthetic vs production** (§4.1, §6.4, `lengths.rs`): the same settings evaluated with
-//!   fixed lengths and with lognormal lengths, under both batching policies, at the same
-//!   concurrency.
+//!   pinned to what the user's scenario resolved (both pools' TP for disaggregation), so every
+//!   curve is the same hardware and replica shape and only the technique differs. A level whose
+//!   variant does not validate (disaggregation on one GPU, or no split of the GPUs into two pools
+//!   at that TP) has no curve, and the study says why (`TechniqueStudy::absent`).
+//!
+//! The gap between a synthetic benchmark and production traffic (issue 15 §4) needs the
+//! simulator and the decision inputs, so it lives in `page::production_gap`.
 //!
 //! Pure: variant `ScenarioInput`s go through `Scenario::try_from` like any other input; a
 //! variant that does not validate (e.g. a contiguous reservation that leaves no room for one
-//! request) is left out rather than reported as an error.
+//! request) is left out of the chart rather than reported as an error, with its reason kept.
 
 use super::pareto::{sweep, Curve};
-use crate::scenario::{Batching, KvAlloc, Scenario, ScenarioInput, SpecMethod};
-
-mod lengths;
-pub use lengths::{chat_sigmas, GapPoint, LengthGap, LengthStudy};
+use crate::scenario::pools::Serving;
+use crate::scenario::{Batching, KvAlloc, Scenario, ScenarioInput, SpecMethod, AGGREGATED};
 
 /// One rung of the technique ladder, from oldest to newest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -32,15 +32,30 @@ pub enum TechniqueLevel {
     Paged,
     /// Paged continuous batching with speculative decoding.
     Speculative,
+    /// Paged continuous batching on separate prefill and decode pools (DistServe, Splitwise;
+    /// MODEL.md §4.4), the GPUs split as `scenario::pools` chooses: the split with the highest
+    /// throughput at both pools' capacity (DistServe's placement rule without an SLO).
+    ///
+    /// It is the newest rung, drawn after speculative decoding, but it branches from paged KV
+    /// (speculation off) rather than stacking on speculative decoding: the published gains it
+    /// stands for — DistServe's and Splitwise's against vLLM, AIConfigurator's 1.70× for
+    /// Qwen3-32B FP8 on H200 — are disaggregated against aggregated serving of the same engine
+    /// without speculative decoding, and `tests/disagg.rs` checks the model at that
+    /// configuration; stacked on speculation the curve would mix two gains and compare with
+    /// nothing published. Unlike the other rungs it does not dominate its predecessor:
+    /// aggregated serving keeps the high-throughput end when TPOT is loose (DistServe §2,
+    /// AIConfigurator), which the chart shows.
+    Disaggregated,
 }
 
 impl TechniqueLevel {
     /// Oldest first: the order the frontier moves outward in.
-    pub const ALL: [TechniqueLevel; 4] = [
+    pub const ALL: [TechniqueLevel; 5] = [
         TechniqueLevel::Static,
         TechniqueLevel::Continuous,
         TechniqueLevel::Paged,
         TechniqueLevel::Speculative,
+        TechniqueLevel::Disaggregated,
     ];
 
     /// Position on the ladder, 0 for static batching (also the chart's series style).
@@ -50,6 +65,7 @@ impl TechniqueLevel {
             TechniqueLevel::Continuous => 1,
             TechniqueLevel::Paged => 2,
             TechniqueLevel::Speculative => 3,
+            TechniqueLevel::Disaggregated => 4,
         }
     }
 
@@ -59,6 +75,7 @@ impl TechniqueLevel {
             TechniqueLevel::Continuous => "continuous",
             TechniqueLevel::Paged => "paged",
             TechniqueLevel::Speculative => "speculative",
+            TechniqueLevel::Disaggregated => "disaggregated",
         }
     }
 
@@ -69,6 +86,7 @@ impl TechniqueLevel {
             TechniqueLevel::Continuous => "continuous batching (contiguous KV)",
             TechniqueLevel::Paged => "+ paged KV",
             TechniqueLevel::Speculative => "+ speculative decoding",
+            TechniqueLevel::Disaggregated => "+ disaggregation",
         }
     }
 
@@ -79,13 +97,16 @@ impl TechniqueLevel {
             TechniqueLevel::Continuous => "contiguous KV",
             TechniqueLevel::Paged => "paged KV",
             TechniqueLevel::Speculative => "spec. decoding",
+            TechniqueLevel::Disaggregated => "disaggregated",
         }
     }
 
-    /// The level a scenario sits at: static batching, else contiguous KV, else speculative
-    /// decoding when it is on, else paged.
+    /// The level a scenario sits at: disaggregated serving, else static batching, else
+    /// contiguous KV, else speculative decoding when it is on, else paged.
     pub fn of(input: &ScenarioInput) -> TechniqueLevel {
-        if Batching::parse(&input.batching) == Some(Batching::Static) {
+        if Serving::parse(&input.serving) == Some(Serving::Disaggregated) {
+            TechniqueLevel::Disaggregated
+        } else if Batching::parse(&input.batching) == Some(Batching::Static) {
             TechniqueLevel::Static
         } else if KvAlloc::parse(&input.kv_alloc) == Some(KvAlloc::Contiguous) {
             TechniqueLevel::Continuous
@@ -98,14 +119,37 @@ impl TechniqueLevel {
 
     /// The user's scenario moved to this level, everything else kept. The speculative level
     /// keeps the user's method and α, γ, c when speculation is on, and otherwise uses the EAGLE
-    /// presets (MODEL.md §5: α 0.8, γ 4, c 0.05).
+    /// presets (MODEL.md §5: α 0.8, γ 4, c 0.05). The disaggregated level serves the same GPUs
+    /// (`gpu_count`, the total of both pools) as a prefill and a decode pool of the input's TP
+    /// and EP with the split left to the model; a scenario that is already disaggregated keeps
+    /// its pools. Every other level is aggregated.
     pub fn variant(self, input: &ScenarioInput) -> ScenarioInput {
         let mut variant = input.clone();
+        let already_disaggregated = Serving::parse(&input.serving) == Some(Serving::Disaggregated);
+        if self == TechniqueLevel::Disaggregated {
+            if !already_disaggregated {
+                variant.serving = Serving::Disaggregated.id().into();
+                variant.prefill_gpus = None;
+                variant.decode_gpus = None;
+                variant.prefill_tp = input.tp;
+                variant.decode_tp = input.tp;
+                variant.prefill_ep = input.ep;
+                variant.decode_ep = input.ep;
+            }
+        } else {
+            variant.serving = AGGREGATED.into();
+            variant.prefill_gpus = None;
+            variant.prefill_tp = None;
+            variant.prefill_ep = None;
+            variant.decode_gpus = None;
+            variant.decode_tp = None;
+            variant.decode_ep = None;
+        }
         let spec_on = matches!(SpecMethod::parse(&input.spec_decode), Some(Some(_)));
         let (batching, kv_alloc) = match self {
             TechniqueLevel::Static => (Batching::Static, None),
             TechniqueLevel::Continuous => (Batching::Continuous, Some(KvAlloc::Contiguous)),
-            TechniqueLevel::Paged | TechniqueLevel::Speculative => {
+            TechniqueLevel::Paged | TechniqueLevel::Speculative | TechniqueLevel::Disaggregated => {
                 (Batching::Continuous, Some(KvAlloc::Paged))
             }
         };
@@ -120,15 +164,30 @@ impl TechniqueLevel {
                 variant.spec_len = None;
                 variant.spec_draft_cost = None;
             }
-        } else {
+        } else if !(self == TechniqueLevel::Disaggregated && already_disaggregated) {
             variant.spec_decode = "off".into();
         }
         variant
     }
 
     /// The legend text for this level of a validated scenario: the speculative level names its
-    /// method and `α`, `γ` ("+ speculative decoding (EAGLE, α 0.8, γ 4)").
+    /// method and `α`, `γ` ("+ speculative decoding (EAGLE, α 0.8, γ 4)"), the disaggregated
+    /// level its pools ("+ disaggregation (2P + 6D GPUs, TP 1)").
     pub fn label_for(self, scenario: &Scenario) -> String {
+        if let (TechniqueLevel::Disaggregated, Some(pools)) = (self, scenario.pools.as_deref()) {
+            let (prefill_tp, decode_tp) = (pools.prefill.par.tp, scenario.par.tp);
+            let tp = if prefill_tp == decode_tp {
+                format!("TP {decode_tp}")
+            } else {
+                format!("TP {prefill_tp} / {decode_tp}")
+            };
+            return format!(
+                "{} ({}P + {}D GPUs, {tp})",
+                self.label(),
+                pools.prefill.gpu_count,
+                scenario.gpu_count
+            );
+        }
         match (self, scenario.spec) {
             (TechniqueLevel::Speculative, Some(spec)) => {
                 let method = match spec.method {
@@ -167,12 +226,22 @@ fn pinned(input: &ScenarioInput, scenario: &Scenario) -> ScenarioInput {
     input
 }
 
+/// A level with no curve for this scenario, and why (its variant's validation error).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AbsentLevel {
+    pub level: TechniqueLevel,
+    /// "no + disaggregation curve: disaggregated serving needs at least 2 GPUs: …".
+    pub reason: String,
+}
+
 /// Validate and sweep the levels of a validated scenario; `skip_current` leaves out the user's
-/// own level (a chart already has that curve).
-fn curves(scenario: &Scenario, skip_current: bool) -> Vec<TechniqueCurve> {
+/// own level (a chart already has that curve). Levels whose variant does not validate come
+/// back as `AbsentLevel`s.
+fn curves(scenario: &Scenario, skip_current: bool) -> (Vec<TechniqueCurve>, Vec<AbsentLevel>) {
     let current = TechniqueLevel::of(&scenario.input);
     let base = pinned(&scenario.input, scenario);
-    TechniqueLevel::ALL
+    let mut absent = Vec::new();
+    let curves = TechniqueLevel::ALL
         .into_iter()
         .filter(|level| !(skip_current && *level == current))
         .filter_map(|level| {
@@ -181,29 +250,43 @@ fn curves(scenario: &Scenario, skip_current: bool) -> Vec<TechniqueCurve> {
             } else {
                 level.variant(&base)
             };
-            let variant = Scenario::try_from(input).ok()?;
-            Some(TechniqueCurve {
-                level,
-                label: level.label_for(&variant),
-                curve: sweep(&variant),
-                current: level == current,
-            })
+            match Scenario::try_from(input) {
+                Ok(variant) => Some(TechniqueCurve {
+                    level,
+                    label: level.label_for(&variant),
+                    curve: sweep(&variant),
+                    current: level == current,
+                }),
+                Err(error) => {
+                    absent.push(AbsentLevel {
+                        level,
+                        reason: format!(
+                            "no {} curve: {} ({})",
+                            level.label(),
+                            error.message.trim_end_matches('.'),
+                            error.field
+                        ),
+                    });
+                    None
+                }
+            }
         })
-        .collect()
+        .collect();
+    (curves, absent)
 }
 
 /// Every level's curve for the user's scenario, oldest technique first; empty when the input
 /// itself does not validate. The user's own level is swept from the user's exact settings.
 pub fn technique_curves(input: &ScenarioInput) -> Vec<TechniqueCurve> {
     match Scenario::try_from(input.clone()) {
-        Ok(scenario) => curves(&scenario, false),
+        Ok(scenario) => curves(&scenario, false).0,
         Err(_) => Vec::new(),
     }
 }
 
 /// The other levels' curves, to draw behind the scenario's own (already swept) curve.
 pub fn background_curves(scenario: &Scenario) -> Vec<TechniqueCurve> {
-    curves(scenario, true)
+    curves(scenario, true).0
 }
 
 /// Everything this module derives from one scenario: what a page recomputes when the scenario
@@ -216,10 +299,11 @@ pub struct TechniqueStudy {
     pub current_label: String,
     /// The other levels' curves, oldest first (empty while `background_pending`).
     pub background: Vec<TechniqueCurve>,
+    /// The other levels with no curve, and why (empty while `background_pending`).
+    pub absent: Vec<AbsentLevel>,
     /// The other levels are not swept yet (`first_screen`): a page's first chart shows the
     /// scenario's own curve and draws the ladder a browser task later (`with_background`).
     pub background_pending: bool,
-    pub lengths: LengthStudy,
 }
 
 impl TechniqueStudy {
@@ -227,16 +311,16 @@ impl TechniqueStudy {
         TechniqueStudy::first_screen(scenario).with_background(scenario)
     }
 
-    /// The study without the ladder's other curves (three more sweeps): what the page's first
-    /// chart needs. The synthetic-vs-production study is complete (the slider path reads it).
+    /// The study without the ladder's other curves (four more sweeps, one of them two-pool):
+    /// what the page's first chart needs.
     pub fn first_screen(scenario: &Scenario) -> TechniqueStudy {
         let current = TechniqueLevel::of(&scenario.input);
         TechniqueStudy {
             current,
             current_label: current.label_for(scenario),
             background: Vec::new(),
+            absent: Vec::new(),
             background_pending: true,
-            lengths: LengthStudy::new(scenario),
         }
     }
 
@@ -245,8 +329,10 @@ impl TechniqueStudy {
         if !self.background_pending {
             return self;
         }
+        let (background, absent) = curves(scenario, true);
         TechniqueStudy {
-            background: background_curves(scenario),
+            background,
+            absent,
             background_pending: false,
             ..self
         }
@@ -296,7 +382,8 @@ mod tests {
         };
         let curves = technique_curves(&input);
         let levels: Vec<TechniqueLevel> = curves.iter().map(|c| c.level).collect();
-        assert_eq!(levels, TechniqueLevel::ALL.to_vec());
+        // One GPU cannot be split into a prefill and a decode pool.
+        assert_eq!(levels, TechniqueLevel::ALL[..4].to_vec());
         let current: Vec<TechniqueLevel> = curves
             .iter()
             .filter(|c| c.current)
@@ -315,6 +402,94 @@ mod tests {
         let background = background_curves(&scenario);
         assert_eq!(background.len(), 3);
         assert!(background.iter().all(|c| !c.current));
+        let study = TechniqueStudy::new(&scenario);
+        let [absent] = study.absent.as_slice() else {
+            panic!("one absent level: {:?}", study.absent);
+        };
+        assert_eq!(absent.level, TechniqueLevel::Disaggregated);
+        assert!(
+            absent.reason.starts_with("no + disaggregation curve: ")
+                && absent.reason.contains("at least 2 GPUs"),
+            "{}",
+            absent.reason
+        );
+    }
+
+    /// Qwen3-32B FP8 on 8 × H200, fixed ISL 4000 / OSL 500 (AIConfigurator's comparison, MODEL.md
+    /// §4.4 [S31b]; `tests/disagg.rs` §3 checks the plans): the "+ disaggregation" curve exists,
+    /// and at a tight TPOT it reaches clearly more output tok/s per GPU than the aggregated
+    /// curve it branches from (paged KV, same TP) — prefills no longer stall the decoding
+    /// streams — while at the loose end aggregated serving peaks higher (aggregation wins when
+    /// TPOT is loose [S33]). Tight is 20 ms at TP 1 (auto: the fastest TP 1 decodes at 74 tok/s
+    /// per user) and 10 ms (AIConfigurator's target) at TP 4.
+    ///
+    /// Measured when written: TP 1, 5P + 3D: 693 vs 520 output tok/s/GPU at 50 tok/s/user
+    /// (1.33×), peaks 1,108 vs 1,291; TP 4, 4P + 4D: 519 vs 250 at 100 tok/s/user (2.08×; the
+    /// plan-level check in `tests/disagg.rs` finds 2.19× cheaper), peaks 579 vs 919.
+    #[test]
+    fn disaggregation_beats_aggregated_at_tight_tpot() {
+        for (tp, tight) in [(None, 50.0), (Some(4.0), 100.0)] {
+            let scenario = Scenario::try_from(ScenarioInput {
+                model: "qwen3-32b".into(),
+                gpu: "h200-sxm".into(),
+                gpu_count: 8.0,
+                tp,
+                precision: "fp8".into(),
+                kv_precision: "fp8".into(),
+                input_len: 4000.0,
+                output_len: 500.0,
+                length_dist: "fixed".into(),
+                ..ScenarioInput::default()
+            })
+            .expect("valid");
+            let study = TechniqueStudy::new(&scenario);
+            assert!(study.absent.is_empty(), "{:?}", study.absent);
+            let disaggregated = study
+                .background
+                .iter()
+                .find(|c| c.level == TechniqueLevel::Disaggregated)
+                .expect("the + disaggregation curve");
+            assert!(
+                disaggregated.label.starts_with("+ disaggregation (")
+                    && disaggregated.label.contains("D GPUs, TP "),
+                "{}",
+                disaggregated.label
+            );
+            let paged = sweep(&scenario);
+            let (disagg_tight, paged_tight) = (
+                best_at(&disaggregated.curve.points, tight),
+                best_at(&paged.points, tight),
+            );
+            let (disagg_peak, paged_peak) =
+                (peak(&disaggregated.curve.points), peak(&paged.points));
+            println!(
+                "{}: {disagg_tight:.0} vs aggregated paged {paged_tight:.0} output tok/s/GPU at {tight} tok/s/user; peaks {disagg_peak:.0} vs {paged_peak:.0}",
+                disaggregated.label
+            );
+            assert!(
+                disagg_tight > 1.2 * paged_tight,
+                "{disagg_tight:.0} vs {paged_tight:.0}"
+            );
+            assert!(
+                disagg_peak < paged_peak,
+                "{disagg_peak:.0} vs {paged_peak:.0}"
+            );
+        }
+    }
+
+    /// The first screen never sweeps the ladder (the disaggregated curve included); the second
+    /// pass does.
+    #[test]
+    fn the_first_screen_defers_every_other_level() {
+        let scenario = Scenario::default_scenario().expect("valid");
+        let first = TechniqueStudy::first_screen(&scenario);
+        assert!(first.background.is_empty() && first.absent.is_empty() && first.background_pending);
+        let full = first.with_background(&scenario);
+        assert!(!full.background_pending);
+        assert!(full
+            .background
+            .iter()
+            .any(|c| c.level == TechniqueLevel::Disaggregated));
     }
 
     /// PRODUCT.md: continuous batching, paged attention and speculative decoding each push the
@@ -322,9 +497,14 @@ mod tests {
     /// throughput at equal or better interactivity (2 % slack on both: at C = 1 static and
     /// continuous batching are the same schedule and the two models differ by about 1 %), and
     /// its peak is clearly higher.
+    /// (Disaggregation is no such uniform gain: see `disaggregation_beats_aggregated_at_tight_tpot`.)
     #[test]
     fn each_level_dominates_the_previous_one() {
-        let curves = technique_curves(&ScenarioInput::small_reference());
+        let curves: Vec<TechniqueCurve> = technique_curves(&ScenarioInput::small_reference())
+            .into_iter()
+            .filter(|c| c.level != TechniqueLevel::Disaggregated)
+            .collect();
+        assert_eq!(curves.len(), 4);
         for pair in curves.windows(2) {
             let (older, newer) = (&pair[0], &pair[1]);
             for p in older.curve.points.iter().filter(|p| p.fits) {
@@ -382,6 +562,23 @@ mod tests {
             ("eagle", None)
         );
         assert_eq!(TechniqueLevel::Paged.variant(&draft).spec_decode, "off");
+        // Disaggregation: the same GPUs in two pools of the input's TP, speculation off; an
+        // aggregated level of a disaggregated input drops the pools.
+        let moved = TechniqueLevel::Disaggregated.variant(&draft);
+        assert_eq!(
+            (
+                moved.serving.as_str(),
+                moved.prefill_tp,
+                moved.decode_tp,
+                moved.spec_decode.as_str()
+            ),
+            ("disaggregated", base.tp, base.tp, "off")
+        );
+        let back = TechniqueLevel::Paged.variant(&moved);
+        assert_eq!(
+            (back.serving.as_str(), back.prefill_tp),
+            ("aggregated", None)
+        );
     }
 
     #[test]
@@ -392,6 +589,10 @@ mod tests {
             let input = level.variant(&pinned(&scenario.input, &scenario));
             let variant = Scenario::try_from(input).expect("valid");
             assert_eq!(variant.par.tp, scenario.par.tp, "{level:?}");
+            if let Some(pools) = variant.pools.as_deref() {
+                assert_eq!(pools.prefill.par.tp, scenario.par.tp, "prefill pool");
+                assert_eq!(variant.total_gpus(), scenario.gpu_count, "the same GPUs");
+            }
         }
     }
 

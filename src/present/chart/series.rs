@@ -1,10 +1,12 @@
 //! Several curves on one chart: the line look of each series (colour and dash pattern), so the
-//! technique ladder — static batching, continuous batching, + paged KV, + speculative decoding
-//! — reads apart by colour *and* by dash, and the current scenario's curve stands out by being
-//! solid and thicker.
+//! technique ladder — static batching, continuous batching, + paged KV, + speculative
+//! decoding, + disaggregation — reads apart by colour *and* by dash, and the current scenario's
+//! curve stands out by being solid and thicker.
 //!
-//! Colours are Okabe–Ito hues (colour-blind safe); on the light background the reddish purple is
-//! darkened and static batching is grey so every line keeps ≥ 3:1 contrast (WCAG 1.4.11).
+//! Colours are Okabe–Ito hues (colour-blind safe) and, for the fifth series, ColorBrewer's BrBG
+//! brown and tan (the palette's orange is the first pinned curve's, `overlay::pin_style`); on
+//! the light background the reddish purple is darkened and static batching is grey so every line
+//! keeps ≥ 3:1 contrast (WCAG 1.4.11).
 
 use super::axis::{frame, Projection, XAxis, YAxis};
 use super::layout::Axes;
@@ -20,7 +22,7 @@ use plotters::prelude::*;
 use std::borrow::Cow;
 
 /// Distinct series looks; indices beyond wrap around.
-pub const SERIES_COUNT: usize = 4;
+pub const SERIES_COUNT: usize = 5;
 
 /// How one series is drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,7 +33,8 @@ pub struct SeriesLook {
 }
 
 /// The look of series `index` (0 = oldest technique: dotted grey; 1 dashed green/yellow;
-/// 2 solid blue, the default single curve's colour; 3 long-dashed reddish purple).
+/// 2 solid blue, the default single curve's colour; 3 long-dashed reddish purple; 4 short-dashed
+/// brown / tan).
 pub fn series_look(index: usize, theme: Theme) -> SeriesLook {
     let light = theme == Theme::Light;
     match index % SERIES_COUNT {
@@ -59,13 +62,21 @@ pub fn series_look(index: usize, theme: Theme) -> SeriesLook {
             },
             dash_px: None,
         },
-        _ => SeriesLook {
+        3 => SeriesLook {
             colour: if light {
                 RGBColor(0xB0, 0x4F, 0x8C)
             } else {
                 RGBColor(0xCC, 0x79, 0xA7)
             },
             dash_px: Some((16.0, 5.0)),
+        },
+        _ => SeriesLook {
+            colour: if light {
+                RGBColor(0x8C, 0x51, 0x0A)
+            } else {
+                RGBColor(0xDF, 0xC2, 0x7D)
+            },
+            dash_px: Some((6.0, 2.5)),
         },
     }
 }
@@ -475,6 +486,7 @@ mod tests {
             "continuous batching (contiguous KV)",
             "+ paged KV (current)",
             "+ speculative decoding (EAGLE, α 0.8, γ 4)",
+            "+ disaggregation (",
             crate::present::chart::X_AXIS_LABEL,
         ] {
             assert!(svg.contains(needle), "SVG lacks {needle:?}");

@@ -20,7 +20,6 @@ use crate::ui::explorer::controls::{Controls, INPUT_ERROR_ID};
 use crate::ui::explorer::custom_model::CustomModel;
 use crate::ui::explorer::embed::EmbedView;
 use crate::ui::explorer::numbers::Numbers;
-use crate::ui::explorer::synthetic::Synthetic;
 use crate::ui::explorer::techniques::{ladder_summary, TechniqueControls, WorkloadSelect};
 use crate::ui::platform::perf;
 use crate::ui::platform::share_sync::{self, UrlNotice};
@@ -140,7 +139,7 @@ pub struct AppProps {
 
 /// Whether the page's second pass has come: false in the first render, true from a browser task
 /// after it. What sits below the first screen (the technique and advanced controls at the foot of
-/// the scenario panel, synthetic vs production) renders only then, so the
+/// the scenario panel) renders only then, so the
 /// first render builds, lays out and compiles only what the first chart and its screen need; its
 /// selects hold only their chosen option (`Controls::chosen_only`) and get the rest then. The
 /// chart's column has a fixed width, so the later sections do not move it.
@@ -331,6 +330,8 @@ pub fn app(props: &AppProps) -> Html {
                         describedby={Some(AttrValue::from(KV_STATUS_ID))}
                     />
                     <p id={KV_STATUS_ID} class={classes!("kv-status", beyond.then_some("beyond"))}>{ status }</p>
+                    // A technique level with no curve says why (e.g. disaggregation on one GPU).
+                    { for view.techniques.absent.iter().map(|a| html! { <p class="hint" data-absent-level={a.level.id()}>{ format!("{}.", a.reason) }</p> }) }
                     // The tools module's measured points and their table (`ui::tools::measured_panel`).
                     <div id={crate::ui::tools::measured_panel::MEASURED_SLOT_ID}></div>
                 </section>
@@ -339,11 +340,10 @@ pub fn app(props: &AppProps) -> Html {
                     <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
                         class={crate::model::expected_error::Class::of(&view.scenario, &view.point)} />
                 </section>
-                // The tools module's notes (`ui::tools::notes`).
+                // The tools module's notes (`ui::tools::notes`) and production-gap waterfall
+                // (`ui::tools::production_gap`).
                 <div id={crate::ui::tools::notes::NOTES_SLOT_ID} class="notes-slot"></div>
-                if second_pass {
-                    <Synthetic techniques={view.techniques.clone()} {concurrency} />
-                }
+                <section id={crate::ui::tools::production_gap::GAP_SLOT_ID} class="synthetic"></section>
             </main>
         </div>
     }

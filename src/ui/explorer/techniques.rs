@@ -141,7 +141,7 @@ pub fn workload_select(props: &WorkloadSelectProps) -> Html {
 }
 
 /// A sentence on the technique ladder for screen readers: each other level's peak output
-/// tokens/s per GPU.
+/// tokens/s per GPU, and why a level has no curve (e.g. disaggregation on one GPU).
 pub fn ladder_summary(study: &TechniqueStudy) -> String {
     let peaks: Vec<String> = study
         .background
@@ -161,11 +161,16 @@ pub fn ladder_summary(study: &TechniqueStudy) -> String {
             )
         })
         .collect();
+    let absent: String = study
+        .absent
+        .iter()
+        .map(|a| format!(" {}.", a.reason))
+        .collect();
     if peaks.is_empty() {
-        return String::new();
+        return absent.trim_start().to_string();
     }
     format!(
-        "The current curve is {}; for comparison, {}.",
+        "The current curve is {}; for comparison, {}.{absent}",
         study.current_label,
         peaks.join("; ")
     )

@@ -312,7 +312,7 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
                 ], mode_value, None, on_mode) }
                 { NumberField { placeholder: Some("50"), ..NumberField::of(&TOK_S_PER_USER, d.text(&TOK_S_PER_USER).to_string(), d.error(&TOK_S_PER_USER).map(str::to_string), edit(&TOK_S_PER_USER)) }.render() }
             </div>
-            <p class="hint">{ "Every catalog GPU × precision × layout (TP 1–8; for MoE models also EP and DEP; several nodes only when one does not hold the model), each at its highest-throughput batch size meeting the target on its own curve. * FP4/INT4: accuracy depends on the checkpoint." }</p>
+            <p class="hint">{ "Every catalog GPU × precision × layout (TP 1–8; for MoE models also EP and DEP; several nodes only when one does not hold the model) and, marked xPyD in the Serving column, the best disaggregated unit filling one node (x prefill and y decode replicas), each at its highest-throughput batch size meeting the target on its own curve. * FP4/INT4: accuracy depends on the checkpoint." }</p>
             <p class="hint" role="status" id="leaderboard-status">{ status_text }</p>
             if let Some(board) = &board {
                 <div class="panel-head">
@@ -333,6 +333,7 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
                                     <th scope="row" class="text-col" data-col={Column::Hardware.id()}>{ r.gpu_name.clone() }</th>
                                     <td data-col={Column::Format.id()}>{ format!("{}{}", r.precision.to_ascii_uppercase(), if r.quality_caveat { "*" } else { "" }) }</td>
                                     <td data-col={Column::Layout.id()}>{ r.layout.clone() }</td>
+                                    <td data-col={Column::Serving.id()} data-serving={r.serving}>{ r.serving_mark() }</td>
                                     <td data-col={Column::ReplicaGpus.id()}>{ r.gpus }</td>
                                     <td data-col={Column::Batch.id()}>{ r.concurrency }</td>
                                     <td data-col={Column::TokSPerGpu.id()}>{ format_number(r.output_tok_s_per_gpu) }</td>

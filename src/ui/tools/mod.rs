@@ -1,5 +1,6 @@
 //! The page's second, deferred module: the simulator panel, the decision panels (targets, cost,
-//! self-host vs API, compare, plan, hardware leaderboard, calibrate) and the glossary panel. `src/bin/tools.rs` is its
+//! self-host vs API, compare, plan, hardware leaderboard, calibrate), the production-gap
+//! waterfall (into the explorer's `#production-gap-slot`) and the glossary panel. `src/bin/tools.rs` is its
 //! entry, `scripts/build-tools` builds it, and the explorer imports it right after its first
 //! chart is drawn (`tools_link.rs`), so the first chart waits for the explorer's code alone and
 //! the embed widget never loads this one.
@@ -32,6 +33,7 @@ pub mod measured_panel;
 pub mod notes;
 pub mod pins;
 pub mod plan_panel;
+pub mod production_gap;
 pub mod sim_panel;
 pub mod targets;
 
@@ -48,6 +50,7 @@ use crate::ui::tools::export::ShareBar;
 use crate::ui::tools::measured_panel::MeasuredPanel;
 use crate::ui::tools::notes::{Notes, NOTES_SLOT_ID};
 use crate::ui::tools::pins::use_pin_storage;
+use crate::ui::tools::production_gap::ProductionGapPanel;
 use crate::ui::tools::sim_panel::SimPanel;
 use crate::ui::widgets::glossary::GlossaryPanel;
 use gloo::timers::callback::Timeout;
@@ -93,6 +96,9 @@ pub struct ToolsProps {
     /// The explorer's `#notes-slot` beside the chart (none: the notes render here, first).
     #[prop_or_default]
     pub notes_slot: Option<web_sys::Element>,
+    /// The explorer's `#production-gap-slot` (none: no waterfall).
+    #[prop_or_default]
+    pub gap_slot: Option<web_sys::Element>,
 }
 
 /// Watches `host`'s `data-state` and `data-ideal-roofline`; calls `on_change` with them in a task
@@ -297,12 +303,19 @@ pub fn tools_app(props: &ToolsProps) -> Html {
         Some(slot) => (Some(create_portal(notes, slot)), None),
         None => (None, Some(notes)),
     };
+    let gap_portal = props.gap_slot.clone().filter(|_| decisions_shown).map(|slot| {
+        create_portal(
+            html! { <ProductionGapPanel scenario={view.scenario.clone()} decision={decisions.input.clone()} /> },
+            slot,
+        )
+    });
     html! {
         <>
             { for share_bar }
             { for measured_portal }
             { for notes_portal }
             { for notes_here }
+            { for gap_portal }
             <Assumptions text={assumptions(&view.scenario, &view.point)} />
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
             if decisions_shown {
@@ -344,6 +357,7 @@ pub fn mount(within: Option<&web_sys::Element>) -> bool {
                 share_slot: find(SHARE_SLOT_ID),
                 measured_slot: find(measured_panel::MEASURED_SLOT_ID),
                 notes_slot: find(NOTES_SLOT_ID),
+                gap_slot: find(production_gap::GAP_SLOT_ID),
             };
             yew::Renderer::<ToolsApp>::with_root_and_props(host, props).render();
             true

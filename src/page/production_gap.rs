@@ -1,0 +1,587 @@
+//! The production gap (issue 15 §4): why an engine doing 4,000 tok/s on a synthetic benchmark
+//! may do 800 on production traffic (the glossary's example). A waterfall of five steps from a
+//! synthetic uniform benchmark in a saturated closed loop (`vllm bench serve` with fixed lengths
+//! at the highest concurrency that fits) to production-like traffic, each a multiplicative
+//! factor computed by the analytic model or the simulator, the product of the factors being the
+//! whole gap:
+//!
+//! 1. **Length spread** (analytic, MODEL.md §4.1, §6.4): the saturated closed loop with lognormal
+//!    lengths (the user's σ, or the Azure chat fit when the user's lengths are fixed) over the
+//!    same loop with fixed lengths of the same means. Under static batching this is padding to
+//!    the batch's longest prompt and output; under continuous batching the prefill stalls and
+//!    mixed steps of long prompts, and fewer requests fitting the KV cache.
+//! 2. **Arrivals** (simulated, §4.5 step 5, §6): Poisson arrivals instead of a saturated closed
+//!    loop — the most output tok/s of an open-loop run that keeps up with its arrivals
+//!    (`LoadPoint::saturated`: completes at least 95 % of the offered rate) over the simulated
+//!    closed loop at the same concurrency cap. Rates from 10 % to 110 % of the analytic capacity
+//!    in steps of 10 %. Capped at 1: an open loop cannot outrun the saturated closed loop, a
+//!    small excess is sampling noise.
+//! 3. **SLO headroom** (simulated): the load at which the P99 TTFT and P99 TPOT still meet the
+//!    targets — the decision inputs' SLO where set, else MLPerf Inference's Llama 2 70B server
+//!    constraints (P99 TTFT ≤ 2 s, P99 TPOT ≤ 200 ms) — over step 2's load. Between the last
+//!    passing and the first failing rate the throughput is interpolated linearly where the
+//!    failing tail crosses its target.
+//! 4. **Prefix-cache hit rate** (analytic, §1.5: `P_eff = (1 − h)·P`): the saturated closed loop
+//!    with the scenario's hit rate over the same without (a synthetic benchmark's random prompts
+//!    share no prefix). Above 1; exactly 1, with a note, when the scenario has no prefix caching.
+//! 5. **Average utilization over a day**: a deployment is sized for its peak and diurnal traffic
+//!    averages below it, so the tokens served per hour are the capacity times the mean
+//!    utilization: the decision inputs' offered load (percent of capacity; in output tok/s, over
+//!    the capacity after step 4), whose default is 50 %.
+//!
+//! Steps 1 and 4 compare analytic saturated loops and steps 2 and 3 simulated runs (each factor
+//! a ratio of like with like), so no step carries the model–simulator difference.
+//!
+//! Pure and synchronous; the page runs the simulator one run per browser task (`GapStudy::runs`,
+//! `GapStudy::run`, `GapStudy::finish`), `production_gap` does all at once.
+
+use crate::model::evaluate;
+use crate::scenario::{DecisionInput, LoadUnit, Scenario, ScenarioInput, WORKLOAD_PRESETS};
+use crate::sim::load::{load_config, operating_point_config, LoadPoint};
+use crate::sim::{simulate, SimConfig, SimConfigError, SimResult};
+
+/// P99 TTFT target when the decision inputs set none: MLPerf Inference's Llama 2 70B server
+/// scenario (v4.0 rules: TTFT ≤ 2 s and TPOT ≤ 200 ms at the 99th percentile).
+pub const DEFAULT_TTFT_MS_P99: f64 = 2000.0;
+/// P99 TPOT target when the decision inputs set none (the same MLPerf constraint).
+pub const DEFAULT_TPOT_MS_P99: f64 = 200.0;
+/// The percentile the SLO step holds (production SLOs are stated at P99).
+pub const GAP_PERCENTILE: f64 = 99.0;
+/// Open-loop rates, 10 % to 110 % of the analytic capacity in steps of 10 %.
+pub const GAP_RATES: usize = 11;
+const RATE_FROM: f64 = 0.1;
+const RATE_STEP: f64 = 0.1;
+/// The glossary's example (`static/examples/glossary.html`): 4,000 tok/s synthetic, 800 in
+/// production, the waterfall's reference line.
+pub const GLOSSARY_SYNTHETIC_TOK_S: f64 = 4000.0;
+pub const GLOSSARY_PRODUCTION_TOK_S: f64 = 800.0;
+
+/// Lognormal spreads of "production-like" lengths when the user's lengths are fixed: the Azure
+/// conversation fit (MODEL.md §6.4), σ_P 0.99 and σ_O 0.86.
+pub fn chat_sigmas() -> (f64, f64) {
+    WORKLOAD_PRESETS
+        .iter()
+        .find(|preset| preset.id == "chat")
+        .map_or((0.99, 0.86), |chat| (chat.input_sigma, chat.output_sigma))
+}
+
+/// The waterfall's steps, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepId {
+    Lengths,
+    Arrivals,
+    Slo,
+    PrefixCache,
+    Utilization,
+}
+
+impl StepId {
+    pub const ALL: [StepId; 5] = [
+        StepId::Lengths,
+        StepId::Arrivals,
+        StepId::Slo,
+        StepId::PrefixCache,
+        StepId::Utilization,
+    ];
+
+    /// `data-step` on the page.
+    pub fn id(self) -> &'static str {
+        match self {
+            StepId::Lengths => "lengths",
+            StepId::Arrivals => "arrivals",
+            StepId::Slo => "slo",
+            StepId::PrefixCache => "prefix-cache",
+            StepId::Utilization => "utilization",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            StepId::Lengths => "Length spread",
+            StepId::Arrivals => "Poisson arrivals",
+            StepId::Slo => "P99 SLO headroom",
+            StepId::PrefixCache => "Prefix-cache hits",
+            StepId::Utilization => "Average utilization over a day",
+        }
+    }
+}
+
+/// One step: its factor and what it stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GapStep {
+    pub step: StepId,
+    /// Output tok/s after this step over before it.
+    pub factor: f64,
+    /// Output tok/s after this step.
+    pub tok_s: f64,
+    /// One sentence: what was compared.
+    pub note: String,
+}
+
+/// The whole waterfall.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProductionGap {
+    /// Output tok/s of the synthetic benchmark (the deployment: every replica).
+    pub synthetic_tok_s: f64,
+    /// In `StepId::ALL` order.
+    pub steps: Vec<GapStep>,
+}
+
+impl ProductionGap {
+    /// The product of the factors.
+    pub fn total_factor(&self) -> f64 {
+        self.steps.iter().map(|s| s.factor).product()
+    }
+
+    /// Output tok/s on production-like traffic: the synthetic figure times every factor.
+    pub fn production_tok_s(&self) -> f64 {
+        self.synthetic_tok_s * self.total_factor()
+    }
+}
+
+/// The SLO and utilization the waterfall uses, with where they came from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GapTargets {
+    pub ttft_ms_p99: f64,
+    pub tpot_ms_p99: f64,
+    /// The targets are the decision inputs' (else the MLPerf defaults).
+    pub slo_from_user: bool,
+    pub offered_load: f64,
+    pub load_unit: LoadUnit,
+}
+
+impl GapTargets {
+    /// The decision inputs' SLO targets (each one that is set) and offered load.
+    pub fn of(decision: &DecisionInput) -> GapTargets {
+        GapTargets {
+            ttft_ms_p99: decision.slo_ttft_ms.unwrap_or(DEFAULT_TTFT_MS_P99),
+            tpot_ms_p99: decision.slo_tpot_ms.unwrap_or(DEFAULT_TPOT_MS_P99),
+            slo_from_user: decision.slo_ttft_ms.is_some() || decision.slo_tpot_ms.is_some(),
+            offered_load: decision.offered_load,
+            load_unit: decision.load_unit,
+        }
+    }
+}
+
+/// The validated scenarios and analytic figures of a waterfall; the simulated steps wait for
+/// the runs (`runs`, `run`, `finish`).
+#[derive(Debug, Clone)]
+pub struct GapStudy {
+    pub targets: GapTargets,
+    pub input_sigma: f64,
+    pub output_sigma: f64,
+    /// The σ are the user's (lognormal lengths), not the chat fit.
+    pub sigmas_from_user: bool,
+    /// Lognormal lengths, no prefix cache, at its highest feasible concurrency: what the
+    /// simulator runs.
+    production: Scenario,
+    prefix_hit: f64,
+    synthetic_tok_s: f64,
+    production_tok_s: f64,
+    cached_tok_s: Option<f64>,
+    capacity_per_s: f64,
+}
+
+/// A variant of `input` validated and moved to its highest feasible concurrency (the saturated
+/// closed loop), with its analytic output tok/s.
+fn saturated(input: ScenarioInput, what: &str) -> Result<(Scenario, f64), String> {
+    let scenario =
+        Scenario::try_from(input).map_err(|e| format!("{what}: {}: {}", e.field, e.message))?;
+    let scenario = scenario.with_concurrency(scenario.max_feasible_concurrency());
+    let tok_s = evaluate(&scenario).output_tok_s;
+    Ok((scenario, tok_s))
+}
+
+impl GapStudy {
+    /// The study of a validated scenario: its means, settings and TP, with fixed and with
+    /// lognormal lengths and with and without its prefix cache; `Err` says which variant does
+    /// not validate.
+    pub fn new(scenario: &Scenario, decision: &DecisionInput) -> Result<GapStudy, String> {
+        let input = &scenario.input;
+        let user_lognormal = input.length_dist.trim() == "lognormal"
+            && (input.input_sigma > 0.0 || input.output_sigma > 0.0);
+        let (input_sigma, output_sigma) = if user_lognormal {
+            (input.input_sigma, input.output_sigma)
+        } else {
+            chat_sigmas()
+        };
+        // TP pinned to what the scenario resolved, so no variant picks another configuration.
+        let base = ScenarioInput {
+            tp: Some(f64::from(scenario.par.tp)),
+            prefix_hit: 0.0,
+            ..input.clone()
+        };
+        let synthetic = ScenarioInput {
+            length_dist: "fixed".into(),
+            ..base.clone()
+        };
+        let production = ScenarioInput {
+            length_dist: "lognormal".into(),
+            input_sigma,
+            output_sigma,
+            ..base
+        };
+        let (_, synthetic_tok_s) = saturated(synthetic, "fixed lengths")?;
+        let (production_scenario, production_tok_s) =
+            saturated(production.clone(), "lognormal lengths")?;
+        let prefix_hit = input.prefix_hit;
+        let cached_tok_s = if prefix_hit > 0.0 {
+            let cached = ScenarioInput {
+                prefix_hit,
+                ..production
+            };
+            Some(saturated(cached, "prefix cache")?.1)
+        } else {
+            None
+        };
+        let capacity_per_s = evaluate(&production_scenario).requests_per_s;
+        Ok(GapStudy {
+            targets: GapTargets::of(decision),
+            input_sigma,
+            output_sigma,
+            sigmas_from_user: user_lognormal,
+            production: production_scenario,
+            prefix_hit,
+            synthetic_tok_s,
+            production_tok_s,
+            cached_tok_s,
+            capacity_per_s,
+        })
+    }
+
+    /// The simulator runs, in the order `finish` takes their results: the closed loop at the
+    /// concurrency cap, then Poisson arrivals at `GAP_RATES` rates in increasing order.
+    pub fn runs(&self) -> Vec<SimConfig> {
+        let open = (0..GAP_RATES).map(|i| {
+            let fraction = RATE_FROM + RATE_STEP * i as f64;
+            load_config(self.capacity_per_s * fraction)
+        });
+        std::iter::once(operating_point_config(self.production.concurrency))
+            .chain(open)
+            .collect()
+    }
+
+    /// One run on the lognormal, cache-less scenario.
+    pub fn run(&self, config: &SimConfig) -> Result<SimResult, SimConfigError> {
+        simulate(&self.production, config)
+    }
+
+    /// The waterfall from the runs' results (`runs` order); missing runs count as failed.
+    pub fn finish(&self, results: &[SimResult]) -> ProductionGap {
+        let runs = self.runs();
+        let closed_tok_s = results.first().map_or(0.0, |r| r.output_tok_s);
+        let open: Vec<LoadPoint> = runs
+            .iter()
+            .zip(results)
+            .skip(1)
+            .map(|(config, result)| {
+                let rate = match config.arrivals {
+                    crate::sim::Arrivals::Poisson { rate_per_s } => rate_per_s,
+                    _ => 0.0,
+                };
+                LoadPoint::from_result(rate, result)
+            })
+            .collect();
+        let mut steps = Vec::with_capacity(StepId::ALL.len());
+        let synthetic_tok_s = self.synthetic_tok_s;
+        let mut push = |step: StepId, factor: f64, note: String| {
+            let factor = if factor.is_finite() {
+                factor.max(0.0)
+            } else {
+                0.0
+            };
+            let before = steps.last().map_or(synthetic_tok_s, |s: &GapStep| s.tok_s);
+            steps.push(GapStep {
+                step,
+                factor,
+                tok_s: before * factor,
+                note,
+            });
+            before * factor
+        };
+
+        let sigmas = format!(
+            "lognormal σ {} / {}{}",
+            self.input_sigma,
+            self.output_sigma,
+            if self.sigmas_from_user {
+                ""
+            } else {
+                " (the chat fit)"
+            }
+        );
+        push(
+            StepId::Lengths,
+            ratio(self.production_tok_s, self.synthetic_tok_s),
+            format!(
+                "{sigmas} instead of fixed lengths of the same means, both in a saturated closed loop ({} in flight)",
+                self.production.concurrency
+            ),
+        );
+
+        let stable_tok_s = open
+            .iter()
+            .filter(|p| !p.saturated())
+            .map(|p| p.output_tok_s)
+            .fold(0.0, f64::max);
+        push(
+            StepId::Arrivals,
+            ratio(stable_tok_s, closed_tok_s).min(1.0),
+            "the most an open loop of Poisson arrivals serves without falling behind (simulated, 10–110 % of capacity), over the simulated saturated closed loop".into(),
+        );
+
+        let targets = &self.targets;
+        let (slo_tok_s, slo_note) = slo_throughput(&open, targets);
+        let source = if targets.slo_from_user {
+            "your targets".to_string()
+        } else {
+            "MLPerf Inference's server defaults".to_string()
+        };
+        push(
+            StepId::Slo,
+            ratio(slo_tok_s, stable_tok_s).min(1.0),
+            format!(
+                "the load at which P99 TTFT ≤ {} ms and P99 TPOT ≤ {} ms still hold ({source}){slo_note}",
+                targets.ttft_ms_p99, targets.tpot_ms_p99
+            ),
+        );
+
+        let capacity = match self.cached_tok_s {
+            Some(cached) => push(
+                StepId::PrefixCache,
+                ratio(cached, self.production_tok_s),
+                format!(
+                    "a prefix-cache hit rate of {} % prefills only {} % of each prompt (saturated closed loop, analytic)",
+                    trim(self.prefix_hit * 100.0),
+                    trim((1.0 - self.prefix_hit) * 100.0)
+                ),
+            ),
+            None => push(
+                StepId::PrefixCache,
+                1.0,
+                "no prefix caching in this scenario (hit rate 0): a shared system prompt or document would raise throughput here".into(),
+            ),
+        };
+
+        let (utilization, how) = match targets.load_unit {
+            LoadUnit::PercentOfCapacity => (
+                targets.offered_load / 100.0,
+                format!(
+                    "the offered load, {} % of capacity",
+                    trim(targets.offered_load)
+                ),
+            ),
+            LoadUnit::OutputTokS => (
+                ratio(targets.offered_load, capacity),
+                format!(
+                    "the offered load, {} output tok/s of {} the capacity above",
+                    trim(targets.offered_load),
+                    trim(capacity)
+                ),
+            ),
+        };
+        push(
+            StepId::Utilization,
+            utilization.clamp(0.0, 1.0),
+            format!("sized for the peak, traffic averages {how} over a day (Cost panel; 50 % unless set)"),
+        );
+        ProductionGap {
+            synthetic_tok_s: self.synthetic_tok_s,
+            steps,
+        }
+    }
+}
+
+/// `a / b`, 0 when `b` is not a positive number.
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 && b.is_finite() && a.is_finite() {
+        a / b
+    } else {
+        0.0
+    }
+}
+
+/// "12.5", "50".
+fn trim(value: f64) -> String {
+    let text = format!("{value:.1}");
+    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
+}
+
+/// Output tok/s at the highest load that meets the targets, and a note when none does or all
+/// do. Walks the rates upward; at the first failing rate (a tail over its target, or the run
+/// saturated) it interpolates between it and the rate before, where the failing tail crosses its
+/// target (a saturation alone: the rate before).
+fn slo_throughput(open: &[LoadPoint], targets: &GapTargets) -> (f64, String) {
+    let tails = |p: &LoadPoint| {
+        [
+            (p.ttft.p99_ms, targets.ttft_ms_p99),
+            (p.tpot.p99_ms, targets.tpot_ms_p99),
+        ]
+    };
+    let passes = |p: &LoadPoint| !p.saturated() && tails(p).iter().all(|(v, t)| v <= t);
+    let Some(first_fail) = open.iter().position(|p| !passes(p)) else {
+        let best = open.iter().map(|p| p.output_tok_s).fold(0.0, f64::max);
+        return (best, "; every simulated load meets them".into());
+    };
+    let (Some(before), Some(after)) = (
+        first_fail.checked_sub(1).and_then(|i| open.get(i)),
+        open.get(first_fail),
+    ) else {
+        return (0.0, "; even 10 % of capacity misses them".into());
+    };
+    let crossing = if after.saturated() {
+        0.0
+    } else {
+        tails(before)
+            .iter()
+            .zip(tails(after))
+            .filter(|(_, (v, t))| v > t)
+            .map(|((v0, t), (v1, _))| {
+                if v1 > *v0 {
+                    ((t - v0) / (v1 - v0)).clamp(0.0, 1.0)
+                } else {
+                    0.0
+                }
+            })
+            .fold(1.0, f64::min)
+    };
+    (
+        before.output_tok_s + crossing * (after.output_tok_s - before.output_tok_s),
+        String::new(),
+    )
+}
+
+/// The whole waterfall in one call (every simulator run in turn): for tests and tools.
+pub fn production_gap(
+    scenario: &Scenario,
+    decision: &DecisionInput,
+) -> Result<ProductionGap, String> {
+    let study = GapStudy::new(scenario, decision)?;
+    let results = study
+        .runs()
+        .iter()
+        .map(|config| study.run(config).map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(study.finish(&results))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn gap(input: ScenarioInput, decision: &DecisionInput) -> ProductionGap {
+        let scenario = Scenario::try_from(input).expect("valid");
+        production_gap(&scenario, decision).expect("a waterfall")
+    }
+
+    fn factor(gap: &ProductionGap, step: StepId) -> f64 {
+        gap.steps
+            .iter()
+            .find(|s| s.step == step)
+            .map(|s| s.factor)
+            .expect("the step")
+    }
+
+    /// The factors multiply to the total: the production figure is the synthetic one times
+    /// their product, and each step's tok/s is the previous one's times its factor.
+    #[test]
+    fn the_factors_multiply_to_the_total() {
+        let gap = gap(ScenarioInput::default(), &DecisionInput::default());
+        let ids: Vec<StepId> = gap.steps.iter().map(|s| s.step).collect();
+        assert_eq!(ids, StepId::ALL.to_vec());
+        let product: f64 = gap.steps.iter().map(|s| s.factor).product();
+        assert!((gap.total_factor() - product).abs() < 1e-12);
+        assert!((gap.production_tok_s() - gap.synthetic_tok_s * product).abs() < 1e-6);
+        let mut tok_s = gap.synthetic_tok_s;
+        for step in &gap.steps {
+            tok_s *= step.factor;
+            assert!(
+                (step.tok_s - tok_s).abs() < 1e-6 * tok_s.max(1.0),
+                "{step:?}"
+            );
+            assert!(step.factor >= 0.0 && step.factor.is_finite(), "{step:?}");
+        }
+        println!(
+            "default scenario: {:.0} → {:.0} output tok/s ({:.3}×): {}",
+            gap.synthetic_tok_s,
+            gap.production_tok_s(),
+            gap.total_factor(),
+            gap.steps
+                .iter()
+                .map(|s| format!("{} {:.3}", s.step.id(), s.factor))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        // The default scenario has no prefix cache and the default offered load is 50 %.
+        assert_eq!(factor(&gap, StepId::PrefixCache), 1.0);
+        assert_eq!(factor(&gap, StepId::Utilization), 0.5);
+        assert!(gap.total_factor() < 0.5 && gap.total_factor() > 0.0);
+    }
+
+    /// MODEL.md §4.1: with lognormal lengths static batching loses several-fold to padding
+    /// while continuous batching barely moves (the old synthetic-vs-production table's check).
+    #[test]
+    fn length_spread_costs_static_batching_far_more() {
+        let decision = DecisionInput::default();
+        let length = |batching: &str| {
+            let scenario = Scenario::try_from(ScenarioInput {
+                batching: batching.into(),
+                length_dist: "fixed".into(),
+                ..ScenarioInput::small_reference()
+            })
+            .expect("valid");
+            let study = GapStudy::new(&scenario, &decision).expect("study");
+            assert!(!study.sigmas_from_user);
+            assert_eq!((study.input_sigma, study.output_sigma), (0.99, 0.86));
+            study.production_tok_s / study.synthetic_tok_s
+        };
+        let (continuous, stat) = (length("continuous"), length("static"));
+        assert!(stat < 0.35, "static {stat:.3}");
+        assert!(continuous > 0.7, "continuous {continuous:.3}");
+    }
+
+    /// A prefix cache raises throughput (factor above 1); tighter SLO targets lower the SLO
+    /// step; an offered load in tok/s is read against the capacity.
+    #[test]
+    fn prefix_cache_slo_targets_and_utilization_move_their_steps() {
+        let cached = gap(
+            ScenarioInput {
+                prefix_hit: 0.5,
+                ..ScenarioInput::small_reference()
+            },
+            &DecisionInput::default(),
+        );
+        assert!(factor(&cached, StepId::PrefixCache) > 1.05, "{cached:?}");
+        let loose = gap(ScenarioInput::small_reference(), &DecisionInput::default());
+        let tight = gap(
+            ScenarioInput::small_reference(),
+            &DecisionInput {
+                slo_ttft_ms: Some(150.0),
+                slo_tpot_ms: Some(20.0),
+                ..DecisionInput::default()
+            },
+        );
+        assert!(
+            factor(&tight, StepId::Slo) < factor(&loose, StepId::Slo),
+            "tight {} vs loose {}",
+            factor(&tight, StepId::Slo),
+            factor(&loose, StepId::Slo)
+        );
+        assert!(tight.steps.iter().any(|s| s.note.contains("your targets")));
+        let capacity = loose
+            .steps
+            .iter()
+            .find(|s| s.step == StepId::PrefixCache)
+            .map(|s| s.tok_s)
+            .expect("step 4");
+        let by_tok_s = gap(
+            ScenarioInput::small_reference(),
+            &DecisionInput {
+                offered_load: capacity / 4.0,
+                load_unit: LoadUnit::OutputTokS,
+                ..DecisionInput::default()
+            },
+        );
+        assert!((factor(&by_tok_s, StepId::Utilization) - 0.25).abs() < 1e-9);
+    }
+}
