@@ -7,7 +7,7 @@
 //! each candidate is validated, with TP chosen automatically (the smallest power of two whose
 //! replica fits), and without naming a remedy of its own.
 
-use super::{validate, Remedy, ScenarioInput};
+use super::{Remedy, Scenario, ScenarioInput};
 use crate::model::precision::Precision;
 
 /// The largest GPU count tried: a rack-scale deployment (and the GPU count's own range ends
@@ -22,7 +22,7 @@ fn auto_tp(input: &ScenarioInput) -> ScenarioInput {
 }
 
 fn fits(input: &ScenarioInput) -> bool {
-    validate(input.clone(), Remedy::Skip).is_ok()
+    Scenario::validate(input.clone(), Remedy::Skip).is_ok()
 }
 
 /// The smallest power-of-two GPU count, up to `MAX_FIT_GPUS`, on which `input` (TP chosen
@@ -71,7 +71,6 @@ pub fn remedy(input: &ScenarioInput) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenario::Scenario;
 
     fn deepseek(gpus: f64, precision: &str) -> ScenarioInput {
         ScenarioInput {

@@ -264,7 +264,7 @@ impl TryFrom<ScenarioInput> for Scenario {
     type Error = ScenarioError;
 
     fn try_from(input: ScenarioInput) -> Result<Scenario, ScenarioError> {
-        validate(input, Remedy::Say)
+        Scenario::validate(input, Remedy::Say)
     }
 }
 
@@ -284,282 +284,282 @@ fn remedy_clause(input: &ScenarioInput, remedy: Remedy) -> String {
     }
 }
 
-/// `Scenario::try_from`, with or without the remedy of a "does not fit" error.
-fn validate(input: ScenarioInput, remedy: Remedy) -> Result<Scenario, ScenarioError> {
-    if let Some(disaggregated) = pools::disaggregated(&input) {
-        return disaggregated;
-    }
-    let cat = catalog().map_err(|e| error("catalog", e))?;
-    let model = if input.model.trim() == "custom" {
-        let spec = input.custom_model.clone().ok_or_else(|| {
+impl Scenario {
+    /// `Scenario::try_from`, with or without the remedy of a "does not fit" error.
+    fn validate(input: ScenarioInput, remedy: Remedy) -> Result<Scenario, ScenarioError> {
+        if let Some(disaggregated) = pools::disaggregated(&input) {
+            return disaggregated;
+        }
+        let cat = catalog().map_err(|e| error("catalog", e))?;
+        let model = if input.model.trim() == "custom" {
+            let spec = input.custom_model.clone().ok_or_else(|| {
+                error(
+                    fields::MODEL.key,
+                    "`custom` needs a custom model (fields or a pasted config.json)",
+                )
+            })?;
+            check_custom_model(&spec)?;
+            spec
+        } else {
+            cat.model(input.model.trim()).cloned().ok_or_else(|| {
+                error(
+                    fields::MODEL.key,
+                    format!(
+                        "unknown model `{}`; known: custom, {}",
+                        input.model,
+                        cat.models
+                            .iter()
+                            .map(|m| m.id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })?
+        };
+        let gpu = cat.gpu(input.gpu.trim()).cloned().ok_or_else(|| {
             error(
-                fields::MODEL.key,
-                "`custom` needs a custom model (fields or a pasted config.json)",
-            )
-        })?;
-        check_custom_model(&spec)?;
-        spec
-    } else {
-        cat.model(input.model.trim()).cloned().ok_or_else(|| {
-            error(
-                fields::MODEL.key,
+                fields::GPU.key,
                 format!(
-                    "unknown model `{}`; known: custom, {}",
-                    input.model,
-                    cat.models
+                    "unknown GPU `{}`; known: {}",
+                    input.gpu,
+                    cat.gpus
                         .iter()
-                        .map(|m| m.id.as_str())
+                        .map(|g| g.id.as_str())
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
             )
-        })?
-    };
-    let gpu = cat.gpu(input.gpu.trim()).cloned().ok_or_else(|| {
-        error(
-            fields::GPU.key,
-            format!(
-                "unknown GPU `{}`; known: {}",
-                input.gpu,
-                cat.gpus
-                    .iter()
-                    .map(|g| g.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        )
-    })?;
-    if let Some(why) = gpu.missing_spec() {
-        return Err(error(fields::GPU.key, why));
-    }
-    let bf16_tflops = gpu.bf16_tflops.unwrap_or(0.0);
-    let precision = Precision::parse(&input.precision).ok_or_else(|| {
-        error(
-            fields::PRECISION.key,
-            format!("`{}` is not one of bf16, fp8, fp4, int4", input.precision),
-        )
-    })?;
-    let profile = engine::resolve(&input.engine, &gpu.vendor);
-    // `auto`: the KV format the engine picks for these weights (`engine::kv_when_unstated`).
-    let kv_text = match input.kv_precision.trim() {
-        "auto" => engine::kv_when_unstated(
-            &profile.engine,
-            &input.precision,
-            model.mxfp4_experts,
-            gpu.fp4_tflops.is_some(),
-        )
-        .unwrap_or("bf16"),
-        text => text,
-    };
-    let kv_precision = KvPrecision::parse(kv_text).ok_or_else(|| {
-        error(
-            fields::KV_PRECISION.key,
-            format!("`{}` is not one of bf16, fp8, auto", input.kv_precision),
-        )
-    })?;
-    let gpu_count = GPUS.whole(input.gpu_count)?;
-    let pp = match input.pp {
-        Some(pp) => PP.whole(pp)?,
-        None => 1,
-    };
-    let input_len = INPUT_LEN.real(input.input_len)?;
-    // Before any memory fit: a prompt longer than the model's context is the input length's
-    // error (engines reject it), not a GPU count that cannot hold its KV cache.
-    if let Some(max_context) = model.max_context {
-        if input_len > f64::from(max_context) {
-            return Err(error(
-                INPUT_LEN.key,
-                format!(
-                    "{input_len:.0} tokens is longer than {}'s context of {max_context} tokens",
-                    model.name
-                ),
-            ));
+        })?;
+        if let Some(why) = gpu.missing_spec() {
+            return Err(error(fields::GPU.key, why));
         }
-    }
-    let output_len = OUTPUT_LEN.real(input.output_len)?;
-    let input_sigma = INPUT_SIGMA.real(input.input_sigma)?;
-    let output_sigma = OUTPUT_SIGMA.real(input.output_sigma)?;
-    let prefix_hit = PREFIX_HIT.real(input.prefix_hit)?;
-    let concurrency = CONCURRENCY.whole(input.concurrency)?;
-    let limits = engine::engine_limits(&profile.engine);
-    let max_num_seqs = MAX_NUM_SEQS.whole(
-        input
-            .max_num_seqs
-            .unwrap_or_else(|| f64::from(limits.map_or(DEFAULT_MAX_NUM_SEQS, |(seqs, _)| seqs))),
-    )?;
-    let chunk_tokens =
-        CHUNK_TOKENS.whole(input.chunk_tokens.unwrap_or_else(|| {
+        let bf16_tflops = gpu.bf16_tflops.unwrap_or(0.0);
+        let precision = Precision::parse(&input.precision).ok_or_else(|| {
+            error(
+                fields::PRECISION.key,
+                format!("`{}` is not one of bf16, fp8, fp4, int4", input.precision),
+            )
+        })?;
+        let profile = engine::resolve(&input.engine, &gpu.vendor);
+        // `auto`: the KV format the engine picks for these weights (`engine::kv_when_unstated`).
+        let kv_text = match input.kv_precision.trim() {
+            "auto" => engine::kv_when_unstated(
+                &profile.engine,
+                &input.precision,
+                model.mxfp4_experts,
+                gpu.fp4_tflops.is_some(),
+            )
+            .unwrap_or("bf16"),
+            text => text,
+        };
+        let kv_precision = KvPrecision::parse(kv_text).ok_or_else(|| {
+            error(
+                fields::KV_PRECISION.key,
+                format!("`{}` is not one of bf16, fp8, auto", input.kv_precision),
+            )
+        })?;
+        let gpu_count = GPUS.whole(input.gpu_count)?;
+        let pp = match input.pp {
+            Some(pp) => PP.whole(pp)?,
+            None => 1,
+        };
+        let input_len = INPUT_LEN.real(input.input_len)?;
+        // Before any memory fit: a prompt longer than the model's context is the input length's
+        // error (engines reject it), not a GPU count that cannot hold its KV cache.
+        if let Some(max_context) = model.max_context {
+            if input_len > f64::from(max_context) {
+                return Err(error(
+                    INPUT_LEN.key,
+                    format!(
+                        "{input_len:.0} tokens is longer than {}'s context of {max_context} tokens",
+                        model.name
+                    ),
+                ));
+            }
+        }
+        let output_len = OUTPUT_LEN.real(input.output_len)?;
+        let input_sigma = INPUT_SIGMA.real(input.input_sigma)?;
+        let output_sigma = OUTPUT_SIGMA.real(input.output_sigma)?;
+        let prefix_hit = PREFIX_HIT.real(input.prefix_hit)?;
+        let concurrency = CONCURRENCY.whole(input.concurrency)?;
+        let limits = engine::engine_limits(&profile.engine);
+        let max_num_seqs =
+            MAX_NUM_SEQS.whole(input.max_num_seqs.unwrap_or_else(|| {
+                f64::from(limits.map_or(DEFAULT_MAX_NUM_SEQS, |(seqs, _)| seqs))
+            }))?;
+        let chunk_tokens = CHUNK_TOKENS.whole(input.chunk_tokens.unwrap_or_else(|| {
             f64::from(limits.map_or(DEFAULT_CHUNK_TOKENS, |(_, tokens)| tokens))
         }))?;
-    let server_overhead = Seconds::from_ms(
-        SERVER_OVERHEAD_MS.real(
-            input
-                .server_overhead_ms
-                .unwrap_or(profile.knobs.server_overhead_ms),
-        )?,
-    );
-    let protocol = Protocol::parse(&input.protocol).ok_or_else(|| {
-        error(
-            fields::PROTOCOL.key,
-            format!("`{}` is not one of steady, benchmark", input.protocol),
-        )
-    })?;
-    let num_prompts = match input.num_prompts {
-        Some(n) => Some(NUM_PROMPTS.whole(n)?),
-        None => None,
-    };
-    let batching = Batching::parse(&input.batching).ok_or_else(|| {
-        error(
-            fields::BATCHING_FIELD.key,
-            format!("`{}` is not one of static, continuous", input.batching),
-        )
-    })?;
-    let kv_alloc = KvAlloc::parse(&input.kv_alloc).ok_or_else(|| {
-        error(
-            fields::KV_ALLOC_FIELD.key,
-            format!("`{}` is not one of paged, contiguous", input.kv_alloc),
-        )
-    })?;
-    let lognormal = match input.length_dist.trim() {
-        "lognormal" => true,
-        "fixed" => false,
-        other => {
-            return Err(error(
-                fields::LENGTH_DIST_FIELD.key,
-                format!("`{other}` is not one of fixed, lognormal"),
-            ))
-        }
-    };
-    let spec = match SpecMethod::parse(&input.spec_decode) {
-        None => {
-            return Err(error(
-                fields::SPEC_DECODE_FIELD.key,
-                format!(
-                    "`{}` is not one of off, draft, eagle, mtp",
-                    input.spec_decode
-                ),
-            ))
-        }
-        Some(None) => None,
-        Some(Some(method)) => {
-            let (accept, len, cost) = method.preset();
-            Some(SpecDecode {
-                method,
-                accept: SPEC_ACCEPT.real(input.spec_accept.unwrap_or(accept))?,
-                len: f64::from(SPEC_LEN.whole(input.spec_len.unwrap_or(len))?),
-                draft_cost: SPEC_DRAFT_COST.real(input.spec_draft_cost.unwrap_or(cost))?,
-            })
-        }
-    };
-    // The price typed, else the catalog's typical one; neither is no price (cost not shown),
-    // never an error: throughput and latency need no price.
-    let usd_per_gpu_hour = input
-        .usd_per_gpu_hour
-        .or(gpu.usd_per_gpu_hour_typical)
-        .map(|price| USD_PER_GPU_HOUR.real(price))
-        .transpose()?;
-    let efficiency = input
-        .efficiency
-        .apply(Efficiency::of_profile(profile.knobs));
-    for knob in fields::efficiency_knobs() {
-        if let Some(value_of) = knob.efficiency {
-            knob.real(value_of(&efficiency))?;
-        }
-    }
-    let workload = Workload {
-        input_mean: input_len,
-        output_mean: output_len,
-        input_sigma: if lognormal { input_sigma } else { 0.0 },
-        output_sigma: if lognormal { output_sigma } else { 0.0 },
-        prefix_hit,
-    };
-
-    let mut warnings = Vec::new();
-    let is_moe = model.arch == Arch::Moe;
-    let ep_given = match input.ep {
-        Some(ep) => Some(EP.whole(ep)?),
-        None => None,
-    };
-    if let Some(ep) = ep_given {
-        if ep > 1 && !is_moe {
-            return Err(error(
-                EP.key,
-                format!(
-                    "{} is dense; expert parallelism needs an MoE model",
-                    model.name
-                ),
-            ));
-        }
-    }
-    let dp_given = match input.dp_attention {
-        Some(dp) => Some(DP_ATTENTION.whole(dp)?),
-        None => None,
-    };
-    let redundant_experts = EPLB_REDUNDANT_EXPERTS.whole(input.eplb_redundant_experts)?;
-    let arch = Architecture::new(&model);
-    let layout = parallel::Request {
-        ep: ep_given,
-        dp: dp_given,
-        pp,
-        redundant_experts,
-        is_moe,
-        experts: arch.experts,
-        model_name: &model.name,
-    };
-    let usable = Bytes::from_gb(gpu.memory_gb) * efficiency.mem_utilization;
-    let default_model_len = f64::from(model.max_context.unwrap_or(8192).min(8192));
-    let max_model_len = match input.max_model_len {
-        Some(len) => MAX_MODEL_LEN.real(len)?,
-        None => default_model_len
-            .max(input_len + output_len)
-            .min(f64::from(model.max_context.unwrap_or(u32::MAX))),
-    };
-    let allocation = Allocation {
-        kv_alloc,
-        max_model_len,
-        draft_fraction: spec.map_or(0.0, |s| s.memory_fraction(arch.layers)),
-        redundant_experts: f64::from(redundant_experts),
-    };
-
-    let (tp, tp_auto) = match input.tp {
-        Some(tp) => {
-            let tp = TP.whole(tp)?;
-            (tp, false)
-        }
-        None => {
-            let mut chosen = None;
-            let mut candidate = 1u32;
-            while candidate <= gpu_count {
-                // Without attention DP the search keeps EP inside the TP group it tries (as
-                // before); with it, each candidate is the layout the fields resolve to.
-                let par = match dp_given {
-                    Some(_) => layout.resolve(candidate).ok(),
-                    None => Some(Parallelism {
-                        tp: candidate,
-                        pp,
-                        ep: ep_given.map_or(1, |ep| ep.min(candidate)),
-                        dp: 1,
-                    }),
-                };
-                if let Some(par) = par.filter(|par| gpu_count % par.gpus_per_replica().max(1) == 0)
-                {
-                    let f = fit(
-                        &arch,
-                        &gpu,
-                        (precision, kv_precision),
-                        par,
-                        &efficiency,
-                        &workload,
-                        allocation,
-                    );
-                    if has_room(&f, &arch, kv_precision, par, &workload, usable) {
-                        chosen = Some(candidate);
-                        break;
-                    }
-                }
-                candidate = candidate.saturating_mul(2);
+        let server_overhead = Seconds::from_ms(
+            SERVER_OVERHEAD_MS.real(
+                input
+                    .server_overhead_ms
+                    .unwrap_or(profile.knobs.server_overhead_ms),
+            )?,
+        );
+        let protocol = Protocol::parse(&input.protocol).ok_or_else(|| {
+            error(
+                fields::PROTOCOL.key,
+                format!("`{}` is not one of steady, benchmark", input.protocol),
+            )
+        })?;
+        let num_prompts = match input.num_prompts {
+            Some(n) => Some(NUM_PROMPTS.whole(n)?),
+            None => None,
+        };
+        let batching = Batching::parse(&input.batching).ok_or_else(|| {
+            error(
+                fields::BATCHING_FIELD.key,
+                format!("`{}` is not one of static, continuous", input.batching),
+            )
+        })?;
+        let kv_alloc = KvAlloc::parse(&input.kv_alloc).ok_or_else(|| {
+            error(
+                fields::KV_ALLOC_FIELD.key,
+                format!("`{}` is not one of paged, contiguous", input.kv_alloc),
+            )
+        })?;
+        let lognormal = match input.length_dist.trim() {
+            "lognormal" => true,
+            "fixed" => false,
+            other => {
+                return Err(error(
+                    fields::LENGTH_DIST_FIELD.key,
+                    format!("`{other}` is not one of fixed, lognormal"),
+                ))
             }
-            match chosen {
+        };
+        let spec = match SpecMethod::parse(&input.spec_decode) {
+            None => {
+                return Err(error(
+                    fields::SPEC_DECODE_FIELD.key,
+                    format!(
+                        "`{}` is not one of off, draft, eagle, mtp",
+                        input.spec_decode
+                    ),
+                ))
+            }
+            Some(None) => None,
+            Some(Some(method)) => {
+                let (accept, len, cost) = method.preset();
+                Some(SpecDecode {
+                    method,
+                    accept: SPEC_ACCEPT.real(input.spec_accept.unwrap_or(accept))?,
+                    len: f64::from(SPEC_LEN.whole(input.spec_len.unwrap_or(len))?),
+                    draft_cost: SPEC_DRAFT_COST.real(input.spec_draft_cost.unwrap_or(cost))?,
+                })
+            }
+        };
+        // The price typed, else the catalog's typical one; neither is no price (cost not shown),
+        // never an error: throughput and latency need no price.
+        let usd_per_gpu_hour = input
+            .usd_per_gpu_hour
+            .or(gpu.usd_per_gpu_hour_typical)
+            .map(|price| USD_PER_GPU_HOUR.real(price))
+            .transpose()?;
+        let efficiency = input
+            .efficiency
+            .apply(Efficiency::of_profile(profile.knobs));
+        for knob in fields::efficiency_knobs() {
+            if let Some(value_of) = knob.efficiency {
+                knob.real(value_of(&efficiency))?;
+            }
+        }
+        let workload = Workload {
+            input_mean: input_len,
+            output_mean: output_len,
+            input_sigma: if lognormal { input_sigma } else { 0.0 },
+            output_sigma: if lognormal { output_sigma } else { 0.0 },
+            prefix_hit,
+        };
+
+        let mut warnings = Vec::new();
+        let is_moe = model.arch == Arch::Moe;
+        let ep_given = match input.ep {
+            Some(ep) => Some(EP.whole(ep)?),
+            None => None,
+        };
+        if let Some(ep) = ep_given {
+            if ep > 1 && !is_moe {
+                return Err(error(
+                    EP.key,
+                    format!(
+                        "{} is dense; expert parallelism needs an MoE model",
+                        model.name
+                    ),
+                ));
+            }
+        }
+        let dp_given = match input.dp_attention {
+            Some(dp) => Some(DP_ATTENTION.whole(dp)?),
+            None => None,
+        };
+        let redundant_experts = EPLB_REDUNDANT_EXPERTS.whole(input.eplb_redundant_experts)?;
+        let arch = Architecture::new(&model);
+        let layout = parallel::Request {
+            ep: ep_given,
+            dp: dp_given,
+            pp,
+            redundant_experts,
+            is_moe,
+            experts: arch.experts,
+            model_name: &model.name,
+        };
+        let usable = Bytes::from_gb(gpu.memory_gb) * efficiency.mem_utilization;
+        let default_model_len = f64::from(model.max_context.unwrap_or(8192).min(8192));
+        let max_model_len = match input.max_model_len {
+            Some(len) => MAX_MODEL_LEN.real(len)?,
+            None => default_model_len
+                .max(input_len + output_len)
+                .min(f64::from(model.max_context.unwrap_or(u32::MAX))),
+        };
+        let allocation = Allocation {
+            kv_alloc,
+            max_model_len,
+            draft_fraction: spec.map_or(0.0, |s| s.memory_fraction(arch.layers)),
+            redundant_experts: f64::from(redundant_experts),
+        };
+
+        let (tp, tp_auto) = match input.tp {
+            Some(tp) => {
+                let tp = TP.whole(tp)?;
+                (tp, false)
+            }
+            None => {
+                let mut chosen = None;
+                let mut candidate = 1u32;
+                while candidate <= gpu_count {
+                    // Without attention DP the search keeps EP inside the TP group it tries (as
+                    // before); with it, each candidate is the layout the fields resolve to.
+                    let par = match dp_given {
+                        Some(_) => layout.resolve(candidate).ok(),
+                        None => Some(Parallelism {
+                            tp: candidate,
+                            pp,
+                            ep: ep_given.map_or(1, |ep| ep.min(candidate)),
+                            dp: 1,
+                        }),
+                    };
+                    if let Some(par) =
+                        par.filter(|par| gpu_count % par.gpus_per_replica().max(1) == 0)
+                    {
+                        let f = fit(
+                            &arch,
+                            &gpu,
+                            (precision, kv_precision),
+                            par,
+                            &efficiency,
+                            &workload,
+                            allocation,
+                        );
+                        if has_room(&f, &arch, kv_precision, par, &workload, usable) {
+                            chosen = Some(candidate);
+                            break;
+                        }
+                    }
+                    candidate = candidate.saturating_mul(2);
+                }
+                match chosen {
                     Some(tp) => (tp, true),
                     None => {
                         return Err(error(
@@ -575,54 +575,54 @@ fn validate(input: ScenarioInput, remedy: Remedy) -> Result<Scenario, ScenarioEr
                         ))
                     }
                 }
+            }
+        };
+        let par = layout.resolve(tp)?;
+        let ep = par.ep;
+        let per_replica = par.gpus_per_replica();
+        if per_replica == 0 || gpu_count % per_replica != 0 {
+            return Err(error(
+                layout.layout_field(par),
+                format!(
+                    "{} = {per_replica} GPUs per replica does not divide the GPU count {gpu_count}",
+                    parallel::layout_text(par)
+                ),
+            ));
         }
-    };
-    let par = layout.resolve(tp)?;
-    let ep = par.ep;
-    let per_replica = par.gpus_per_replica();
-    if per_replica == 0 || gpu_count % per_replica != 0 {
-        return Err(error(
-            layout.layout_field(par),
-            format!(
-                "{} = {per_replica} GPUs per replica does not divide the GPU count {gpu_count}",
-                parallel::layout_text(par)
-            ),
-        ));
-    }
-    let replicas = gpu_count / per_replica;
-    if (tp > 1 || pp > 1 || ep > 1 || par.dp > 1) && gpu.link_gb_s.is_none() {
-        return Err(error(
+        let replicas = gpu_count / per_replica;
+        if (tp > 1 || pp > 1 || ep > 1 || par.dp > 1) && gpu.link_gb_s.is_none() {
+            return Err(error(
                 TP.key,
                 format!("{} has no scale-up link bandwidth in the catalog; only TP = PP = 1 can be modelled", gpu.name),
             ));
-    }
-    if ep > 1 {
-        let slots = arch.experts + f64::from(redundant_experts);
-        if slots % f64::from(ep) != 0.0 {
-            warnings.push(format!(
+        }
+        if ep > 1 {
+            let slots = arch.experts + f64::from(redundant_experts);
+            if slots % f64::from(ep) != 0.0 {
+                warnings.push(format!(
                     "{slots:.0} expert slots do not split evenly over EP {ep}: some ranks hold one more expert (modelled as the mean, {:.2} per rank)",
                     slots / f64::from(ep)
                 ));
+            }
         }
-    }
-    let f = fit(
-        &arch,
-        &gpu,
-        (precision, kv_precision),
-        par,
-        &efficiency,
-        &workload,
-        allocation,
-    );
-    if f.pool.0 <= 0.0 || f.capacity == 0 {
-        let (field, raise) = if tp_auto {
-            (GPUS.key, "raise TP")
-        } else if par.dp > 1 {
-            (EP.key, "raise EP or TP")
-        } else {
-            (TP.key, "raise TP")
-        };
-        return Err(error(
+        let f = fit(
+            &arch,
+            &gpu,
+            (precision, kv_precision),
+            par,
+            &efficiency,
+            &workload,
+            allocation,
+        );
+        if f.pool.0 <= 0.0 || f.capacity == 0 {
+            let (field, raise) = if tp_auto {
+                (GPUS.key, "raise TP")
+            } else if par.dp > 1 {
+                (EP.key, "raise EP or TP")
+            } else {
+                (TP.key, "raise TP")
+            };
+            return Err(error(
                 field,
                 format!(
                     "{} in {} needs {:.1} GB of weights per GPU at {}, leaving {:.1} GB of the {:.1} GB usable for KV cache: not even one request fits; {raise} or use a smaller precision{}",
@@ -635,108 +635,109 @@ fn validate(input: ScenarioInput, remedy: Remedy) -> Result<Scenario, ScenarioEr
                     remedy_clause(&input, remedy)
                 ),
             ));
-    }
-    if tp_auto {
-        warnings.push(format!(
+        }
+        if tp_auto {
+            warnings.push(format!(
                 "TP not given: chose TP {tp}, the smallest power of two whose replica fits the weights with room for KV cache ({replicas} replica{} of {per_replica} GPU{})",
                 if replicas == 1 { "" } else { "s" },
                 if per_replica == 1 { "" } else { "s" }
             ));
-    }
-    let gemm = gemm_mode(precision, &gpu, bf16_tflops, efficiency.dequant_factor);
-    if let Some(warning) = &gemm.fallback_warning {
-        warnings.push(warning.clone());
-    }
-    if let Some(max_context) = model.max_context {
-        if input_len + output_len > f64::from(max_context) {
-            warnings.push(format!(
-                "input + output length ({:.0} tokens) exceeds {}'s context of {max_context} tokens",
-                input_len + output_len,
-                model.name
-            ));
         }
-    }
-    let hardware = Hardware {
-        memory_bw: BytesPerSecond::from_tb_s(gpu.memory_bw_tb_s),
-        bf16_peak: FlopsPerSecond::from_tflops(bf16_tflops),
-        link_bw: BytesPerSecond::from_gb_s(gpu.link_gb_s.unwrap_or(0.0)),
-        network_bw: BytesPerSecond::from_gb_s(network_gb_s(&gpu)),
-        scale_up_domain: scale_up_domain(&gpu),
-    };
-    if par.gpus_per_stage() > hardware.scale_up_domain && ep > 1 {
-        warnings.push(format!(
+        let gemm = gemm_mode(precision, &gpu, bf16_tflops, efficiency.dequant_factor);
+        if let Some(warning) = &gemm.fallback_warning {
+            warnings.push(warning.clone());
+        }
+        if let Some(max_context) = model.max_context {
+            if input_len + output_len > f64::from(max_context) {
+                warnings.push(format!(
+                    "input + output length ({:.0} tokens) exceeds {}'s context of {max_context} tokens",
+                    input_len + output_len,
+                    model.name
+                ));
+            }
+        }
+        let hardware = Hardware {
+            memory_bw: BytesPerSecond::from_tb_s(gpu.memory_bw_tb_s),
+            bf16_peak: FlopsPerSecond::from_tflops(bf16_tflops),
+            link_bw: BytesPerSecond::from_gb_s(gpu.link_gb_s.unwrap_or(0.0)),
+            network_bw: BytesPerSecond::from_gb_s(network_gb_s(&gpu)),
+            scale_up_domain: scale_up_domain(&gpu),
+        };
+        if par.gpus_per_stage() > hardware.scale_up_domain && ep > 1 {
+            warnings.push(format!(
                 "the MoE all-to-all spans {} GPUs, beyond the {}-GPU scale-up domain of the {}: the cross-node part runs at the network's {:.0} GB/s per GPU (a default: 400 Gb/s per GPU)",
                 par.gpus_per_stage(),
                 hardware.scale_up_domain,
                 gpu.name,
                 network_gb_s(&gpu)
             ));
+        }
+        let step_cost = StepCost::new(
+            &arch,
+            hardware,
+            par,
+            precision,
+            &gemm,
+            kv_precision,
+            efficiency,
+            ExpertSetup {
+                redundant_experts: f64::from(redundant_experts),
+                gemm: expert_gemm_mode(
+                    &arch,
+                    precision,
+                    &gpu,
+                    bf16_tflops,
+                    efficiency.dequant_factor,
+                    &gemm,
+                ),
+            },
+        );
+        if usd_per_gpu_hour.is_none() {
+            warnings.push(no_price_warning(&gpu));
+        }
+        if !profile.known {
+            warnings.push(format!(
+                "Engine `{}` has no profile: the generic {} profile is used",
+                profile.engine,
+                profile.stack.name()
+            ));
+        }
+        Ok(Scenario {
+            profile,
+            input,
+            model,
+            arch,
+            gpu,
+            gpu_count,
+            par,
+            tp_auto,
+            replicas,
+            precision,
+            kv_precision,
+            gemm,
+            workload,
+            max_num_seqs: max_num_seqs.saturating_mul(par.dp.max(1)),
+            chunk_tokens,
+            batching,
+            kv_alloc,
+            max_model_len,
+            spec,
+            efficiency,
+            redundant_experts,
+            usd_per_gpu_hour,
+            concurrency,
+            server_overhead,
+            protocol,
+            num_prompts,
+            step_cost,
+            weights_per_gpu: f.weights,
+            kv_pool_per_gpu: f.pool,
+            kv_per_sequence_gpu: f.per_sequence,
+            kv_capacity_per_replica: f.capacity,
+            warnings,
+            pools: None,
+        })
     }
-    let step_cost = StepCost::new(
-        &arch,
-        hardware,
-        par,
-        precision,
-        &gemm,
-        kv_precision,
-        efficiency,
-        ExpertSetup {
-            redundant_experts: f64::from(redundant_experts),
-            gemm: expert_gemm_mode(
-                &arch,
-                precision,
-                &gpu,
-                bf16_tflops,
-                efficiency.dequant_factor,
-                &gemm,
-            ),
-        },
-    );
-    if usd_per_gpu_hour.is_none() {
-        warnings.push(no_price_warning(&gpu));
-    }
-    if !profile.known {
-        warnings.push(format!(
-            "Engine `{}` has no profile: the generic {} profile is used",
-            profile.engine,
-            profile.stack.name()
-        ));
-    }
-    Ok(Scenario {
-        profile,
-        input,
-        model,
-        arch,
-        gpu,
-        gpu_count,
-        par,
-        tp_auto,
-        replicas,
-        precision,
-        kv_precision,
-        gemm,
-        workload,
-        max_num_seqs: max_num_seqs.saturating_mul(par.dp.max(1)),
-        chunk_tokens,
-        batching,
-        kv_alloc,
-        max_model_len,
-        spec,
-        efficiency,
-        redundant_experts,
-        usd_per_gpu_hour,
-        concurrency,
-        server_overhead,
-        protocol,
-        num_prompts,
-        step_cost,
-        weights_per_gpu: f.weights,
-        kv_pool_per_gpu: f.pool,
-        kv_per_sequence_gpu: f.per_sequence,
-        kv_capacity_per_replica: f.capacity,
-        warnings,
-        pools: None,
-    })
 }
 
 impl Scenario {
