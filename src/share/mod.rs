@@ -144,7 +144,7 @@ fn changed_pairs(input: &ScenarioInput) -> Vec<(&'static str, String)> {
 fn changed_view_pairs(view: &ViewState) -> Vec<(&'static str, String)> {
     let defaults = Inputs {
         scenario: defaults_for(&view.scenario),
-        ..Inputs::default()
+        decision: DecisionInput::default(),
     };
     changed(input_pairs(&view.inputs()), input_pairs(&defaults))
 }
