@@ -71,13 +71,16 @@ prop_compose! {
     ) -> ScenarioInput {
         let models = models();
         let gpus = gpus();
+        let model = &catalog().expect("catalog").models[model % models.len()];
+        // A prompt longer than the model's context is an input error (the scenario rejects it).
+        let context = model.max_context.map_or(f64::INFINITY, f64::from);
         ScenarioInput {
-            model: models[model % models.len()].clone(),
+            model: model.id.clone(),
             gpu: gpus[gpu % gpus.len()].clone(),
             gpu_count,
             precision: precision.into(),
             kv_precision: kv.into(),
-            input_len: input_len.round(),
+            input_len: input_len.round().min(context),
             output_len: output_len.round(),
             length_dist: if lognormal { "lognormal".into() } else { "fixed".into() },
             input_sigma,

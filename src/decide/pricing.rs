@@ -53,6 +53,25 @@ pub fn tier_of(gpu: &Gpu, usd_per_gpu_hour: f64) -> Option<PriceTier> {
     }
 }
 
+/// The price per GPU-hour of a scenario that names `gpu_id` but no price (a link, an import, a
+/// pin): none for a GPU the catalog has no rental price for (its costs show "—" and ask for a
+/// price, as when the GPU control picks it, `page::state`), never another GPU's; otherwise the
+/// default scenario's price, as links have always read (`tests/fields.rs`: old links open to the
+/// view they described). The explorer and the embed read every link through this one rule
+/// (`share::decode`), so the same link shows the same $/M in both.
+pub fn price_when_unstated(gpu_id: &str) -> Option<f64> {
+    let defaults = crate::scenario::ScenarioInput::default();
+    let unpriced = crate::catalog::catalog()
+        .ok()
+        .and_then(|catalog| catalog.gpu(gpu_id.trim()))
+        .is_some_and(|gpu| gpu.usd_per_gpu_hour_typical.is_none());
+    if unpriced {
+        None
+    } else {
+        defaults.usd_per_gpu_hour
+    }
+}
+
 /// What a typed price is called wherever it is shown.
 pub const YOUR_PRICE: &str = "your price";
 
@@ -306,6 +325,29 @@ mod tests {
             format!("catalog typical, as of {}", h100.price_as_of)
         );
         assert!(price_provenance(&h100, 1.234, Some(1.234)).starts_with("owned"));
+    }
+
+    /// A GPU without a catalog price named without a price has none (never the default GPU's
+    /// rate); a priced GPU keeps the defaults' price, as old links read. The embed and the
+    /// explorer read a link's price through this.
+    #[test]
+    fn an_unstated_price_is_none_for_a_gpu_without_a_catalog_price() {
+        let defaults = crate::scenario::ScenarioInput::default();
+        assert_eq!(
+            price_when_unstated(&defaults.gpu),
+            defaults.usd_per_gpu_hour
+        );
+        assert_eq!(
+            price_when_unstated("a100-sxm-80gb"),
+            defaults.usd_per_gpu_hour
+        );
+        for unpriced in ["gb200", "mi355x", "gaudi3"] {
+            assert_eq!(price_when_unstated(unpriced), None, "{unpriced}");
+        }
+        assert_eq!(
+            price_when_unstated("no-such-gpu"),
+            defaults.usd_per_gpu_hour
+        );
     }
 
     /// No price per GPU-hour, nothing to price: no made-up rate behind any panel's number.

@@ -34,6 +34,38 @@ pub fn concurrency_to_slider(concurrency: u32, limit: u32) -> u32 {
         .clamp(0.0, f64::from(SLIDER_STEPS)) as u32
 }
 
+/// Arrow presses per doubling of the batch size, away from 1 (where each press is the next
+/// whole number): 8, so a press moves by 2^(1/8) ≈ 9 %.
+pub const ARROW_PRESSES_PER_DOUBLING: f64 = 8.0;
+
+/// The slider position one arrow press moves to from `position` (`up`: ArrowRight/ArrowUp), for
+/// a track ending at `limit`: the first position whose batch size reaches the next visible step
+/// (the next whole number near 1, `ARROW_PRESSES_PER_DOUBLING` presses per doubling higher up),
+/// or going down the last position whose batch size is at or below the step below. So every
+/// press changes the batch size shown, until the end of the track (where it stays). The track's
+/// own step is 1/1000 of the log range: about 83 presses per doubling for a limit of 4,096.
+pub fn arrow_position(position: u32, limit: u32, up: bool) -> u32 {
+    let position = position.min(SLIDER_STEPS);
+    let current = f64::from(slider_to_concurrency(position, limit));
+    let factor = ARROW_PRESSES_PER_DOUBLING.recip().exp2();
+    let at = |p: u32| f64::from(slider_to_concurrency(p, limit));
+    if up {
+        if current >= f64::from(limit) {
+            return SLIDER_STEPS;
+        }
+        let target = (current * factor).round().max(current + 1.0);
+        (position.saturating_add(1)..=SLIDER_STEPS)
+            .find(|&p| at(p) >= target)
+            .unwrap_or(SLIDER_STEPS)
+    } else {
+        if current <= 1.0 {
+            return 0;
+        }
+        let target = (current / factor).round().min(current - 1.0).max(1.0);
+        (0..position).rev().find(|&p| at(p) <= target).unwrap_or(0)
+    }
+}
+
 /// One point of the curve.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CurvePoint {
@@ -180,6 +212,69 @@ mod tests {
                 "{c} -> {back}"
             );
         }
+    }
+
+    /// Every arrow press changes the batch size: +1 near 1 (1 → 2 in one press, not ~83), about
+    /// 9 % higher up; down mirrors it; the ends stay put.
+    #[test]
+    fn arrow_presses_step_the_batch_size_visibly_at_every_size() {
+        for limit in [2, 16, 256, 1024, 4096, 65_536] {
+            let mut position = 0;
+            let mut seen = vec![1];
+            while slider_to_concurrency(position, limit) < limit {
+                position = arrow_position(position, limit, true);
+                seen.push(slider_to_concurrency(position, limit));
+                assert!(seen.len() < 200, "limit {limit}: {seen:?}");
+            }
+            assert!(seen.windows(2).all(|w| w[1] > w[0]), "{limit}: {seen:?}");
+            assert_eq!(seen.get(1), Some(&2), "{limit}: one press from 1 to 2");
+            // Near 1 every whole number; above, a fixed fraction of a doubling (up to the
+            // track's own resolution, one position = limit^(1/1000)).
+            let track = f64::from(limit).powf(1.0 / f64::from(SLIDER_STEPS));
+            for w in seen.windows(2) {
+                let (a, b) = (f64::from(w[0]), f64::from(w[1]));
+                assert!(
+                    b == a + 1.0 || b <= (a * 2f64.powf(1.0 / 8.0) * track).round() + 1.0,
+                    "{limit}: {a} -> {b}"
+                );
+            }
+            let doublings = f64::from(limit).log2();
+            let most = (ARROW_PRESSES_PER_DOUBLING * doublings).ceil() as usize + 1;
+            assert!(
+                seen.len() <= most,
+                "{limit}: {} presses > {most}",
+                seen.len() - 1
+            );
+            assert_eq!(arrow_position(SLIDER_STEPS, limit, true), SLIDER_STEPS);
+            // And back down, every press smaller, to 1.
+            let mut down = vec![limit];
+            while slider_to_concurrency(position, limit) > 1 {
+                position = arrow_position(position, limit, false);
+                down.push(slider_to_concurrency(position, limit));
+                assert!(down.len() < 200, "limit {limit}: {down:?}");
+            }
+            assert!(down.windows(2).all(|w| w[1] < w[0]), "{limit}: {down:?}");
+            assert_eq!(down.last(), Some(&1));
+            assert_eq!(
+                arrow_position(position, limit, false),
+                0,
+                "from 1 to the start"
+            );
+            assert_eq!(arrow_position(0, limit, false), 0);
+        }
+        // A press from any position changes the batch size (the track's step alone does not).
+        for position in 0..SLIDER_STEPS {
+            let c = slider_to_concurrency(position, 4096);
+            assert!(slider_to_concurrency(arrow_position(position, 4096, true), 4096) > c);
+            if c > 1 {
+                assert!(slider_to_concurrency(arrow_position(position, 4096, false), 4096) < c);
+            }
+        }
+        assert_eq!(
+            slider_to_concurrency(1, 4096),
+            1,
+            "the track's own step near 1"
+        );
     }
 
     /// The sweep's in-place moves give what a fresh `with_concurrency` copy gives at every point,

@@ -17,7 +17,7 @@ use crate::model::techniques::TechniqueStudy;
 use crate::model::{Curve, OperatingPoint};
 use crate::page::fields::{InputError, Texts};
 use crate::page::knobs::{KnobAction, Knobs};
-use crate::scenario::fields::{Field, GPU, USD_PER_GPU_HOUR};
+use crate::scenario::fields::{Field, CONCURRENCY, GPU, USD_PER_GPU_HOUR};
 use crate::scenario::{DecisionInput, Scenario, ScenarioError, ScenarioInput};
 use crate::share::{ChartOptions, ViewState};
 use std::cell::RefCell;
@@ -327,6 +327,7 @@ impl State {
     pub fn apply(&self, action: Action) -> Option<State> {
         match action {
             Action::MoveSlider(position) => self.move_slider(position),
+            Action::Edit(field, text) if *field == CONCURRENCY => self.type_concurrency(&text),
             Action::Edit(field, text) => {
                 let unchanged =
                     crate::page::fields::has_text(field) && self.texts.get(field) == text;
@@ -427,6 +428,63 @@ impl State {
             slider_position: self.slider_position,
             ..loaded
         }
+    }
+
+    /// A typed batch size (the number box beside the slider, an embed's `concurrency` control):
+    /// the slider and the point move there; a value that is not a whole number from 1 to the
+    /// engine limit is the concurrency's error, and the last good view stays.
+    fn type_concurrency(&self, text: &str) -> Option<State> {
+        let view = self.view.as_ref()?;
+        let limit = view.engine_limit();
+        let mut typed = self.input.clone();
+        let concurrency = CONCURRENCY
+            .set_scenario(&mut typed, text)
+            .and_then(|()| {
+                CONCURRENCY
+                    .whole(typed.concurrency)
+                    .map_err(|error| error.message)
+            })
+            .and_then(|concurrency| match concurrency <= limit {
+                true => Ok(concurrency),
+                false => Err(format!(
+                    "{concurrency} is more than this scenario's engine limit of {limit} requests in flight ({} sequences per replica × {} replicas)",
+                    view.scenario.max_num_seqs, view.scenario.replicas
+                )),
+            });
+        let concurrency = match concurrency {
+            Ok(concurrency) => concurrency,
+            Err(message) => {
+                return Some(State {
+                    error: Some(InputError::new(&CONCURRENCY, message)),
+                    ..self.clone()
+                })
+            }
+        };
+        let error_was_ours = self
+            .error
+            .as_ref()
+            .is_some_and(|e| e.field == CONCURRENCY.key);
+        if concurrency == view.concurrency() && !error_was_ours {
+            return None;
+        }
+        let mut next = self
+            .move_slider(concurrency_to_slider(concurrency, limit))
+            .unwrap_or_else(|| self.clone());
+        if next.concurrency() != Some(concurrency) {
+            // The track's nearest position can be one off at large batch sizes: the typed value
+            // is the point, the thumb is as near as the track allows.
+            let scenario = view.scenario.with_concurrency(concurrency);
+            next.input.concurrency = f64::from(concurrency);
+            next.view = Some(View {
+                point: Shared::new(evaluate_with(&view.steady, &scenario)),
+                scenario: Shared::new(scenario),
+                ..view.clone()
+            });
+        }
+        if error_was_ours {
+            next.error = None;
+        }
+        Some(next)
     }
 
     fn move_slider(&self, position: u32) -> Option<State> {

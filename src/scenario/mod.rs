@@ -30,6 +30,7 @@ use fields::{
     PREFIX_HIT, SERVER_OVERHEAD_MS, SPEC_ACCEPT, SPEC_DRAFT_COST, SPEC_LEN, TP, USD_PER_GPU_HOUR,
 };
 pub use input::*;
+pub mod fit;
 mod parallel;
 pub mod pools;
 
@@ -263,6 +264,29 @@ impl TryFrom<ScenarioInput> for Scenario {
     type Error = ScenarioError;
 
     fn try_from(input: ScenarioInput) -> Result<Scenario, ScenarioError> {
+        Scenario::validate(input, Remedy::Say)
+    }
+}
+
+/// Whether a "does not fit" error names what would fit (`fit::remedy`): the page's and the CLI's
+/// validation does; the remedy's own trial validations do not (they would recurse).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Remedy {
+    Say,
+    Skip,
+}
+
+/// What would make `input` fit, as a clause ("; 16 GPUs would fit it, or fp4 on 8"), or `""`.
+fn remedy_clause(input: &ScenarioInput, remedy: Remedy) -> String {
+    match remedy {
+        Remedy::Say => fit::remedy(input).map_or_else(String::new, |text| format!("; {text}")),
+        Remedy::Skip => String::new(),
+    }
+}
+
+impl Scenario {
+    /// `Scenario::try_from`, with or without the remedy of a "does not fit" error.
+    fn validate(input: ScenarioInput, remedy: Remedy) -> Result<Scenario, ScenarioError> {
         if let Some(disaggregated) = pools::disaggregated(&input) {
             return disaggregated;
         }
@@ -340,6 +364,19 @@ impl TryFrom<ScenarioInput> for Scenario {
             None => 1,
         };
         let input_len = INPUT_LEN.real(input.input_len)?;
+        // Before any memory fit: a prompt longer than the model's context is the input length's
+        // error (engines reject it), not a GPU count that cannot hold its KV cache.
+        if let Some(max_context) = model.max_context {
+            if input_len > f64::from(max_context) {
+                return Err(error(
+                    INPUT_LEN.key,
+                    format!(
+                        "{input_len:.0} tokens is longer than {}'s context of {max_context} tokens",
+                        model.name
+                    ),
+                ));
+            }
+        }
         let output_len = OUTPUT_LEN.real(input.output_len)?;
         let input_sigma = INPUT_SIGMA.real(input.input_sigma)?;
         let output_sigma = OUTPUT_SIGMA.real(input.output_sigma)?;
@@ -528,11 +565,12 @@ impl TryFrom<ScenarioInput> for Scenario {
                         return Err(error(
                             GPUS.key,
                             format!(
-                                "{} in {} does not fit with room for KV cache on {} × {} at any power-of-two TP; add GPUs or use a smaller precision",
+                                "{} in {} does not fit with room for KV cache on {} × {} at any power-of-two TP; add GPUs or use a smaller precision{}",
                                 model.name,
                                 precision.id(),
                                 gpu_count,
-                                gpu.name
+                                gpu.name,
+                                remedy_clause(&input, remedy)
                             ),
                         ))
                     }
@@ -577,7 +615,7 @@ impl TryFrom<ScenarioInput> for Scenario {
             allocation,
         );
         if f.pool.0 <= 0.0 || f.capacity == 0 {
-            let (field, remedy) = if tp_auto {
+            let (field, raise) = if tp_auto {
                 (GPUS.key, "raise TP")
             } else if par.dp > 1 {
                 (EP.key, "raise EP or TP")
@@ -587,13 +625,14 @@ impl TryFrom<ScenarioInput> for Scenario {
             return Err(error(
                 field,
                 format!(
-                    "{} in {} needs {:.1} GB of weights per GPU at {}, leaving {:.1} GB of the {:.1} GB usable for KV cache: not even one request fits; {remedy} or use a smaller precision",
+                    "{} in {} needs {:.1} GB of weights per GPU at {}, leaving {:.1} GB of the {:.1} GB usable for KV cache: not even one request fits; {raise} or use a smaller precision{}",
                     model.name,
                     precision.id(),
                     f.weights.gb(),
                     parallel::layout_text(par),
                     f.pool.gb(),
-                    usable.gb()
+                    usable.gb(),
+                    remedy_clause(&input, remedy)
                 ),
             ));
         }
@@ -792,6 +831,28 @@ mod tests {
         })
         .expect("valid");
         assert_eq!(catalog.usd_per_gpu_hour, Some(2.65), "H100 SXM typical");
+    }
+
+    /// A prompt longer than the model's context is the input length's error, naming the context,
+    /// before any memory fit (it used to surface as the GPU count's "does not fit").
+    #[test]
+    fn an_input_longer_than_the_context_is_an_input_len_error() {
+        let error = err(ScenarioInput {
+            input_len: 10_000_000.0,
+            ..ScenarioInput::default()
+        });
+        assert_eq!(error.field, "input-len");
+        assert_eq!(
+            error.message,
+            "10000000 tokens is longer than Llama 3.1 70B's context of 131072 tokens"
+        );
+        // At the context itself it is still a scenario (the output then overruns: a warning).
+        let at_context = Scenario::try_from(ScenarioInput {
+            input_len: 131_072.0,
+            gpu_count: 8.0,
+            ..ScenarioInput::default()
+        });
+        assert!(at_context.is_ok_and(|s| s.warnings.iter().any(|w| w.contains("exceeds"))));
     }
 
     fn err(input: ScenarioInput) -> ScenarioError {

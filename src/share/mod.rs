@@ -3,11 +3,12 @@
 //! assumptions header. Decoding never fails: what cannot be read falls back to the default and
 //! is named in a notice. Pure: no web APIs (the page passes `location.search` in and out).
 
+use crate::decide::pricing::price_when_unstated;
 use crate::json::{self, Value};
 use crate::model::{Curve, OperatingPoint};
 use crate::present::report::assumptions;
-use crate::scenario::fields::{Field, Inputs, FIELDS};
-use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
+use crate::scenario::fields::{Field, Inputs, FIELDS, USD_PER_GPU_HOUR};
+use crate::scenario::{DecisionInput, Scenario, ScenarioError, ScenarioInput};
 use serde::Serialize;
 
 mod page;
@@ -117,17 +118,35 @@ fn changed(
         .collect()
 }
 
+/// What a scenario naming `input`'s GPU and nothing else is: the defaults with that GPU's
+/// unstated price (`pricing::price_when_unstated`: none for a GPU without a catalog price), so
+/// a link carries a price only when it differs from that.
+fn defaults_for(input: &ScenarioInput) -> ScenarioInput {
+    ScenarioInput {
+        usd_per_gpu_hour: price_when_unstated(&input.gpu),
+        ..ScenarioInput::default()
+    }
+}
+
+/// Give a decoded scenario that named no price its GPU's unstated price.
+fn price_unstated(input: &mut ScenarioInput, price_given: bool) {
+    if !price_given {
+        input.usd_per_gpu_hour = price_when_unstated(&input.gpu);
+    }
+}
+
 /// A pin's pairs that differ from the default scenario.
 fn changed_pairs(input: &ScenarioInput) -> Vec<(&'static str, String)> {
-    changed(
-        scenario_pairs(input),
-        scenario_pairs(&ScenarioInput::default()),
-    )
+    changed(scenario_pairs(input), scenario_pairs(&defaults_for(input)))
 }
 
 /// The view's scenario and decision pairs that differ from the defaults.
 fn changed_view_pairs(view: &ViewState) -> Vec<(&'static str, String)> {
-    changed(input_pairs(&view.inputs()), input_pairs(&Inputs::default()))
+    let defaults = Inputs {
+        scenario: defaults_for(&view.scenario),
+        decision: DecisionInput::default(),
+    };
+    changed(input_pairs(&view.inputs()), input_pairs(&defaults))
 }
 
 /// Percent-encode everything but unreserved characters (RFC 3986 §2.3).
@@ -233,6 +252,7 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
         ));
         return (view, notices);
     }
+    let mut price_given = false;
     for part in query.split('&').filter(|p| !p.is_empty()) {
         let (raw_key, raw_value) = part.split_once('=').unwrap_or((part, ""));
         let (Some(key), Some(value)) = (percent_decode(raw_key), percent_decode(raw_value)) else {
@@ -263,13 +283,16 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
                     continue;
                 }
                 let mut pin = ScenarioInput::default();
+                let mut pin_price_given = false;
                 for item in value.split(';').filter(|s| !s.is_empty()) {
                     let (k, v) = item.split_once(':').unwrap_or((item, ""));
                     let decoded = percent_decode(v).unwrap_or_default();
-                    if let Err(why) = set_scenario_field(&mut pin, k, &decoded) {
-                        notices.push(format!("ignored pinned `{}`: {why}", shown(k)));
+                    match set_scenario_field(&mut pin, k, &decoded) {
+                        Ok(()) => pin_price_given |= k == USD_PER_GPU_HOUR.key,
+                        Err(why) => notices.push(format!("ignored pinned `{}`: {why}", shown(k))),
                     }
                 }
+                price_unstated(&mut pin, pin_price_given);
                 view.pins.push(pin);
             }
             "x" => match value.as_str() {
@@ -310,46 +333,79 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
             _ => {
                 let mut inputs = view.inputs();
                 match set_field(&mut inputs, &key, &value) {
-                    Ok(()) => view.set_inputs(inputs),
+                    Ok(()) => {
+                        view.set_inputs(inputs);
+                        price_given |= key == USD_PER_GPU_HOUR.key;
+                    }
                     Err(why) => notices.push(format!("ignored `{}`: {why}", shown(&key))),
                 }
             }
         }
     }
+    price_unstated(&mut view.scenario, price_given);
     (view, notices)
 }
 
 /// Validate a decoded scenario, dropping (to its default) each field the model rejects and
-/// naming it, until the scenario is valid. Returns `None` only if even the defaults fail.
+/// naming it, until the scenario is valid. Returns `None` only if even the defaults fail. What
+/// `sanitize_link` keeps as asked (a scenario that does not fit) becomes the defaults here, with
+/// one notice: a pin must be drawable.
 pub fn sanitize(
-    mut input: ScenarioInput,
+    input: ScenarioInput,
     notices: &mut Vec<String>,
 ) -> Option<(ScenarioInput, Scenario)> {
+    let (input, remaining) = sanitize_link(input, notices);
+    let input = match remaining {
+        None => input,
+        Some(error) => {
+            notices.push(format!("ignored {}: {}", error.field, error.message));
+            ScenarioInput::default()
+        }
+    };
+    Scenario::try_from(input.clone()).ok().map(|s| (input, s))
+}
+
+/// A link's scenario with each field the model rejects on its own dropped to its default and
+/// named in `notices` (an unknown model, TP 3): a field is dropped only when its default gets
+/// validation further (valid, or the error moves to another field). What is left is kept as the
+/// link asked, with its error: a scenario that is well formed but does not fit (DeepSeek-R1 on
+/// 8 × H100) stays itself, so the page shows what was asked and says once why it does not fit
+/// (the error names the field and what would fit, `scenario::fit`), instead of another scenario.
+pub fn sanitize_link(
+    mut input: ScenarioInput,
+    notices: &mut Vec<String>,
+) -> (ScenarioInput, Option<ScenarioError>) {
     let defaults = ScenarioInput::default();
     let default_pairs = scenario_pairs(&defaults);
     for _ in 0..default_pairs.len() + 2 {
-        match Scenario::try_from(input.clone()) {
-            Ok(scenario) => return Some((input, scenario)),
-            Err(error) => {
-                notices.push(format!("ignored {}: {}", error.field, error.message));
-                let key = match error.field.split_once('.') {
-                    Some((field, _)) => field.to_string(),
-                    None => error.field.clone(),
-                };
-                let default_value = default_pairs
-                    .iter()
-                    .find(|(k, _)| *k == key)
-                    .map(|(_, v)| v.clone());
-                match default_value {
-                    Some(value) if set_scenario_field(&mut input, &key, &value).is_ok() => {}
-                    _ => input = defaults.clone(),
-                }
-            }
+        let error = match Scenario::try_from(input.clone()) {
+            Ok(_) => return (input, None),
+            Err(error) => error,
+        };
+        let key = match error.field.split_once('.') {
+            Some((field, _)) => field.to_string(),
+            None => error.field.clone(),
+        };
+        let mut candidate = input.clone();
+        let default_value = default_pairs
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone());
+        match default_value {
+            Some(value) if set_scenario_field(&mut candidate, &key, &value).is_ok() => {}
+            _ => candidate = defaults.clone(),
         }
+        let further = candidate != input
+            && Scenario::try_from(candidate.clone())
+                .map_or_else(|e| e.field != error.field, |_| true);
+        if !further {
+            return (input, Some(error));
+        }
+        notices.push(format!("ignored {}: {}", error.field, error.message));
+        input = candidate;
     }
-    Scenario::try_from(defaults.clone())
-        .ok()
-        .map(|s| (defaults, s))
+    let error = Scenario::try_from(input.clone()).err();
+    (input, error)
 }
 
 /// The view as pretty JSON with the same keys as the URL (`v`, scenario keys, `pins`, chart).
@@ -444,6 +500,10 @@ pub fn read_json(text: &str) -> Result<ViewState, String> {
                         set_scenario_field(&mut input, k, &text)
                             .map_err(|why| format!("pins[{index}].{k}: {why}"))?;
                     }
+                    price_unstated(
+                        &mut input,
+                        fields.iter().any(|(k, _)| k == USD_PER_GPU_HOUR.key),
+                    );
                     Scenario::try_from(input.clone())
                         .map_err(|e| format!("pins[{index}].{}: {}", e.field, e.message))?;
                     view.pins.push(input);
@@ -458,6 +518,10 @@ pub fn read_json(text: &str) -> Result<ViewState, String> {
             }
         }
     }
+    price_unstated(
+        &mut view.scenario,
+        object.iter().any(|(k, _)| k == USD_PER_GPU_HOUR.key),
+    );
     Ok(view)
 }
 

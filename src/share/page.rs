@@ -3,7 +3,7 @@
 //! and the names and captions of exported files. Pure like the rest of `share`: the page passes
 //! `location.search` and the stored text in and gets text back.
 
-use super::{decode, encode, sanitize, EmbedOptions, ViewState};
+use super::{decode, encode, sanitize, sanitize_link, EmbedOptions, ViewState};
 use crate::model::OperatingPoint;
 use crate::present::report::{format_number, format_usd};
 use crate::scenario::Scenario;
@@ -27,11 +27,11 @@ pub struct StartView {
     pub source: StartSource,
 }
 
-/// Sanitize the scenario and every pin of a decoded view, naming what was dropped.
+/// Sanitize the scenario and every pin of a decoded view, naming what was dropped. The scenario
+/// keeps what the link asked for when that is well formed but does not fit (`sanitize_link`):
+/// the page opens on it and its error, never on another scenario.
 fn sanitize_view(mut view: ViewState, notices: &mut Vec<String>) -> ViewState {
-    if let Some((input, _)) = sanitize(view.scenario.clone(), notices) {
-        view.scenario = input;
-    }
+    view.scenario = sanitize_link(view.scenario, notices).0;
     let mut pins = Vec::with_capacity(view.pins.len());
     for (index, pin) in view.pins.into_iter().enumerate() {
         let mut pin_notices = Vec::new();

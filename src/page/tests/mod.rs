@@ -6,6 +6,7 @@ mod decision_data;
 mod decisions;
 mod fields;
 mod knobs;
+mod link;
 mod pins;
 mod report;
 mod state;

@@ -11,19 +11,20 @@ use crate::page::state::{Action, State, View};
 use crate::present::chart::Marker;
 use crate::present::glossary;
 use crate::present::report::{format_number, parallelism_hint};
-use crate::scenario::fields::{Field, ENGINE, GPU, MODEL};
+use crate::scenario::fields::{Field, CONCURRENCY, ENGINE, GPU, MODEL};
 use crate::share::{self, ViewState};
 use crate::ui::explorer::advanced::Advanced;
 use crate::ui::explorer::chart_axes::{projection, ChartAxes};
 use crate::ui::explorer::chart_canvas::ChartCanvas;
 use crate::ui::explorer::controls::{Controls, INPUT_ERROR_ID};
 use crate::ui::explorer::custom_model::CustomModel;
-use crate::ui::explorer::embed::EmbedView;
+use crate::ui::explorer::embed::{EmbedView, EMBED_ID, OPEN_EXPLORER_ID};
 use crate::ui::explorer::numbers::Numbers;
 use crate::ui::explorer::techniques::{ladder_summary, TechniqueControls, WorkloadSelect};
 use crate::ui::platform::perf;
 use crate::ui::platform::share_sync::{self, UrlNotice};
 use crate::ui::platform::tools_link::{use_tools_link, LinkOptions};
+use crate::ui::widgets::field_control::show_error;
 use crate::ui::widgets::glossary::Term;
 use crate::ui::widgets::slider::Slider;
 use yew::prelude::*;
@@ -205,6 +206,10 @@ pub fn app(props: &AppProps) -> Html {
         perf::mark_update_start();
         dispatcher.dispatch(Action::MoveSlider(position));
     });
+    let on_type = use_callback(state.dispatcher(), |text: String, dispatcher| {
+        perf::mark_update_start();
+        dispatcher.dispatch(Action::Edit(&CONCURRENCY, text));
+    });
     let on_knob = use_callback(state.dispatcher(), |action: KnobAction, dispatcher| {
         perf::mark_update_start();
         dispatcher.dispatch(Action::Knob(action));
@@ -217,20 +222,57 @@ pub fn app(props: &AppProps) -> Html {
         },
     );
 
-    let Some(view) = state.view.clone() else {
-        let reason = state
-            .error
-            .as_ref()
-            .map_or_else(|| "unknown error".to_string(), |e| e.text());
+    if state.view.is_none() && state.error.is_none() {
+        // Neither a view nor an error: only a broken build gets here.
         return html! {
             <main class="startup-error" role="alert">
                 <h1>{ "servecost could not start" }</h1>
-                <p>{ format!("The built-in scenario could not be evaluated: {reason}.") }</p>
-                <p>{ "This is a bug in this build of the page; please report it." }</p>
+                <p>{ "The built-in scenario could not be evaluated. This is a bug in this build of the page; please report it." }</p>
             </main>
         };
-    };
-
+    }
+    // Without a view (an opening link that asked for a scenario that does not validate: the
+    // controls keep what it asked for) the chart's place states the error, once; with one, the
+    // error also appears under the control it names and the last good view stays.
+    let view = state.view.clone();
+    show_error(state.error.as_ref().filter(|_| view.is_some()));
+    let unfit_text = state
+        .error
+        .as_ref()
+        .filter(|_| view.is_none())
+        .map(|e| format!("{}.", e.text().trim_end_matches('.')));
+    let explorer = || share_sync::link_to(&share::without_embed(&state.view_state()));
+    if embed {
+        let Some(view) = view else {
+            return html! {
+                <main class="embed" id={EMBED_ID}>
+                    <p id={INPUT_ERROR_ID} class="input-error embed-unfit" role="alert">{ unfit_text }</p>
+                    <a id={OPEN_EXPLORER_ID} class="embed-open" href={explorer()} target="_blank" rel="noopener">
+                        { "Open in the full explorer" }<span aria-hidden="true">{ " ↗" }</span>
+                    </a>
+                </main>
+            };
+        };
+        let (controls, mut notices) = embed_controls(&start.start.view.embed.controls);
+        notices.splice(0..0, start.start.notices.iter().cloned());
+        return html! {
+            <EmbedView
+                view={view}
+                texts={state.texts.clone()}
+                knobs={state.knobs.clone()}
+                decision={state.decision.clone()}
+                error={state.error.clone()}
+                slider_position={state.slider_position}
+                {controls}
+                explorer_href={explorer()}
+                projection={projection(&state.chart)}
+                {notices}
+                {on_move}
+                {on_edit}
+                {on_knob}
+            />
+        };
+    }
     let error_text = state
         .error
         .as_ref()
@@ -241,37 +283,8 @@ pub fn app(props: &AppProps) -> Html {
             )
         })
         .unwrap_or_default();
-    let (status, beyond) = kv_status(&view);
-    let concurrency = view.concurrency();
-    let value_text = match concurrency {
-        1 => "1 request in flight".to_string(),
-        c => format!("{c} requests in flight"),
-    };
-    if embed {
-        let (controls, mut notices) = embed_controls(&start.start.view.embed.controls);
-        notices.splice(0..0, start.start.notices.iter().cloned());
-        let explorer = share_sync::link_to(&share::without_embed(&state.view_state()));
-        return html! {
-            <EmbedView
-                view={view}
-                texts={state.texts.clone()}
-                knobs={state.knobs.clone()}
-                decision={state.decision.clone()}
-                error={state.error.clone()}
-                slider_position={state.slider_position}
-                {controls}
-                explorer_href={explorer}
-                projection={projection(&state.chart)}
-                {notices}
-                {on_move}
-                {on_edit}
-                {on_knob}
-            />
-        };
-    }
     let error_field = state.error.as_ref().map(|e| e.field.clone());
-    let model_name = view.scenario.model.name.clone();
-    let hardware = format!("{} × {}", view.scenario.gpu_count, view.scenario.gpu.name);
+    let hint = |text: Option<String>| AttrValue::from(text.unwrap_or_default());
 
     html! {
         <div class="app">
@@ -279,13 +292,15 @@ pub fn app(props: &AppProps) -> Html {
             <main class="layout">
                 <section class="panel scenario" aria-labelledby="scenario-title">
                     <h2 id="scenario-title">{ "Scenario" }</h2>
-                    <div id={INPUT_ERROR_ID} class="input-error" role="alert">{ error_text }</div>
+                    if view.is_some() {
+                        <div id={INPUT_ERROR_ID} class="input-error" role="alert">{ error_text }</div>
+                    }
                     <Controls
                         texts={state.texts.clone()}
-                        error_field={state.error.as_ref().map(|e| e.field.clone())}
-                        tp_hint={tp_hint(&view)}
-                        parallelism_hint={parallelism_hint(&view.scenario).unwrap_or_default()}
-                        engine_hint={view.scenario.profile.describe()}
+                        error_field={error_field.clone()}
+                        tp_hint={hint(view.as_ref().map(tp_hint))}
+                        parallelism_hint={hint(view.as_ref().and_then(|v| parallelism_hint(&v.scenario)))}
+                        engine_hint={hint(view.as_ref().map(|v| v.scenario.profile.describe()))}
                         price_hint={price_hint(state.texts.get(&GPU))}
                         on_edit={on_edit.clone()}
                         chosen_only={!second_pass}
@@ -302,6 +317,43 @@ pub fn app(props: &AppProps) -> Html {
                         <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} engine={AttrValue::from(state.texts.get(&ENGINE).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
                     }
                 </section>
+                if let Some(view) = view {
+                    { explorer_view(&state, view, overlay, on_chart, on_move, on_type) }
+                } else {
+                    <section class="panel hero unfit" aria-labelledby="chart-title">
+                        <h2 id="chart-title">{ "No curve for this scenario" }</h2>
+                        <div id={INPUT_ERROR_ID} class="input-error" role="alert">{ unfit_text }</div>
+                        <p class="hint">{ "The controls show what the link asked for; change the marked field to see a curve." }</p>
+                    </section>
+                }
+                // The tools module's notes (`ui::tools::notes`) and production-gap waterfall
+                // (`ui::tools::production_gap`).
+                <div id={crate::ui::tools::notes::NOTES_SLOT_ID} class="notes-slot"></div>
+                <section id={crate::ui::tools::production_gap::GAP_SLOT_ID} class="synthetic"></section>
+            </main>
+        </div>
+    }
+}
+
+/// The chart, slider and numbers of a view.
+fn explorer_view(
+    state: &State,
+    view: View,
+    overlay: crate::page::state::Shared<crate::present::chart::Overlay>,
+    on_chart: Callback<share::ChartOptions>,
+    on_move: Callback<u32>,
+    on_type: Callback<String>,
+) -> Html {
+    let (status, beyond) = kv_status(&view);
+    let concurrency = view.concurrency();
+    let value_text = match concurrency {
+        1 => "1 request in flight".to_string(),
+        c => format!("{c} requests in flight"),
+    };
+    let model_name = view.scenario.model.name.clone();
+    let hardware = format!("{} × {}", view.scenario.gpu_count, view.scenario.gpu.name);
+    html! {
+        <>
                 <section class="panel hero" aria-labelledby="chart-title">
                     <div class="panel-head">
                         <h2 id="chart-title">
@@ -328,6 +380,9 @@ pub fn app(props: &AppProps) -> Html {
                         value_text={value_text}
                         on_move={on_move}
                         describedby={Some(AttrValue::from(KV_STATUS_ID))}
+                        value={concurrency}
+                        on_type={Some(on_type)}
+                        error={concurrency_error(state)}
                     />
                     <p id={KV_STATUS_ID} class={classes!("kv-status", beyond.then_some("beyond"))}>{ status }</p>
                     // A technique level with no curve says why (e.g. disaggregation on one GPU).
@@ -340,11 +395,15 @@ pub fn app(props: &AppProps) -> Html {
                     <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
                         class={crate::model::expected_error::Class::of(&view.scenario, &view.point)} />
                 </section>
-                // The tools module's notes (`ui::tools::notes`) and production-gap waterfall
-                // (`ui::tools::production_gap`).
-                <div id={crate::ui::tools::notes::NOTES_SLOT_ID} class="notes-slot"></div>
-                <section id={crate::ui::tools::production_gap::GAP_SLOT_ID} class="synthetic"></section>
-            </main>
-        </div>
+        </>
     }
+}
+
+/// The message under the batch-size number box, when the current error is the concurrency's.
+pub fn concurrency_error(state: &State) -> Option<AttrValue> {
+    state
+        .error
+        .as_ref()
+        .filter(|e| e.field == CONCURRENCY.key)
+        .map(|e| AttrValue::from(e.message.clone()))
 }

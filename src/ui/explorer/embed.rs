@@ -2,7 +2,9 @@
 //! `<iframe>`. Same wasm and state as the explorer, but only the chart, the batch-size slider,
 //! $/M output with two throughput numbers ("—" and a hint asking for a price when there is
 //! none), the controls named by `controls=`, and a link that opens the same view in the full
-//! explorer.
+//! explorer. What the link held that could not be used is listed under the numbers, never over
+//! the chart; a link whose scenario does not validate gets its error in the chart's place
+//! (`app.rs`).
 //!
 //! It tells its parent how tall it is, `postMessage({type: "servecost:height", height}, "*")`,
 //! at start and whenever its size changes, and nothing else. It installs no `message`
@@ -183,6 +185,8 @@ pub fn embed_view(props: &EmbedProps) -> Html {
         .unwrap_or_default();
     html! {
         <main class="embed" id={EMBED_ID} ref={root}>
+            // Under the numbers (CSS `order`), never over the chart: a 600 × 400 frame has no room
+            // above it.
             <UrlNotice notices={props.notices.clone()} />
             <div class="embed-head">
                 <h1 class="embed-title">{ format!("{} on {} × {}", scenario.model.name, scenario.gpu_count, scenario.gpu.name) }</h1>

@@ -2,17 +2,53 @@
 //! choices, or options the caller gives, such as the catalog's models) or text box, whose id is
 //! the field's key, with its label and unit from the table, an optional hint under it (which may
 //! name a glossary term), and `aria-invalid`/`aria-describedby` pointing at `#input-error` when
-//! the current error names it. The explorer's controls, the technique and advanced panels and the
-//! embed's `controls=` all build their controls from this.
+//! the current error names it; the error's message also appears right under the control
+//! (`field_error`, from the error the explorer or the embed shows, `show_error`), so it is in
+//! view where the user typed. The explorer's controls, the technique and advanced panels and
+//! the embed's `controls=` all build their controls from this.
 //!
 //! Text boxes are `type=text` with a numeric keyboard hint rather than `type=number`: the page,
 //! not the browser, decides what is a number, and says so in `#input-error`.
 
+use crate::page::fields::InputError;
 use crate::scenario::fields::{Field, Kind};
 use yew::prelude::*;
 
 /// Id of the box the page's input errors are shown in (`app.rs`).
 pub const INPUT_ERROR_ID: &str = "input-error";
+
+thread_local! {
+    /// The page's current input error, set by the explorer and the embed on every render of
+    /// their state (`show_error`), read by each control's `labelled` (which the panels call while
+    /// rendering, after their app). A thread-local rather than a field of `FieldContext` or a
+    /// Yew context: each panel builds its own context, and a context provider and a component
+    /// per message cost the explorer's first load about 2 KB (gzip) for one line of text.
+    static SHOWN_ERROR: std::cell::RefCell<Option<InputError>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Set the error whose message appears under the control it names.
+pub fn show_error(error: Option<&InputError>) {
+    SHOWN_ERROR.with(|shown| {
+        if shown.borrow().as_ref() != error {
+            *shown.borrow_mut() = error.cloned();
+        }
+    });
+}
+
+/// Id of the message under the control of `key`.
+pub fn field_error_id(key: &str) -> String {
+    format!("{key}-error")
+}
+
+/// The message under the control of `key`, when the shown error names it.
+pub fn field_error(key: &str) -> Html {
+    SHOWN_ERROR.with(|shown| match shown.borrow().as_ref() {
+        Some(error) if error.field == key => html! {
+            <p class="field-error" id={field_error_id(key)}>{ error.message.clone() }</p>
+        },
+        _ => Html::default(),
+    })
+}
 
 /// What every field control needs from its panel.
 #[derive(Clone, PartialEq)]
@@ -52,6 +88,7 @@ impl FieldContext {
     fn described_by(&self, field: &Field, has_hint: bool) -> Option<AttrValue> {
         let ids: Vec<String> = [
             has_hint.then(|| format!("{}-hint", field.key)),
+            self.invalid(field).then(|| field_error_id(field.key)),
             self.invalid(field).then(|| INPUT_ERROR_ID.to_string()),
         ]
         .into_iter()
@@ -65,6 +102,9 @@ impl FieldContext {
             <div class="field">
                 <label for={field.key}>{ field.label_with_unit() }</label>
                 { control }
+                if self.invalid(field) {
+                    { field_error(field.key) }
+                }
                 if let Some(hint) = hint {
                     <p class="hint" id={format!("{}-hint", field.key)}>{ hint }</p>
                 }

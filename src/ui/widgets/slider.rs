@@ -1,13 +1,19 @@
 //! A reusable log-scale slider: a native `<input type=range>` over positions `0..=steps`, which
 //! the caller maps log-uniformly onto `1..=max_value` (see `model::pareto::slider_to_concurrency`).
 //!
-//! Native range inputs are keyboard operable for free (arrows = one step, Home/End);
-//! PageUp/PageDown move to the next power of two of the mapped value above or below (64 → 128,
-//! 100 → 64; as near as the track allows), clamped to the ends. `aria-valuetext` makes screen
-//! readers announce the mapped value rather than the raw position. Scale labels under the track
-//! show where the log scale puts round values.
+//! Native range inputs are keyboard operable for free (Home/End); the arrows move one visible
+//! step of the mapped value (`model::pareto::arrow_position`: the next whole number near 1, 1/8
+//! of a doubling higher up; the track's own step is a thousandth of it, ~83 presses per doubling
+//! near 1); PageUp/PageDown move to the next power of two of the mapped value above or below
+//! (64 → 128, 100 → 64; as near as the track allows), clamped to the ends. `aria-valuetext` makes
+//! screen readers announce the mapped value rather than the raw position. Scale labels under the
+//! track show where the log scale puts round values. With `on_type`, a labelled number box
+//! (`#<id>-number`) beside it takes a typed value; the page validates it and shows its error
+//! under the box (`error`).
 
-use crate::model::pareto::{concurrency_to_slider, slider_to_concurrency};
+use crate::model::pareto::{arrow_position, concurrency_to_slider, slider_to_concurrency};
+use crate::scenario::fields::CONCURRENCY;
+use crate::ui::widgets::field_control::field_error_id;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -27,6 +33,16 @@ pub struct SliderProps {
     /// Id of an element describing the slider's state (e.g. the KV-capacity status line).
     #[prop_or_default]
     pub describedby: Option<AttrValue>,
+    /// The mapped value now (the number box shows it).
+    #[prop_or_default]
+    pub value: u32,
+    /// Called with the number box's text when it is committed (Enter, blur, its arrows); no box
+    /// without it.
+    #[prop_or_default]
+    pub on_type: Option<Callback<String>>,
+    /// The typed value's error, shown under the number box (`#concurrency-error`).
+    #[prop_or_default]
+    pub error: Option<AttrValue>,
 }
 
 /// Values shown under the track: positions 0, ¼, ½, ¾ and the end.
@@ -74,13 +90,16 @@ pub fn slider(props: &SliderProps) -> Html {
             }
         }
     });
-    // PageUp/PageDown by powers of two (the native step would be a tenth of the track).
+    // PageUp/PageDown by powers of two (the native step would be a tenth of the track), the
+    // arrows by one visible step (the native one would often not change the value shown).
     let onkeydown = {
         let (on_move, steps, max_value) = (props.on_move.clone(), props.steps, props.max_value);
         Callback::from(move |event: KeyboardEvent| {
-            let up = match event.key().as_str() {
-                "PageUp" => true,
-                "PageDown" => false,
+            let (page, up) = match event.key().as_str() {
+                "PageUp" => (true, true),
+                "PageDown" => (true, false),
+                "ArrowRight" | "ArrowUp" => (false, true),
+                "ArrowLeft" | "ArrowDown" => (false, false),
                 _ => return,
             };
             let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else {
@@ -88,7 +107,10 @@ pub fn slider(props: &SliderProps) -> Html {
             };
             event.prevent_default();
             if let Ok(position) = input.value().trim().parse::<u32>() {
-                let next = page_position(position, steps, max_value, up);
+                let next = match page {
+                    true => page_position(position, steps, max_value, up),
+                    false => arrow_position(position, max_value, up).min(steps),
+                };
                 if next != position {
                     input.set_value(&next.to_string());
                     on_move.emit(next);
@@ -97,6 +119,25 @@ pub fn slider(props: &SliderProps) -> Html {
         })
     };
     let output_id = format!("{}-value", props.id);
+    let invalid = props.error.is_some();
+    let number = props.on_type.clone().map(|on_type| {
+        let number_id = format!("{}-number", props.id);
+        let onchange = Callback::from(move |event: Event| {
+            if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                on_type.emit(input.value());
+            }
+        });
+        html! {
+            <span class="slider-number">
+                <label for={number_id.clone()}>{ "Batch size" }</label>
+                <input type="number" id={number_id} min="1" max={props.max_value.to_string()} step="1"
+                    inputmode="numeric" value={props.value.to_string()}
+                    aria-invalid={invalid.then_some("true")}
+                    aria-describedby={invalid.then(|| field_error_id(CONCURRENCY.key))}
+                    {onchange} />
+            </span>
+        }
+    });
     html! {
         <div class="slider">
             <div class="slider-head">
@@ -104,7 +145,11 @@ pub fn slider(props: &SliderProps) -> Html {
                 <output id={output_id} for={props.id.clone()} class="slider-value">
                     { props.value_text.clone() }
                 </output>
+                { for number }
             </div>
+            if let Some(error) = props.error.clone() {
+                <p class="field-error" id={field_error_id(CONCURRENCY.key)}>{ error }</p>
+            }
             <input
                 type="range"
                 id={props.id.clone()}
