@@ -30,7 +30,8 @@ mod ticks;
 pub use axis::{PlotValues, Projection, XAxis, YAxis};
 pub use layout::{axes, compact, log_ticks, Axes};
 pub use overlay::{
-    pin_style, MarkerShape, Overlay, PinStyle, PinnedCurve, MAX_PINNED_CURVES, MAX_TEXT_POINTS,
+    pin_style, MarkerShape, Overlay, PinPoint, PinStyle, PinnedCurve, MAX_PINNED_CURVES,
+    MAX_TEXT_POINTS,
 };
 pub use pareto::{
     draw_pareto, draw_pareto_layered, draw_pareto_part, draw_pareto_with, Frame, Part,

@@ -9,7 +9,7 @@
 use super::axis::{frame, Projection, XAxis, YAxis};
 use super::layout::Axes;
 use super::legend::{LegendItem, Symbol};
-use super::overlay::{self, Overlay, PinnedCurve};
+use super::overlay::{self, Overlay, PinPoint, PinnedCurve};
 use super::style::{
     ChartOptions, Theme, OKABE_ITO_BLUE, OKABE_ITO_BLUISH_GREEN, OKABE_ITO_SKY_BLUE,
 };
@@ -124,8 +124,9 @@ pub(super) struct ProjectedOther<'a> {
     pub series: usize,
 }
 
-/// Pinned curves carry only (tokens/s per user, tokens/s per GPU) pairs: x can become TPOT
-/// (`1000/x` ms), but y can only be shown per GPU, so other y axes leave the pins out.
+/// Pinned curves and measured points moved onto the axes. Pins carry every value an axis plots
+/// (`PinPoint`); measured points only (tokens/s per user, tokens/s per GPU), so other y axes
+/// leave them out.
 fn project_overlay<'a>(overlay: &'a Overlay, projection: &Projection) -> Cow<'a, Overlay> {
     if projection.is_native() || (overlay.pins.is_empty() && overlay.measured.is_empty()) {
         return Cow::Borrowed(overlay);
@@ -144,26 +145,27 @@ fn project_overlay<'a>(overlay: &'a Overlay, projection: &Projection) -> Cow<'a,
     } else {
         Vec::new()
     };
-    let pins = if projection.y == YAxis::PerGpu {
-        overlay
-            .pins
-            .iter()
-            .map(|pin| PinnedCurve {
-                label: pin.label.clone(),
-                points: pin
-                    .points
-                    .iter()
-                    .filter(|(x, _)| *x > 0.0)
-                    .map(|&(x, y)| match projection.x {
-                        XAxis::Interactivity => (x, y),
-                        XAxis::Tpot => (1000.0 / x, y),
+    // Pins carry every value an axis can plot: each point moves like a curve point
+    // (`Projection::project_curve`), x and plot y in its per-user and per-GPU fields.
+    let pins = overlay
+        .pins
+        .iter()
+        .map(|pin| PinnedCurve {
+            label: pin.label.clone(),
+            points: pin
+                .points
+                .iter()
+                .filter_map(|p| {
+                    let (x, y) = projection.plot(p)?;
+                    Some(PinPoint {
+                        tok_s_per_user: x,
+                        output_tok_s_per_gpu: y,
+                        ..*p
                     })
-                    .collect(),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+                })
+                .collect(),
+        })
+        .collect();
     Cow::Owned(Overlay {
         pins,
         measured,
@@ -238,7 +240,7 @@ impl<'a> Projected<'a> {
                 self.overlay
                     .pins
                     .iter()
-                    .flat_map(|pin| pin.points.iter().copied()),
+                    .flat_map(|pin| pin.points.iter().map(PinPoint::xy)),
             )
             .collect();
         points.extend(self.others.iter().flat_map(|o| o.points.iter().copied()));
@@ -521,25 +523,44 @@ mod tests {
     }
 
     #[test]
-    fn pins_follow_the_x_axis_but_need_per_gpu_y() {
+    fn pins_follow_every_axis() {
+        let point = |x: f64, y: f64, usd: Option<f64>| PinPoint {
+            tok_s_per_user: x,
+            output_tok_s_per_gpu: y,
+            output_tok_s: Some(8.0 * y),
+            usd_per_m_output: usd,
+        };
         let overlay = Overlay {
             pins: vec![PinnedCurve {
                 label: "pin 1".into(),
-                points: vec![(50.0, 100.0), (10.0, 900.0)],
+                points: vec![point(50.0, 100.0, Some(4.0)), point(10.0, 900.0, None)],
             }],
             ..Overlay::default()
         };
-        let tpot = Projection {
-            x: XAxis::Tpot,
-            y: YAxis::PerGpu,
+        let moved = |x: XAxis, y: YAxis| -> Vec<(f64, f64)> {
+            project_overlay(&overlay, &Projection { x, y }).pins[0]
+                .points
+                .iter()
+                .map(PinPoint::xy)
+                .collect()
         };
-        let moved = project_overlay(&overlay, &tpot);
-        assert_eq!(moved.pins[0].points, vec![(20.0, 100.0), (100.0, 900.0)]);
-        let usd = Projection {
-            y: YAxis::UsdPerMOutput,
-            ..tpot
-        };
-        assert!(project_overlay(&overlay, &usd).pins.is_empty());
+        assert_eq!(
+            moved(XAxis::Tpot, YAxis::PerGpu),
+            vec![(20.0, 100.0), (100.0, 900.0)]
+        );
+        assert_eq!(
+            moved(XAxis::Interactivity, YAxis::Aggregate),
+            vec![(50.0, 800.0), (10.0, 7200.0)]
+        );
+        // The cost axes show the priced point only ($/M in plot coordinates: ln).
+        assert_eq!(
+            moved(XAxis::Interactivity, YAxis::UsdPerMOutput),
+            vec![(50.0, 4f64.ln())]
+        );
+        assert_eq!(
+            moved(XAxis::Tpot, YAxis::TokensPerUsd),
+            vec![(20.0, 250_000.0)]
+        );
         assert_eq!(*project_overlay(&overlay, &Projection::default()), overlay);
     }
 
