@@ -17,6 +17,7 @@
 
 mod axis;
 pub mod band;
+pub mod hit;
 mod layout;
 pub mod leaderboard;
 mod legend;
@@ -34,7 +35,7 @@ pub use overlay::{
     MAX_TEXT_POINTS,
 };
 pub use pareto::{
-    draw_pareto, draw_pareto_layered, draw_pareto_part, draw_pareto_with, Frame, Part,
+    draw_pareto, draw_pareto_layered, draw_pareto_part, draw_pareto_with, Frame, Part, PlotArea,
 };
 pub use series::{series_look, Layers, OtherCurve, SeriesLook, SERIES_COUNT};
 pub use style::{

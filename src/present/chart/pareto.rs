@@ -180,11 +180,29 @@ pub enum Part {
     Current,
 }
 
-/// What places everything on the chart: the legend's layout and the axes (none when there is
-/// nothing to plot). Two draws with the same inputs but the current point (curve, overlay,
-/// layers, options, size) and an equal frame paint the same base.
+/// What places everything on the chart: the legend's layout, the axes and where they lie on
+/// the backend (none when there is nothing to plot). Two draws with the same inputs but the
+/// current point (curve, overlay, layers, options, size) and an equal frame paint the same base.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Frame(Option<(LegendLayout, Axes)>);
+pub struct Frame(Option<(LegendLayout, Axes, PlotArea)>);
+
+/// Where the axes' ends lie, in backend pixels: `left`/`right` are the x range's ends, `bottom`
+/// and `top` the y range's (as plotters maps them), so a point's pixel is a linear map of its
+/// plot coordinates (`hit::pixel_of`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlotArea {
+    pub left: f64,
+    pub right: f64,
+    pub bottom: f64,
+    pub top: f64,
+}
+
+impl Frame {
+    /// The axes and where they lie; `None` when nothing was plotted.
+    pub fn plot(&self) -> Option<(&Axes, &PlotArea)> {
+        self.0.as_ref().map(|(_, axes, area)| (axes, area))
+    }
+}
 
 /// Draw `part` of the chart (see `Part`); returns the frame it laid the chart out in.
 pub fn draw_pareto_part<DB: DrawingBackend>(
@@ -526,6 +544,14 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
             .map_err(drawing_error)?;
     }
 
+    let (left, bottom) = chart.backend_coord(&(axes.x.start, axes.y.start));
+    let (right, top) = chart.backend_coord(&(axes.x.end, axes.y.end));
+    let area = PlotArea {
+        left: f64::from(left),
+        right: f64::from(right),
+        bottom: f64::from(bottom),
+        top: f64::from(top),
+    };
     root.present().map_err(drawing_error)?;
-    Ok(Frame(Some((legend_layout, axes))))
+    Ok(Frame(Some((legend_layout, axes, area))))
 }

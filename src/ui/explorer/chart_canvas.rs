@@ -2,10 +2,16 @@
 //! pixels, draws with `chart::draw_pareto_layered` through the page's canvas backend
 //! (`canvas_backend.rs`), and redraws when the curve, the current point, the box size or the
 //! colour scheme changes. Nothing here computes the model.
+//!
+//! Pointing at a curve point (hover, or focus the canvas and press ← →) shows its numbers in
+//! an HTML tooltip (`#chart-tooltip`) with a ring over the point, both placed by
+//! `chart::hit` from the last draw's frame: the canvas is not redrawn for them, so the kept base
+//! stays valid. A click or Enter picks the point (`on_pick`: the page moves the slider there).
 
 use crate::model::techniques::TechniqueStudy;
 use crate::model::Curve;
 use crate::page::state::Shared;
+use crate::present::chart::hit::{self, Target};
 use crate::present::chart::{
     draw_pareto_part, ChartOptions, Frame, Layers, Marker, OtherCurve, Overlay, Part, Projection,
 };
@@ -19,6 +25,9 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 pub const CHART_ID: &str = "pareto-chart";
+pub const TOOLTIP_ID: &str = "chart-tooltip";
+/// How far from a point (CSS px) the pointer still picks it.
+const REACH_CSS_PX: f64 = 24.0;
 /// Used when the canvas has no layout box yet (e.g. mounted in a detached test container).
 const FALLBACK_SIZE_CSS_PX: (f64, f64) = (640.0, 400.0);
 
@@ -40,6 +49,9 @@ pub struct ChartCanvasProps {
     /// The expected tok/s error per regime, drawn as a band around the curve (`chart::band`).
     #[prop_or_default]
     pub error_band: [Option<f64>; 3],
+    /// A curve point was clicked or picked with Enter: its concurrency.
+    #[prop_or_default]
+    pub on_pick: Option<Callback<u32>>,
 }
 
 /// Bumped by the resize observer and the colour-scheme listener to force a redraw.
@@ -90,7 +102,7 @@ fn draw(
     key: &DrawKey,
     known_box: Option<(i32, i32)>,
     kept: &RefCell<Option<Base>>,
-) -> Result<(), String> {
+) -> Result<Frame, String> {
     let (curve, current, overlay, techniques, projection, _, error_band) = key;
     let (backend, options) = prepare(canvas, known_box, FALLBACK_SIZE_CSS_PX)?;
     let none = Overlay::default();
@@ -145,21 +157,22 @@ fn draw(
     let Some(base) = reusable else {
         // New inputs: the whole chart at once. Only a second draw of the same inputs (a slider
         // move) pays for painting a base to keep.
-        part(backend, Part::All)?;
+        let frame = part(backend, Part::All)?;
         *kept = Some(Base {
             canvas: None,
             inputs,
             frame: None,
         });
-        return Ok(());
+        return Ok(frame);
     };
     let mut backend = Some(backend);
     if let (Some(canvas), Some(frame)) = (&base.canvas, &base.frame) {
         copy(canvas)?;
         let visible = backend.take().ok_or("no backend")?;
-        if part(visible, Part::Current)? == *frame {
+        let drawn = part(visible, Part::Current)?;
+        if drawn == *frame {
             *kept = Some(base);
-            return Ok(());
+            return Ok(drawn);
         }
     }
     // The base afresh, off the page, then copied and the current point drawn over it.
@@ -181,9 +194,9 @@ fn draw(
     *kept = Some(Base {
         canvas: Some(base_canvas),
         inputs,
-        frame: Some(frame),
+        frame: Some(frame.clone()),
     });
-    Ok(())
+    Ok(frame)
 }
 
 /// A canvas that is not in the document (the base's).
@@ -216,13 +229,15 @@ fn draw_keyed(
     known_box: Option<(i32, i32)>,
     failure: &UseStateHandle<Option<String>>,
     kept: &RefCell<Option<Base>>,
+    drawn_frame: &RefCell<Option<Frame>>,
 ) -> bool {
     let Some(canvas) = canvas_ref.cast::<web_sys::HtmlCanvasElement>() else {
         return false;
     };
     perf::mark_draw_start();
     match draw(&canvas, key, known_box, kept) {
-        Ok(()) => {
+        Ok(frame) => {
+            *drawn_frame.borrow_mut() = Some(frame);
             if failure.is_some() {
                 failure.set(None);
             }
@@ -245,6 +260,9 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     let known_box = use_mut_ref(|| None::<(i32, i32)>);
     // The last painted base of the chart (`draw`).
     let kept = use_mut_ref(|| None::<Base>);
+    // The frame of the last draw (`chart::hit` places points by it) and the pointed-at point.
+    let drawn_frame = use_mut_ref(|| None::<Frame>);
+    let focus = use_state(|| None::<Target>);
 
     // Redraw on every change of curve, marker or layout.
     let key: DrawKey = (
@@ -267,10 +285,18 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         let (canvas_ref, failure, known_box) =
             (canvas_ref.clone(), failure.clone(), known_box.clone());
         let (early, drawn, key, kept) = (early.clone(), drawn.clone(), key.clone(), kept.clone());
+        let drawn_frame = drawn_frame.clone();
         wasm_bindgen_futures::spawn_local(async move {
             // Unless the effect came first (a render quick enough that Yew did not yield).
             if !*drawn.borrow()
-                && draw_keyed(&canvas_ref, &key, *known_box.borrow(), &failure, &kept)
+                && draw_keyed(
+                    &canvas_ref,
+                    &key,
+                    *known_box.borrow(),
+                    &failure,
+                    &kept,
+                    &drawn_frame,
+                )
             {
                 *drawn.borrow_mut() = true;
                 *early.borrow_mut() = Some(key);
@@ -281,10 +307,18 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         let canvas_ref = canvas_ref.clone();
         let failure = failure.clone();
         let known_box = known_box.clone();
+        let drawn_frame = drawn_frame.clone();
         use_effect_with(key, move |key| {
             // Already drawn for exactly these inputs by the first-draw microtask.
             if early.borrow_mut().take().as_ref() != Some(key)
-                && draw_keyed(&canvas_ref, key, *known_box.borrow(), &failure, &kept)
+                && draw_keyed(
+                    &canvas_ref,
+                    key,
+                    *known_box.borrow(),
+                    &failure,
+                    &kept,
+                    &drawn_frame,
+                )
             {
                 *drawn.borrow_mut() = true;
             }
@@ -294,6 +328,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     // Watch the canvas box and the colour scheme for as long as the chart is mounted.
     {
         let canvas_ref = canvas_ref.clone();
+        let known_box = known_box.clone();
         let bump = layout.dispatcher();
         use_effect_with((), move |_| {
             let on_resize = {
@@ -337,11 +372,130 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         });
     }
 
+    // Backend pixels per CSS pixel, from the box the resize observer saw.
+    let scale = {
+        let (canvas_ref, known_box) = (canvas_ref.clone(), known_box.clone());
+        move || {
+            let width = canvas_ref
+                .cast::<web_sys::HtmlCanvasElement>()
+                .map_or(0, |c| c.width());
+            match *known_box.borrow() {
+                Some((css, _)) if css > 0 => f64::from(width) / f64::from(css),
+                _ => 1.0,
+            }
+        }
+    };
+    // The curve's pickable points as the last draw placed them.
+    let targets = {
+        let (curve, projection, drawn_frame) =
+            (props.curve.clone(), props.projection, drawn_frame.clone());
+        move || {
+            drawn_frame
+                .borrow()
+                .as_ref()
+                .map(|frame| hit::targets(&curve, frame, &projection))
+                .unwrap_or_default()
+        }
+    };
+    let pointed = {
+        let (targets, scale) = (targets.clone(), scale.clone());
+        move |event: &MouseEvent| {
+            let scale = scale();
+            let pixel = (
+                f64::from(event.offset_x()) * scale,
+                f64::from(event.offset_y()) * scale,
+            );
+            hit::nearest(&targets(), pixel, REACH_CSS_PX * scale)
+        }
+    };
+    let pick = {
+        let (on_pick, curve) = (props.on_pick.clone(), props.curve.clone());
+        move |target: Target| {
+            if let (Some(on_pick), Some(point)) = (&on_pick, curve.points.get(target.index)) {
+                on_pick.emit(point.concurrency);
+            }
+        }
+    };
+    let on_move = {
+        let (focus, pointed) = (focus.clone(), pointed.clone());
+        Callback::from(move |event: MouseEvent| {
+            let target = pointed(&event);
+            if *focus != target {
+                focus.set(target);
+            }
+        })
+    };
+    let on_click = {
+        let pick = pick.clone();
+        Callback::from(move |event: MouseEvent| {
+            if let Some(target) = pointed(&event) {
+                pick(target);
+            }
+        })
+    };
+    let on_key = {
+        let (focus, curve, current) = (focus.clone(), props.curve.clone(), props.current);
+        Callback::from(move |event: KeyboardEvent| {
+            let right = match event.key().as_str() {
+                "ArrowRight" => true,
+                "ArrowLeft" => false,
+                "Enter" => {
+                    if let Some(target) = *focus {
+                        pick(target);
+                    }
+                    return;
+                }
+                "Escape" => return focus.set(None),
+                _ => return,
+            };
+            event.prevent_default();
+            let start = curve
+                .points
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, p)| p.concurrency.abs_diff(current.concurrency))
+                .map_or(0, |(i, _)| i);
+            let from = focus.map(|t| t.index);
+            focus.set(hit::step(&targets(), from, start, right));
+        })
+    };
+    let on_leave = {
+        let focus = focus.clone();
+        Callback::from(move |_: FocusEvent| focus.set(None))
+    };
+    let on_out = {
+        let focus = focus.clone();
+        Callback::from(move |_: MouseEvent| focus.set(None))
+    };
+    let shown = focus.and_then(|target| {
+        let point = props.curve.points.get(target.index)?;
+        let scale = scale();
+        Some((
+            hit::tooltip_lines(point),
+            target.pixel.0 / scale,
+            target.pixel.1 / scale,
+        ))
+    });
+    let place = |x: f64, y: f64| format!("left:{x:.0}px;top:{y:.0}px");
+
     html! {
         <div class="chart-frame">
-            <canvas id={CHART_ID} ref={canvas_ref} role="img" aria-label={props.summary.clone()}>
+            <canvas id={CHART_ID} ref={canvas_ref} role="img" aria-label={props.summary.clone()}
+                tabindex="0" aria-describedby={TOOLTIP_ID}
+                onmousemove={on_move} onmouseleave={on_out} onclick={on_click}
+                onkeydown={on_key} onblur={on_leave}>
                 { props.summary.clone() }
             </canvas>
+            if let Some((_, x, y)) = &shown {
+                <div class="chart-focus" style={place(*x, *y)}></div>
+            }
+            <div id={TOOLTIP_ID} class={classes!("chart-tooltip", shown.as_ref().filter(|s| s.2 < 90.0).map(|_| "below"))}
+                role="tooltip" aria-live="polite" hidden={shown.is_none()}
+                style={shown.as_ref().map(|(_, x, y)| place(*x, *y))}>
+                if let Some((lines, _, _)) = &shown {
+                    { for lines.iter().map(|line| html! { <span>{ line.clone() }</span> }) }
+                }
+            </div>
             if let Some(message) = (*failure).clone() {
                 <p class="chart-failure" role="status">{ format!("The chart could not be drawn ({message}); the numbers are still current.") }</p>
             }
