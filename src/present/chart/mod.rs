@@ -22,6 +22,7 @@ mod layout;
 pub mod leaderboard;
 mod legend;
 pub mod load;
+pub mod notes;
 mod overlay;
 mod pareto;
 mod series;

@@ -249,13 +249,18 @@ impl<'a> Projected<'a> {
     }
 }
 
-/// The line style of a series other than the main curve.
-fn other_style(series: usize, options: &ChartOptions) -> (ShapeStyle, Option<(i32, i32)>) {
+/// Dash and gap (CSS px) of a solid look drawn as an other curve: behind a main curve it must
+/// not hide the one it may coincide with (paged vs contiguous KV below the contiguous capacity).
+const OTHER_SOLID_DASH_PX: (f64, f64) = (6.0, 2.0);
+
+/// The line style of a series other than the main curve: always dashed (the main curve alone
+/// is solid).
+fn other_style(series: usize, options: &ChartOptions) -> (ShapeStyle, (i32, i32)) {
     let look = series_look(series, options.theme);
+    let (dash, gap) = look.dash_px.unwrap_or(OTHER_SOLID_DASH_PX);
     (
         look.colour.stroke_width(options.px(1.8)),
-        look.dash_px
-            .map(|(dash, gap)| (options.offset(dash), options.offset(gap))),
+        (options.offset(dash), options.offset(gap)),
     )
 }
 
@@ -273,11 +278,8 @@ pub(super) fn curve_legend(
         .others
         .iter()
         .map(|other| {
-            let (style, dash) = other_style(other.series, options);
-            let symbol = match dash {
-                Some((dash, gap)) => Symbol::Dashes(style, dash, gap),
-                None => Symbol::Line(style),
-            };
+            let (style, (dash, gap)) = other_style(other.series, options);
+            let symbol = Symbol::Dashes(style, dash, gap);
             (
                 other.series,
                 LegendItem {
@@ -300,32 +302,52 @@ pub(super) fn curve_legend(
     entries.into_iter().map(|(_, item)| item).collect()
 }
 
-/// Draw the other curves: thinner lines, each in its series look, with a ring where each ends
-/// (its last feasible point: where that technique runs out of KV memory or engine slots).
+/// Draw the other curves: thinner dashed lines, each in its series look, with a ring where each
+/// ends (its last feasible point: where that technique runs out of KV memory or engine slots).
+/// Each dash has a casing of the background colour, so where curves coincide (paged and
+/// contiguous KV below the contiguous capacity, or any technique that changes nothing) the
+/// dashes on top stay visible on the line below.
 pub(super) fn draw_others<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
     chart: &mut ChartContext<'_, DB, CT>,
     projected: &Projected<'_>,
     options: &ChartOptions,
 ) -> Result<(), String> {
     let error = |e: DrawingAreaErrorKind<DB::ErrorType>| format!("chart: {e}");
-    for other in &projected.others {
-        let (style, dash) = other_style(other.series, options);
-        let points = other.points.clone();
-        match dash {
-            Some((dash, gap)) => chart
-                .draw_series(DashedLineSeries::new(points, dash, gap, style))
-                .map(|_| ())
-                .map_err(error)?,
-            None => chart
-                .draw_series(LineSeries::new(points, style))
-                .map(|_| ())
-                .map_err(error)?,
+    let casing = super::style::Palette::for_theme(options.theme)
+        .background
+        .stroke_width(options.px(4.5));
+    // Casings first, then the dashes, the densest first: where two curves coincide the sparser
+    // dashes (contiguous KV's) lie on the denser ones (paged KV's) and both show.
+    let mut order: Vec<(&ProjectedOther<'_>, ShapeStyle, (i32, i32))> = projected
+        .others
+        .iter()
+        .map(|other| {
+            let (style, dash) = other_style(other.series, options);
+            (other, style, dash)
+        })
+        .collect();
+    order.sort_by_key(|(_, _, (dash, gap))| -(dash * 100) / (dash + gap).max(1));
+    for (pass, (other, style, (dash, gap))) in order
+        .iter()
+        .map(|o| (0, o))
+        .chain(order.iter().map(|o| (1, o)))
+    {
+        let line = if pass == 0 { casing } else { *style };
+        chart
+            .draw_series(DashedLineSeries::new(
+                other.points.iter().copied(),
+                *dash,
+                *gap,
+                line,
+            ))
+            .map_err(error)?;
+        if pass == 1 {
+            let end = other
+                .points
+                .last()
+                .map(|&xy| Circle::new(xy, options.px(4.0), style.stroke_width(options.px(2.0))));
+            chart.draw_series(end).map_err(error)?;
         }
-        let end = other
-            .points
-            .last()
-            .map(|&xy| Circle::new(xy, options.px(4.0), style.stroke_width(options.px(2.0))));
-        chart.draw_series(end).map_err(error)?;
     }
     Ok(())
 }
@@ -562,6 +584,40 @@ mod tests {
             vec![(20.0, 250_000.0)]
         );
         assert_eq!(*project_overlay(&overlay, &Projection::default()), overlay);
+    }
+
+    /// Where two techniques coincide (paged and contiguous KV below the contiguous capacity) the
+    /// other curves are dashed and cased in the background colour, so neither hides the other
+    /// (issue 15 §2).
+    #[test]
+    fn other_curves_are_cased_dashes_so_coinciding_curves_stay_visible() {
+        let spec = ScenarioInput {
+            spec_decode: "eagle".into(),
+            ..ScenarioInput::default()
+        };
+        let svg = ladder_svg(spec, Projection::default(), 64);
+        let background = hex(crate::present::chart::Palette::for_theme(Theme::Light).background);
+        let cased = svg
+            .lines()
+            .filter(|l| l.contains("<polyline") && l.contains(&format!("stroke=\"{background}\"")))
+            .count();
+        assert!(
+            cased >= 3 * 10,
+            "casings under three dashed curves: {cased}"
+        );
+        for series in [1, 2] {
+            let colour = hex(series_look(series, Theme::Light).colour);
+            assert!(
+                svg.lines()
+                    .filter(|l| l.contains("<polyline") && l.contains(&colour))
+                    .count()
+                    > 10,
+                "series {series} drawn as dashes"
+            );
+        }
+        // Solid looks become dashed as other curves, so no other curve is a plain line.
+        let (_, (dash, gap)) = other_style(2, &ChartOptions::default());
+        assert!(dash > 0 && gap > 0);
     }
 
     #[test]

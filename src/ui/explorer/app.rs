@@ -7,6 +7,7 @@ use crate::model::pareto::{concurrency_to_slider, SLIDER_STEPS};
 use crate::page::embed::embed_controls;
 use crate::page::knobs::KnobAction;
 use crate::page::state::{Action, State, View};
+use crate::present::chart::notes::static_batching_note;
 use crate::present::chart::{Marker, Projection, XAxis, YAxis};
 use crate::present::glossary;
 use crate::present::report::{assumptions, format_number, parallelism_hint};
@@ -365,6 +366,9 @@ pub fn app(props: &AppProps) -> Html {
                         describedby={Some(AttrValue::from(KV_STATUS_ID))}
                     />
                     <p id={KV_STATUS_ID} class={classes!("kv-status", beyond.then_some("beyond"))}>{ status }</p>
+                    if let Some(note) = static_batching_note(&view.techniques, &view.curve, &view.scenario.workload, concurrency) {
+                        <p id="static-batching-note" class="kv-status">{ note }</p>
+                    }
                     // The tools module's measured points and their table (`ui::tools::measured_panel`).
                     <div id={crate::ui::tools::measured_panel::MEASURED_SLOT_ID}></div>
                 </section>
