@@ -34,9 +34,10 @@ pub fn pixel_of(frame: &Frame, projection: &Projection, point: &CurvePoint) -> O
     (pixel.0.is_finite() && pixel.1.is_finite()).then_some(pixel)
 }
 
-/// The feasible points of `curve` as drawn, left to right.
+/// The feasible points of `curve` as drawn, in sweep order (no sort: a sort would link a
+/// stable sort's code for one more type into the page).
 pub fn targets(curve: &Curve, frame: &Frame, projection: &Projection) -> Vec<Target> {
-    let mut targets: Vec<Target> = curve
+    curve
         .points
         .iter()
         .enumerate()
@@ -44,24 +45,25 @@ pub fn targets(curve: &Curve, frame: &Frame, projection: &Projection) -> Vec<Tar
         .filter_map(|(index, p)| {
             pixel_of(frame, projection, p).map(|pixel| Target { index, pixel })
         })
-        .collect();
-    targets.sort_by(|a, b| a.pixel.0.total_cmp(&b.pixel.0));
-    targets
+        .collect()
 }
 
 /// The target nearest `pixel`, if it lies within `reach` pixels.
 pub fn nearest(targets: &[Target], pixel: (f64, f64), reach: f64) -> Option<Target> {
-    let distance = |t: &Target| (t.pixel.0 - pixel.0).hypot(t.pixel.1 - pixel.1);
+    let squared = |t: &Target| {
+        let (dx, dy) = (t.pixel.0 - pixel.0, t.pixel.1 - pixel.1);
+        dx * dx + dy * dy
+    };
     targets
         .iter()
-        .filter(|t| distance(t) <= reach)
-        .min_by(|a, b| distance(a).total_cmp(&distance(b)))
+        .filter(|t| squared(t) <= reach * reach)
+        .min_by(|a, b| squared(a).total_cmp(&squared(b)))
         .copied()
 }
 
-/// The target an arrow key moves to: the neighbour of `from` (a `Curve::points` index) to the
-/// right or left, staying at the ends; without `from` (the first key press), the target at
-/// `start` (the current point's index), else the first.
+/// The target an arrow key moves to: the sweep neighbour of `from` (a `Curve::points` index)
+/// that lies to the right (or left) of it, staying put at the end; without `from` (the first
+/// key press), the target at `start` (the current point's index), else the first.
 pub fn step(targets: &[Target], from: Option<usize>, start: usize, right: bool) -> Option<Target> {
     let at = |index: usize| targets.iter().position(|t| t.index == index);
     let Some(position) = from.and_then(at) else {
@@ -70,14 +72,21 @@ pub fn step(targets: &[Target], from: Option<usize>, start: usize, right: bool) 
             .or(targets.first())
             .copied();
     };
-    let next = if right {
-        position
-            .saturating_add(1)
-            .min(targets.len().saturating_sub(1))
-    } else {
-        position.saturating_sub(1)
+    let here = targets.get(position)?;
+    let beyond = |t: &&Target| {
+        if right {
+            t.pixel.0 > here.pixel.0
+        } else {
+            t.pixel.0 < here.pixel.0
+        }
     };
-    targets.get(next).copied()
+    [position.checked_sub(1), position.checked_add(1)]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| targets.get(p))
+        .find(beyond)
+        .or(Some(here))
+        .copied()
 }
 
 /// The tooltip of a point: its concurrency, tokens/s per user and per GPU, $/M output and what
@@ -181,7 +190,8 @@ mod tests {
             targets.len(),
             curve.points.iter().filter(|p| p.fits).count()
         );
-        assert!(targets.windows(2).all(|w| w[0].pixel.0 <= w[1].pixel.0));
+        // In sweep order: on the native axes more concurrency lies further left.
+        assert!(targets.windows(2).all(|w| w[0].pixel.0 >= w[1].pixel.0));
         let c64 = curve
             .points
             .iter()
@@ -213,12 +223,23 @@ mod tests {
         assert!(curve.points[right.index].concurrency < 64);
         let left = step(&targets, Some(c64), c64, false).expect("a target");
         assert!(curve.points[left.index].concurrency > 64);
-        let leftmost = targets[0].index;
+        let leftmost = targets[targets.len() - 1].index;
         assert_eq!(
             step(&targets, Some(leftmost), c64, false).map(|t| t.index),
             Some(leftmost)
         );
         assert_eq!(step(&[], None, 0, true), None);
+        // On the TPOT axis more concurrency lies further right: → still moves right.
+        let tpot = Projection {
+            x: XAxis::Tpot,
+            ..projection
+        };
+        let (_, curve, frame) = drawn(tpot);
+        let targets = super::targets(&curve, &frame, &tpot);
+        let here = step(&targets, None, c64, true).expect("a target");
+        let right = step(&targets, Some(c64), c64, true).expect("a target");
+        assert!(right.pixel.0 > here.pixel.0);
+        assert!(curve.points[right.index].concurrency > 64);
     }
 
     #[test]

@@ -316,37 +316,32 @@ pub(super) fn draw_others<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f6
     let casing = super::style::Palette::for_theme(options.theme)
         .background
         .stroke_width(options.px(4.5));
-    // Casings first, then the dashes, the densest first: where two curves coincide the sparser
-    // dashes (contiguous KV's) lie on the denser ones (paged KV's) and both show.
-    let mut order: Vec<(&ProjectedOther<'_>, ShapeStyle, (i32, i32))> = projected
-        .others
-        .iter()
-        .map(|other| {
+    // Casings first, then the dense dashes, then the sparse ones: where two curves coincide the
+    // sparser dashes (contiguous KV's) lie on the denser ones (paged KV's) and both show.
+    let dense = |(dash, gap): (i32, i32)| 4 * dash >= 3 * (dash + gap).max(1);
+    for pass in 0..3 {
+        for other in &projected.others {
             let (style, dash) = other_style(other.series, options);
-            (other, style, dash)
-        })
-        .collect();
-    order.sort_by_key(|(_, _, (dash, gap))| -(dash * 100) / (dash + gap).max(1));
-    for (pass, (other, style, (dash, gap))) in order
-        .iter()
-        .map(|o| (0, o))
-        .chain(order.iter().map(|o| (1, o)))
-    {
-        let line = if pass == 0 { casing } else { *style };
-        chart
-            .draw_series(DashedLineSeries::new(
-                other.points.iter().copied(),
-                *dash,
-                *gap,
-                line,
-            ))
-            .map_err(error)?;
-        if pass == 1 {
-            let end = other
-                .points
-                .last()
-                .map(|&xy| Circle::new(xy, options.px(4.0), style.stroke_width(options.px(2.0))));
-            chart.draw_series(end).map_err(error)?;
+            let line = match pass {
+                0 => casing,
+                1 if dense(dash) => style,
+                2 if !dense(dash) => style,
+                _ => continue,
+            };
+            chart
+                .draw_series(DashedLineSeries::new(
+                    other.points.iter().copied(),
+                    dash.0,
+                    dash.1,
+                    line,
+                ))
+                .map_err(error)?;
+            if pass > 0 {
+                let end = other.points.last().map(|&xy| {
+                    Circle::new(xy, options.px(4.0), style.stroke_width(options.px(2.0)))
+                });
+                chart.draw_series(end).map_err(error)?;
+            }
         }
     }
     Ok(())

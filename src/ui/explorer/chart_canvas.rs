@@ -54,6 +54,9 @@ pub struct ChartCanvasProps {
     pub on_pick: Option<Callback<u32>>,
 }
 
+/// A pointed-at curve point and the draw it was placed in.
+type Focus = (Target, Shared<Curve>, Projection, u32);
+
 /// Bumped by the resize observer and the colour-scheme listener to force a redraw.
 #[derive(Default, PartialEq)]
 struct Layout(u32);
@@ -262,7 +265,9 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     let kept = use_mut_ref(|| None::<Base>);
     // The frame of the last draw (`chart::hit` places points by it) and the pointed-at point.
     let drawn_frame = use_mut_ref(|| None::<Frame>);
-    let focus = use_state(|| None::<Target>);
+    // The pointed-at point, with the draw it was placed in (curve, axes, layout bump): a new
+    // draw leaves it stale, and it is shown only for the draw it belongs to.
+    let focus = use_state(|| None::<Focus>);
 
     // Redraw on every change of curve, marker or layout.
     let key: DrawKey = (
@@ -416,12 +421,26 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
             }
         }
     };
+    let drawn_as = (props.curve.clone(), props.projection, layout.0);
+    let focused = {
+        let drawn_as = drawn_as.clone();
+        move |target: Option<Target>| {
+            let (curve, projection, layout) = drawn_as.clone();
+            target.map(|target| (target, curve, projection, layout))
+        }
+    };
+    let current_focus = (*focus)
+        .clone()
+        .filter(|(_, curve, projection, layout)| {
+            (curve, *projection, *layout) == (&drawn_as.0, drawn_as.1, drawn_as.2)
+        })
+        .map(|(target, ..)| target);
     let on_move = {
-        let (focus, pointed) = (focus.clone(), pointed.clone());
+        let (focus, pointed, focused) = (focus.clone(), pointed.clone(), focused.clone());
         Callback::from(move |event: MouseEvent| {
             let target = pointed(&event);
-            if *focus != target {
-                focus.set(target);
+            if current_focus != target {
+                focus.set(focused(target));
             }
         })
     };
@@ -440,7 +459,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
                 "ArrowRight" => true,
                 "ArrowLeft" => false,
                 "Enter" => {
-                    if let Some(target) = *focus {
+                    if let Some(target) = current_focus {
                         pick(target);
                     }
                     return;
@@ -455,8 +474,8 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
                 .enumerate()
                 .min_by_key(|(_, p)| p.concurrency.abs_diff(current.concurrency))
                 .map_or(0, |(i, _)| i);
-            let from = focus.map(|t| t.index);
-            focus.set(hit::step(&targets(), from, start, right));
+            let from = current_focus.map(|t| t.index);
+            focus.set(focused(hit::step(&targets(), from, start, right)));
         })
     };
     let on_leave = {
@@ -467,7 +486,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         let focus = focus.clone();
         Callback::from(move |_: MouseEvent| focus.set(None))
     };
-    let shown = focus.and_then(|target| {
+    let shown = current_focus.and_then(|target| {
         let point = props.curve.points.get(target.index)?;
         let scale = scale();
         Some((
