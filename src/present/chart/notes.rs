@@ -29,9 +29,9 @@ fn level_curve<'a>(
         .map(|t| &t.curve)
 }
 
-/// Why static batching lies above continuous + paged KV, with both at the grid concurrency both
-/// curves reach nearest `concurrency`; `None` unless the lengths are fixed and it does lie above
-/// (more tokens/s per user at the same concurrency).
+/// Why static batching lies above continuous + paged KV, with both at the static curve's grid
+/// concurrency nearest `concurrency`; `None` unless the lengths are fixed and it does lie above
+/// there (more tokens/s per user at the same concurrency).
 pub fn static_batching_note(
     study: &TechniqueStudy,
     curve: &Curve,
@@ -43,23 +43,18 @@ pub fn static_batching_note(
     }
     let fixed = level_curve(study, curve, TechniqueLevel::Static)?;
     let paged = level_curve(study, curve, TechniqueLevel::Paged)?;
-    let distance = |c: u32| {
-        (f64::from(c.max(1)) / f64::from(concurrency.max(1)))
-            .ln()
-            .abs()
-    };
-    let (a, b): (&CurvePoint, &CurvePoint) = fixed
+    // The static curve's feasible point nearest the current concurrency, and paged KV's at the
+    // same grid concurrency.
+    let distance = |p: &&CurvePoint| p.concurrency.abs_diff(concurrency);
+    let a = fixed
         .points
         .iter()
         .filter(|p| p.fits)
-        .filter_map(|s| {
-            let p = paged
-                .points
-                .iter()
-                .find(|p| p.fits && p.concurrency == s.concurrency)?;
-            Some((s, p))
-        })
-        .min_by(|x, y| distance(x.0.concurrency).total_cmp(&distance(y.0.concurrency)))?;
+        .min_by_key(distance)?;
+    let b = paged
+        .points
+        .iter()
+        .find(|p| p.fits && p.concurrency == a.concurrency)?;
     if a.tok_s_per_user <= b.tok_s_per_user {
         return None;
     }

@@ -184,7 +184,7 @@ impl Overlay {
                 }
                 "measured" => {
                     overlay.measured_label = label.to_string();
-                    overlay.measured = points_of(values);
+                    overlay.measured = pin_points_of(values).iter().map(PinPoint::xy).collect();
                 }
                 "pin" if overlay.pins.len() < MAX_PINNED_CURVES => {
                     let points = pin_points_of(values);
@@ -200,20 +200,8 @@ impl Overlay {
     }
 }
 
-/// `x y;x y;…` (finite points only, at most `MAX_TEXT_POINTS`).
-fn points_of(values: &str) -> Vec<(f64, f64)> {
-    values
-        .split(';')
-        .filter_map(|pair| {
-            let (x, y) = pair.trim().split_once(' ')?;
-            let (x, y) = (x.parse::<f64>().ok()?, y.parse::<f64>().ok()?);
-            (x.is_finite() && y.is_finite()).then_some((x, y))
-        })
-        .take(MAX_TEXT_POINTS)
-        .collect()
-}
-
-/// `x y aggregate usd;…` (finite x and y only, at most `MAX_TEXT_POINTS`).
+/// `x y aggregate usd;…` (finite x and y only, at most `MAX_TEXT_POINTS`; the measured points'
+/// `x y;…` read the same, without the last two).
 fn pin_points_of(values: &str) -> Vec<PinPoint> {
     values
         .split(';')

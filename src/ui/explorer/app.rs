@@ -3,7 +3,7 @@
 //! `Action`; everything shown is derived from the state on render.
 
 use crate::catalog::catalog;
-use crate::model::pareto::{concurrency_to_slider, SLIDER_STEPS};
+use crate::model::pareto::SLIDER_STEPS;
 use crate::page::embed::embed_controls;
 use crate::page::knobs::KnobAction;
 use crate::page::state::{Action, State, View};
@@ -229,18 +229,6 @@ pub fn app(props: &AppProps) -> Html {
         perf::mark_update_start();
         dispatcher.dispatch(Action::MoveSlider(position));
     });
-    // A point picked on the chart moves the slider there (the slider's own action).
-    let engine_limit = state.view.as_ref().map_or(1, |view| view.engine_limit());
-    let on_pick = use_callback(
-        (state.dispatcher(), engine_limit),
-        |concurrency: u32, (dispatcher, limit)| {
-            perf::mark_update_start();
-            dispatcher.dispatch(Action::MoveSlider(concurrency_to_slider(
-                concurrency,
-                *limit,
-            )));
-        },
-    );
     let on_knob = use_callback(state.dispatcher(), |action: KnobAction, dispatcher| {
         perf::mark_update_start();
         dispatcher.dispatch(Action::Knob(action));
@@ -352,7 +340,7 @@ pub fn app(props: &AppProps) -> Html {
                         overlay={Some(overlay)}
                         techniques={Some(view.techniques.clone())}
                         projection={chart_axes}
-                        on_pick={Some(on_pick)}
+                        on_pick={Some((on_move.clone(), view.engine_limit()))}
                         error_band={crate::model::expected_error::throughput_by_regime(&view.scenario)}
                     />
                     <Slider

@@ -8,6 +8,7 @@
 //! `chart::hit` from the last draw's frame: the canvas is not redrawn for them, so the kept base
 //! stays valid. A click or Enter picks the point (`on_pick`: the page moves the slider there).
 
+use crate::model::pareto::concurrency_to_slider;
 use crate::model::techniques::TechniqueStudy;
 use crate::model::Curve;
 use crate::page::state::Shared;
@@ -49,13 +50,11 @@ pub struct ChartCanvasProps {
     /// The expected tok/s error per regime, drawn as a band around the curve (`chart::band`).
     #[prop_or_default]
     pub error_band: [Option<f64>; 3],
-    /// A curve point was clicked or picked with Enter: its concurrency.
+    /// The slider's own callback (a slider position) and its engine limit: a curve point
+    /// clicked or picked with Enter moves the slider there.
     #[prop_or_default]
-    pub on_pick: Option<Callback<u32>>,
+    pub on_pick: Option<(Callback<u32>, u32)>,
 }
-
-/// A pointed-at curve point and the draw it was placed in.
-type Focus = (Target, Shared<Curve>, Projection, u32);
 
 /// Bumped by the resize observer and the colour-scheme listener to force a redraw.
 #[derive(Default, PartialEq)]
@@ -254,6 +253,152 @@ fn draw_keyed(
     true
 }
 
+/// What the handlers read of the latest props.
+struct Latest {
+    curve: Shared<Curve>,
+    projection: Projection,
+    layout: u32,
+    current: u32,
+    on_pick: Option<(Callback<u32>, u32)>,
+}
+
+/// Hover, click and keys over the chart: the last draw's frame (`chart::hit` places points by
+/// it), the latest props, the pointed-at point and the tooltip and ring it shows. One per chart,
+/// kept across renders: a hover changes only those two elements, never the chart or a render.
+#[derive(Default)]
+struct Pointer {
+    canvas: NodeRef,
+    known_box: Rc<RefCell<Option<(i32, i32)>>>,
+    tooltip: NodeRef,
+    ring: NodeRef,
+    frame: RefCell<Option<Frame>>,
+    latest: RefCell<Option<Latest>>,
+    focus: std::cell::Cell<Option<Target>>,
+}
+
+impl Pointer {
+    /// Take the latest props; a new curve, axes or layout hides a shown point (its place and
+    /// index belonged to the old draw).
+    fn sync(&self, latest: Latest) {
+        let stale = self.latest.borrow().as_ref().is_some_and(|old| {
+            (&old.curve, old.projection, old.layout)
+                != (&latest.curve, latest.projection, latest.layout)
+        });
+        *self.latest.borrow_mut() = Some(latest);
+        if stale {
+            self.show(None);
+        }
+    }
+
+    /// Backend pixels per CSS pixel, from the box the resize observer saw.
+    fn scale(&self) -> f64 {
+        let width = self
+            .canvas
+            .cast::<web_sys::HtmlCanvasElement>()
+            .map_or(0, |c| c.width());
+        match *self.known_box.borrow() {
+            Some((css, _)) if css > 0 => f64::from(width) / f64::from(css),
+            _ => 1.0,
+        }
+    }
+
+    /// The curve's pickable points as the last draw placed them.
+    fn targets(&self) -> Vec<Target> {
+        match (&*self.frame.borrow(), &*self.latest.borrow()) {
+            (Some(frame), Some(latest)) => hit::targets(&latest.curve, frame, &latest.projection),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Show `target`'s tooltip and ring at its point, or hide both.
+    fn show(&self, target: Option<Target>) {
+        self.focus.set(target);
+        let (Some(tooltip), Some(ring)) = (
+            self.tooltip.cast::<web_sys::HtmlElement>(),
+            self.ring.cast::<web_sys::HtmlElement>(),
+        ) else {
+            return;
+        };
+        let latest = self.latest.borrow();
+        let point = target.zip(latest.as_ref()).and_then(|(target, latest)| {
+            latest.curve.points.get(target.index).map(|p| (target, p))
+        });
+        if let Some((target, point)) = point {
+            let scale = self.scale();
+            let (x, y) = (target.pixel.0 / scale, target.pixel.1 / scale);
+            let place = format!("left:{x:.0}px;top:{y:.0}px");
+            tooltip.set_text_content(Some(&hit::tooltip_lines(point).join("\n")));
+            tooltip.set_class_name(if y < 90.0 {
+                "chart-tooltip below"
+            } else {
+                "chart-tooltip"
+            });
+            for element in [&tooltip, &ring] {
+                let _ = element.set_attribute("style", &place);
+            }
+        }
+        tooltip.set_hidden(point.is_none());
+        ring.set_hidden(point.is_none());
+    }
+
+    /// Pick `target`: the slider moves to its concurrency (the slider's own callback). The
+    /// props are released before the callback runs (the page may render, and `sync`, inside it).
+    fn pick(&self, target: Target) {
+        let picked = self.latest.borrow().as_ref().and_then(|latest| {
+            let point = latest.curve.points.get(target.index)?;
+            let (on_move, limit) = latest.on_pick.clone()?;
+            Some((on_move, concurrency_to_slider(point.concurrency, limit)))
+        });
+        if let Some((on_move, position)) = picked {
+            on_move.emit(position);
+        }
+    }
+
+    /// A move shows the point under the pointer (if any); a click picks it.
+    fn on_mouse(&self, event: &MouseEvent, click: bool) {
+        let scale = self.scale();
+        let pixel = (
+            f64::from(event.offset_x()) * scale,
+            f64::from(event.offset_y()) * scale,
+        );
+        let target = hit::nearest(&self.targets(), pixel, REACH_CSS_PX * scale);
+        match (click, target) {
+            (true, Some(target)) => self.pick(target),
+            (false, _) if target != self.focus.get() => self.show(target),
+            _ => {}
+        }
+    }
+
+    /// ← → walk the points (the first press starts at the current point), Enter picks the
+    /// shown one, Escape hides it.
+    fn on_key(&self, event: &KeyboardEvent) {
+        let right = match event.key().as_str() {
+            "ArrowRight" => true,
+            "ArrowLeft" => false,
+            "Enter" => {
+                if let Some(target) = self.focus.get() {
+                    self.pick(target);
+                }
+                return;
+            }
+            "Escape" => return self.show(None),
+            _ => return,
+        };
+        event.prevent_default();
+        let start = self.latest.borrow().as_ref().map_or(0, |latest| {
+            latest
+                .curve
+                .points
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, p)| p.concurrency.abs_diff(latest.current))
+                .map_or(0, |(i, _)| i)
+        });
+        let from = self.focus.get().map(|t| t.index);
+        self.show(hit::step(&self.targets(), from, start, right));
+    }
+}
+
 #[function_component(ChartCanvas)]
 pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     let canvas_ref = use_node_ref();
@@ -263,11 +408,22 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     let known_box = use_mut_ref(|| None::<(i32, i32)>);
     // The last painted base of the chart (`draw`).
     let kept = use_mut_ref(|| None::<Base>);
-    // The frame of the last draw (`chart::hit` places points by it) and the pointed-at point.
-    let drawn_frame = use_mut_ref(|| None::<Frame>);
-    // The pointed-at point, with the draw it was placed in (curve, axes, layout bump): a new
-    // draw leaves it stale, and it is shown only for the draw it belongs to.
-    let focus = use_state(|| None::<Focus>);
+    // Hover, click and keys (`Pointer`), kept across renders.
+    let pointer = {
+        let (canvas, known_box) = (canvas_ref.clone(), known_box.clone());
+        use_memo((), move |_| Pointer {
+            canvas,
+            known_box,
+            ..Pointer::default()
+        })
+    };
+    pointer.sync(Latest {
+        curve: props.curve.clone(),
+        projection: props.projection,
+        layout: layout.0,
+        current: props.current.concurrency,
+        on_pick: props.on_pick.clone(),
+    });
 
     // Redraw on every change of curve, marker or layout.
     let key: DrawKey = (
@@ -290,7 +446,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         let (canvas_ref, failure, known_box) =
             (canvas_ref.clone(), failure.clone(), known_box.clone());
         let (early, drawn, key, kept) = (early.clone(), drawn.clone(), key.clone(), kept.clone());
-        let drawn_frame = drawn_frame.clone();
+        let pointer = pointer.clone();
         wasm_bindgen_futures::spawn_local(async move {
             // Unless the effect came first (a render quick enough that Yew did not yield).
             if !*drawn.borrow()
@@ -300,7 +456,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
                     *known_box.borrow(),
                     &failure,
                     &kept,
-                    &drawn_frame,
+                    &pointer.frame,
                 )
             {
                 *drawn.borrow_mut() = true;
@@ -312,7 +468,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         let canvas_ref = canvas_ref.clone();
         let failure = failure.clone();
         let known_box = known_box.clone();
-        let drawn_frame = drawn_frame.clone();
+        let pointer = pointer.clone();
         use_effect_with(key, move |key| {
             // Already drawn for exactly these inputs by the first-draw microtask.
             if early.borrow_mut().take().as_ref() != Some(key)
@@ -322,7 +478,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
                     *known_box.borrow(),
                     &failure,
                     &kept,
-                    &drawn_frame,
+                    &pointer.frame,
                 )
             {
                 *drawn.borrow_mut() = true;
@@ -377,144 +533,38 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         });
     }
 
-    // Backend pixels per CSS pixel, from the box the resize observer saw.
-    let scale = {
-        let (canvas_ref, known_box) = (canvas_ref.clone(), known_box.clone());
-        move || {
-            let width = canvas_ref
-                .cast::<web_sys::HtmlCanvasElement>()
-                .map_or(0, |c| c.width());
-            match *known_box.borrow() {
-                Some((css, _)) if css > 0 => f64::from(width) / f64::from(css),
-                _ => 1.0,
-            }
-        }
-    };
-    // The curve's pickable points as the last draw placed them.
-    let targets = {
-        let (curve, projection, drawn_frame) =
-            (props.curve.clone(), props.projection, drawn_frame.clone());
-        move || {
-            drawn_frame
-                .borrow()
-                .as_ref()
-                .map(|frame| hit::targets(&curve, frame, &projection))
-                .unwrap_or_default()
-        }
-    };
-    let pointed = {
-        let (targets, scale) = (targets.clone(), scale.clone());
-        move |event: &MouseEvent| {
-            let scale = scale();
-            let pixel = (
-                f64::from(event.offset_x()) * scale,
-                f64::from(event.offset_y()) * scale,
-            );
-            hit::nearest(&targets(), pixel, REACH_CSS_PX * scale)
-        }
-    };
-    let pick = {
-        let (on_pick, curve) = (props.on_pick.clone(), props.curve.clone());
-        move |target: Target| {
-            if let (Some(on_pick), Some(point)) = (&on_pick, curve.points.get(target.index)) {
-                on_pick.emit(point.concurrency);
-            }
-        }
-    };
-    let drawn_as = (props.curve.clone(), props.projection, layout.0);
-    let focused = {
-        let drawn_as = drawn_as.clone();
-        move |target: Option<Target>| {
-            let (curve, projection, layout) = drawn_as.clone();
-            target.map(|target| (target, curve, projection, layout))
-        }
-    };
-    let current_focus = (*focus)
-        .clone()
-        .filter(|(_, curve, projection, layout)| {
-            (curve, *projection, *layout) == (&drawn_as.0, drawn_as.1, drawn_as.2)
-        })
-        .map(|(target, ..)| target);
     let on_move = {
-        let (focus, pointed, focused) = (focus.clone(), pointed.clone(), focused.clone());
-        Callback::from(move |event: MouseEvent| {
-            let target = pointed(&event);
-            if current_focus != target {
-                focus.set(focused(target));
-            }
-        })
+        let pointer = pointer.clone();
+        Callback::from(move |event: MouseEvent| pointer.on_mouse(&event, false))
     };
     let on_click = {
-        let pick = pick.clone();
-        Callback::from(move |event: MouseEvent| {
-            if let Some(target) = pointed(&event) {
-                pick(target);
-            }
-        })
+        let pointer = pointer.clone();
+        Callback::from(move |event: MouseEvent| pointer.on_mouse(&event, true))
     };
     let on_key = {
-        let (focus, curve, current) = (focus.clone(), props.curve.clone(), props.current);
-        Callback::from(move |event: KeyboardEvent| {
-            let right = match event.key().as_str() {
-                "ArrowRight" => true,
-                "ArrowLeft" => false,
-                "Enter" => {
-                    if let Some(target) = current_focus {
-                        pick(target);
-                    }
-                    return;
-                }
-                "Escape" => return focus.set(None),
-                _ => return,
-            };
-            event.prevent_default();
-            let start = curve
-                .points
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, p)| p.concurrency.abs_diff(current.concurrency))
-                .map_or(0, |(i, _)| i);
-            let from = current_focus.map(|t| t.index);
-            focus.set(focused(hit::step(&targets(), from, start, right)));
-        })
-    };
-    let on_leave = {
-        let focus = focus.clone();
-        Callback::from(move |_: FocusEvent| focus.set(None))
+        let pointer = pointer.clone();
+        Callback::from(move |event: KeyboardEvent| pointer.on_key(&event))
     };
     let on_out = {
-        let focus = focus.clone();
-        Callback::from(move |_: MouseEvent| focus.set(None))
+        let pointer = pointer.clone();
+        Callback::from(move |_: MouseEvent| pointer.show(None))
     };
-    let shown = current_focus.and_then(|target| {
-        let point = props.curve.points.get(target.index)?;
-        let scale = scale();
-        Some((
-            hit::tooltip_lines(point),
-            target.pixel.0 / scale,
-            target.pixel.1 / scale,
-        ))
-    });
-    let place = |x: f64, y: f64| format!("left:{x:.0}px;top:{y:.0}px");
+    let on_blur = {
+        let pointer = pointer.clone();
+        Callback::from(move |_: FocusEvent| pointer.show(None))
+    };
 
     html! {
         <div class="chart-frame">
             <canvas id={CHART_ID} ref={canvas_ref} role="img" aria-label={props.summary.clone()}
                 tabindex="0" aria-describedby={TOOLTIP_ID}
                 onmousemove={on_move} onmouseleave={on_out} onclick={on_click}
-                onkeydown={on_key} onblur={on_leave}>
+                onkeydown={on_key} onblur={on_blur}>
                 { props.summary.clone() }
             </canvas>
-            if let Some((_, x, y)) = &shown {
-                <div class="chart-focus" style={place(*x, *y)}></div>
-            }
-            <div id={TOOLTIP_ID} class={classes!("chart-tooltip", shown.as_ref().filter(|s| s.2 < 90.0).map(|_| "below"))}
-                role="tooltip" aria-live="polite" hidden={shown.is_none()}
-                style={shown.as_ref().map(|(_, x, y)| place(*x, *y))}>
-                if let Some((lines, _, _)) = &shown {
-                    { for lines.iter().map(|line| html! { <span>{ line.clone() }</span> }) }
-                }
-            </div>
+            <div class="chart-focus" ref={pointer.ring.clone()} hidden=true></div>
+            <div id={TOOLTIP_ID} class="chart-tooltip" ref={pointer.tooltip.clone()}
+                role="tooltip" aria-live="polite" hidden=true></div>
             if let Some(message) = (*failure).clone() {
                 <p class="chart-failure" role="status">{ format!("The chart could not be drawn ({message}); the numbers are still current.") }</p>
             }
