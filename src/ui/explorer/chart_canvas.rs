@@ -326,15 +326,18 @@ impl Pointer {
         if let Some((target, point)) = point {
             let scale = self.scale();
             let (x, y) = (target.pixel.0 / scale, target.pixel.1 / scale);
-            let place = format!("left:{x:.0}px;top:{y:.0}px");
+            let (left, top) = (format!("{x:.0}px"), format!("{y:.0}px"));
             tooltip.set_text_content(Some(&hit::tooltip_lines(point).join("\n")));
             tooltip.set_class_name(if y < 90.0 {
                 "chart-tooltip below"
             } else {
                 "chart-tooltip"
             });
+            // Through the CSSOM: the page's CSP (style-src 'self') ignores style attributes.
             for element in [&tooltip, &ring] {
-                let _ = element.set_attribute("style", &place);
+                let style = element.style();
+                let _ = style.set_property("left", &left);
+                let _ = style.set_property("top", &top);
             }
         }
         tooltip.set_hidden(point.is_none());
