@@ -246,7 +246,7 @@ pub fn chart_overlay(data: &[u8]) {
         assert!(
             pin.points
                 .iter()
-                .all(|(x, y)| x.is_finite() && y.is_finite()),
+                .all(|p| p.tok_s_per_user.is_finite() && p.output_tok_s_per_gpu.is_finite()),
             "{pin:?}"
         );
     }

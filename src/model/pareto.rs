@@ -108,7 +108,8 @@ impl CurvePoint {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Curve {
     pub points: Vec<CurvePoint>,
-    /// Index into `points` of the knee (largest gain per lost interactivity), if any feasible point.
+    /// Index into `points` of the knee (`knee`: the first frontier point at 80 % of the peak
+    /// throughput), if any feasible point.
     pub knee: Option<usize>,
 }
 
@@ -168,31 +169,37 @@ pub fn mark_pareto(points: &mut [CurvePoint]) {
     }
 }
 
-/// The knee (Kneedle on the frontier): normalise log-interactivity lost and throughput gained to
-/// [0, 1] from the lowest-concurrency frontier point; the knee maximises `gain − loss`.
+/// The knee's threshold: the share of the curve's peak throughput it reaches.
+pub const KNEE_SHARE_OF_PEAK: f64 = 0.8;
+
+/// The knee: the lowest-concurrency point of the Pareto frontier whose output tokens/s per GPU
+/// reaches `KNEE_SHARE_OF_PEAK` (80 %) of the curve's peak (its highest feasible throughput).
+/// Past it the last fifth of the throughput costs the most interactivity: the "knee capacity"
+/// of a throughput curve (Jain, *The Art of Computer Systems Performance Analysis*, 1991,
+/// §3.3), located by a threshold of the peak rather than by the curve's shape.
+///
+/// Why not the shape: Kneedle (Satopää et al. 2011) on log-interactivity against throughput,
+/// used until issue 15, and the point of maximal power (throughput × interactivity, Kleinrock
+/// 1979) both take the best of several local optima. On MoE curves, whose interactivity falls
+/// fast while more experts load and whose throughput then keeps rising, they jumped between a
+/// first bend at C = 2–8 and a second one in the hundreds from one GPU to the next. Throughput
+/// rises along the frontier, so the first point above a share of its peak is unique and moves
+/// with the inputs continuously. The glossary's `KNEE` says the same in words.
 pub fn knee(points: &[CurvePoint]) -> Option<usize> {
-    let frontier: Vec<(usize, &CurvePoint)> = points
+    let peak = points
+        .iter()
+        .filter(|p| p.fits && p.output_tok_s_per_gpu.is_finite())
+        .map(|p| p.output_tok_s_per_gpu)
+        .reduce(f64::max)?;
+    points
         .iter()
         .enumerate()
-        .filter(|(_, p)| p.pareto && p.tok_s_per_user > 0.0)
-        .collect();
-    let (_, first) = frontier.first()?;
-    let (_, last) = frontier.last()?;
-    let x0 = first.tok_s_per_user.ln();
-    let x1 = last.tok_s_per_user.ln();
-    let y0 = first.output_tok_s_per_gpu;
-    let y1 = last.output_tok_s_per_gpu;
-    if (x0 - x1).abs() < 1e-12 || (y1 - y0).abs() < 1e-12 {
-        return frontier.first().map(|(i, _)| *i);
-    }
-    frontier
-        .iter()
-        .map(|(i, p)| {
-            let loss = (x0 - p.tok_s_per_user.ln()) / (x0 - x1);
-            let gain = (p.output_tok_s_per_gpu - y0) / (y1 - y0);
-            (*i, gain - loss)
+        .filter(|(_, p)| {
+            p.pareto
+                && p.tok_s_per_user > 0.0
+                && p.output_tok_s_per_gpu >= KNEE_SHARE_OF_PEAK * peak
         })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .min_by_key(|(_, p)| p.concurrency)
         .map(|(i, _)| i)
 }
 
@@ -312,5 +319,82 @@ mod tests {
         for pair in frontier.windows(2) {
             assert!(pair[1].output_tok_s_per_gpu > pair[0].output_tok_s_per_gpu);
         }
+    }
+
+    /// The knee is one robust point for every catalog GPU that fits the default model: a
+    /// feasible frontier point inside the curve (neither its first point nor its end), the first
+    /// to reach 80 % of the peak throughput (issue 15 §2: Kneedle put it at C = 2–8 on some GPUs
+    /// and in the hundreds on others).
+    #[test]
+    fn the_knee_is_inside_the_curve_on_every_gpu_that_fits_the_default_model() {
+        let catalog = crate::catalog::catalog().expect("catalog");
+        let mut checked = 0;
+        for gpu in &catalog.gpus {
+            let Ok(scenario) = Scenario::try_from(crate::scenario::ScenarioInput {
+                gpu: gpu.id.clone(),
+                ..crate::scenario::ScenarioInput::default()
+            }) else {
+                continue;
+            };
+            let curve = sweep(&scenario);
+            let index = curve.knee.unwrap_or_else(|| panic!("{}: a knee", gpu.id));
+            let knee = &curve.points[index];
+            let feasible: Vec<&CurvePoint> = curve.points.iter().filter(|p| p.fits).collect();
+            let peak = feasible
+                .iter()
+                .map(|p| p.output_tok_s_per_gpu)
+                .fold(0.0, f64::max);
+            let (first, last) = (
+                feasible[0].concurrency,
+                feasible[feasible.len() - 1].concurrency,
+            );
+            assert!(knee.fits && knee.pareto, "{}: on the frontier", gpu.id);
+            assert!(
+                knee.concurrency > first && knee.concurrency < last,
+                "{}: knee C = {} inside {first}..{last}",
+                gpu.id,
+                knee.concurrency
+            );
+            assert!(knee.output_tok_s_per_gpu >= KNEE_SHARE_OF_PEAK * peak);
+            assert!(
+                curve
+                    .points
+                    .iter()
+                    .filter(|p| p.pareto && p.concurrency < knee.concurrency)
+                    .all(|p| p.output_tok_s_per_gpu < KNEE_SHARE_OF_PEAK * peak),
+                "{}: the first frontier point past the threshold",
+                gpu.id
+            );
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked} GPUs fit the default model");
+    }
+
+    /// The same MoE model on GPUs of one family gets knees of one order of magnitude (Kneedle
+    /// gave gpt-oss-120b C = 4 on an H100 SXM and C = 724 on an A100).
+    #[test]
+    fn moe_knees_do_not_jump_between_similar_gpus() {
+        let knee_of = |gpu: &str| {
+            let scenario = Scenario::try_from(crate::scenario::ScenarioInput {
+                model: "gpt-oss-120b".into(),
+                gpu: gpu.into(),
+                ..crate::scenario::ScenarioInput::default()
+            })
+            .expect("fits");
+            let curve = sweep(&scenario);
+            curve
+                .knee
+                .map(|i| curve.points[i].concurrency)
+                .expect("a knee")
+        };
+        let knees: Vec<u32> = ["a100-sxm-80gb", "h100-sxm", "h100-pcie", "h800"]
+            .into_iter()
+            .map(knee_of)
+            .collect();
+        let (low, high) = (
+            knees.iter().copied().min().unwrap_or(0),
+            knees.iter().copied().max().unwrap_or(0),
+        );
+        assert!(low >= 64 && high <= 4 * low, "{knees:?}");
     }
 }

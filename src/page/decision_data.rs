@@ -10,7 +10,7 @@ use crate::model::slo::{Slo, TailEstimate};
 use crate::model::{sweep, Curve, OperatingPoint};
 use crate::page::pins::pin_label;
 use crate::page::state::Shared;
-use crate::present::chart::{Overlay, PinnedCurve};
+use crate::present::chart::{Overlay, PinPoint, PinnedCurve};
 use crate::scenario::{Scenario, ScenarioInput};
 
 /// One scenario judged against the SLO.
@@ -65,7 +65,8 @@ pub fn slo_miss_label(slo: &Slo) -> String {
     )
 }
 
-/// Pinned curves (feasible points) and the current curve's SLO misses.
+/// Pinned curves (feasible points, with what every axis choice plots) and the current curve's
+/// SLO misses.
 pub fn overlay(current: &ScenarioDecision, pinned: &[PinnedView]) -> Overlay {
     let slo_missed = current
         .sweep
@@ -89,7 +90,7 @@ pub fn overlay(current: &ScenarioDecision, pinned: &[PinnedView]) -> Overlay {
                     .points
                     .iter()
                     .filter(|p| p.fits)
-                    .map(|p| (p.tok_s_per_user, p.output_tok_s_per_gpu))
+                    .map(PinPoint::from)
                     .collect(),
                 Err(_) => Vec::new(),
             },

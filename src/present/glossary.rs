@@ -59,6 +59,14 @@ pub const INTERACTIVITY: Term = Term {
     definition: "Tokens per second one user sees while their answer streams, 1 ÷ TPOT: the chart's x axis. Larger batches raise throughput and lower interactivity.",
 };
 
+/// The knee (`model::pareto::knee`): the one definition the chart, its label, the CSV and the
+/// CLI's `KNEE` note use.
+pub const KNEE: Term = Term {
+    id: "knee",
+    name: "Knee",
+    definition: "The smallest batch size on the Pareto frontier that reaches 80 % of the curve's peak output tokens/s per GPU. Beyond it the last fifth of the throughput costs the most interactivity.",
+};
+
 /// End-to-end latency (MODEL.md §6.3: TTFT + (L_out − 1) × TPOT).
 pub const E2E: Term = Term {
     id: "e2e",
@@ -123,9 +131,10 @@ pub const DISAGGREGATION: Term = Term {
 };
 
 /// Every entry, in the order the glossary panel lists them.
-pub const TERMS: [Term; 15] = [
+pub const TERMS: [Term; 16] = [
     THROUGHPUT,
     INTERACTIVITY,
+    KNEE,
     TTFT,
     TPOT,
     ITL,
@@ -182,6 +191,12 @@ mod tests {
         let usd_per_m = 25.0 / (6_000.0 * 3_600.0) * 1e6;
         assert_eq!(format!("{usd_per_m:.2}"), "1.16");
         assert!(USD_PER_M_TOKENS.definition.contains("$1.16"));
+    }
+
+    #[test]
+    fn the_knee_definition_names_the_model_threshold() {
+        let percent = format!("{:.0} %", crate::model::pareto::KNEE_SHARE_OF_PEAK * 100.0);
+        assert!(KNEE.definition.contains(&percent), "{percent}");
     }
 
     #[test]

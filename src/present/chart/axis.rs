@@ -70,6 +70,14 @@ impl XAxis {
             (XAxis::Tpot, true) => "TPOT ms (log scale)",
         }
     }
+
+    /// The axis in the chart's heading ("Throughput vs. interactivity").
+    pub fn heading(self) -> &'static str {
+        match self {
+            XAxis::Interactivity => "interactivity",
+            XAxis::Tpot => "TPOT",
+        }
+    }
 }
 
 impl YAxis {
@@ -109,6 +117,16 @@ impl YAxis {
             YAxis::Aggregate => "output tokens/s, all GPUs",
             YAxis::UsdPerMOutput => "$ per million output tokens (log scale)",
             YAxis::TokensPerUsd => "output tokens per dollar",
+        }
+    }
+
+    /// The axis in the chart's heading.
+    pub fn heading(self) -> &'static str {
+        match self {
+            YAxis::PerGpu => "Throughput",
+            YAxis::Aggregate => "Aggregate throughput",
+            YAxis::UsdPerMOutput => "$ per M output tokens",
+            YAxis::TokensPerUsd => "Output tokens per $",
         }
     }
 
@@ -221,6 +239,17 @@ impl Projection {
         let x = self.x_value(p);
         let y = to_plot(self.y_value(p), self.y.log())?;
         (x.is_finite() && x > 0.0).then_some((x, y))
+    }
+
+    /// The chart's heading: "Throughput vs. interactivity", "$ per M output tokens vs. TPOT".
+    pub fn heading(&self) -> String {
+        format!("{} vs. {}", self.y.heading(), self.x.heading())
+    }
+
+    /// What the chart plots, for its accessible name: "output tokens per dollar against TPOT,
+    /// ms per output token (log scale)".
+    pub fn describe(&self) -> String {
+        format!("{} against {}", self.y.title(), self.x.title(false))
     }
 
     /// Whether this is the native choice (interactivity against tokens/s per GPU).
@@ -370,6 +399,34 @@ mod tests {
             assert_eq!(YAxis::from_id(y.id()), Some(y));
         }
         assert_eq!(YAxis::from_id("nope"), None);
+    }
+
+    #[test]
+    fn headings_and_descriptions_follow_the_axes() {
+        assert_eq!(
+            Projection::default().heading(),
+            "Throughput vs. interactivity"
+        );
+        let usd_tpot = Projection {
+            x: XAxis::Tpot,
+            y: YAxis::UsdPerMOutput,
+        };
+        assert_eq!(usd_tpot.heading(), "$ per M output tokens vs. TPOT");
+        assert!(usd_tpot
+            .describe()
+            .starts_with(YAxis::UsdPerMOutput.title()));
+        assert!(usd_tpot.describe().ends_with(XAxis::Tpot.title(false)));
+        let mut headings: Vec<String> = XAxis::ALL
+            .into_iter()
+            .flat_map(|x| {
+                YAxis::ALL
+                    .into_iter()
+                    .map(move |y| Projection { x, y }.heading())
+            })
+            .collect();
+        headings.sort();
+        headings.dedup();
+        assert_eq!(headings.len(), 8, "every axis pair has its own heading");
     }
 
     #[test]

@@ -17,10 +17,12 @@
 
 mod axis;
 pub mod band;
+pub mod hit;
 mod layout;
 pub mod leaderboard;
 mod legend;
 pub mod load;
+pub mod notes;
 mod overlay;
 mod pareto;
 mod series;
@@ -30,10 +32,11 @@ mod ticks;
 pub use axis::{PlotValues, Projection, XAxis, YAxis};
 pub use layout::{axes, compact, log_ticks, Axes};
 pub use overlay::{
-    pin_style, MarkerShape, Overlay, PinStyle, PinnedCurve, MAX_PINNED_CURVES, MAX_TEXT_POINTS,
+    pin_style, MarkerShape, Overlay, PinPoint, PinStyle, PinnedCurve, MAX_PINNED_CURVES,
+    MAX_TEXT_POINTS,
 };
 pub use pareto::{
-    draw_pareto, draw_pareto_layered, draw_pareto_part, draw_pareto_with, Frame, Part,
+    draw_pareto, draw_pareto_layered, draw_pareto_part, draw_pareto_with, Frame, Part, PlotArea,
 };
 pub use series::{series_look, Layers, OtherCurve, SeriesLook, SERIES_COUNT};
 pub use style::{

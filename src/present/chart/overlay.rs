@@ -27,8 +27,56 @@ pub const MAX_PINNED_CURVES: usize = 4;
 pub struct PinnedCurve {
     /// Legend text, e.g. "pin 1: Llama 3.1 8B · 1× H100 SXM · FP8".
     pub label: String,
-    /// Feasible points as (tokens/s per user, output tokens/s per GPU), in sweep order.
-    pub points: Vec<(f64, f64)>,
+    /// Feasible points, in sweep order.
+    pub points: Vec<PinPoint>,
+}
+
+/// What a pinned curve's point carries: enough for every axis choice (`axis::Projection`;
+/// TPOT is `1000 ÷ tokens/s per user`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PinPoint {
+    pub tok_s_per_user: f64,
+    pub output_tok_s_per_gpu: f64,
+    /// Over all the pin's GPUs; `None` (not drawn on that axis) when a sender left it out.
+    pub output_tok_s: Option<f64>,
+    /// `None` without a price per GPU-hour.
+    pub usd_per_m_output: Option<f64>,
+}
+
+impl PinPoint {
+    /// Where it is drawn on the native axes.
+    pub fn xy(&self) -> (f64, f64) {
+        (self.tok_s_per_user, self.output_tok_s_per_gpu)
+    }
+}
+
+impl From<&CurvePoint> for PinPoint {
+    fn from(point: &CurvePoint) -> PinPoint {
+        PinPoint {
+            tok_s_per_user: point.tok_s_per_user,
+            output_tok_s_per_gpu: point.output_tok_s_per_gpu,
+            output_tok_s: Some(point.output_tok_s),
+            usd_per_m_output: point.usd_per_m_output,
+        }
+    }
+}
+
+impl super::PlotValues for PinPoint {
+    fn tok_s_per_user(&self) -> f64 {
+        self.tok_s_per_user
+    }
+    fn tpot_ms(&self) -> f64 {
+        1000.0 / self.tok_s_per_user
+    }
+    fn output_tok_s_per_gpu(&self) -> f64 {
+        self.output_tok_s_per_gpu
+    }
+    fn output_tok_s(&self) -> f64 {
+        self.output_tok_s.unwrap_or(f64::NAN)
+    }
+    fn usd_per_m_output(&self) -> Option<f64> {
+        self.usd_per_m_output
+    }
 }
 
 /// What to draw on top of the main curve.
@@ -66,7 +114,8 @@ fn one_line(text: &str) -> String {
 impl Overlay {
     /// The overlay as text, for the page's second module (`ui::tools`), which computes it, to
     /// hand to the explorer, which draws it. One line per layer, fields separated by tabs:
-    /// `slo⇥label⇥c1,c2,…` and `pin⇥label⇥x y;x y;…`. Numbers use Rust's shortest round-trip
+    /// `slo⇥label⇥c1,c2,…`, `measured⇥label⇥x y;…` and `pin⇥label⇥x y aggregate usd;…` (x =
+    /// tokens/s per user, y = per GPU, `-` for no $/M). Numbers use Rust's shortest round-trip
     /// form, so `decode(encode(o)) == o` for finite points.
     pub fn encode(&self) -> String {
         let mut text = format!(
@@ -94,7 +143,16 @@ impl Overlay {
             let points = pin
                 .points
                 .iter()
-                .map(|(x, y)| format!("{x} {y}"))
+                .map(|p| {
+                    let or_dash = |v: Option<f64>| v.map_or("-".into(), |v| v.to_string());
+                    format!(
+                        "{} {} {} {}",
+                        p.tok_s_per_user,
+                        p.output_tok_s_per_gpu,
+                        or_dash(p.output_tok_s),
+                        or_dash(p.usd_per_m_output)
+                    )
+                })
                 .collect::<Vec<_>>()
                 .join(";");
             text.push_str(&format!("\npin\t{}\t{points}", one_line(&pin.label)));
@@ -103,7 +161,8 @@ impl Overlay {
     }
 
     /// Read `encode`'s text back. Never fails: a malformed line, number or point is skipped,
-    /// non-finite points are dropped, and at most `MAX_PINNED_CURVES` pins of at most 512
+    /// non-finite points are dropped (a pin point's aggregate and $/M only become "not drawn on
+    /// that axis"; a point of two numbers, as senders before issue 15 wrote, draws per GPU only), and at most `MAX_PINNED_CURVES` pins of at most 512
     /// points are kept, so whatever arrives can only draw less.
     pub fn decode(text: &str) -> Overlay {
         let mut overlay = Overlay::default();
@@ -125,10 +184,10 @@ impl Overlay {
                 }
                 "measured" => {
                     overlay.measured_label = label.to_string();
-                    overlay.measured = points_of(values);
+                    overlay.measured = pin_points_of(values).iter().map(PinPoint::xy).collect();
                 }
                 "pin" if overlay.pins.len() < MAX_PINNED_CURVES => {
-                    let points = points_of(values);
+                    let points = pin_points_of(values);
                     overlay.pins.push(PinnedCurve {
                         label: label.to_string(),
                         points,
@@ -141,14 +200,23 @@ impl Overlay {
     }
 }
 
-/// `x y;x y;…` (finite points only, at most `MAX_TEXT_POINTS`).
-fn points_of(values: &str) -> Vec<(f64, f64)> {
+/// `x y aggregate usd;…` (finite x and y only, at most `MAX_TEXT_POINTS`; the measured points'
+/// `x y;…` read the same, without the last two).
+fn pin_points_of(values: &str) -> Vec<PinPoint> {
     values
         .split(';')
-        .filter_map(|pair| {
-            let (x, y) = pair.trim().split_once(' ')?;
-            let (x, y) = (x.parse::<f64>().ok()?, y.parse::<f64>().ok()?);
-            (x.is_finite() && y.is_finite()).then_some((x, y))
+        .filter_map(|point| {
+            let mut numbers = point.split_whitespace();
+            let mut next = || numbers.next().and_then(|n| n.parse::<f64>().ok());
+            let (x, y) = (next()?, next()?);
+            let aggregate = next().filter(|a| a.is_finite());
+            let usd = next().filter(|u| u.is_finite());
+            (x.is_finite() && y.is_finite()).then_some(PinPoint {
+                tok_s_per_user: x,
+                output_tok_s_per_gpu: y,
+                output_tok_s: aggregate,
+                usd_per_m_output: usd,
+            })
         })
         .take(MAX_TEXT_POINTS)
         .collect()
@@ -224,9 +292,9 @@ pub fn axes_with(curve: &Curve, current: &Marker, overlay: &Overlay) -> Option<s
         overlay
             .pins
             .iter()
-            .flat_map(|pin| pin.points.iter())
-            .chain(overlay.measured.iter())
-            .map(|&(x, y)| CurvePoint {
+            .flat_map(|pin| pin.points.iter().map(PinPoint::xy))
+            .chain(overlay.measured.iter().copied())
+            .map(|(x, y)| CurvePoint {
                 concurrency: 1,
                 tok_s_per_user: x,
                 output_tok_s_per_gpu: y,
@@ -318,7 +386,12 @@ pub fn draw_pins<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
     for (index, pin) in overlay.pins.iter().enumerate().take(MAX_PINNED_CURVES) {
         let style = pin_style(index, options.theme);
         let line = style.color.stroke_width(options.px(2.0));
-        let points: Vec<(f64, f64)> = pin.points.iter().copied().filter(plottable).collect();
+        let points: Vec<(f64, f64)> = pin
+            .points
+            .iter()
+            .map(PinPoint::xy)
+            .filter(plottable)
+            .collect();
         let (on, off) = style.dash_css_px;
         chart
             .draw_series(DashedLineSeries::new(
@@ -426,7 +499,11 @@ mod tests {
             pins: vec![
                 PinnedCurve {
                     label: "pin 1: Llama\t3.1 8B\n· H100".into(),
-                    points: vec![(91.25, 120.5), (1.0 / 3.0, 2e-7), (12345.678, 0.1)],
+                    points: vec![
+                        pin_point(91.25, 120.5, 964.0, Some(2.5)),
+                        pin_point(1.0 / 3.0, 2e-7, 1.6e-6, None),
+                        pin_point(12345.678, 0.1, 0.8, Some(1.0 / 3.0)),
+                    ],
                 },
                 PinnedCurve {
                     label: "pin 2".into(),
@@ -454,10 +531,25 @@ mod tests {
             + &"pin\tp\t1 1\n".repeat(9);
         let read = Overlay::decode(&hostile);
         assert_eq!(read.pins.len(), MAX_PINNED_CURVES);
-        assert_eq!(read.pins[0].points, vec![(1.0, 2.0), (6.0, 7.0)]);
+        let xy: Vec<(f64, f64)> = read.pins[0].points.iter().map(PinPoint::xy).collect();
+        assert_eq!(xy, vec![(1.0, 2.0), (6.0, 7.0)]);
+        // Two numbers (the format before issue 15): per GPU only; a bad $/M is no price.
+        let short = Overlay::decode("pin\tp\t3 4;5 6 48 x");
+        assert_eq!(short.pins[0].points[0].output_tok_s, None);
+        assert_eq!(short.pins[0].points[1].output_tok_s, Some(48.0));
+        assert_eq!(short.pins[0].points[1].usd_per_m_output, None);
         assert_eq!(read.slo_missed, vec![1, 3]);
         let long = format!("pin\tp\t{}", "1 1;".repeat(5000));
         assert_eq!(Overlay::decode(&long).pins[0].points.len(), MAX_TEXT_POINTS);
+    }
+
+    fn pin_point(x: f64, y: f64, aggregate: f64, usd: Option<f64>) -> PinPoint {
+        PinPoint {
+            tok_s_per_user: x,
+            output_tok_s_per_gpu: y,
+            output_tok_s: Some(aggregate),
+            usd_per_m_output: usd,
+        }
     }
 
     fn hex(color: RGBColor) -> String {
@@ -489,7 +581,7 @@ mod tests {
                 .points
                 .iter()
                 .filter(|p| p.fits)
-                .map(|p| (p.tok_s_per_user, p.output_tok_s_per_gpu))
+                .map(PinPoint::from)
                 .collect(),
         }
     }
@@ -550,5 +642,57 @@ mod tests {
             "the measured points' legend entry"
         );
         assert!(!render(&Overlay::default(), (900, 560)).contains("misses P90 SLO"));
+    }
+
+    /// Pins are drawn on every axis choice (issue 15 §2: they vanished on $/M, aggregate and
+    /// tokens per $), with their legend entry.
+    #[test]
+    fn pins_are_drawn_on_every_axis() {
+        use crate::present::chart::{draw_pareto_layered, Layers, Projection, XAxis, YAxis};
+        let scenario = Scenario::default_scenario().expect("default scenario");
+        let curve = sweep(&scenario);
+        let marker = Marker::from(&evaluate(&scenario));
+        let overlay = Overlay {
+            pins: vec![pinned("llama-3.1-8b", "pin 1: Llama 3.1 8B")],
+            ..Overlay::default()
+        };
+        let orange = hex(OKABE_ITO_ORANGE);
+        for x in XAxis::ALL {
+            for y in YAxis::ALL {
+                let draw = |overlay: &Overlay| {
+                    let layers = Layers {
+                        projection: Projection { x, y },
+                        ..Layers::default()
+                    };
+                    let mut svg = String::new();
+                    {
+                        let root =
+                            SVGBackend::with_string(&mut svg, (900, 560)).into_drawing_area();
+                        draw_pareto_layered(
+                            root,
+                            &curve,
+                            &marker,
+                            overlay,
+                            &layers,
+                            &ChartOptions::default(),
+                        )
+                        .expect("draws");
+                    }
+                    svg
+                };
+                let svg = draw(&overlay);
+                // The dashed line and the square markers, beyond the legend's one symbol.
+                let strokes = svg.lines().filter(|l| l.contains(&orange)).count();
+                let plain = draw(&Overlay::default())
+                    .lines()
+                    .filter(|l| l.contains(&orange))
+                    .count();
+                assert!(
+                    strokes > plain + 10,
+                    "{x:?} × {y:?}: {strokes} orange elements"
+                );
+                assert!(svg.contains("pin 1: Llama 3.1 8B"), "{x:?} × {y:?}");
+            }
+        }
     }
 }

@@ -50,6 +50,69 @@ fn label_offset(side: Side, options: &ChartOptions) -> ((i32, i32), Pos) {
     }
 }
 
+/// The box (left, top, right, bottom, backend pixels) of a label of `size` drawn at `offset`
+/// from `anchor` with alignment `pos`.
+fn label_box(anchor: (i32, i32), offset: (i32, i32), pos: Pos, size: (u32, u32)) -> [i32; 4] {
+    let (w, h) = (
+        i32::try_from(size.0).unwrap_or(0),
+        i32::try_from(size.1).unwrap_or(0),
+    );
+    let x = anchor.0 + offset.0
+        - if matches!(pos.h_pos, HPos::Right) {
+            w
+        } else {
+            0
+        };
+    let y = anchor.1 + offset.1
+        - if matches!(pos.v_pos, VPos::Bottom) {
+            h
+        } else {
+            0
+        };
+    [x, y, x + w, y + h]
+}
+
+fn overlaps(a: &[i32; 4], b: &[i32; 4]) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
+}
+
+/// The side of `anchor` a label of `size` goes on: `preferred` if its box stays inside `bounds`
+/// and clear of every box in `placed`, else the first other side that does, else `preferred`.
+/// The chosen box joins `placed`, so later labels keep clear of it.
+fn place_label(
+    anchor: (i32, i32),
+    preferred: Side,
+    size: (u32, u32),
+    placed: &mut Vec<[i32; 4]>,
+    bounds: [i32; 4],
+    options: &ChartOptions,
+) -> Side {
+    let sides = [
+        preferred,
+        Side::AboveRight,
+        Side::AboveLeft,
+        Side::BelowLeft,
+        Side::BelowRight,
+    ];
+    let box_at = |side: Side| {
+        let (offset, pos) = label_offset(side, options);
+        label_box(anchor, offset, pos, size)
+    };
+    let clear = |b: &[i32; 4]| {
+        b[0] >= bounds[0]
+            && b[2] <= bounds[2]
+            && b[1] >= bounds[1]
+            && b[3] <= bounds[3]
+            && !placed.iter().any(|p| overlaps(p, b))
+    };
+    let side = sides
+        .into_iter()
+        .find(|side| clear(&box_at(*side)))
+        .unwrap_or(preferred);
+    placed.push(box_at(side));
+    side
+}
+
 /// Horizontal position of `x` across the log axis, 0 at the left edge and 1 at the right.
 fn x_fraction(axes: &Axes, x: f64) -> f64 {
     let span = (axes.x.end / axes.x.start).ln();
@@ -180,11 +243,29 @@ pub enum Part {
     Current,
 }
 
-/// What places everything on the chart: the legend's layout and the axes (none when there is
-/// nothing to plot). Two draws with the same inputs but the current point (curve, overlay,
-/// layers, options, size) and an equal frame paint the same base.
+/// What places everything on the chart: the legend's layout, the axes and where they lie on
+/// the backend (none when there is nothing to plot). Two draws with the same inputs but the
+/// current point (curve, overlay, layers, options, size) and an equal frame paint the same base.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Frame(Option<(LegendLayout, Axes)>);
+pub struct Frame(Option<(LegendLayout, Axes, PlotArea)>);
+
+/// Where the axes' ends lie, in backend pixels: `left`/`right` are the x range's ends, `bottom`
+/// and `top` the y range's (as plotters maps them), so a point's pixel is a linear map of its
+/// plot coordinates (`hit::pixel_of`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlotArea {
+    pub left: f64,
+    pub right: f64,
+    pub bottom: f64,
+    pub top: f64,
+}
+
+impl Frame {
+    /// The axes and where they lie; `None` when nothing was plotted.
+    pub fn plot(&self) -> Option<(&Axes, &PlotArea)> {
+        self.0.as_ref().map(|(_, axes, area)| (axes, area))
+    }
+}
 
 /// Draw `part` of the chart (see `Part`); returns the frame it laid the chart out in.
 pub fn draw_pareto_part<DB: DrawingBackend>(
@@ -363,6 +444,72 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         )
         .map_err(drawing_error)?;
 
+    // Labels never cover one another (issue 15 §2): the infeasible note by the x axis first,
+    // then the knee's label, then the current point's, each on the first side of its point (in
+    // its order of preference) clear of those before it and inside the plot. The base and the
+    // current part place them alike, so a kept base still matches.
+    let bounds = {
+        let (left, bottom) = chart.backend_coord(&(axes.x.start, axes.y.start));
+        let (right, top) = chart.backend_coord(&(axes.x.end, axes.y.end));
+        [left, top, right, bottom]
+    };
+    let text_size = |label: &str, font_size: f64| {
+        root.estimate_text_size(label, &text(font_size))
+            .unwrap_or((0, 0))
+    };
+    let mut placed: Vec<[i32; 4]> = Vec::new();
+    let edge = first_infeasible
+        .and_then(|first| first.checked_sub(1))
+        .and_then(|i| points.get(i));
+    // Beside the edge's line near the x axis, on the feasible side, pointing at the infeasible
+    // one (left on the interactivity axis, right on the TPOT axis).
+    let note = edge.map(|edge| {
+        let left = projection.infeasible_to_the_left();
+        let note = match (size.compact, left) {
+            (true, true) => format!("← C > {}: KV full", edge.concurrency),
+            (true, false) => format!("C > {}: KV full →", edge.concurrency),
+            (false, true) => format!(
+                "← infeasible: KV cache full beyond C = {}",
+                edge.concurrency
+            ),
+            (false, false) => format!(
+                "infeasible: KV cache full beyond C = {} →",
+                edge.concurrency
+            ),
+        };
+        let (side, shift) = if left {
+            (Side::AboveRight, options.offset(6.0))
+        } else {
+            (Side::AboveLeft, -options.offset(6.0))
+        };
+        let (offset, pos) = label_offset(side, options);
+        let anchor = chart.backend_coord(&(edge.tok_s_per_user, axes.y.start));
+        placed.push(label_box(
+            anchor,
+            (shift, offset.1),
+            pos,
+            text_size(&note, size.label),
+        ));
+        (note, (shift, offset.1), pos)
+    });
+    let knee_side = knee.map(|knee| {
+        let at = x_fraction(&axes, knee.tok_s_per_user);
+        let preferred = match (projection.rising(), at) {
+            (false, at) if at < 0.25 => Side::BelowRight,
+            (false, _) => Side::BelowLeft,
+            (true, at) if at > 0.75 => Side::BelowLeft,
+            (true, _) => Side::BelowRight,
+        };
+        place_label(
+            chart.backend_coord(&xy(knee)),
+            preferred,
+            text_size(&knee_label(knee), size.label),
+            &mut placed,
+            bounds,
+            options,
+        )
+    });
+
     // Everything but the current point: mesh, pins, curves, infeasible tail, SLO misses, knee.
     if base {
         let format_tick = |value: &f64| compact(*value);
@@ -418,7 +565,6 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         // requests wait), so these rings pile up at the edge; a dashed vertical line and a note mark
         // the edge, left of which no concurrency is reachable.
         if let Some(first) = first_infeasible {
-            let edge = first.checked_sub(1).and_then(|i| points.get(i));
             let mut tail: Vec<(f64, f64)> = edge.map(|p| xy(p)).into_iter().collect();
             tail.extend(points.iter().skip(first).filter(|p| !p.fits).map(|p| xy(p)));
             let dash = (options.offset(6.0), options.offset(4.0));
@@ -440,33 +586,14 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
                         style.infeasible,
                     ))
                     .map_err(drawing_error)?;
-                // Beside the line near the x axis, on the feasible side, pointing at the infeasible
-                // one (left on the interactivity axis, right on the TPOT axis).
-                let left = projection.infeasible_to_the_left();
-                let note = match (size.compact, left) {
-                    (true, true) => format!("← C > {}: KV full", edge.concurrency),
-                    (true, false) => format!("C > {}: KV full →", edge.concurrency),
-                    (false, true) => format!(
-                        "← infeasible: KV cache full beyond C = {}",
-                        edge.concurrency
-                    ),
-                    (false, false) => format!(
-                        "infeasible: KV cache full beyond C = {} →",
-                        edge.concurrency
-                    ),
-                };
-                let (side, shift) = if left {
-                    (Side::AboveRight, options.offset(6.0))
-                } else {
-                    (Side::AboveLeft, -options.offset(6.0))
-                };
-                let (offset, pos) = label_offset(side, options);
-                chart
-                    .draw_series(std::iter::once(
-                        EmptyElement::at((edge_x, axes.y.start))
-                            + Text::new(note, (shift, offset.1), muted(size.label).pos(pos)),
-                    ))
-                    .map_err(drawing_error)?;
+                if let Some((note, offset, pos)) = &note {
+                    chart
+                        .draw_series(std::iter::once(
+                            EmptyElement::at((edge_x, axes.y.start))
+                                + Text::new(note.clone(), *offset, muted(size.label).pos(*pos)),
+                        ))
+                        .map_err(drawing_error)?;
+                }
             }
             chart
                 .draw_series(
@@ -481,16 +608,9 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         overlay::draw_slo_misses(&mut chart, curve, overlay, options)?;
         overlay::draw_measured(&mut chart, overlay, options)?;
 
-        // The knee: a triangle with its concurrency, labelled below-left (the current point's label
-        // goes above-right, so the two never collide).
-        if let Some(knee) = knee {
-            let at = x_fraction(&axes, knee.tok_s_per_user);
-            let side = match (projection.rising(), at) {
-                (false, at) if at < 0.25 => Side::BelowRight,
-                (false, _) => Side::BelowLeft,
-                (true, at) if at > 0.75 => Side::BelowLeft,
-                (true, _) => Side::BelowRight,
-            };
+        // The knee: a triangle with its concurrency, labelled below-left by preference (the
+        // current point's label prefers above-right).
+        if let (Some(knee), Some(side)) = (knee, knee_side) {
             let (offset, pos) = label_offset(side, options);
             chart
                 .draw_series(std::iter::once(
@@ -505,27 +625,112 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
     // The current operating point, on top: a ringed dot (hollow when infeasible).
     if with_current && current_plottable {
         let at = x_fraction(&axes, current.tok_s_per_user);
-        let side = match (projection.rising(), at) {
+        let preferred = match (projection.rising(), at) {
             (false, at) if at > 0.72 => Side::AboveLeft,
             (false, _) => Side::AboveRight,
             (true, at) if at < 0.28 => Side::AboveRight,
             (true, _) => Side::AboveLeft,
         };
+        let label = current_label(current);
+        let side = place_label(
+            chart.backend_coord(&(current.tok_s_per_user, current.output_tok_s_per_gpu)),
+            preferred,
+            text_size(&label, size.current_label),
+            &mut placed,
+            bounds,
+            options,
+        );
         let (offset, pos) = label_offset(side, options);
         chart
             .draw_series(std::iter::once(
                 EmptyElement::at((current.tok_s_per_user, current.output_tok_s_per_gpu))
                     + Circle::new((0, 0), style.halo_radius, style.halo)
                     + Circle::new((0, 0), style.current_radius, style.current)
-                    + Text::new(
-                        current_label(current),
-                        offset,
-                        text(size.current_label).pos(pos),
-                    ),
+                    + Text::new(label, offset, text(size.current_label).pos(pos)),
             ))
             .map_err(drawing_error)?;
     }
 
+    let [left, top, right, bottom] = bounds.map(f64::from);
+    let area = PlotArea {
+        left,
+        right,
+        bottom,
+        top,
+    };
     root.present().map_err(drawing_error)?;
-    Ok(Frame(Some((legend_layout, axes))))
+    Ok(Frame(Some((legend_layout, axes, area))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A label goes on its preferred side unless that covers a label placed before it or leaves
+    /// the plot; then on the first side that does neither (issue 15 §2: static batching's knee,
+    /// current point and KV note piled up).
+    #[test]
+    fn labels_keep_clear_of_each_other_and_of_the_edges() {
+        let options = ChartOptions::default();
+        let bounds = [0, 0, 400, 300];
+        let size = (80, 14);
+        let mut placed = Vec::new();
+        let first = place_label(
+            (200, 150),
+            Side::AboveRight,
+            size,
+            &mut placed,
+            bounds,
+            &options,
+        );
+        assert_eq!(first, Side::AboveRight);
+        // A second label at the same point cannot take the same box.
+        let second = place_label(
+            (200, 150),
+            Side::AboveRight,
+            size,
+            &mut placed,
+            bounds,
+            &options,
+        );
+        assert_ne!(second, Side::AboveRight);
+        assert!(!overlaps(&placed[0], &placed[1]), "{placed:?}");
+        // Near the right edge the label turns left, near the top it goes below.
+        let mut alone = Vec::new();
+        assert_eq!(
+            place_label(
+                (390, 150),
+                Side::AboveRight,
+                size,
+                &mut alone,
+                bounds,
+                &options
+            ),
+            Side::AboveLeft
+        );
+        assert_eq!(
+            place_label(
+                (390, 5),
+                Side::AboveRight,
+                size,
+                &mut alone,
+                bounds,
+                &options
+            ),
+            Side::BelowLeft
+        );
+        // Nowhere clear: the preferred side.
+        let mut full = vec![bounds];
+        assert_eq!(
+            place_label(
+                (200, 150),
+                Side::BelowRight,
+                size,
+                &mut full,
+                bounds,
+                &options
+            ),
+            Side::BelowRight
+        );
+    }
 }

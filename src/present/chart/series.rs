@@ -11,7 +11,7 @@
 use super::axis::{frame, Projection, XAxis, YAxis};
 use super::layout::Axes;
 use super::legend::{LegendItem, Symbol};
-use super::overlay::{self, Overlay, PinnedCurve};
+use super::overlay::{self, Overlay, PinPoint, PinnedCurve};
 use super::style::{
     ChartOptions, Theme, OKABE_ITO_BLUE, OKABE_ITO_BLUISH_GREEN, OKABE_ITO_SKY_BLUE,
 };
@@ -135,8 +135,9 @@ pub(super) struct ProjectedOther<'a> {
     pub series: usize,
 }
 
-/// Pinned curves carry only (tokens/s per user, tokens/s per GPU) pairs: x can become TPOT
-/// (`1000/x` ms), but y can only be shown per GPU, so other y axes leave the pins out.
+/// Pinned curves and measured points moved onto the axes. Pins carry every value an axis plots
+/// (`PinPoint`); measured points only (tokens/s per user, tokens/s per GPU), so other y axes
+/// leave them out.
 fn project_overlay<'a>(overlay: &'a Overlay, projection: &Projection) -> Cow<'a, Overlay> {
     if projection.is_native() || (overlay.pins.is_empty() && overlay.measured.is_empty()) {
         return Cow::Borrowed(overlay);
@@ -155,26 +156,27 @@ fn project_overlay<'a>(overlay: &'a Overlay, projection: &Projection) -> Cow<'a,
     } else {
         Vec::new()
     };
-    let pins = if projection.y == YAxis::PerGpu {
-        overlay
-            .pins
-            .iter()
-            .map(|pin| PinnedCurve {
-                label: pin.label.clone(),
-                points: pin
-                    .points
-                    .iter()
-                    .filter(|(x, _)| *x > 0.0)
-                    .map(|&(x, y)| match projection.x {
-                        XAxis::Interactivity => (x, y),
-                        XAxis::Tpot => (1000.0 / x, y),
+    // Pins carry every value an axis can plot: each point moves like a curve point
+    // (`Projection::project_curve`), x and plot y in its per-user and per-GPU fields.
+    let pins = overlay
+        .pins
+        .iter()
+        .map(|pin| PinnedCurve {
+            label: pin.label.clone(),
+            points: pin
+                .points
+                .iter()
+                .filter_map(|p| {
+                    let (x, y) = projection.plot(p)?;
+                    Some(PinPoint {
+                        tok_s_per_user: x,
+                        output_tok_s_per_gpu: y,
+                        ..*p
                     })
-                    .collect(),
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
+                })
+                .collect(),
+        })
+        .collect();
     Cow::Owned(Overlay {
         pins,
         measured,
@@ -249,7 +251,7 @@ impl<'a> Projected<'a> {
                 self.overlay
                     .pins
                     .iter()
-                    .flat_map(|pin| pin.points.iter().copied()),
+                    .flat_map(|pin| pin.points.iter().map(PinPoint::xy)),
             )
             .collect();
         points.extend(self.others.iter().flat_map(|o| o.points.iter().copied()));
@@ -258,13 +260,18 @@ impl<'a> Projected<'a> {
     }
 }
 
-/// The line style of a series other than the main curve.
-fn other_style(series: usize, options: &ChartOptions) -> (ShapeStyle, Option<(i32, i32)>) {
+/// Dash and gap (CSS px) of a solid look drawn as an other curve: behind a main curve it must
+/// not hide the one it may coincide with (paged vs contiguous KV below the contiguous capacity).
+const OTHER_SOLID_DASH_PX: (f64, f64) = (6.0, 2.0);
+
+/// The line style of a series other than the main curve: always dashed (the main curve alone
+/// is solid).
+fn other_style(series: usize, options: &ChartOptions) -> (ShapeStyle, (i32, i32)) {
     let look = series_look(series, options.theme);
+    let (dash, gap) = look.dash_px.unwrap_or(OTHER_SOLID_DASH_PX);
     (
         look.colour.stroke_width(options.px(1.8)),
-        look.dash_px
-            .map(|(dash, gap)| (options.offset(dash), options.offset(gap))),
+        (options.offset(dash), options.offset(gap)),
     )
 }
 
@@ -282,11 +289,8 @@ pub(super) fn curve_legend(
         .others
         .iter()
         .map(|other| {
-            let (style, dash) = other_style(other.series, options);
-            let symbol = match dash {
-                Some((dash, gap)) => Symbol::Dashes(style, dash, gap),
-                None => Symbol::Line(style),
-            };
+            let (style, (dash, gap)) = other_style(other.series, options);
+            let symbol = Symbol::Dashes(style, dash, gap);
             (
                 other.series,
                 LegendItem {
@@ -309,32 +313,47 @@ pub(super) fn curve_legend(
     entries.into_iter().map(|(_, item)| item).collect()
 }
 
-/// Draw the other curves: thinner lines, each in its series look, with a ring where each ends
-/// (its last feasible point: where that technique runs out of KV memory or engine slots).
+/// Draw the other curves: thinner dashed lines, each in its series look, with a ring where each
+/// ends (its last feasible point: where that technique runs out of KV memory or engine slots).
+/// Each dash has a casing of the background colour, so where curves coincide (paged and
+/// contiguous KV below the contiguous capacity, or any technique that changes nothing) the
+/// dashes on top stay visible on the line below.
 pub(super) fn draw_others<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
     chart: &mut ChartContext<'_, DB, CT>,
     projected: &Projected<'_>,
     options: &ChartOptions,
 ) -> Result<(), String> {
     let error = |e: DrawingAreaErrorKind<DB::ErrorType>| format!("chart: {e}");
-    for other in &projected.others {
-        let (style, dash) = other_style(other.series, options);
-        let points = other.points.clone();
-        match dash {
-            Some((dash, gap)) => chart
-                .draw_series(DashedLineSeries::new(points, dash, gap, style))
-                .map(|_| ())
-                .map_err(error)?,
-            None => chart
-                .draw_series(LineSeries::new(points, style))
-                .map(|_| ())
-                .map_err(error)?,
+    let casing = super::style::Palette::for_theme(options.theme)
+        .background
+        .stroke_width(options.px(4.5));
+    // Casings first, then the dense dashes, then the sparse ones: where two curves coincide the
+    // sparser dashes (contiguous KV's) lie on the denser ones (paged KV's) and both show.
+    let dense = |(dash, gap): (i32, i32)| 4 * dash >= 3 * (dash + gap).max(1);
+    for pass in 0..3 {
+        for other in &projected.others {
+            let (style, dash) = other_style(other.series, options);
+            let line = match pass {
+                0 => casing,
+                1 if dense(dash) => style,
+                2 if !dense(dash) => style,
+                _ => continue,
+            };
+            chart
+                .draw_series(DashedLineSeries::new(
+                    other.points.iter().copied(),
+                    dash.0,
+                    dash.1,
+                    line,
+                ))
+                .map_err(error)?;
+            if pass > 0 {
+                let end = other.points.last().map(|&xy| {
+                    Circle::new(xy, options.px(4.0), style.stroke_width(options.px(2.0)))
+                });
+                chart.draw_series(end).map_err(error)?;
+            }
         }
-        let end = other
-            .points
-            .last()
-            .map(|&xy| Circle::new(xy, options.px(4.0), style.stroke_width(options.px(2.0))));
-        chart.draw_series(end).map_err(error)?;
     }
     Ok(())
 }
@@ -533,26 +552,79 @@ mod tests {
     }
 
     #[test]
-    fn pins_follow_the_x_axis_but_need_per_gpu_y() {
+    fn pins_follow_every_axis() {
+        let point = |x: f64, y: f64, usd: Option<f64>| PinPoint {
+            tok_s_per_user: x,
+            output_tok_s_per_gpu: y,
+            output_tok_s: Some(8.0 * y),
+            usd_per_m_output: usd,
+        };
         let overlay = Overlay {
             pins: vec![PinnedCurve {
                 label: "pin 1".into(),
-                points: vec![(50.0, 100.0), (10.0, 900.0)],
+                points: vec![point(50.0, 100.0, Some(4.0)), point(10.0, 900.0, None)],
             }],
             ..Overlay::default()
         };
-        let tpot = Projection {
-            x: XAxis::Tpot,
-            y: YAxis::PerGpu,
+        let moved = |x: XAxis, y: YAxis| -> Vec<(f64, f64)> {
+            project_overlay(&overlay, &Projection { x, y }).pins[0]
+                .points
+                .iter()
+                .map(PinPoint::xy)
+                .collect()
         };
-        let moved = project_overlay(&overlay, &tpot);
-        assert_eq!(moved.pins[0].points, vec![(20.0, 100.0), (100.0, 900.0)]);
-        let usd = Projection {
-            y: YAxis::UsdPerMOutput,
-            ..tpot
-        };
-        assert!(project_overlay(&overlay, &usd).pins.is_empty());
+        assert_eq!(
+            moved(XAxis::Tpot, YAxis::PerGpu),
+            vec![(20.0, 100.0), (100.0, 900.0)]
+        );
+        assert_eq!(
+            moved(XAxis::Interactivity, YAxis::Aggregate),
+            vec![(50.0, 800.0), (10.0, 7200.0)]
+        );
+        // The cost axes show the priced point only ($/M in plot coordinates: ln).
+        assert_eq!(
+            moved(XAxis::Interactivity, YAxis::UsdPerMOutput),
+            vec![(50.0, 4f64.ln())]
+        );
+        assert_eq!(
+            moved(XAxis::Tpot, YAxis::TokensPerUsd),
+            vec![(20.0, 250_000.0)]
+        );
         assert_eq!(*project_overlay(&overlay, &Projection::default()), overlay);
+    }
+
+    /// Where two techniques coincide (paged and contiguous KV below the contiguous capacity) the
+    /// other curves are dashed and cased in the background colour, so neither hides the other
+    /// (issue 15 §2).
+    #[test]
+    fn other_curves_are_cased_dashes_so_coinciding_curves_stay_visible() {
+        let spec = ScenarioInput {
+            spec_decode: "eagle".into(),
+            ..ScenarioInput::default()
+        };
+        let svg = ladder_svg(spec, Projection::default(), 64);
+        let background = hex(crate::present::chart::Palette::for_theme(Theme::Light).background);
+        let cased = svg
+            .lines()
+            .filter(|l| l.contains("<polyline") && l.contains(&format!("stroke=\"{background}\"")))
+            .count();
+        assert!(
+            cased >= 3 * 10,
+            "casings under three dashed curves: {cased}"
+        );
+        for series in [1, 2] {
+            let colour = hex(series_look(series, Theme::Light).colour);
+            assert!(
+                svg.lines()
+                    .filter(|l| l.contains("<polyline") && l.contains(&colour))
+                    .count()
+                    > 10,
+                "series {series} drawn as dashes"
+            );
+        }
+        // Solid looks become dashed as other curves, so no other curve is a plain line.
+        let (_, (dash, gap)) = other_style(2, &ChartOptions::default());
+        assert!(dash > 0 && gap > 0);
     }
 
     #[test]

@@ -8,7 +8,8 @@ use crate::model::pareto::SLIDER_STEPS;
 use crate::page::embed::embed_controls;
 use crate::page::knobs::KnobAction;
 use crate::page::state::{Action, State, View};
-use crate::present::chart::Marker;
+use crate::present::chart::notes::static_batching_note;
+use crate::present::chart::{Marker, Projection, XAxis, YAxis};
 use crate::present::glossary;
 use crate::present::report::{format_number, parallelism_hint};
 use crate::scenario::fields::{Field, CONCURRENCY, ENGINE, GPU, MODEL};
@@ -31,6 +32,24 @@ use yew::prelude::*;
 
 pub const SLIDER_ID: &str = "batch-size";
 const KV_STATUS_ID: &str = "kv-status";
+
+/// The chart's heading on its chosen axes, each axis's words a glossary term.
+fn chart_heading(projection: &Projection) -> Html {
+    let y_term = match projection.y {
+        YAxis::PerGpu | YAxis::Aggregate => glossary::THROUGHPUT,
+        YAxis::UsdPerMOutput | YAxis::TokensPerUsd => glossary::USD_PER_M_TOKENS,
+    };
+    let x_term = match projection.x {
+        XAxis::Interactivity => glossary::INTERACTIVITY,
+        XAxis::Tpot => glossary::TPOT,
+    };
+    html! {
+        <>
+            <Term term={y_term}>{ projection.y.heading() }</Term>{ " vs. " }
+            <Term term={x_term}>{ projection.x.heading() }</Term>
+        </>
+    }
+}
 
 /// "auto: TP 2, 4 replicas of 2 GPUs".
 fn tp_hint(view: &View) -> String {
@@ -107,11 +126,14 @@ fn kv_status(view: &View) -> (String, bool) {
     }
 }
 
-/// A sentence describing the chart, for screen readers (the canvas's accessible name).
-fn chart_summary(view: &View) -> String {
+/// A sentence describing the chart on its chosen axes, for screen readers (the canvas's
+/// accessible name).
+fn chart_summary(view: &View, projection: &Projection) -> String {
     let p = &view.point;
     let mut text = format!(
-        "Throughput–latency chart: output tokens/s per GPU against tokens/s per user. Current point: {} requests, {} tok/s per user, {} output tok/s per GPU{}.",
+        "{} chart: {}. Current point: {} requests, {} tok/s per user, {} output tok/s per GPU{}.",
+        projection.heading(),
+        projection.describe(),
         p.concurrency,
         format_number(p.tok_s_per_user),
         format_number(p.output_tok_s_per_gpu),
@@ -350,25 +372,25 @@ fn explorer_view(
         1 => "1 request in flight".to_string(),
         c => format!("{c} requests in flight"),
     };
+    let chart_axes = projection(&state.chart);
     let model_name = view.scenario.model.name.clone();
     let hardware = format!("{} × {}", view.scenario.gpu_count, view.scenario.gpu.name);
     html! {
         <>
                 <section class="panel hero" aria-labelledby="chart-title">
                     <div class="panel-head">
-                        <h2 id="chart-title">
-                        <Term term={glossary::THROUGHPUT} />{ " vs. " }<Term term={glossary::INTERACTIVITY}>{ "interactivity" }</Term>
-                    </h2>
+                        <h2 id="chart-title">{ chart_heading(&chart_axes) }</h2>
                         <p class="subtitle">{ format!("{model_name} on {hardware}") }</p>
                     </div>
                     <ChartAxes chart={state.chart.clone()} on_change={on_chart} />
                     <ChartCanvas
                         curve={view.curve.clone()}
                         current={Marker::from(&*view.point)}
-                        summary={format!("{} {}", chart_summary(&view), ladder_summary(&view.techniques))}
+                        summary={format!("{} {}", chart_summary(&view, &chart_axes), ladder_summary(&view.techniques))}
                         overlay={Some(overlay)}
                         techniques={Some(view.techniques.clone())}
-                        projection={projection(&state.chart)}
+                        projection={chart_axes}
+                        on_pick={Some((on_move.clone(), view.engine_limit()))}
                         error_band={crate::model::expected_error::throughput_by_regime(&view.scenario)}
                     />
                     <Slider
@@ -387,6 +409,9 @@ fn explorer_view(
                     <p id={KV_STATUS_ID} class={classes!("kv-status", beyond.then_some("beyond"))}>{ status }</p>
                     // A technique level with no curve says why (e.g. disaggregation on one GPU).
                     { for view.techniques.absent.iter().map(|a| html! { <p class="hint" data-absent-level={a.level.id()}>{ format!("{}.", a.reason) }</p> }) }
+                    if let Some(note) = static_batching_note(&view.techniques, &view.curve, &view.scenario.workload, concurrency) {
+                        <p id="static-batching-note" class="kv-status">{ note }</p>
+                    }
                     // The tools module's measured points and their table (`ui::tools::measured_panel`).
                     <div id={crate::ui::tools::measured_panel::MEASURED_SLOT_ID}></div>
                 </section>

@@ -2,10 +2,17 @@
 //! pixels, draws with `chart::draw_pareto_layered` through the page's canvas backend
 //! (`canvas_backend.rs`), and redraws when the curve, the current point, the box size or the
 //! colour scheme changes. Nothing here computes the model.
+//!
+//! Pointing at a curve point (hover, or focus the canvas and press ← →) shows its numbers in
+//! an HTML tooltip (`#chart-tooltip`) with a ring over the point, both placed by
+//! `chart::hit` from the last draw's frame: the canvas is not redrawn for them, so the kept base
+//! stays valid. A click or Enter picks the point (`on_pick`: the page moves the slider there).
 
+use crate::model::pareto::concurrency_to_slider;
 use crate::model::techniques::TechniqueStudy;
 use crate::model::Curve;
 use crate::page::state::Shared;
+use crate::present::chart::hit::{self, Target};
 use crate::present::chart::{
     draw_pareto_part, ChartOptions, Frame, Layers, Marker, OtherCurve, Overlay, Part, Projection,
 };
@@ -19,6 +26,9 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 pub const CHART_ID: &str = "pareto-chart";
+pub const TOOLTIP_ID: &str = "chart-tooltip";
+/// How far from a point (CSS px) the pointer still picks it.
+const REACH_CSS_PX: f64 = 24.0;
 /// Used when the canvas has no layout box yet (e.g. mounted in a detached test container).
 const FALLBACK_SIZE_CSS_PX: (f64, f64) = (640.0, 400.0);
 
@@ -40,6 +50,10 @@ pub struct ChartCanvasProps {
     /// The expected tok/s error per regime, drawn as a band around the curve (`chart::band`).
     #[prop_or_default]
     pub error_band: [Option<f64>; 3],
+    /// The slider's own callback (a slider position) and its engine limit: a curve point
+    /// clicked or picked with Enter moves the slider there.
+    #[prop_or_default]
+    pub on_pick: Option<(Callback<u32>, u32)>,
 }
 
 /// Bumped by the resize observer and the colour-scheme listener to force a redraw.
@@ -90,7 +104,7 @@ fn draw(
     key: &DrawKey,
     known_box: Option<(i32, i32)>,
     kept: &RefCell<Option<Base>>,
-) -> Result<(), String> {
+) -> Result<Frame, String> {
     let (curve, current, overlay, techniques, projection, _, error_band) = key;
     let (backend, options) = prepare(canvas, known_box, FALLBACK_SIZE_CSS_PX)?;
     let none = Overlay::default();
@@ -145,21 +159,22 @@ fn draw(
     let Some(base) = reusable else {
         // New inputs: the whole chart at once. Only a second draw of the same inputs (a slider
         // move) pays for painting a base to keep.
-        part(backend, Part::All)?;
+        let frame = part(backend, Part::All)?;
         *kept = Some(Base {
             canvas: None,
             inputs,
             frame: None,
         });
-        return Ok(());
+        return Ok(frame);
     };
     let mut backend = Some(backend);
     if let (Some(canvas), Some(frame)) = (&base.canvas, &base.frame) {
         copy(canvas)?;
         let visible = backend.take().ok_or("no backend")?;
-        if part(visible, Part::Current)? == *frame {
+        let drawn = part(visible, Part::Current)?;
+        if drawn == *frame {
             *kept = Some(base);
-            return Ok(());
+            return Ok(drawn);
         }
     }
     // The base afresh, off the page, then copied and the current point drawn over it.
@@ -181,9 +196,9 @@ fn draw(
     *kept = Some(Base {
         canvas: Some(base_canvas),
         inputs,
-        frame: Some(frame),
+        frame: Some(frame.clone()),
     });
-    Ok(())
+    Ok(frame)
 }
 
 /// A canvas that is not in the document (the base's).
@@ -216,13 +231,15 @@ fn draw_keyed(
     known_box: Option<(i32, i32)>,
     failure: &UseStateHandle<Option<String>>,
     kept: &RefCell<Option<Base>>,
+    drawn_frame: &RefCell<Option<Frame>>,
 ) -> bool {
     let Some(canvas) = canvas_ref.cast::<web_sys::HtmlCanvasElement>() else {
         return false;
     };
     perf::mark_draw_start();
     match draw(&canvas, key, known_box, kept) {
-        Ok(()) => {
+        Ok(frame) => {
+            *drawn_frame.borrow_mut() = Some(frame);
             if failure.is_some() {
                 failure.set(None);
             }
@@ -236,6 +253,155 @@ fn draw_keyed(
     true
 }
 
+/// What the handlers read of the latest props.
+struct Latest {
+    curve: Shared<Curve>,
+    projection: Projection,
+    layout: u32,
+    current: u32,
+    on_pick: Option<(Callback<u32>, u32)>,
+}
+
+/// Hover, click and keys over the chart: the last draw's frame (`chart::hit` places points by
+/// it), the latest props, the pointed-at point and the tooltip and ring it shows. One per chart,
+/// kept across renders: a hover changes only those two elements, never the chart or a render.
+#[derive(Default)]
+struct Pointer {
+    canvas: NodeRef,
+    known_box: Rc<RefCell<Option<(i32, i32)>>>,
+    tooltip: NodeRef,
+    ring: NodeRef,
+    frame: RefCell<Option<Frame>>,
+    latest: RefCell<Option<Latest>>,
+    focus: std::cell::Cell<Option<Target>>,
+}
+
+impl Pointer {
+    /// Take the latest props; a new curve, axes or layout hides a shown point (its place and
+    /// index belonged to the old draw).
+    fn sync(&self, latest: Latest) {
+        let stale = self.latest.borrow().as_ref().is_some_and(|old| {
+            (&old.curve, old.projection, old.layout)
+                != (&latest.curve, latest.projection, latest.layout)
+        });
+        *self.latest.borrow_mut() = Some(latest);
+        if stale {
+            self.show(None);
+        }
+    }
+
+    /// Backend pixels per CSS pixel, from the box the resize observer saw.
+    fn scale(&self) -> f64 {
+        let width = self
+            .canvas
+            .cast::<web_sys::HtmlCanvasElement>()
+            .map_or(0, |c| c.width());
+        match *self.known_box.borrow() {
+            Some((css, _)) if css > 0 => f64::from(width) / f64::from(css),
+            _ => 1.0,
+        }
+    }
+
+    /// The curve's pickable points as the last draw placed them.
+    fn targets(&self) -> Vec<Target> {
+        match (&*self.frame.borrow(), &*self.latest.borrow()) {
+            (Some(frame), Some(latest)) => hit::targets(&latest.curve, frame, &latest.projection),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Show `target`'s tooltip and ring at its point, or hide both.
+    fn show(&self, target: Option<Target>) {
+        self.focus.set(target);
+        let (Some(tooltip), Some(ring)) = (
+            self.tooltip.cast::<web_sys::HtmlElement>(),
+            self.ring.cast::<web_sys::HtmlElement>(),
+        ) else {
+            return;
+        };
+        let latest = self.latest.borrow();
+        let point = target.zip(latest.as_ref()).and_then(|(target, latest)| {
+            latest.curve.points.get(target.index).map(|p| (target, p))
+        });
+        if let Some((target, point)) = point {
+            let scale = self.scale();
+            let (x, y) = (target.pixel.0 / scale, target.pixel.1 / scale);
+            let (left, top) = (format!("{x:.0}px"), format!("{y:.0}px"));
+            tooltip.set_text_content(Some(&hit::tooltip_lines(point).join("\n")));
+            tooltip.set_class_name(if y < 90.0 {
+                "chart-tooltip below"
+            } else {
+                "chart-tooltip"
+            });
+            // Through the CSSOM: the page's CSP (style-src 'self') ignores style attributes.
+            for element in [&tooltip, &ring] {
+                let style = element.style();
+                let _ = style.set_property("left", &left);
+                let _ = style.set_property("top", &top);
+            }
+        }
+        tooltip.set_hidden(point.is_none());
+        ring.set_hidden(point.is_none());
+    }
+
+    /// Pick `target`: the slider moves to its concurrency (the slider's own callback). The
+    /// props are released before the callback runs (the page may render, and `sync`, inside it).
+    fn pick(&self, target: Target) {
+        let picked = self.latest.borrow().as_ref().and_then(|latest| {
+            let point = latest.curve.points.get(target.index)?;
+            let (on_move, limit) = latest.on_pick.clone()?;
+            Some((on_move, concurrency_to_slider(point.concurrency, limit)))
+        });
+        if let Some((on_move, position)) = picked {
+            on_move.emit(position);
+        }
+    }
+
+    /// A move shows the point under the pointer (if any); a click picks it.
+    fn on_mouse(&self, event: &MouseEvent, click: bool) {
+        let scale = self.scale();
+        let pixel = (
+            f64::from(event.offset_x()) * scale,
+            f64::from(event.offset_y()) * scale,
+        );
+        let target = hit::nearest(&self.targets(), pixel, REACH_CSS_PX * scale);
+        match (click, target) {
+            (true, Some(target)) => self.pick(target),
+            (false, _) if target != self.focus.get() => self.show(target),
+            _ => {}
+        }
+    }
+
+    /// ← → walk the points (the first press starts at the current point), Enter picks the
+    /// shown one, Escape hides it.
+    fn on_key(&self, event: &KeyboardEvent) {
+        let right = match event.key().as_str() {
+            "ArrowRight" => true,
+            "ArrowLeft" => false,
+            "Enter" => {
+                if let Some(target) = self.focus.get() {
+                    self.pick(target);
+                }
+                return;
+            }
+            "Escape" => return self.show(None),
+            _ => return,
+        };
+        event.prevent_default();
+        let start = self.latest.borrow().as_ref().map_or(0, |latest| {
+            latest
+                .curve
+                .points
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, p)| p.concurrency.abs_diff(latest.current))
+                .map_or(0, |(i, _)| i)
+        });
+        let from = self.focus.get().map(|t| t.index);
+        self.show(hit::step(&self.targets(), from, start, right));
+    }
+}
+
 #[function_component(ChartCanvas)]
 pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     let canvas_ref = use_node_ref();
@@ -245,6 +411,22 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     let known_box = use_mut_ref(|| None::<(i32, i32)>);
     // The last painted base of the chart (`draw`).
     let kept = use_mut_ref(|| None::<Base>);
+    // Hover, click and keys (`Pointer`), kept across renders.
+    let pointer = {
+        let (canvas, known_box) = (canvas_ref.clone(), known_box.clone());
+        use_memo((), move |_| Pointer {
+            canvas,
+            known_box,
+            ..Pointer::default()
+        })
+    };
+    pointer.sync(Latest {
+        curve: props.curve.clone(),
+        projection: props.projection,
+        layout: layout.0,
+        current: props.current.concurrency,
+        on_pick: props.on_pick.clone(),
+    });
 
     // Redraw on every change of curve, marker or layout.
     let key: DrawKey = (
@@ -267,10 +449,18 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         let (canvas_ref, failure, known_box) =
             (canvas_ref.clone(), failure.clone(), known_box.clone());
         let (early, drawn, key, kept) = (early.clone(), drawn.clone(), key.clone(), kept.clone());
+        let pointer = pointer.clone();
         wasm_bindgen_futures::spawn_local(async move {
             // Unless the effect came first (a render quick enough that Yew did not yield).
             if !*drawn.borrow()
-                && draw_keyed(&canvas_ref, &key, *known_box.borrow(), &failure, &kept)
+                && draw_keyed(
+                    &canvas_ref,
+                    &key,
+                    *known_box.borrow(),
+                    &failure,
+                    &kept,
+                    &pointer.frame,
+                )
             {
                 *drawn.borrow_mut() = true;
                 *early.borrow_mut() = Some(key);
@@ -281,10 +471,18 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         let canvas_ref = canvas_ref.clone();
         let failure = failure.clone();
         let known_box = known_box.clone();
+        let pointer = pointer.clone();
         use_effect_with(key, move |key| {
             // Already drawn for exactly these inputs by the first-draw microtask.
             if early.borrow_mut().take().as_ref() != Some(key)
-                && draw_keyed(&canvas_ref, key, *known_box.borrow(), &failure, &kept)
+                && draw_keyed(
+                    &canvas_ref,
+                    key,
+                    *known_box.borrow(),
+                    &failure,
+                    &kept,
+                    &pointer.frame,
+                )
             {
                 *drawn.borrow_mut() = true;
             }
@@ -294,6 +492,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
     // Watch the canvas box and the colour scheme for as long as the chart is mounted.
     {
         let canvas_ref = canvas_ref.clone();
+        let known_box = known_box.clone();
         let bump = layout.dispatcher();
         use_effect_with((), move |_| {
             let on_resize = {
@@ -337,11 +536,38 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         });
     }
 
+    let on_move = {
+        let pointer = pointer.clone();
+        Callback::from(move |event: MouseEvent| pointer.on_mouse(&event, false))
+    };
+    let on_click = {
+        let pointer = pointer.clone();
+        Callback::from(move |event: MouseEvent| pointer.on_mouse(&event, true))
+    };
+    let on_key = {
+        let pointer = pointer.clone();
+        Callback::from(move |event: KeyboardEvent| pointer.on_key(&event))
+    };
+    let on_out = {
+        let pointer = pointer.clone();
+        Callback::from(move |_: MouseEvent| pointer.show(None))
+    };
+    let on_blur = {
+        let pointer = pointer.clone();
+        Callback::from(move |_: FocusEvent| pointer.show(None))
+    };
+
     html! {
         <div class="chart-frame">
-            <canvas id={CHART_ID} ref={canvas_ref} role="img" aria-label={props.summary.clone()}>
+            <canvas id={CHART_ID} ref={canvas_ref} role="img" aria-label={props.summary.clone()}
+                tabindex="0" aria-describedby={TOOLTIP_ID}
+                onmousemove={on_move} onmouseleave={on_out} onclick={on_click}
+                onkeydown={on_key} onblur={on_blur}>
                 { props.summary.clone() }
             </canvas>
+            <div class="chart-focus" ref={pointer.ring.clone()} hidden=true></div>
+            <div id={TOOLTIP_ID} class="chart-tooltip" ref={pointer.tooltip.clone()}
+                role="tooltip" aria-live="polite" hidden=true></div>
             if let Some(message) = (*failure).clone() {
                 <p class="chart-failure" role="status">{ format!("The chart could not be drawn ({message}); the numbers are still current.") }</p>
             }
