@@ -153,11 +153,8 @@ pub fn mark_pareto(points: &mut [CurvePoint]) {
     let mut order: Vec<usize> = (0..points.len())
         .filter(|&i| points.get(i).is_some_and(|p| p.fits))
         .collect();
-    order.sort_by(|&a, &b| {
-        let xa = points.get(a).map_or(0.0, |p| p.tok_s_per_user);
-        let xb = points.get(b).map_or(0.0, |p| p.tok_s_per_user);
-        xb.total_cmp(&xa)
-    });
+    let x = |i: usize| points.get(i).map_or(0.0, |p| p.tok_s_per_user);
+    crate::model::grid::sort_small(&mut order, |&a, &b| x(a) > x(b));
     let mut best = f64::NEG_INFINITY;
     for index in order {
         if let Some(point) = points.get_mut(index) {

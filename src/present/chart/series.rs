@@ -309,7 +309,7 @@ pub(super) fn curve_legend(
             },
         ));
     }
-    entries.sort_by_key(|(series, _)| *series);
+    crate::model::grid::sort_small(&mut entries, |a, b| a.0 < b.0);
     entries.into_iter().map(|(_, item)| item).collect()
 }
 
