@@ -129,11 +129,12 @@ pub fn parse_records(text: &str) -> Result<Vec<Record>, CsvError> {
                 message: format!("{} fields where the header has {}", row.len(), header.len()),
             });
         }
-        let record = header
-            .iter()
-            .cloned()
-            .zip(row.into_iter().map(|cell| cell.trim().to_string()))
-            .collect();
+        // Inserted one by one: collecting a map sorts its entries first, and that sort's code
+        // would be one more in the page's first load (see `model::grid::sort_small`).
+        let mut record = Record::new();
+        for (name, cell) in header.iter().zip(row) {
+            record.insert(name.clone(), cell.trim().to_string());
+        }
         records.push(record);
     }
     Ok(records)

@@ -22,14 +22,15 @@ pub struct Texts(BTreeMap<&'static str, String>);
 impl Texts {
     /// The controls' texts for an input (a link, an import, the defaults).
     pub fn from_input(input: &ScenarioInput) -> Texts {
-        Texts(
-            FIELDS
-                .iter()
-                .copied()
-                .filter(|field| has_text(field))
-                .filter_map(|field| field.get_scenario(input).map(|text| (field.key, text)))
-                .collect(),
-        )
+        // Inserted one by one: collecting a map sorts its entries first, and that sort's code
+        // is one more in the first load (see `model::grid::sort_small`).
+        let mut texts = BTreeMap::new();
+        for field in FIELDS.iter().copied().filter(|field| has_text(field)) {
+            if let Some(text) = field.get_scenario(input) {
+                texts.insert(field.key, text);
+            }
+        }
+        Texts(texts)
     }
 
     /// The field's text ("" for a field without one).
