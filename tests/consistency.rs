@@ -369,7 +369,7 @@ fn plans_meet_their_slo_in_the_simulator() {
             // A disaggregated unit (`plan --serving any`, the default) is simulated with its
             // pools; an aggregated replica with its TP.
             match candidate.get("serving").and_then(|v| v.as_str()) {
-                Some(serving) => {
+                Some(serving) if serving == "disaggregated" => {
                     for (flag, key) in [
                         ("--prefill-gpus", "prefill_gpus"),
                         ("--prefill-tp", "prefill_tp"),
@@ -380,7 +380,7 @@ fn plans_meet_their_slo_in_the_simulator() {
                     }
                     args.extend(["--serving".to_string(), serving.to_string()]);
                 }
-                None => args.extend(["--tp".to_string(), field("tp")]),
+                _ => args.extend(["--tp".to_string(), field("tp")]),
             }
             let sim = servecost(&args);
             let p90 = |key: &str| sim[key].as_f64().expect("number");

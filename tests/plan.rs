@@ -113,7 +113,7 @@ fn estimate(c: &Value, concurrency: &str) -> Value {
     ];
     // A disaggregated unit (`plan --serving any`, the default) is estimated with its pools.
     let pools: Vec<String> = match c.get("serving").and_then(Value::as_str) {
-        Some(serving) => {
+        Some(serving) if serving == "disaggregated" => {
             let n = |key: &str| c[key].as_u64().unwrap().to_string();
             vec![
                 "--serving".into(),
@@ -128,7 +128,7 @@ fn estimate(c: &Value, concurrency: &str) -> Value {
                 n("decode_tp"),
             ]
         }
-        None => vec!["--tp".into(), gpus.clone()],
+        _ => vec!["--tp".into(), gpus.clone()],
     };
     let mut args: Vec<&str> = args.to_vec();
     args.extend(pools.iter().map(String::as_str));

@@ -33,7 +33,9 @@
 
 use crate::catalog::{catalog, Arch, Gpu};
 use crate::decide::plan::TP_CHOICES;
-use crate::decide::plan_disagg::{pools_of, unit_input, unit_shapes, ServingSearch, UNIT_GPUS};
+use crate::decide::plan_disagg::{
+    pools_of, unit_input, unit_shapes, PlanPools, ServingSearch, UNIT_GPUS,
+};
 use crate::model::parallelism::Parallelism;
 use crate::model::precision::Precision;
 use crate::model::{sweep, CurvePoint};
@@ -41,7 +43,7 @@ use crate::scenario::fields::{
     Field, CONCURRENCY, CUSTOM_MODEL, CUSTOM_MODEL_VALUE, FIELDS, GPU, INPUT_LEN, MODEL,
     OUTPUT_LEN, SLO_TPOT_MS, TOK_S_PER_USER,
 };
-use crate::scenario::{Scenario, ScenarioError, ScenarioInput, AGGREGATED};
+use crate::scenario::{Scenario, ScenarioError, ScenarioInput, AGGREGATED, DISAGGREGATED};
 use serde::Serialize;
 
 /// The interactivity target when none is given: 50 output tokens/s per user (20 ms TPOT).
@@ -147,17 +149,6 @@ fn positive(field: &Field, value: f64) -> Result<f64, ScenarioError> {
     }
 }
 
-/// A disaggregated row's pools: one xPyD unit (JSON: flattened into the row).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct RowPools {
-    pub prefill_replicas: u32,
-    pub prefill_tp: u32,
-    pub decode_replicas: u32,
-    pub decode_tp: u32,
-    pub prefill_gpus: u32,
-    pub decode_gpus: u32,
-}
-
 /// One configuration at the target.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Row {
@@ -177,7 +168,7 @@ pub struct Row {
     /// `aggregated` or `disaggregated` (then `pools` says how: an xPyD unit).
     pub serving: &'static str,
     #[serde(flatten)]
-    pub pools: Option<RowPools>,
+    pub pools: Option<PlanPools>,
     /// Requests in flight on the replica (a disaggregated unit: across both pools): a grid
     /// concurrency of the swept curve.
     pub concurrency: u32,
@@ -526,7 +517,7 @@ fn row(scenario: &Scenario, gpu: &Gpu, precision: Precision, point: &CurvePoint)
     let par = scenario.par;
     let pools = scenario.pools.as_deref().map(|pools| {
         let prefill = &pools.prefill;
-        RowPools {
+        PlanPools {
             prefill_replicas: prefill.replicas,
             prefill_tp: prefill.par.tp,
             decode_replicas: scenario.replicas,
@@ -551,7 +542,7 @@ fn row(scenario: &Scenario, gpu: &Gpu, precision: Precision, point: &CurvePoint)
         dp_attention: par.dp,
         layout,
         serving: if pools.is_some() {
-            "disaggregated"
+            DISAGGREGATED
         } else {
             AGGREGATED
         },

@@ -257,6 +257,8 @@ impl TryFrom<PlanInput> for PlanRequest {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Candidate {
     pub gpu: String,
+    /// `aggregated`, or `disaggregated` (then `pools` says how: an xPyD unit).
+    pub serving: &'static str,
     pub gpus_per_replica: u32,
     pub tp: u32,
     pub replicas: u32,
@@ -634,6 +636,7 @@ fn price(
         usd_per_month / (request.traffic_output_tok_s * 3600.0 * HOURS_PER_MONTH) * 1e6;
     Ok(Candidate {
         gpu: scenario.gpu.id.clone(),
+        serving: crate::scenario::AGGREGATED,
         gpus_per_replica,
         tp: scenario.par.tp,
         replicas,

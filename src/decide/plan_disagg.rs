@@ -53,11 +53,9 @@ impl ServingSearch {
     }
 }
 
-/// A disaggregated candidate's pools, flattened into its JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+/// An xPyD unit's pools, flattened into a plan candidate's or a leaderboard row's JSON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct PlanPools {
-    /// `"disaggregated"`.
-    pub serving: &'static str,
     pub prefill_replicas: u32,
     pub prefill_tp: u32,
     pub decode_replicas: u32,
@@ -70,7 +68,6 @@ pub struct PlanPools {
 /// The pools of the xPyD shape `(x, t_p, y, t_d)`.
 pub fn pools_of((x, tp_p, y, tp_d): (u32, u32, u32, u32)) -> PlanPools {
     PlanPools {
-        serving: "disaggregated",
         prefill_replicas: x,
         prefill_tp: tp_p,
         decode_replicas: y,
@@ -114,7 +111,7 @@ pub fn unit_input(
         ep: None,
         precision: precision.id().into(),
         usd_per_gpu_hour: price,
-        serving: "disaggregated".into(),
+        serving: crate::scenario::DISAGGREGATED.into(),
         prefill_gpus: Some(f64::from(pools.prefill_gpus)),
         prefill_tp: Some(f64::from(pools.prefill_tp)),
         decode_gpus: Some(f64::from(pools.decode_gpus)),
@@ -287,6 +284,7 @@ fn priced(
     let utilization = (request.traffic_output_tok_s / capacity).min(1.0);
     Ok(Candidate {
         gpu: scenario.gpu.id.clone(),
+        serving: crate::scenario::DISAGGREGATED,
         gpus_per_replica: per_unit,
         tp: pools.decode_tp,
         replicas: units,

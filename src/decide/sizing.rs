@@ -194,7 +194,7 @@ pub fn candidate_input(base: &ScenarioInput, candidate: &Candidate) -> ScenarioI
             tp: None,
             pp: None,
             ep: None,
-            serving: pools.serving.to_string(),
+            serving: candidate.serving.to_string(),
             prefill_gpus: Some(f64::from(pools.prefill_gpus)),
             prefill_tp: Some(f64::from(pools.prefill_tp)),
             decode_gpus: Some(f64::from(pools.decode_gpus)),

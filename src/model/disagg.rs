@@ -316,7 +316,7 @@ pub fn evaluate_disaggregated(scenario: &Scenario) -> OperatingPoint {
         }
     }
     point.disagg = Some(DisaggFigures {
-        serving: "disaggregated",
+        serving: crate::scenario::DISAGGREGATED,
         prefill_gpus,
         decode_gpus: scenario.gpu_count,
         prefill_replicas: pools.prefill.replicas,

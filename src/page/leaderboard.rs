@@ -4,7 +4,7 @@
 //! `ui::tools::leaderboard` shows).
 
 use crate::decide::leaderboard::{
-    Leaderboard, LeaderboardInput, LeaderboardRequest, Row, RowPools, DEFAULT_TOK_S_PER_USER,
+    Leaderboard, LeaderboardInput, LeaderboardRequest, Row, DEFAULT_TOK_S_PER_USER,
 };
 use crate::present::chart::leaderboard::Bar;
 use crate::present::report::{format_number, format_usd};
@@ -297,7 +297,7 @@ fn csv_field(text: &str) -> String {
 }
 
 /// A pool cell of a disaggregated row; empty for an aggregated one.
-fn pool(row: &Row, cell: fn(&RowPools) -> u32) -> String {
+fn pool(row: &Row, cell: fn(&crate::decide::plan_disagg::PlanPools) -> u32) -> String {
     row.pools
         .as_ref()
         .map(|p| cell(p).to_string())

@@ -221,6 +221,8 @@ pub struct ScenarioInput {
 
 /// The default serving mode, one pool for both phases.
 pub const AGGREGATED: &str = "aggregated";
+/// Separate prefill and decode pools (issue 14, `scenario::pools`).
+pub const DISAGGREGATED: &str = "disaggregated";
 
 fn is_aggregated(serving: &String) -> bool {
     serving == AGGREGATED
