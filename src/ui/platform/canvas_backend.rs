@@ -15,6 +15,11 @@
 //!   removes it, once per measured string. Each of those forces a layout of the whole page on every
 //!   redraw (the chart legend measures its labels), and the inline `style` attribute would need
 //!   `style-src-attr 'unsafe-inline'` in the page's Content-Security-Policy.
+//! * **Measurements kept.** A text's width in a font is the same on every redraw, so the widths
+//!   measured are kept for the page's life (`MEASURED`, a few hundred entries at most: the
+//!   legend's labels, tick labels and point labels) and a redraw measures only text it has not
+//!   seen. Each `measureText` costs a canvas `font` set (the legend and the labels alternate
+//!   fonts) plus the measurement: together about half of a redraw before this cache.
 //! * **The page's font.** The charts ask for plotters' sans-serif, which this backend draws in the
 //!   stylesheet's `system-ui, sans-serif` (`PAGE_SANS_SERIF`). The browser then finds the chart's
 //!   text in the fonts the page's first layout already looked up, instead of making a platform
@@ -27,6 +32,7 @@ use plotters_backend::{
     FontFamily, FontTransform,
 };
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d;
 
@@ -89,6 +95,46 @@ enum Pending {
     None,
     Stroke { color: String, width: f64 },
     Fill { color: String },
+}
+
+/// Entries kept in `MEASURED` before it starts over (a redraw measures a few dozen strings; a
+/// page that walks many scenarios meets new tick and label strings, so the map is bounded).
+const MEASURED_MAX: usize = 2048;
+
+/// Widths measured so far, by CSS font and then text, and how many.
+type Widths = (usize, BTreeMap<String, BTreeMap<String, f64>>);
+
+thread_local! {
+    /// The widths `estimate_text_size` measured. Shared by every backend on the page: a backend
+    /// lives for one draw, the measurements for the page's life.
+    static MEASURED: RefCell<Widths> = const { RefCell::new((0, BTreeMap::new())) };
+}
+
+/// The width of `text` in `font` measured before, if it was.
+fn measured(font: &str, text: &str) -> Option<f64> {
+    MEASURED.with(|m| {
+        m.borrow()
+            .1
+            .get(font)
+            .and_then(|texts| texts.get(text))
+            .copied()
+    })
+}
+
+/// Keep a measured width.
+fn keep_measured(font: &str, text: &str, width: f64) {
+    MEASURED.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.0 >= MEASURED_MAX {
+            *m = (0, BTreeMap::new());
+        }
+        m.0 += 1;
+        let texts = match m.1.get_mut(font) {
+            Some(texts) => texts,
+            None => m.1.entry(font.to_string()).or_default(),
+        };
+        texts.insert(text.to_string(), width);
+    });
 }
 
 /// What the context was last given, so that an unchanged style is not set again.
@@ -435,12 +481,21 @@ impl DrawingBackend for CanvasBackend {
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
         let size = style.size().max(0.0);
-        self.set_font(css_font(style));
-        let width = self
-            .context
-            .measure_text(text)
-            .map(|metrics| metrics.width())
-            .unwrap_or_else(|_| size * 0.6 * text.chars().count() as f64);
+        let font = css_font(style);
+        let width = match measured(&font, text) {
+            Some(width) => width,
+            None => {
+                self.set_font(font.clone());
+                match self.context.measure_text(text) {
+                    Ok(metrics) => {
+                        keep_measured(&font, text, metrics.width());
+                        metrics.width()
+                    }
+                    // Not kept: a failed measurement is an estimate.
+                    Err(_) => size * 0.6 * text.chars().count() as f64,
+                }
+            }
+        };
         Ok((width.max(0.0).ceil() as u32, size.ceil() as u32))
     }
 }
