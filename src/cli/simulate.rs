@@ -4,11 +4,14 @@
 use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{scenario_from, Outcome};
 use crate::present::report::format_number;
+use crate::scenario::fields::BURSTINESS;
+use crate::scenario::DecisionInput;
 use crate::sim::{LatencySummary, SimConfig, SimInput, SimResult};
 
 pub(super) fn simulate_command(rest: &[String]) -> Outcome {
     let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
-    known.extend(["--rate", "--burstiness", "--requests", "--seed"]);
+    // `--burstiness` is a field of the table (`SCENARIO_FLAGS` has them all).
+    known.extend(["--rate", "--requests", "--seed"]);
     let flags = match Flags::parse(rest, &known) {
         Ok(flags) => flags,
         Err(UsageError(m)) => return Outcome::usage(m),
@@ -103,12 +106,26 @@ fn sim_input(flags: &Flags) -> Result<SimInput, Outcome> {
     Ok(SimInput {
         concurrency: flags.number("--concurrency")?,
         rate: flags.number("--rate")?,
-        burstiness: flags.number("--burstiness")?,
+        burstiness: burstiness(flags)?,
         requests: flags.number("--requests")?,
         seed: flags.text("--seed").map(str::to_string),
         slo_ttft_ms: flags.number("--slo-ttft-ms")?,
         slo_tpot_ms: flags.number("--slo-tpot-ms")?,
     })
+}
+
+/// `--burstiness`, read through its field (`fields::BURSTINESS`, the waterfall's input too);
+/// unset is `None`, a Poisson open loop, and `SimConfig::try_from` checks the range.
+fn burstiness(flags: &Flags) -> Result<Option<f64>, UsageError> {
+    let flag = format!("--{}", BURSTINESS.key);
+    let Some(text) = flags.text(&flag) else {
+        return Ok(None);
+    };
+    let mut decision = DecisionInput::default();
+    BURSTINESS
+        .set_decision(&mut decision, text)
+        .map_err(|why| UsageError(format!("{flag}: {why}")))?;
+    Ok(Some(decision.burstiness))
 }
 
 /// The latency summaries by name, in the order of the table and the JSON keys.

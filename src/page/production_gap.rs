@@ -10,17 +10,23 @@
 //!    same loop with fixed lengths of the same means. Under static batching this is padding to
 //!    the batch's longest prompt and output; under continuous batching the prefill stalls and
 //!    mixed steps of long prompts, and fewer requests fitting the KV cache.
-//! 2. **Arrivals** (simulated, §4.5 step 5, §6): Poisson arrivals instead of a saturated closed
-//!    loop — the most output tok/s of an open-loop run that keeps up with its arrivals
-//!    (`LoadPoint::saturated`: completes at least 95 % of the offered rate) over the simulated
-//!    closed loop at the same concurrency cap. Rates from 10 % to 110 % of the analytic capacity
-//!    in steps of 10 %. Capped at 1: an open loop cannot outrun the saturated closed loop, a
-//!    small excess is sampling noise.
-//! 3. **SLO headroom** (simulated): the load at which the P99 TTFT and P99 TPOT still meet the
-//!    targets — the decision inputs' SLO where set, else MLPerf Inference's Llama 2 70B server
-//!    constraints (P99 TTFT ≤ 2 s, P99 TPOT ≤ 200 ms) — over step 2's load. Between the last
-//!    passing and the first failing rate the throughput is interpolated linearly where the
-//!    failing tail crosses its target.
+//! 2. **Arrivals** (simulated, §4.5 step 5, §6): open-loop arrivals instead of a saturated closed
+//!    loop — Poisson, or bursty when the decision inputs' burstiness (the CV `c_a` of the gaps,
+//!    `fields::BURSTINESS`) is not 1: Gamma gaps with that CV (§4.2 "Bursty arrivals", §6.4;
+//!    vidur [S3]; the Azure conversation trace has CV ≈ 1.09, the code trace ≈ 13). The most
+//!    output tok/s of an open-loop run that keeps up with its arrivals (`LoadPoint::saturated`:
+//!    completes at least 95 % of the offered rate) over the simulated closed loop at the same
+//!    concurrency cap. Rates from 10 % to 110 % of the analytic capacity in steps of 10 %.
+//!    Capped at 1: an open loop cannot outrun the saturated closed loop, a small excess is
+//!    sampling noise. Bursts queue (Kingman: the wait grows with `(c_a² + c_s²)/2`), so within a
+//!    run of `LOAD_REQUESTS` requests a bursty open loop falls behind at a lower rate. At a large
+//!    CV a run holds few bursts and its own rate strays from the offered one (`rate_spread`);
+//!    the note then calls the step rough.
+//! 3. **SLO headroom** (simulated, the same open-loop runs): the load at which the P99 TTFT and
+//!    P99 TPOT still meet the targets — the decision inputs' SLO where set, else MLPerf
+//!    Inference's Llama 2 70B server constraints (P99 TTFT ≤ 2 s, P99 TPOT ≤ 200 ms) — over
+//!    step 2's load. Between the last passing and the first failing rate the throughput is
+//!    interpolated linearly where the failing tail crosses its target.
 //! 4. **Prefix-cache hit rate** (analytic, §1.5: `P_eff = (1 − h)·P`): the saturated closed loop
 //!    with the scenario's hit rate over the same without (a synthetic benchmark's random prompts
 //!    share no prefix). Above 1; exactly 1, with a note, when the scenario has no prefix caching.
@@ -36,9 +42,10 @@
 //! `GapStudy::run`, `GapStudy::finish`), `production_gap` does all at once.
 
 use crate::model::evaluate;
+use crate::scenario::fields::number_text;
 use crate::scenario::{DecisionInput, LoadUnit, Scenario, ScenarioInput, WORKLOAD_PRESETS};
 use crate::sim::load::{load_config, operating_point_config, LoadPoint};
-use crate::sim::{simulate, SimConfig, SimConfigError, SimResult};
+use crate::sim::{simulate, Arrivals, SimConfig, SimConfigError, SimResult};
 
 /// P99 TTFT target when the decision inputs set none: MLPerf Inference's Llama 2 70B server
 /// scenario (v4.0 rules: TTFT ≤ 2 s and TPOT ≤ 200 ms at the 99th percentile).
@@ -95,6 +102,8 @@ impl StepId {
         }
     }
 
+    /// The step's row label; the arrivals step's with Poisson arrivals (`GapStep::label` says
+    /// which arrivals ran).
     pub fn label(self) -> &'static str {
         match self {
             StepId::Lengths => "Length spread",
@@ -110,6 +119,8 @@ impl StepId {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GapStep {
     pub step: StepId,
+    /// The row's label: `StepId::label`, but "Bursty arrivals (CV 4)" for bursty arrivals.
+    pub label: String,
     /// Output tok/s after this step over before it.
     pub factor: f64,
     /// Output tok/s after this step.
@@ -139,26 +150,60 @@ impl ProductionGap {
     }
 }
 
-/// The SLO and utilization the waterfall uses, with where they came from.
+/// The decision inputs the waterfall reads: the SLO (with where it came from), the arrivals'
+/// burstiness and the utilization.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GapTargets {
     pub ttft_ms_p99: f64,
     pub tpot_ms_p99: f64,
     /// The targets are the decision inputs' (else the MLPerf defaults).
     pub slo_from_user: bool,
+    /// CV of the open loop's inter-arrival gaps: 1 is Poisson, else Gamma gaps.
+    pub burstiness: f64,
     pub offered_load: f64,
     pub load_unit: LoadUnit,
 }
 
 impl GapTargets {
-    /// The decision inputs' SLO targets (each one that is set) and offered load.
+    /// The decision inputs' SLO targets (each one that is set), burstiness and offered load.
     pub fn of(decision: &DecisionInput) -> GapTargets {
         GapTargets {
             ttft_ms_p99: decision.slo_ttft_ms.unwrap_or(DEFAULT_TTFT_MS_P99),
             tpot_ms_p99: decision.slo_tpot_ms.unwrap_or(DEFAULT_TPOT_MS_P99),
             slo_from_user: decision.slo_ttft_ms.is_some() || decision.slo_tpot_ms.is_some(),
+            burstiness: decision.burstiness,
             offered_load: decision.offered_load,
             load_unit: decision.load_unit,
+        }
+    }
+
+    /// Poisson arrivals (a CV of exactly 1).
+    pub fn poisson(&self) -> bool {
+        self.burstiness == 1.0
+    }
+
+    /// The open loop at `rate_per_s`: Poisson, or Gamma gaps with the burstiness as their CV.
+    fn arrivals(&self, rate_per_s: f64) -> Arrivals {
+        if self.poisson() {
+            Arrivals::Poisson { rate_per_s }
+        } else {
+            Arrivals::Gamma {
+                rate_per_s,
+                cv: self.burstiness,
+            }
+        }
+    }
+
+    /// The arrivals step's label: "Poisson arrivals", "Bursty arrivals (CV 4)", or for a CV
+    /// below 1 (gaps more regular than Poisson) "Smooth arrivals (CV 0.5)".
+    pub fn arrivals_label(&self) -> String {
+        let cv = number_text(self.burstiness);
+        if self.poisson() {
+            StepId::Arrivals.label().to_string()
+        } else if self.burstiness > 1.0 {
+            format!("Bursty arrivals (CV {cv})")
+        } else {
+            format!("Smooth arrivals (CV {cv})")
         }
     }
 }
@@ -250,11 +295,16 @@ impl GapStudy {
     }
 
     /// The simulator runs, in the order `finish` takes their results: the closed loop at the
-    /// concurrency cap, then Poisson arrivals at `GAP_RATES` rates in increasing order.
+    /// concurrency cap, then the open loop (Poisson, or Gamma gaps with the burstiness as their
+    /// CV) at `GAP_RATES` rates in increasing order.
     pub fn runs(&self) -> Vec<SimConfig> {
         let open = (0..GAP_RATES).map(|i| {
             let fraction = RATE_FROM + RATE_STEP * i as f64;
-            load_config(self.capacity_per_s * fraction)
+            let rate_per_s = self.capacity_per_s * fraction;
+            SimConfig {
+                arrivals: self.targets.arrivals(rate_per_s),
+                ..load_config(rate_per_s)
+            }
         });
         std::iter::once(operating_point_config(self.production.concurrency))
             .chain(open)
@@ -276,15 +326,17 @@ impl GapStudy {
             .skip(1)
             .map(|(config, result)| {
                 let rate = match config.arrivals {
-                    crate::sim::Arrivals::Poisson { rate_per_s } => rate_per_s,
-                    _ => 0.0,
+                    Arrivals::Poisson { rate_per_s } | Arrivals::Gamma { rate_per_s, .. } => {
+                        rate_per_s
+                    }
+                    Arrivals::Closed { .. } => 0.0,
                 };
                 LoadPoint::from_result(rate, result)
             })
             .collect();
         let mut steps = Vec::with_capacity(StepId::ALL.len());
         let synthetic_tok_s = self.synthetic_tok_s;
-        let mut push = |step: StepId, factor: f64, note: String| {
+        let mut push = |step: StepId, label: String, factor: f64, note: String| {
             let factor = if factor.is_finite() {
                 factor.max(0.0)
             } else {
@@ -293,6 +345,7 @@ impl GapStudy {
             let before = steps.last().map_or(synthetic_tok_s, |s: &GapStep| s.tok_s);
             steps.push(GapStep {
                 step,
+                label,
                 factor,
                 tok_s: before * factor,
                 note,
@@ -312,6 +365,7 @@ impl GapStudy {
         );
         push(
             StepId::Lengths,
+            StepId::Lengths.label().into(),
             ratio(self.production_tok_s, self.synthetic_tok_s),
             format!(
                 "{sigmas} instead of fixed lengths of the same means, both in a saturated closed loop ({} in flight)",
@@ -324,13 +378,32 @@ impl GapStudy {
             .filter(|p| !p.saturated())
             .map(|p| p.output_tok_s)
             .fold(0.0, f64::max);
+        let targets = &self.targets;
+        let arrivals = if targets.poisson() {
+            "Poisson arrivals".to_string()
+        } else {
+            format!(
+                "arrivals with Gamma gaps of CV {} (Poisson is 1)",
+                number_text(targets.burstiness)
+            )
+        };
+        let requests = runs.get(1).map_or(0, |config| config.requests);
+        let spread = rate_spread(targets.burstiness, requests);
+        let rough = if spread > ROUGH_RATE_SPREAD {
+            format!(
+                "; rough at this CV: a run's {requests} arrivals come at the offered rate ±{} % (one standard deviation)",
+                trim(spread * 100.0)
+            )
+        } else {
+            String::new()
+        };
         push(
             StepId::Arrivals,
+            targets.arrivals_label(),
             ratio(stable_tok_s, closed_tok_s).min(1.0),
-            "the most an open loop of Poisson arrivals serves without falling behind (simulated, 10–110 % of capacity), over the simulated saturated closed loop".into(),
+            format!("the most an open loop of {arrivals} serves without falling behind (simulated, 10–110 % of capacity), over the simulated saturated closed loop{rough}"),
         );
 
-        let targets = &self.targets;
         let (slo_tok_s, slo_note) = slo_throughput(&open, targets);
         let source = if targets.slo_from_user {
             "your targets".to_string()
@@ -339,6 +412,7 @@ impl GapStudy {
         };
         push(
             StepId::Slo,
+            StepId::Slo.label().into(),
             ratio(slo_tok_s, stable_tok_s).min(1.0),
             format!(
                 "the load at which P99 TTFT ≤ {} ms and P99 TPOT ≤ {} ms still hold ({source}){slo_note}",
@@ -349,6 +423,7 @@ impl GapStudy {
         let capacity = match self.cached_tok_s {
             Some(cached) => push(
                 StepId::PrefixCache,
+                StepId::PrefixCache.label().into(),
                 ratio(cached, self.production_tok_s),
                 format!(
                     "a prefix-cache hit rate of {} % prefills only {} % of each prompt (saturated closed loop, analytic)",
@@ -358,6 +433,7 @@ impl GapStudy {
             ),
             None => push(
                 StepId::PrefixCache,
+                StepId::PrefixCache.label().into(),
                 1.0,
                 "no prefix caching in this scenario (hit rate 0): a shared system prompt or document would raise throughput here".into(),
             ),
@@ -382,6 +458,7 @@ impl GapStudy {
         };
         push(
             StepId::Utilization,
+            StepId::Utilization.label().into(),
             utilization.clamp(0.0, 1.0),
             format!("sized for the peak, traffic averages {how} over a day (Cost panel; 50 % unless set)"),
         );
@@ -390,6 +467,21 @@ impl GapStudy {
             steps,
         }
     }
+}
+
+/// Above this relative spread of a run's own arrival rate the arrivals step is called rough.
+const ROUGH_RATE_SPREAD: f64 = 0.2;
+
+/// The relative spread (coefficient of variation) of the mean arrival rate of a run of
+/// `requests` arrivals whose gaps have CV `cv`: the sum of n independent Gamma gaps of shape
+/// `k = 1/cv²` is Gamma of shape `n·k`, whose CV is `1/√(n·k) = cv/√n`. At the Azure code
+/// trace's CV ≈ 13 (MODEL.md §4.2) and 1,500 requests that is ±34 % (`n·k` ≈ 9: the run is a
+/// handful of bursts), so the run's own rate is not the nominal one.
+fn rate_spread(cv: f64, requests: u32) -> f64 {
+    if requests == 0 {
+        return f64::INFINITY;
+    }
+    cv / f64::from(requests).sqrt()
 }
 
 /// `a / b`, 0 when `b` is not a positive number.
@@ -583,5 +675,70 @@ mod tests {
             },
         );
         assert!((factor(&by_tok_s, StepId::Utilization) - 0.25).abs() < 1e-9);
+    }
+
+    /// Bursty arrivals (Gamma gaps, CV 4) queue more than Poisson ones, so the open loop falls
+    /// behind at a load no higher than Poisson's: the arrivals factor is no higher. The runs are
+    /// Gamma configs whose rates `finish` reads, the label and note say so, and the factors still
+    /// multiply to the total.
+    #[test]
+    fn bursty_arrivals_serve_no_more_than_poisson() {
+        let poisson = gap(ScenarioInput::small_reference(), &DecisionInput::default());
+        let bursty_decision = DecisionInput {
+            burstiness: 4.0,
+            ..DecisionInput::default()
+        };
+        let scenario = Scenario::try_from(ScenarioInput::small_reference()).expect("valid");
+        let study = GapStudy::new(&scenario, &bursty_decision).expect("study");
+        let open: Vec<Arrivals> = study.runs().iter().skip(1).map(|c| c.arrivals).collect();
+        assert_eq!(open.len(), GAP_RATES);
+        assert!(
+            open.iter()
+                .all(|a| matches!(a, Arrivals::Gamma { cv, .. } if *cv == 4.0)),
+            "{open:?}"
+        );
+        let bursty = gap(ScenarioInput::small_reference(), &bursty_decision);
+        let (p, b) = (
+            factor(&poisson, StepId::Arrivals),
+            factor(&bursty, StepId::Arrivals),
+        );
+        println!("arrivals factor: Poisson {p:.3}, CV 4 {b:.3}");
+        assert!(
+            b > 0.0,
+            "the rates were read from the Gamma configs: {bursty:?}"
+        );
+        assert!(b <= p, "bursty {b} vs Poisson {p}");
+        let arrivals = |gap: &ProductionGap| {
+            gap.steps
+                .iter()
+                .find(|s| s.step == StepId::Arrivals)
+                .cloned()
+                .expect("the step")
+        };
+        assert_eq!(arrivals(&poisson).label, "Poisson arrivals");
+        assert!(arrivals(&poisson).note.contains("Poisson arrivals"));
+        assert_eq!(arrivals(&bursty).label, "Bursty arrivals (CV 4)");
+        assert!(arrivals(&bursty).note.contains("Gamma gaps of CV 4"));
+        let product: f64 = bursty.steps.iter().map(|s| s.factor).product();
+        assert!((bursty.total_factor() - product).abs() < 1e-12);
+        assert!((bursty.production_tok_s() - bursty.synthetic_tok_s * product).abs() < 1e-6);
+        let mut tok_s = bursty.synthetic_tok_s;
+        for step in &bursty.steps {
+            tok_s *= step.factor;
+            assert!(
+                (step.tok_s - tok_s).abs() < 1e-6 * tok_s.max(1.0),
+                "{step:?}"
+            );
+        }
+        assert!(
+            !arrivals(&bursty).note.contains("rough"),
+            "CV 4 over 1500 requests: ±10 %"
+        );
+        assert!((rate_spread(13.0, 1500) - 0.336).abs() < 1e-3);
+        let smooth = GapTargets::of(&DecisionInput {
+            burstiness: 0.5,
+            ..DecisionInput::default()
+        });
+        assert_eq!(smooth.arrivals_label(), "Smooth arrivals (CV 0.5)");
     }
 }

@@ -1,5 +1,5 @@
 //! The raw decision inputs, as users give them beside the scenario: SLO targets and percentile,
-//! traffic, offered load, blend ratio, electricity and the GPUs a plan may use. Like
+//! traffic, offered load, how bursty arrivals are, blend ratio, electricity and the GPUs a plan may use. Like
 //! `ScenarioInput` they travel in links, JSON exports, the printed summary and CLI flags (all
 //! through `fields`), so a reopened link shows the same $/month, SLO point and break-even.
 //! Nothing here is validated beyond what its type needs; the decision tools interpret it.
@@ -99,7 +99,7 @@ fn trim_number(value: f64) -> String {
 }
 
 /// The decision inputs exactly as given (the page's defaults: P90, 10 req/s, half of capacity,
-/// 3:1, electricity off at $0.10/kWh and PUE 1.3, every GPU allowed, BF16 and FP8 weights,
+/// Poisson arrivals, 3:1, electricity off at $0.10/kWh and PUE 1.3, every GPU allowed, BF16 and FP8 weights,
 /// at most 80 % utilization, 8 GPUs per server).
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecisionInput {
@@ -114,6 +114,9 @@ pub struct DecisionInput {
     /// In `load_unit`.
     pub offered_load: f64,
     pub load_unit: LoadUnit,
+    /// Coefficient of variation of the gaps between open-loop arrivals (Gamma gaps; 1 = Poisson):
+    /// the production-gap waterfall's arrivals step (`fields::BURSTINESS`).
+    pub burstiness: f64,
     pub blend: Blend,
     /// Add electricity to the rental price.
     pub energy_on: bool,
@@ -156,6 +159,7 @@ impl Default for DecisionInput {
             traffic_unit: TrafficUnit::RequestsPerS,
             offered_load: 50.0,
             load_unit: LoadUnit::PercentOfCapacity,
+            burstiness: 1.0,
             blend: Blend::default(),
             energy_on: false,
             energy_usd_per_kwh: 0.10,
@@ -204,6 +208,7 @@ impl DecisionInput {
                 ),
             });
         }
+        fields::BURSTINESS.real(self.burstiness)?;
         fields::ENERGY_USD_PER_KWH.real(self.energy_usd_per_kwh)?;
         fields::ENERGY_PUE.real(self.energy_pue)?;
         if let Some(target) = self.tok_s_per_user {

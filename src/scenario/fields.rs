@@ -43,7 +43,7 @@ pub enum Group {
     /// The engine limit, the efficiency knobs and how TTFT is measured (server overhead,
     /// protocol, benchmark prompts).
     Advanced,
-    /// SLO, traffic, load, blend, electricity and the plan's GPUs.
+    /// SLO, traffic, load, arrivals' burstiness, blend, electricity and the plan's GPUs.
     Decision,
 }
 
@@ -634,6 +634,14 @@ table! {
     TRAFFIC = Field::new("traffic", "Traffic", Real, Decision, opt!(decision: traffic)).unit("in traffic-unit").range(0.0, 1e15).optional();
     OFFERED_LOAD_UNIT = Field::new("offered-load-unit", "Load unit", Choice, Decision, Access::Decision { get: load_unit_text, set: set_load_unit }).choices(LOAD_UNITS);
     OFFERED_LOAD = Field::new("offered-load", "Offered load", Real, Decision, num!(decision: offered_load)).range(1e-3, 1e12);
+    /// How bursty open-loop arrivals are: the coefficient of variation `c_a` of the gaps between
+    /// arrivals, Gamma-distributed with mean `1/λ` (shape `1/c_a²`, `sim::Arrivals::Gamma`; vidur
+    /// generates them too [S3]). 1 is Poisson; above 1, bursts. MODEL.md §4.2 "Bursty arrivals":
+    /// the Azure conversation trace has CV ≈ 1.09, the Azure code trace CV ≈ 13 [derived from S3
+    /// traces]. Read by the production-gap waterfall's arrivals step and by `simulate
+    /// --burstiness` (where, unset, the open loop is Poisson). The range is the simulator's (at
+    /// most 100), from 0.01 up since a CV of 0 has no Gamma.
+    BURSTINESS = Field::new("burstiness", "Arrival burstiness", Real, Decision, num!(decision: burstiness)).unit("CV of the gaps").range(0.01, 100.0);
     BLEND = Field::new("blend-ratio", "Blend (input : output tokens)", Choice, Decision, Access::Decision { get: |d| d.blend.value(), set: set_blend }).choices(&Blend::CHOICES).term("usd-per-m-tokens");
     ENERGY = Field::new("energy", "Add electricity", Choice, Decision, Access::Decision { get: energy_text, set: set_energy }).choices(ON_OFF);
     ENERGY_USD_PER_KWH = Field::new("energy-usd-per-kwh", "Electricity", Real, Decision, num!(decision: energy_usd_per_kwh)).unit("$/kWh").range(0.0, 10.0);

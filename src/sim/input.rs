@@ -1,18 +1,18 @@
 //! Simulation options as given (`SimInput`: CLI flags) → a checked `SimConfig`. Parse, don't
 //! validate: `SimConfig::try_from` checks them once and its error names the field as the flag
-//! does (`rate`, `burstiness`, `slo-ttft-ms`), like `ScenarioError`. Everything not asked for is
-//! `SimConfig::default()` (warm-up, bounds, batch timeout).
+//! does (`rate`, `burstiness`, `slo-ttft-ms`), like `ScenarioError`; the burstiness's range is
+//! its field's (`fields::BURSTINESS`, which the production-gap waterfall reads too). Everything
+//! not asked for is `SimConfig::default()` (warm-up, bounds, batch timeout).
 
 use super::{Arrivals, SimConfig, Slo, MAX_REQUESTS};
 use crate::model::slo::{SloInput, SloSettings};
-use crate::scenario::fields::{CONCURRENCY, SLO_TPOT_MS, SLO_TTFT_MS};
+use crate::scenario::fields::{BURSTINESS, CONCURRENCY, SLO_TPOT_MS, SLO_TTFT_MS};
 use crate::scenario::ScenarioError;
 
 /// Most closed-loop requests in flight a run may be asked for.
 const MAX_CONCURRENCY: u32 = 1_000_000;
-/// Highest open-loop arrival rate (requests/s) and burstiness (coefficient of variation).
+/// Highest open-loop arrival rate (requests/s).
 const MAX_RATE_PER_S: f64 = 1e9;
-const MAX_BURSTINESS: f64 = 100.0;
 
 /// Simulation options as given, nothing checked yet.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -71,7 +71,7 @@ impl TryFrom<SimInput> for SimConfig {
         let arrivals = match (input.concurrency, input.rate) {
             (Some(_), None) if input.burstiness.is_some() => {
                 return Err(field_error(
-                    "burstiness",
+                    BURSTINESS.key,
                     "applies to --rate (open loop), not --concurrency",
                 ))
             }
@@ -84,7 +84,7 @@ impl TryFrom<SimInput> for SimConfig {
                     None => Arrivals::Poisson { rate_per_s },
                     Some(cv) => Arrivals::Gamma {
                         rate_per_s,
-                        cv: positive("burstiness", cv, MAX_BURSTINESS)?,
+                        cv: BURSTINESS.real(cv)?,
                     },
                 }
             }

@@ -6,7 +6,9 @@
 //         prefix-cache hits, average utilization), whose product equals the total shown
 //         (#production-gap-total[data-total-factor]) within rounding, with the glossary's
 //         4,000 → 800 tok/s (0.2×) as the reference line; a slider move does not rerun it; static
-//         batching makes the length step far costlier
+//         batching makes the length step far costlier; a burstiness of 4 in the panel's
+//         #burstiness box reruns it with bursty (Gamma) arrivals: the arrivals row reads
+//         "Bursty arrivals (CV 4)" and its factor is no higher than Poisson's
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSite, openPage } from './browser.mjs';
@@ -76,5 +78,37 @@ test('gap-1. the waterfall factors multiply to the total shown; static batching 
   assert.ok(staticLengths < 0.5 * continuousLengths, `static ${staticLengths} vs continuous ${continuousLengths}`);
   const staticProduct = stat.steps.reduce((p, s) => p * s.factor, 1);
   assert.ok(Math.abs(staticProduct - stat.total) <= 0.001 + 0.002 * stat.total, `${staticProduct} vs ${stat.total}`);
+  assert.deepEqual(log.pageErrors, [], 'uncaught page errors');
+});
+
+test('gap-2. a burstiness above 1 reruns the waterfall with bursty arrivals, serving no more than Poisson', async (t) => {
+  const { page, context, log } = await openPage(site.browser, site.baseUrl);
+  t.after(() => context.close());
+  const arrivalsLabel = () => page.evaluate(
+    () => document.querySelector('#production-gap [data-step="arrivals"] th')?.textContent.trim(),
+  );
+  const poisson = await waterfall(page);
+  assert.equal(await arrivalsLabel(), 'Poisson arrivals');
+  assert.equal(await page.locator('#burstiness').inputValue(), '1', 'the default is Poisson');
+  const poissonArrivals = poisson.steps.find((s) => s.step === 'arrivals').factor;
+
+  await page.locator('#burstiness').fill('4');
+  await page.waitForFunction(
+    () => {
+      const label = document.querySelector('#production-gap [data-step="arrivals"] th');
+      return label && label.textContent.trim().startsWith('Bursty') &&
+        !document.querySelector('#production-gap-slot section[aria-busy="true"]');
+    },
+    null,
+    { timeout: GAP_TIMEOUT_MS, polling: 50 },
+  );
+  const bursty = await waterfall(page);
+  assert.equal(await arrivalsLabel(), 'Bursty arrivals (CV 4)');
+  const burstyArrivals = bursty.steps.find((s) => s.step === 'arrivals').factor;
+  console.log(`arrivals step: Poisson ${poissonArrivals}, CV 4 ${burstyArrivals}`);
+  assert.ok(burstyArrivals <= poissonArrivals, `bursty ${burstyArrivals} vs Poisson ${poissonArrivals}`);
+  assert.deepEqual(bursty.steps.map((s) => s.step), STEPS);
+  const product = bursty.steps.reduce((p, s) => p * s.factor, 1);
+  assert.ok(Math.abs(product - bursty.total) <= 0.001 + 0.002 * bursty.total, `product ${product} vs total ${bursty.total}`);
   assert.deepEqual(log.pageErrors, [], 'uncaught page errors');
 });

@@ -305,7 +305,7 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     };
     let gap_portal = props.gap_slot.clone().filter(|_| decisions_shown).map(|slot| {
         create_portal(
-            html! { <ProductionGapPanel scenario={view.scenario.clone()} decision={decisions.input.clone()} /> },
+            html! { <ProductionGapPanel scenario={view.scenario.clone()} decisions={decisions.clone()} /> },
             slot,
         )
     });

@@ -1,10 +1,12 @@
 //! The production-gap waterfall (issue 15 §4), rendered by the tools module into the explorer's
 //! `#production-gap-slot` through a portal (as `measured_panel` renders into `#measured-slot`):
 //! from a synthetic uniform benchmark in a saturated closed loop to production-like traffic,
-//! one table row per step in `#production-gap` carrying `data-factor` (length spread, Poisson
-//! arrivals, P99 SLO headroom, prefix-cache hits, average utilization over a day), the total
-//! (`#production-gap-total`, `data-total-factor`) and the glossary's 4,000 → 800 tok/s as the
-//! reference line. The numbers are `page::production_gap`'s.
+//! one table row per step in `#production-gap` carrying `data-factor` (length spread, Poisson or
+//! bursty arrivals, P99 SLO headroom, prefix-cache hits, average utilization over a day), the
+//! total (`#production-gap-total`, `data-total-factor`) and the glossary's 4,000 → 800 tok/s as
+//! the reference line. The numbers are `page::production_gap`'s. The panel's one control is the
+//! arrivals' burstiness (`#burstiness`, the decision field `fields::BURSTINESS`: the CV of the
+//! gaps between arrivals, 1 = Poisson).
 //!
 //! The simulator never runs on the slider path: the waterfall does not depend on the slider's
 //! concurrency, so it reruns only when the scenario (concurrency aside) or the decision inputs
@@ -13,13 +15,16 @@
 //! outlined, marked "updating…".
 
 use crate::model::efficiency::Efficiency;
+use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::production_gap::{
     GapStudy, GapTargets, ProductionGap, GLOSSARY_PRODUCTION_TOK_S, GLOSSARY_SYNTHETIC_TOK_S,
 };
 use crate::page::state::Shared;
 use crate::present::report::format_number;
+use crate::scenario::fields::BURSTINESS;
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
 use crate::ui::tools::sim_panel::{sleep_ms, DEBOUNCE_MS};
+use crate::ui::widgets::decision_inputs::NumberField;
 use crate::ui::widgets::metric::group_thousands;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -33,7 +38,7 @@ pub const GAP_ID: &str = "production-gap";
 pub const GAP_TOTAL_ID: &str = "production-gap-total";
 
 /// What the waterfall depends on: the scenario without its concurrency, the efficiencies
-/// evaluated and the decision inputs it reads.
+/// evaluated and the decision inputs it reads (`GapTargets`: SLO, burstiness, offered load).
 #[derive(Debug, Clone, PartialEq)]
 struct GapKey {
     input: ScenarioInput,
@@ -55,7 +60,32 @@ fn gap_key(scenario: &Scenario, decision: &DecisionInput) -> GapKey {
 #[derive(Properties, PartialEq)]
 pub struct ProductionGapProps {
     pub scenario: Shared<Scenario>,
-    pub decision: DecisionInput,
+    /// The decision panels' state: the inputs the waterfall reads, and the burstiness box's text.
+    pub decisions: UseReducerHandle<DecisionState>,
+}
+
+/// The hint under the burstiness box (MODEL.md §4.2: the Azure traces' inter-arrival CVs).
+const BURSTINESS_HINT: &str = "1 = Poisson; Azure chat ≈ 1.1, Azure code ≈ 13";
+
+/// The burstiness box, driven by its decision field like the other decision panels' boxes.
+fn burstiness_control(decisions: &UseReducerHandle<DecisionState>) -> Html {
+    let on_input = {
+        let decisions = decisions.clone();
+        Callback::from(move |text: String| {
+            decisions.dispatch(DecisionAction::Edit(&BURSTINESS, text))
+        })
+    };
+    let field = NumberField::of(
+        &BURSTINESS,
+        decisions.text(&BURSTINESS).to_string(),
+        decisions.error(&BURSTINESS).map(str::to_string),
+        on_input,
+    );
+    html! {
+        <div class="decision-fields">
+            { NumberField { hint: Some(BURSTINESS_HINT.to_string()), ..field }.render() }
+        </div>
+    }
 }
 
 /// A finished waterfall (or why there is none) and the generation it belongs to.
@@ -151,7 +181,7 @@ fn table(gap: &ProductionGap) -> Html {
                 </tr>
                 { for gap.steps.iter().map(|step| html! {
                     <tr data-step={step.step.id()} data-factor={factor_attr(step.factor)}>
-                        <th scope="row">{ step.step.label() }</th>
+                        <th scope="row">{ step.label.clone() }</th>
                         <td>{ factor_text(step.factor) }</td>
                         <td>{ tok_s(step.tok_s) }</td>
                         <td>{ bar(step.tok_s) }</td>
@@ -173,7 +203,7 @@ pub fn production_gap_panel(props: &ProductionGapProps) -> Html {
     {
         let (finished, progress, panel) = (finished.setter(), progress.setter(), panel.clone());
         let newest = newest.clone();
-        let (scenario, decision) = (props.scenario.clone(), props.decision.clone());
+        let (scenario, decision) = (props.scenario.clone(), props.decisions.input.clone());
         use_effect_with(gap_key(&scenario, &decision), move |_| {
             let generation = {
                 let mut newest = newest.borrow_mut();
@@ -228,6 +258,7 @@ pub fn production_gap_panel(props: &ProductionGapProps) -> Html {
     html! {
         <section class="panel production-gap" ref={panel} aria-labelledby="production-gap-title" aria-busy={stale.then_some("true")}>
             <h2 id="production-gap-title">{ "From a benchmark to production traffic" }</h2>
+            { burstiness_control(&props.decisions) }
             if stale {
                 <p class="sim-status" role="status">{ running }</p>
             }
