@@ -28,6 +28,7 @@ use crate::ui::widgets::decision_inputs::NumberField;
 use crate::ui::widgets::metric::group_thousands;
 use std::cell::RefCell;
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// The explorer's empty element this renders into (`explorer/app.rs`).
@@ -68,24 +69,46 @@ pub struct ProductionGapProps {
 const BURSTINESS_HINT: &str = "1 = Poisson; Azure chat ≈ 1.1, Azure code ≈ 13";
 
 /// The burstiness box, driven by its decision field like the other decision panels' boxes.
-fn burstiness_control(decisions: &UseReducerHandle<DecisionState>) -> Html {
-    let on_input = {
-        let decisions = decisions.clone();
-        Callback::from(move |text: String| {
-            decisions.dispatch(DecisionAction::Edit(&BURSTINESS, text))
-        })
-    };
+///
+/// The panel is a portal into the explorer's `#production-gap-slot`, inside the explorer's Yew
+/// root, whose event delegation swallows a Yew `oninput` here (as `measured_panel`'s toggle
+/// finds): the box's wrapper listens for the `input` events itself.
+#[function_component(BurstinessBox)]
+fn burstiness_box(props: &BurstinessProps) -> Html {
+    let wrapper = use_node_ref();
+    {
+        let (wrapper, decisions) = (wrapper.clone(), props.decisions.clone());
+        use_effect_with(wrapper.clone(), move |wrapper| {
+            let listener = wrapper.cast::<web_sys::Element>().map(|element| {
+                gloo::events::EventListener::new(&element, "input", move |event| {
+                    let input = event
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok());
+                    if let Some(input) = input {
+                        decisions.dispatch(DecisionAction::Edit(&BURSTINESS, input.value()));
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let decisions = &props.decisions;
     let field = NumberField::of(
         &BURSTINESS,
         decisions.text(&BURSTINESS).to_string(),
         decisions.error(&BURSTINESS).map(str::to_string),
-        on_input,
+        Callback::noop(),
     );
     html! {
-        <div class="decision-fields">
+        <div class="decision-fields" ref={wrapper}>
             { NumberField { hint: Some(BURSTINESS_HINT.to_string()), ..field }.render() }
         </div>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct BurstinessProps {
+    decisions: UseReducerHandle<DecisionState>,
 }
 
 /// A finished waterfall (or why there is none) and the generation it belongs to.
@@ -258,7 +281,7 @@ pub fn production_gap_panel(props: &ProductionGapProps) -> Html {
     html! {
         <section class="panel production-gap" ref={panel} aria-labelledby="production-gap-title" aria-busy={stale.then_some("true")}>
             <h2 id="production-gap-title">{ "From a benchmark to production traffic" }</h2>
-            { burstiness_control(&props.decisions) }
+            <BurstinessBox decisions={props.decisions.clone()} />
             if stale {
                 <p class="sim-status" role="status">{ running }</p>
             }
