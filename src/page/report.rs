@@ -693,6 +693,6 @@ ul{margin:2px 0;padding-left:18px}.lost,.sources,.assumptions{font-size:10.5px}\
 .inputs dl{display:grid;grid-template-columns:repeat(3,1fr);gap:0 10px;margin:0;font-size:10px}\
 .inputs dl div{display:flex;justify-content:space-between;border-bottom:1px solid #eee}\
 .inputs dt{color:#444}.inputs dd{margin:0 0 0 6px;font-weight:600;text-align:right}.warnings{color:#8a4b00}a{color:#0550ae;word-break:break-all}\
-@page{size:A4;margin:12mm}\
+@page{size:A4;margin:10mm}\
 @media print{body{margin:0;max-width:none;font-size:10.5px}h2{break-after:avoid}\
 table,figure{break-inside:avoid}}";
