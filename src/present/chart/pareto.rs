@@ -1,5 +1,7 @@
 //! `draw_pareto`: the drawing itself (legend strip, mesh, curve, infeasible tail, frontier,
-//! knee, current point), generic over the plotters backend. See `chart/mod.rs` for what it shows.
+//! knee, current point), generic over the plotters backend, and where its in-plot labels go
+//! (`place_label`: clear of each other, the plot's edges and what is plotted). See
+//! `chart/mod.rs` for what it shows.
 
 use super::layout::{compact, Axes};
 use super::legend::{self, LegendItem, LegendLayout, Symbol};
@@ -40,8 +42,27 @@ enum Side {
     BelowRight,
 }
 
-fn label_offset(side: Side, options: &ChartOptions) -> ((i32, i32), Pos) {
-    let gap = options.offset(9.0);
+/// How far (CSS px, along each axis) a label's corner sits from its point: the usual gap, then
+/// farther out, for when every side is taken at the usual one. On a phone with the technique
+/// ladder behind the curve the nearest clear spot can be 50–60 px out (the current point on the
+/// knee, whose label took the spot beside it; a long "(infeasible)" label among five curves).
+const LABEL_GAPS_CSS_PX: [f64; 8] = [9.0, 14.0, 20.0, 27.0, 35.0, 44.0, 54.0, 64.0];
+
+/// Where a label goes: the side of its point and the gap (backend px) between them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Spot {
+    side: Side,
+    gap: i32,
+}
+
+impl Spot {
+    /// The label's offset from its point and its text alignment.
+    fn offset(self) -> ((i32, i32), Pos) {
+        label_offset(self.side, self.gap)
+    }
+}
+
+fn label_offset(side: Side, gap: i32) -> ((i32, i32), Pos) {
     match side {
         Side::AboveRight => ((gap, -gap), Pos::new(HPos::Left, VPos::Bottom)),
         Side::AboveLeft => ((-gap, -gap), Pos::new(HPos::Right, VPos::Bottom)),
@@ -76,41 +97,253 @@ fn overlaps(a: &[i32; 4], b: &[i32; 4]) -> bool {
     a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
 }
 
-/// The side of `anchor` a label of `size` goes on: `preferred` if its box stays inside `bounds`
-/// and clear of every box in `placed`, else the first other side that does, else `preferred`.
-/// The chosen box joins `placed`, so later labels keep clear of it.
+/// What a label's box would get in the way of, worst first, so the derived order ranks boxes:
+/// leaving the plot or covering a label (`clashes`) is worse than covering a mark (`covered`),
+/// which is worse than crossing a line (`crossed`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Cost {
+    clashes: usize,
+    covered: usize,
+    crossed: usize,
+}
+
+impl Cost {
+    const CLEAR: Cost = Cost {
+        clashes: 0,
+        covered: 0,
+        crossed: 0,
+    };
+}
+
+/// What the plot shows, in backend pixels, for labels to keep clear of (issue 15 §3): marks
+/// (curve points, the knee, pins, measured points), each a centre and a radius, and the
+/// segments of the lines through them. Built once per draw; checking a box allocates nothing
+/// and costs O(marks + segments).
+#[derive(Debug, Default)]
+struct Obstacles {
+    /// (x, y, radius).
+    marks: Vec<(i32, i32, i32)>,
+    segments: Vec<((i32, i32), (i32, i32))>,
+}
+
+impl Obstacles {
+    /// A mark of `radius` at `centre`.
+    fn mark(&mut self, centre: (i32, i32), radius: u32) {
+        let radius = i32::try_from(radius).unwrap_or(0);
+        self.marks.push((centre.0, centre.1, radius));
+    }
+
+    /// The segment from `from` (a line's previous point, if any) to `to`; returns `to`, the
+    /// next segment's `from`.
+    fn join(&mut self, from: Option<(i32, i32)>, to: (i32, i32)) -> Option<(i32, i32)> {
+        if let Some(from) = from {
+            self.segments.push((from, to));
+        }
+        Some(to)
+    }
+
+    /// What `label` gets in the way of: the edges of `bounds`, the boxes in `placed`, marks and
+    /// lines.
+    fn cost(&self, label: &[i32; 4], placed: &[[i32; 4]], bounds: [i32; 4]) -> Cost {
+        let outside = label[0] < bounds[0]
+            || label[2] > bounds[2]
+            || label[1] < bounds[1]
+            || label[3] > bounds[3];
+        Cost {
+            clashes: usize::from(outside) + placed.iter().filter(|p| overlaps(p, label)).count(),
+            covered: self
+                .marks
+                .iter()
+                .filter(|mark| covers(label, **mark))
+                .count(),
+            crossed: self
+                .segments
+                .iter()
+                .filter(|segment| crosses(label, **segment))
+                .count(),
+        }
+    }
+}
+
+/// Whether `label` comes within `radius` of the mark centred on (`x`, `y`).
+fn covers(&[left, top, right, bottom]: &[i32; 4], (x, y, radius): (i32, i32, i32)) -> bool {
+    let dx = i64::from((left - x).max(x - right).max(0));
+    let dy = i64::from((top - y).max(y - bottom).max(0));
+    dx * dx + dy * dy < i64::from(radius) * i64::from(radius)
+}
+
+/// Whether the segment from `a` to `b` passes through `label`: their bounding boxes overlap and
+/// the line through the segment does not leave all four corners on one side (the separating
+/// axis test for a segment and an axis-aligned box).
+fn crosses(
+    &[left, top, right, bottom]: &[i32; 4],
+    ((ax, ay), (bx, by)): ((i32, i32), (i32, i32)),
+) -> bool {
+    if ax.max(bx) < left || ax.min(bx) > right || ay.max(by) < top || ay.min(by) > bottom {
+        return false;
+    }
+    // The cross product of the segment with the vector to (x, y): its sign says which side of
+    // the line the point is on.
+    let side = |x: i32, y: i32| {
+        i64::from(bx - ax) * i64::from(y - ay) - i64::from(by - ay) * i64::from(x - ax)
+    };
+    let corners = [
+        side(left, top),
+        side(right, top),
+        side(left, bottom),
+        side(right, bottom),
+    ];
+    corners.iter().any(|&c| c <= 0) && corners.iter().any(|&c| c >= 0)
+}
+
+/// The first of `count` candidate boxes (`label_at(i)`, i in `0..count`) that is clear: inside
+/// `bounds` and over no box in `placed`, no mark and no line of `obstacles`; else the one with
+/// the lowest `Cost`, the earliest of equals. Candidates by index through a `&dyn`, so one copy
+/// of this serves every label.
+fn choose(
+    count: usize,
+    label_at: &dyn Fn(usize) -> [i32; 4],
+    placed: &[[i32; 4]],
+    bounds: [i32; 4],
+    obstacles: &Obstacles,
+) -> usize {
+    let mut best: Option<(Cost, usize)> = None;
+    for index in 0..count {
+        let cost = obstacles.cost(&label_at(index), placed, bounds);
+        if cost == Cost::CLEAR {
+            return index;
+        }
+        if best.is_none_or(|(lowest, _)| cost < lowest) {
+            best = Some((cost, index));
+        }
+    }
+    best.map_or(0, |(_, index)| index)
+}
+
+/// Where a label of `size` goes by `anchor`: `preferred` at the usual gap if its box is clear
+/// (`choose`: inside the plot, over no placed label, mark or line), else the first other side
+/// that is, then the same at each larger gap; if none is, the spot that gets in the way least
+/// (`Cost`), not blindly `preferred`. The chosen box joins `placed`, so later labels keep clear
+/// of it. At most 4 × 8 boxes, each checked against every mark and segment: ~10⁴ comparisons
+/// for the ~250 marks of five curves, well inside a slider move's budget.
 fn place_label(
     anchor: (i32, i32),
     preferred: Side,
     size: (u32, u32),
     placed: &mut Vec<[i32; 4]>,
     bounds: [i32; 4],
+    obstacles: &Obstacles,
     options: &ChartOptions,
-) -> Side {
-    let sides = [
-        preferred,
+) -> Spot {
+    // The sides in their usual order with `preferred` moved to the front.
+    let mut sides = [
         Side::AboveRight,
         Side::AboveLeft,
         Side::BelowLeft,
         Side::BelowRight,
     ];
-    let box_at = |side: Side| {
-        let (offset, pos) = label_offset(side, options);
+    if let Some(head) = sides
+        .iter()
+        .position(|side| *side == preferred)
+        .and_then(|at| sides.get_mut(..=at))
+    {
+        head.rotate_right(1);
+    }
+    let spot_at = |index: usize| Spot {
+        side: sides.get(index % sides.len()).copied().unwrap_or(preferred),
+        gap: options.offset(
+            LABEL_GAPS_CSS_PX
+                .get(index / sides.len())
+                .copied()
+                .unwrap_or(LABEL_GAPS_CSS_PX[0]),
+        ),
+    };
+    let label_at = |index: usize| {
+        let (offset, pos) = spot_at(index).offset();
         label_box(anchor, offset, pos, size)
     };
-    let clear = |b: &[i32; 4]| {
-        b[0] >= bounds[0]
-            && b[2] <= bounds[2]
-            && b[1] >= bounds[1]
-            && b[3] <= bounds[3]
-            && !placed.iter().any(|p| overlaps(p, b))
-    };
-    let side = sides
-        .into_iter()
-        .find(|side| clear(&box_at(*side)))
-        .unwrap_or(preferred);
-    placed.push(box_at(side));
-    side
+    let count = sides.len() * LABEL_GAPS_CSS_PX.len();
+    let chosen = choose(count, &label_at, placed, bounds, obstacles);
+    let (spot, label) = (spot_at(chosen), label_at(chosen));
+    placed.push(label);
+    spot
+}
+
+/// How far (CSS px) the infeasible note rises beside the edge's line per step, and how many
+/// heights it tries, when its place by the x axis is taken.
+const NOTE_RISE_CSS_PX: f64 = 12.0;
+const NOTE_RISES: usize = 6;
+
+/// What the base draws in the plot, in backend pixels (`at` maps plot coordinates, as plotters
+/// does): the curve's points and line, the infeasible tail and the edge's line, the knee, the
+/// other curves, the pinned curves and the measured points. Not the current point: it is drawn
+/// last and its label placed last, and the base's labels must not move with it. A `&dyn`
+/// map, so this is compiled once and not once per backend.
+fn obstacles(
+    at: &dyn Fn((f64, f64)) -> (i32, i32),
+    points: &[&CurvePoint],
+    knee: Option<&CurvePoint>,
+    projected: &Projected<'_>,
+    axes: &Axes,
+    style: &Styles,
+    options: &ChartOptions,
+) -> Obstacles {
+    let mut obstacles = Obstacles::default();
+    // One line through the curve's points in sweep order: the solid feasible line, then the
+    // dashed tail from the edge through the infeasible points (a suffix of the sweep: more
+    // requests never fit where fewer did not).
+    let mut from = None;
+    for point in points {
+        let centre = at((point.tok_s_per_user, point.output_tok_s_per_gpu));
+        let radius = if point.fits {
+            style.dot_radius
+        } else {
+            style.ring_radius
+        };
+        obstacles.mark(centre, radius);
+        from = obstacles.join(from, centre);
+    }
+    if let Some(knee) = knee {
+        let centre = at((knee.tok_s_per_user, knee.output_tok_s_per_gpu));
+        obstacles.mark(centre, style.knee_size);
+    }
+    // The dashed line at the KV edge, across the plot.
+    let edge = points
+        .iter()
+        .position(|p| !p.fits)
+        .and_then(|first| first.checked_sub(1))
+        .and_then(|i| points.get(i));
+    if let Some(edge) = edge {
+        let x = edge.tok_s_per_user;
+        let bottom = obstacles.join(None, at((x, axes.y.start)));
+        obstacles.join(bottom, at((x, axes.y.end)));
+    }
+    let radius = options.px(4.0);
+    for other in &projected.others {
+        let mut from = None;
+        for &(x, y) in other.points.iter().filter(|p| plottable(p.0, p.1)) {
+            let centre = at((x, y));
+            obstacles.mark(centre, radius);
+            from = obstacles.join(from, centre);
+        }
+    }
+    let overlay = &projected.overlay;
+    let radius = options.px(4.5);
+    for pin in overlay.pins.iter().take(overlay::MAX_PINNED_CURVES) {
+        let mut from = None;
+        for (x, y) in pin.points.iter().map(|p| p.xy()) {
+            if plottable(x, y) {
+                let centre = at((x, y));
+                obstacles.mark(centre, radius);
+                from = obstacles.join(from, centre);
+            }
+        }
+    }
+    let radius = options.px(6.0);
+    for &(x, y) in overlay.measured.iter().filter(|p| plottable(p.0, p.1)) {
+        obstacles.mark(at((x, y)), radius);
+    }
+    obstacles
 }
 
 /// Horizontal position of `x` across the log axis, 0 at the left edge and 1 at the right.
@@ -444,10 +677,12 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         )
         .map_err(drawing_error)?;
 
-    // Labels never cover one another (issue 15 §2): the infeasible note by the x axis first,
-    // then the knee's label, then the current point's, each on the first side of its point (in
-    // its order of preference) clear of those before it and inside the plot. The base and the
-    // current part place them alike, so a kept base still matches.
+    // Labels never cover one another (issue 15 §2) nor, where there is room, what is plotted
+    // (§3): the infeasible note by the x axis first, then the knee's label, then the current
+    // point's, each on the first side of its point (in its order of preference) clear of those
+    // before it, of the marks and lines and inside the plot (`place_label`). The base and the
+    // current part place them alike, so a kept base still matches; so the note's and the knee's
+    // places cannot depend on the current point, which moves over a kept base.
     let bounds = {
         let (left, bottom) = chart.backend_coord(&(axes.x.start, axes.y.start));
         let (right, top) = chart.backend_coord(&(axes.x.end, axes.y.end));
@@ -461,6 +696,15 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
     let edge = first_infeasible
         .and_then(|first| first.checked_sub(1))
         .and_then(|i| points.get(i));
+    let mut obstacles = obstacles(
+        &|xy| chart.backend_coord(&xy),
+        &points,
+        knee,
+        &projected,
+        &axes,
+        &style,
+        options,
+    );
     // Beside the edge's line near the x axis, on the feasible side, pointing at the infeasible
     // one (left on the interactivity axis, right on the TPOT axis).
     let note = edge.map(|edge| {
@@ -482,15 +726,16 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         } else {
             (Side::AboveLeft, -options.offset(6.0))
         };
-        let (offset, pos) = label_offset(side, options);
+        let (offset, pos) = label_offset(side, options.offset(LABEL_GAPS_CSS_PX[0]));
         let anchor = chart.backend_coord(&(edge.tok_s_per_user, axes.y.start));
-        placed.push(label_box(
-            anchor,
-            (shift, offset.1),
-            pos,
-            text_size(&note, size.label),
-        ));
-        (note, (shift, offset.1), pos)
+        let note_size = text_size(&note, size.label);
+        // By the x axis if that is clear, else higher up beside the edge's line.
+        let rise = options.offset(NOTE_RISE_CSS_PX);
+        let at = |step: usize| (shift, offset.1 - i32::try_from(step).unwrap_or(0) * rise);
+        let label_at = |step: usize| label_box(anchor, at(step), pos, note_size);
+        let step = choose(NOTE_RISES, &label_at, &placed, bounds, &obstacles);
+        placed.push(label_at(step));
+        (note, at(step), pos)
     });
     let knee_side = knee.map(|knee| {
         let at = x_fraction(&axes, knee.tok_s_per_user);
@@ -506,6 +751,7 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
             text_size(&knee_label(knee), size.label),
             &mut placed,
             bounds,
+            &obstacles,
             options,
         )
     });
@@ -610,8 +856,8 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
 
         // The knee: a triangle with its concurrency, labelled below-left by preference (the
         // current point's label prefers above-right).
-        if let (Some(knee), Some(side)) = (knee, knee_side) {
-            let (offset, pos) = label_offset(side, options);
+        if let (Some(knee), Some(spot)) = (knee, knee_side) {
+            let (offset, pos) = spot.offset();
             chart
                 .draw_series(std::iter::once(
                     EmptyElement::at(xy(knee))
@@ -632,15 +878,20 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
             (true, _) => Side::AboveLeft,
         };
         let label = current_label(current);
-        let side = place_label(
-            chart.backend_coord(&(current.tok_s_per_user, current.output_tok_s_per_gpu)),
+        let anchor = chart.backend_coord(&(current.tok_s_per_user, current.output_tok_s_per_gpu));
+        // Its own label keeps clear of its halo too (the note and the knee's label were placed
+        // without it: they belong to the kept base).
+        obstacles.mark(anchor, style.halo_radius);
+        let spot = place_label(
+            anchor,
             preferred,
             text_size(&label, size.current_label),
             &mut placed,
             bounds,
+            &obstacles,
             options,
         );
-        let (offset, pos) = label_offset(side, options);
+        let (offset, pos) = spot.offset();
         chart
             .draw_series(std::iter::once(
                 EmptyElement::at((current.tok_s_per_user, current.output_tok_s_per_gpu))
@@ -672,6 +923,7 @@ mod tests {
     #[test]
     fn labels_keep_clear_of_each_other_and_of_the_edges() {
         let options = ChartOptions::default();
+        let none = Obstacles::default();
         let bounds = [0, 0, 400, 300];
         let size = (80, 14);
         let mut placed = Vec::new();
@@ -681,8 +933,10 @@ mod tests {
             size,
             &mut placed,
             bounds,
+            &none,
             &options,
-        );
+        )
+        .side;
         assert_eq!(first, Side::AboveRight);
         // A second label at the same point cannot take the same box.
         let second = place_label(
@@ -691,8 +945,10 @@ mod tests {
             size,
             &mut placed,
             bounds,
+            &none,
             &options,
-        );
+        )
+        .side;
         assert_ne!(second, Side::AboveRight);
         assert!(!overlaps(&placed[0], &placed[1]), "{placed:?}");
         // Near the right edge the label turns left, near the top it goes below.
@@ -704,8 +960,10 @@ mod tests {
                 size,
                 &mut alone,
                 bounds,
+                &none,
                 &options
-            ),
+            )
+            .side,
             Side::AboveLeft
         );
         assert_eq!(
@@ -715,8 +973,10 @@ mod tests {
                 size,
                 &mut alone,
                 bounds,
+                &none,
                 &options
-            ),
+            )
+            .side,
             Side::BelowLeft
         );
         // Nowhere clear: the preferred side.
@@ -728,9 +988,286 @@ mod tests {
                 size,
                 &mut full,
                 bounds,
+                &none,
                 &options
-            ),
+            )
+            .side,
             Side::BelowRight
         );
+    }
+
+    /// Marks outrank lines: a label moves off a line when another side is clear, and when no
+    /// spot is clear it takes the one covering the fewest marks (issue 15 §3), not `preferred`.
+    #[test]
+    fn a_label_keeps_clear_of_marks_and_lines_else_covers_the_fewest_marks() {
+        let options = ChartOptions::default();
+        let bounds = [0, 0, 400, 300];
+        let (anchor, size) = ((200, 150), (80, 14));
+        let gap = options.offset(LABEL_GAPS_CSS_PX[0]);
+        let box_of = |side: Side| {
+            let (offset, pos) = label_offset(side, gap);
+            label_box(anchor, offset, pos, size)
+        };
+        // A short line through the preferred box, with no mark on it, sends the label to the
+        // next side.
+        let mut line = Obstacles::default();
+        line.segments.push(((250, 120), (250, 135)));
+        let preferred = box_of(Side::AboveRight);
+        assert!(
+            crosses(&preferred, ((250, 120), (250, 135))),
+            "{preferred:?}"
+        );
+        assert!(!crosses(&preferred, ((290, 100), (300, 140))));
+        assert!(
+            !crosses(&preferred, ((200, 150), (300, 160))),
+            "below the box"
+        );
+        let spot = place_label(
+            anchor,
+            Side::AboveRight,
+            size,
+            &mut Vec::new(),
+            bounds,
+            &line,
+            &options,
+        );
+        assert_eq!(
+            spot,
+            Spot {
+                side: Side::AboveLeft,
+                gap
+            }
+        );
+        // Marks everywhere, 4 px apart, but for a hole around the below-left box with one mark
+        // left in it: every spot covers marks, that one the fewest.
+        let hole = box_of(Side::BelowLeft);
+        let mut crowd = Obstacles::default();
+        let in_hole = |x: i32, y: i32| {
+            x >= hole[0] - 2 && x <= hole[2] + 2 && y >= hole[1] - 2 && y <= hole[3] + 2
+        };
+        let grid = (0..100)
+            .flat_map(|i| (0..75).map(move |j| (4 * i, 4 * j)))
+            .filter(|&(x, y)| !in_hole(x, y));
+        for centre in grid {
+            crowd.mark(centre, 1);
+        }
+        let centre = ((hole[0] + hole[2]) / 2, (hole[1] + hole[3]) / 2);
+        crowd.mark(centre, 1);
+        // The old rule (nothing clear: `preferred`) would leave it on the crowd.
+        assert!(crowd.cost(&preferred, &[], bounds).covered > 50);
+        let mut placed = Vec::new();
+        let spot = place_label(
+            anchor,
+            Side::AboveRight,
+            size,
+            &mut placed,
+            bounds,
+            &crowd,
+            &options,
+        );
+        assert_eq!(
+            spot,
+            Spot {
+                side: Side::BelowLeft,
+                gap
+            }
+        );
+        assert_eq!(placed, vec![hole]);
+        assert_eq!(crowd.cost(&hole, &[], bounds).covered, 1);
+        // Covering a label or leaving the plot is worse than covering marks.
+        let mut taken = vec![hole];
+        let spot = place_label(
+            anchor,
+            Side::AboveRight,
+            size,
+            &mut taken,
+            bounds,
+            &crowd,
+            &options,
+        );
+        assert_ne!(
+            spot,
+            Spot {
+                side: Side::BelowLeft,
+                gap
+            }
+        );
+        assert!(!overlaps(&taken[0], &taken[1]));
+    }
+
+    /// A backend that draws nothing and records every text it is asked to draw with the box it
+    /// takes (backend pixels, from its anchor, alignment and estimated size).
+    struct Recorder {
+        size: (u32, u32),
+        texts: Texts,
+    }
+
+    type Texts = std::rc::Rc<std::cell::RefCell<Vec<(String, [i32; 4])>>>;
+
+    impl DrawingBackend for Recorder {
+        type ErrorType = std::convert::Infallible;
+        fn get_size(&self) -> (u32, u32) {
+            self.size
+        }
+        fn ensure_prepared(
+            &mut self,
+        ) -> Result<(), plotters_backend::DrawingErrorKind<std::convert::Infallible>> {
+            Ok(())
+        }
+        fn present(
+            &mut self,
+        ) -> Result<(), plotters_backend::DrawingErrorKind<std::convert::Infallible>> {
+            Ok(())
+        }
+        fn draw_pixel(
+            &mut self,
+            _: (i32, i32),
+            _: plotters_backend::BackendColor,
+        ) -> Result<(), plotters_backend::DrawingErrorKind<std::convert::Infallible>> {
+            Ok(())
+        }
+        fn draw_text<S: plotters_backend::BackendTextStyle>(
+            &mut self,
+            text: &str,
+            style: &S,
+            (x, y): (i32, i32),
+        ) -> Result<(), plotters_backend::DrawingErrorKind<std::convert::Infallible>> {
+            let (w, h) = self.estimate_text_size(text, style)?;
+            let (w, h) = (w as i32, h as i32);
+            let anchor = style.anchor();
+            let left = match anchor.h_pos {
+                HPos::Left => x,
+                HPos::Right => x - w,
+                HPos::Center => x - w / 2,
+            };
+            let top = match anchor.v_pos {
+                VPos::Top => y,
+                VPos::Bottom => y - h,
+                VPos::Center => y - h / 2,
+            };
+            self.texts
+                .borrow_mut()
+                .push((text.to_string(), [left, top, left + w, top + h]));
+            Ok(())
+        }
+    }
+
+    /// The labels drawn in the plot (knee, current point, KV note): text and box.
+    fn plot_labels(texts: &[(String, [i32; 4])]) -> Vec<(String, [i32; 4])> {
+        texts
+            .iter()
+            .filter(|(t, _)| {
+                t.starts_with("knee: ") || t.starts_with("current: ") || t.contains("KV full")
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// At 375 CSS px (a phone; compact), with the technique ladder behind the default scenario
+    /// (Llama 70B on 8×H100), no label covers a point of any curve, wherever the slider is
+    /// (issue 15 §3), and a kept base with the current part over it places them alike.
+    #[test]
+    fn on_a_phone_no_label_covers_a_plotted_point() {
+        use crate::model::techniques::{background_curves, TechniqueLevel};
+        use crate::model::{evaluate, sweep};
+        use crate::present::chart::hit::pixel_of;
+        use crate::present::chart::OtherCurve;
+        use crate::scenario::Scenario;
+        let scenario = Scenario::default_scenario().expect("default scenario");
+        let curve = sweep(&scenario);
+        let background = background_curves(&scenario);
+        let others: Vec<OtherCurve<'_>> = background.iter().map(OtherCurve::from).collect();
+        let level = TechniqueLevel::of(&scenario.input);
+        let main_label = format!("{} (current)", level.label());
+        let main_short = format!("{} (current)", level.short_label());
+        let layers = Layers {
+            others: &others,
+            main: Some((&main_label, &main_short, level.index())),
+            ..Layers::default()
+        };
+        // A point is covered when its centre lies within this many CSS px of a label's box.
+        const REACH_CSS_PX: f64 = 3.0;
+        let mut checked = 0;
+        for scale in [1.0, 2.0] {
+            let options = ChartOptions {
+                scale,
+                ..ChartOptions::default()
+            };
+            let side = (375.0 * scale) as u32;
+            let reach = REACH_CSS_PX * scale;
+            let slider = (0..12).map(|k| 1u32 << k).chain([scenario.engine_limit()]);
+            for concurrency in slider {
+                let current = Marker::from(&evaluate(&scenario.with_concurrency(concurrency)));
+                let draw = |parts: &[Part]| {
+                    let texts = Texts::default();
+                    let frames: Vec<Frame> = parts
+                        .iter()
+                        .map(|part| {
+                            let recorder = Recorder {
+                                size: (side, side),
+                                texts: texts.clone(),
+                            };
+                            draw_pareto_part(
+                                recorder.into_drawing_area(),
+                                &curve,
+                                &current,
+                                &Overlay::default(),
+                                &layers,
+                                &options,
+                                *part,
+                            )
+                            .expect("draws")
+                        })
+                        .collect();
+                    let labels = plot_labels(&texts.borrow());
+                    (frames, labels)
+                };
+                let (frames, labels) = draw(&[Part::All]);
+                let frame = frames[0].clone();
+                // A kept base and the current part over it place every label as the whole does
+                // (the base's labels cannot move with the current point).
+                let (split_frames, mut split_labels) = draw(&[Part::Base, Part::Current]);
+                assert_eq!(split_frames, vec![frame.clone(), frame.clone()]);
+                let mut whole_labels = labels.clone();
+                whole_labels.sort();
+                split_labels.sort();
+                assert_eq!(whole_labels, split_labels, "C = {concurrency}");
+                let projection = layers.projection;
+                let mut pixels: Vec<(f64, f64)> = curve
+                    .points
+                    .iter()
+                    .chain(
+                        background
+                            .iter()
+                            .flat_map(|t| t.curve.points.iter().filter(|p| p.fits)),
+                    )
+                    .filter_map(|p| pixel_of(&frame, &projection, p))
+                    .collect();
+                let current_point = crate::model::CurvePoint {
+                    tok_s_per_user: current.tok_s_per_user,
+                    output_tok_s_per_gpu: current.output_tok_s_per_gpu,
+                    ..curve.points[0].clone()
+                };
+                pixels.extend(pixel_of(&frame, &projection, &current_point));
+                assert!(
+                    labels.len() >= 2,
+                    "scale {scale}, C = {concurrency}: {labels:?}"
+                );
+                for (label, [left, top, right, bottom]) in &labels {
+                    for &(x, y) in &pixels {
+                        let dx = (f64::from(*left) - x).max(x - f64::from(*right)).max(0.0);
+                        let dy = (f64::from(*top) - y).max(y - f64::from(*bottom)).max(0.0);
+                        assert!(
+                            dx * dx + dy * dy > reach * reach,
+                            "scale {scale}, C = {concurrency}: {label:?} at \
+                             {:?} covers the point at ({x:.0}, {y:.0})",
+                            [left, top, right, bottom]
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked} label–point pairs checked");
     }
 }
