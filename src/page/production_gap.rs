@@ -15,13 +15,22 @@
 //!    `fields::BURSTINESS`) is not 1: Gamma gaps with that CV (§4.2 "Bursty arrivals", §6.4;
 //!    vidur [S3]; the Azure conversation trace has CV ≈ 1.09, the code trace ≈ 13). The most
 //!    output tok/s of an open-loop run that keeps up with its arrivals (`LoadPoint::saturated`:
-//!    completes at least 95 % of the offered rate) over the simulated closed loop at the same
-//!    concurrency cap. Rates from 10 % to 110 % of the analytic capacity in steps of 10 %.
+//!    inside its measurement window it completes at least 95 % of the requests that arrived
+//!    there) over the simulated closed loop at the same concurrency cap. Rates from 10 % to
+//!    110 % of the analytic capacity in steps of 10 %, `GAP_OPEN_REQUESTS` requests a run.
 //!    Capped at 1: an open loop cannot outrun the saturated closed loop, a small excess is
-//!    sampling noise. Bursts queue (Kingman: the wait grows with `(c_a² + c_s²)/2`), so within a
-//!    run of `LOAD_REQUESTS` requests a bursty open loop falls behind at a lower rate. At a large
-//!    CV a run holds few bursts and its own rate strays from the offered one (`rate_spread`);
-//!    the note then calls the step rough.
+//!    sampling noise. Bursts queue (Kingman: the wait grows with `(c_a² + c_s²)/2`), and near
+//!    capacity a bursty queue takes long to settle, so within a finite run a bursty open loop
+//!    may fall behind at a lower rate; in the long run it keeps up with any rate below capacity
+//!    (bursts cost waiting, not throughput) and its cost moves to step 3. Default scenario,
+//!    arrivals factor (SLO factor) at 1,500 / 3,000 / 6,000 / 12,000 requests a run: Poisson
+//!    0.65 (1.00) / 0.96 (1.00) / 1.00 (0.94) / 1.00 (0.92); CV 4 0.76 (0.92) / 0.98 (0.80) /
+//!    0.89 (0.81) / 1.00 (0.70). At CV 4 the 90–110 % runs' backlog moves by hundreds of
+//!    requests, near the 5 % test, and the sample's own rate drifts (0.96 of the offered over
+//!    6,000 arrivals, 0.93 over 12,000), so the split between steps 2 and 3 moves while their
+//!    product, the throughput that meets the SLO, holds (0.72 and 0.70). At a large CV a run
+//!    holds few bursts and its own rate strays from the offered one (`rate_spread`); the note
+//!    then calls the step rough.
 //! 3. **SLO headroom** (simulated, the same open-loop runs): the load at which the P99 TTFT and
 //!    P99 TPOT still meet the targets — the decision inputs' SLO where set, else MLPerf
 //!    Inference's Llama 2 70B server constraints (P99 TTFT ≤ 2 s, P99 TPOT ≤ 200 ms) — over
@@ -56,6 +65,16 @@ pub const DEFAULT_TPOT_MS_P99: f64 = 200.0;
 pub const GAP_PERCENTILE: f64 = 99.0;
 /// Open-loop rates, 10 % to 110 % of the analytic capacity in steps of 10 %.
 pub const GAP_RATES: usize = 11;
+/// Requests per open-loop run, four times the latency chart's `LOAD_REQUESTS`: near capacity a
+/// short run ends before its queue settles, so whether it keeps up depends on its length.
+/// Default scenario, Poisson arrivals factor at 1,500 / 3,000 / 4,000 / 4,500 / 6,000 / 12,000 /
+/// 24,000 requests: 0.65 / 0.96 / 0.86 / 1.00 / 1.00 / 1.00 / 1.00 (`small_reference`: 0.84 /
+/// 0.96 / 0.94 / 1.00 / 1.00 / 1.00 / 1.00). 4,500 is the first count of a run of long-run
+/// values, 6,000 leaves a margin below it, and at CV 4 the throughput left after the SLO step
+/// (arrivals × SLO factor) needs ~6,000 to come within 4 % of 12,000's (0.81 at 4,500, 0.72 at
+/// 6,000, 0.70 at 12,000). Cost: 8–25 ms a run natively (release; the runs near capacity take
+/// longest), ~180 ms for the 12, so the slowest browser task (one run) comes near 50 ms.
+pub const GAP_OPEN_REQUESTS: u32 = 6000;
 const RATE_FROM: f64 = 0.1;
 const RATE_STEP: f64 = 0.1;
 /// The glossary's example (`static/examples/glossary.html`): 4,000 tok/s synthetic, 800 in
@@ -296,13 +315,19 @@ impl GapStudy {
 
     /// The simulator runs, in the order `finish` takes their results: the closed loop at the
     /// concurrency cap, then the open loop (Poisson, or Gamma gaps with the burstiness as their
-    /// CV) at `GAP_RATES` rates in increasing order.
+    /// CV) at `GAP_RATES` rates in increasing order, `GAP_OPEN_REQUESTS` requests each.
     pub fn runs(&self) -> Vec<SimConfig> {
+        self.runs_with(GAP_OPEN_REQUESTS)
+    }
+
+    /// `runs` with `requests` per open-loop run (tests vary the run length).
+    fn runs_with(&self, requests: u32) -> Vec<SimConfig> {
         let open = (0..GAP_RATES).map(|i| {
             let fraction = RATE_FROM + RATE_STEP * i as f64;
             let rate_per_s = self.capacity_per_s * fraction;
             SimConfig {
                 arrivals: self.targets.arrivals(rate_per_s),
+                requests,
                 ..load_config(rate_per_s)
             }
         });
@@ -476,7 +501,8 @@ const ROUGH_RATE_SPREAD: f64 = 0.2;
 /// `requests` arrivals whose gaps have CV `cv`: the sum of n independent Gamma gaps of shape
 /// `k = 1/cv²` is Gamma of shape `n·k`, whose CV is `1/√(n·k) = cv/√n`. At the Azure code
 /// trace's CV ≈ 13 (MODEL.md §4.2) and 1,500 requests that is ±34 % (`n·k` ≈ 9: the run is a
-/// handful of bursts), so the run's own rate is not the nominal one.
+/// handful of bursts), over the waterfall's `GAP_OPEN_REQUESTS` ±17 %, so the run's own rate is
+/// not the nominal one (`LoadPoint::saturated` judges a run against its own).
 fn rate_spread(cv: f64, requests: u32) -> f64 {
     if requests == 0 {
         return f64::INFINITY;
@@ -732,7 +758,7 @@ mod tests {
         }
         assert!(
             !arrivals(&bursty).note.contains("rough"),
-            "CV 4 over 1500 requests: ±10 %"
+            "CV 4 over 6000 requests: ±5 %"
         );
         assert!((rate_spread(13.0, 1500) - 0.336).abs() < 1e-3);
         let smooth = GapTargets::of(&DecisionInput {
@@ -740,5 +766,51 @@ mod tests {
             ..DecisionInput::default()
         });
         assert_eq!(smooth.arrivals_label(), "Smooth arrivals (CV 0.5)");
+    }
+
+    /// The arrivals and SLO factors of the default scenario's waterfall with `requests` per
+    /// open-loop run.
+    fn simulated_factors(cv: f64, requests: u32) -> (f64, f64) {
+        let scenario = Scenario::try_from(ScenarioInput::default()).expect("valid");
+        let decision = DecisionInput {
+            burstiness: cv,
+            ..DecisionInput::default()
+        };
+        let study = GapStudy::new(&scenario, &decision).expect("study");
+        let results: Vec<SimResult> = study
+            .runs_with(requests)
+            .iter()
+            .map(|config| study.run(config).expect("runs"))
+            .collect();
+        let gap = study.finish(&results);
+        (factor(&gap, StepId::Arrivals), factor(&gap, StepId::Slo))
+    }
+
+    /// The arrivals step is not an artefact of the run length: with Poisson arrivals an open
+    /// loop of `GAP_OPEN_REQUESTS` keeps up to near capacity (the 1,500-request runs said a 27 %
+    /// loss, and comparing with the offered instead of the realized rate said 70–100 % at CV 4);
+    /// bursty arrivals serve no more, and the throughput left after both simulated steps (what
+    /// meets the SLO, over the closed loop) moves by less than 10 % when the runs double. The
+    /// arrivals factor alone at CV 4 is no steadier than its 95 % test near capacity (see the
+    /// module doc), so the pair is checked.
+    #[test]
+    fn the_arrivals_step_holds_when_the_runs_double() {
+        let (poisson, _) = simulated_factors(1.0, GAP_OPEN_REQUESTS);
+        let (bursty, bursty_slo) = simulated_factors(4.0, GAP_OPEN_REQUESTS);
+        let (longer, longer_slo) = simulated_factors(4.0, 2 * GAP_OPEN_REQUESTS);
+        println!(
+            "arrivals factor: Poisson {poisson:.3}; CV 4 {bursty:.3} (SLO {bursty_slo:.3}), doubled {longer:.3} (SLO {longer_slo:.3})"
+        );
+        assert!(poisson >= 0.9, "Poisson {poisson}");
+        assert!(
+            bursty <= poisson && longer <= poisson,
+            "{bursty} {longer} vs {poisson}"
+        );
+        assert!(bursty > 0.5 && longer > 0.5, "{bursty} {longer}");
+        let (kept, kept_longer) = (bursty * bursty_slo, longer * longer_slo);
+        assert!(
+            (kept - kept_longer).abs() < 0.1 * kept_longer,
+            "after the SLO step: {kept:.3} at {GAP_OPEN_REQUESTS}, {kept_longer:.3} doubled"
+        );
     }
 }

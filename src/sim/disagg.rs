@@ -19,7 +19,8 @@
 //!
 //! Metrics follow MODEL.md §3 (`TTFT = f − a + t_srv`, `TPOT = (e − f)/(O − 1)`); the window
 //! opens after the warm-up share of completions and closes at the completion that releases the
-//! last request (closed loop) or at the last arrival (open loop). Bounded by the event budget and
+//! last request (closed loop) or at the last arrival (open loop; at the last completion when the
+//! warm-up outlasts the arrivals). Bounded by the event budget and
 //! the horizon; deterministic (no RNG beyond the sample's).
 
 use super::histogram::LogHistogram;
@@ -85,6 +86,9 @@ struct Run<'a> {
     decoders: Vec<DecodeReplica>,
     next_prefill: usize,
     released: usize,
+    /// Requests that have arrived (entered the prefill pool), and those inside the window.
+    arrived: usize,
+    window_arrived: u32,
     cap: usize,
     tokens_per_step: f64,
     samples: LatencySamples,
@@ -127,7 +131,17 @@ impl Run<'_> {
         }
     }
 
+    /// A request enters the prefill pool. The open loop's last arrival closes the window (as
+    /// `metrics::WindowEnd::AtLastArrival`: after it the queue drains) unless the warm-up has not
+    /// ended yet, when the window runs to the last completion.
     fn arrive(&mut self, index: usize, now_s: f64) {
+        if self.measuring() {
+            self.window_arrived += 1;
+        }
+        self.arrived += 1;
+        if !self.closed && self.arrived == self.sample.len() && self.measuring() {
+            self.window_end_s = Some(now_s);
+        }
         let hit = self.decode.workload.prefix_hit;
         if let (Some(flight), Some(request)) = (self.flights.get_mut(index), self.sample.get(index))
         {
@@ -407,6 +421,8 @@ pub fn simulate(
         decoders: (0..decoders).map(|_| DecodeReplica::default()).collect(),
         next_prefill: 0,
         released: 0,
+        arrived: 0,
+        window_arrived: 0,
         cap,
         tokens_per_step,
         samples: LatencySamples::default(),
@@ -503,6 +519,7 @@ pub fn simulate(
         output_tok_s_per_gpu: output_tok_s / gpus,
         total_tok_s_per_gpu: total_tok_s / gpus,
         requests_per_s: rate(f64::from(run.measured)),
+        arrivals_per_s: rate(f64::from(run.window_arrived)),
         ttft: summary(&run.samples.ttft),
         tpot: summary(&run.samples.tpot),
         tpot_token_mean_ms: summary(&run.samples.tpot).mean_ms,

@@ -37,6 +37,10 @@ pub struct WindowTotals {
     pub duration_s: f64,
     /// Requests completed inside the window.
     pub completed: u32,
+    /// Requests that joined the replica's queue inside the window (`Recorder::on_arrival`): open
+    /// loop, those arriving after the warm-up up to and including the last arrival; closed loop,
+    /// those released. With `completed`, whether the queue grew over the window.
+    pub arrived: u32,
     /// Output tokens emitted inside the window, whichever request they belong to.
     pub emitted_tokens: u64,
     /// Prompt tokens (cached or not) of requests whose first token came inside the window.
@@ -156,6 +160,16 @@ impl<'a> Recorder<'a> {
     pub fn on_gaps(&mut self, gap_s: f64, count: u64) {
         if self.measuring() {
             self.samples.itl.add(gap_s, count);
+        }
+    }
+
+    /// A request that arrived at `arrival_s` joined the queue (a rejected one does not). It counts
+    /// when it arrived inside the window: the window opens at a completion, and an open loop
+    /// takes its arrivals at iteration boundaries, so one taken just after the window opened may
+    /// have arrived before it.
+    pub fn on_arrival(&mut self, arrival_s: f64) {
+        if self.measuring() && arrival_s >= self.start_s {
+            self.totals.arrived += 1;
         }
     }
 
@@ -289,5 +303,26 @@ mod tests {
         let t = r.finish(5.0);
         assert_eq!(t.completed, 2);
         assert_eq!(t.duration_s, 2.0);
+    }
+
+    /// Arrivals count from the completion that opens the window up to the last arrival, which
+    /// closes it: not those during the warm-up, nor one taken after the window opened that
+    /// arrived before it, nor a closed window's.
+    #[test]
+    fn arrivals_count_inside_the_window() {
+        let mut samples = LatencySamples::default();
+        let mut r = Recorder::new(&mut samples, None, 2, WindowEnd::AtLastArrival);
+        r.on_arrival(0.5);
+        r.on_finished(&finished(1.0));
+        r.on_finished(&finished(2.0));
+        r.on_arrival(1.5);
+        for at in [2.0, 2.5, 3.0] {
+            r.on_arrival(at);
+        }
+        r.on_last_arrival(3.0);
+        r.on_arrival(3.5);
+        let t = r.finish(4.0);
+        assert_eq!(t.arrived, 3);
+        assert_eq!(t.duration_s, 1.0);
     }
 }

@@ -317,6 +317,7 @@ impl<'a, 'r, 's> Replica<'a, 'r, 's> {
             let mut seq = Sequence::new(request, arrival_s, &self.settings);
             seq.sent_s -= waited_s;
             self.waiting.push_back(seq);
+            self.recorder.on_arrival(arrival_s);
             true
         } else {
             self.out.rejected += 1;

@@ -137,6 +137,12 @@ pub struct SimResult {
     pub total_tok_s_per_gpu: f64,
     /// Requests completed inside the windows over their length.
     pub requests_per_s: f64,
+    /// Requests that arrived inside the windows over their length, all replicas: the run's own
+    /// arrival rate where it was measured (`WindowTotals::arrived`; a closed loop's releases).
+    /// With bursty arrivals it strays from the offered rate by about `CV/√n` over `n` arrivals,
+    /// so whether the engine kept up compares `requests_per_s` with this, not with the offered
+    /// rate (`load::LoadPoint::saturated`).
+    pub arrivals_per_s: f64,
     pub ttft: LatencySummary,
     /// Per-request TPOT `(e − f)/(O − 1)` (requests with one output token have none).
     pub tpot: LatencySummary,
@@ -227,6 +233,7 @@ pub(crate) fn summarize(
         output_tok_s_per_gpu: output_tok_s / gpus,
         total_tok_s_per_gpu: total_tok_s / gpus,
         requests_per_s: rate(windows, |w| f64::from(w.completed)),
+        arrivals_per_s: rate(windows, |w| f64::from(w.arrived)),
         ttft: LatencySummary::of(&samples.ttft),
         tpot: LatencySummary::of(&samples.tpot),
         tpot_token_mean_ms: ratio(decode_seconds, decode_tokens as f64) * 1e3,
