@@ -61,8 +61,7 @@ test('the Content-Security-Policy allows only the page itself', async (t) => {
       assert.ok(ok, `${directive} allows only the page itself, not ${source}`);
     }
   }
-  // The meta must come before anything a policy should cover: only what the build writes precedes
-  // it (the charset meta, Trunk's loader and the explorer's inlined stylesheet, index.html).
+  // The meta must come before anything a policy should cover: only Trunk's loader precedes it.
   const before = await page.evaluate(() => {
     const meta = document.querySelector('meta[http-equiv="Content-Security-Policy" i]');
     const out = [];
@@ -70,19 +69,9 @@ test('the Content-Security-Policy allows only the page itself', async (t) => {
     return out;
   });
   assert.ok(
-    before.every((tag) => tag === 'meta' || tag === 'script' || tag === 'link' || tag === 'style'),
-    `only the charset meta, the wasm loader and the inlined stylesheet precede the policy (found: ${before.join(', ')})`,
+    before.every((tag) => tag === 'meta' || tag === 'script' || tag === 'link'),
+    `only the charset meta and the wasm loader precede the policy (found: ${before.join(', ')})`,
   );
-  // One <style> in the whole document, the build's, before the policy; it is the explorer's
-  // stylesheet (it styles the panels).
-  const styles = await page.evaluate(() => ({
-    count: document.querySelectorAll('style').length,
-    inHead: [...document.head.children].filter((el) => el.tagName === 'STYLE').length,
-    panelRadius: getComputedStyle(document.querySelector('.panel')).borderTopLeftRadius,
-  }));
-  assert.equal(styles.count, 1, 'one <style> element: the inlined stylesheet');
-  assert.equal(before.filter((tag) => tag === 'style').length, 1, 'the inlined stylesheet precedes the policy');
-  assert.notEqual(styles.panelRadius, '0px', 'the inlined stylesheet styles the page');
 });
 
 test('every resource comes from the page origin, at load and in use', async (t) => {
