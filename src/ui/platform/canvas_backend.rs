@@ -32,7 +32,6 @@ use plotters_backend::{
     FontFamily, FontTransform,
 };
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d;
 
@@ -98,26 +97,24 @@ enum Pending {
 }
 
 /// Entries kept in `MEASURED` before it starts over (a redraw measures a few dozen strings; a
-/// page that walks many scenarios meets new tick and label strings, so the map is bounded).
-const MEASURED_MAX: usize = 2048;
-
-/// Widths measured so far, by CSS font and then text, and how many.
-type Widths = (usize, BTreeMap<String, BTreeMap<String, f64>>);
+/// page that walks many scenarios meets new tick and label strings, so the list is bounded).
+const MEASURED_MAX: usize = 512;
 
 thread_local! {
-    /// The widths `estimate_text_size` measured. Shared by every backend on the page: a backend
-    /// lives for one draw, the measurements for the page's life.
-    static MEASURED: RefCell<Widths> = const { RefCell::new((0, BTreeMap::new())) };
+    /// The widths `estimate_text_size` measured: (CSS font, text, width). Shared by every backend
+    /// on the page: a backend lives for one draw, the measurements for the page's life. A list
+    /// searched in order, not a map: a few hundred short strings compare in microseconds, and a
+    /// map of strings would add kilobytes of code to the first load.
+    static MEASURED: RefCell<Vec<(String, String, f64)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The width of `text` in `font` measured before, if it was.
 fn measured(font: &str, text: &str) -> Option<f64> {
     MEASURED.with(|m| {
         m.borrow()
-            .1
-            .get(font)
-            .and_then(|texts| texts.get(text))
-            .copied()
+            .iter()
+            .find(|(f, t, _)| f == font && t == text)
+            .map(|(_, _, width)| *width)
     })
 }
 
@@ -125,15 +122,10 @@ fn measured(font: &str, text: &str) -> Option<f64> {
 fn keep_measured(font: &str, text: &str, width: f64) {
     MEASURED.with(|m| {
         let mut m = m.borrow_mut();
-        if m.0 >= MEASURED_MAX {
-            *m = (0, BTreeMap::new());
+        if m.len() >= MEASURED_MAX {
+            m.clear();
         }
-        m.0 += 1;
-        let texts = match m.1.get_mut(font) {
-            Some(texts) => texts,
-            None => m.1.entry(font.to_string()).or_default(),
-        };
-        texts.insert(text.to_string(), width);
+        m.push((font.to_string(), text.to_string(), width));
     });
 }
 
