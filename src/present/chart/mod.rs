@@ -25,6 +25,7 @@ pub mod load;
 pub mod notes;
 mod overlay;
 mod pareto;
+mod place;
 mod series;
 mod style;
 mod ticks;
