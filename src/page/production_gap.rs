@@ -34,8 +34,10 @@
 //! 3. **SLO headroom** (simulated, the same open-loop runs): the load at which the P99 TTFT and
 //!    P99 TPOT still meet the targets — the decision inputs' SLO where set, else MLPerf
 //!    Inference's Llama 2 70B server constraints (P99 TTFT ≤ 2 s, P99 TPOT ≤ 200 ms) — over
-//!    step 2's load. Between the last passing and the first failing rate the throughput is
-//!    interpolated linearly where the failing tail crosses its target.
+//!    the level step 2 left (its open-loop figure, or the closed loop's where step 2's cap at 1
+//!    holds), so steps 2 and 3 together come to the SLO-meeting throughput over the closed loop.
+//!    Between the last passing and the first failing rate the throughput is interpolated
+//!    linearly where the failing tail crosses its target.
 //! 4. **Prefix-cache hit rate** (analytic, §1.5: `P_eff = (1 − h)·P`): the saturated closed loop
 //!    with the scenario's hit rate over the same without (a synthetic benchmark's random prompts
 //!    share no prefix). Above 1; exactly 1, with a note, when the scenario has no prefix caching.
@@ -438,7 +440,10 @@ impl GapStudy {
         push(
             StepId::Slo,
             StepId::Slo.label().into(),
-            ratio(slo_tok_s, stable_tok_s).min(1.0),
+            // Over the level the arrivals step left, which its cap at 1 may hold below the open
+            // loop's best: then the level after this step is the SLO-meeting throughput (relative
+            // to the closed loop), not that times closed ÷ open.
+            ratio(slo_tok_s, stable_tok_s.min(closed_tok_s)).min(1.0),
             format!(
                 "the load at which P99 TTFT ≤ {} ms and P99 TPOT ≤ {} ms still hold ({source}){slo_note}",
                 targets.ttft_ms_p99, targets.tpot_ms_p99
@@ -634,6 +639,46 @@ mod tests {
         assert_eq!(factor(&gap, StepId::PrefixCache), 1.0);
         assert_eq!(factor(&gap, StepId::Utilization), 0.5);
         assert!(gap.total_factor() < 0.5 && gap.total_factor() > 0.0);
+    }
+
+    /// The arrivals and SLO steps together come to the SLO-meeting throughput over the closed
+    /// loop, whether or not the open loop's best (`stable`) beats the closed loop: the SLO step
+    /// divides by the level the capped arrivals step left. The same runs, with the closed loop's
+    /// figure replaced: far above everything (no cap), between the SLO load and `stable` (the
+    /// cap holds), below both.
+    #[test]
+    fn arrivals_and_slo_steps_come_to_the_slo_throughput() {
+        let scenario = Scenario::try_from(ScenarioInput::default()).expect("valid");
+        let study = GapStudy::new(&scenario, &DecisionInput::default()).expect("a study");
+        let results: Vec<SimResult> = study
+            .runs()
+            .iter()
+            .map(|config| study.run(config).expect("runs"))
+            .collect();
+        let with_closed = |closed: f64| {
+            let mut results = results.clone();
+            results[0].output_tok_s = closed;
+            let gap = study.finish(&results);
+            (factor(&gap, StepId::Arrivals), factor(&gap, StepId::Slo))
+        };
+        let huge = 1e12;
+        let (arrivals, slo) = with_closed(huge);
+        let stable = arrivals * huge;
+        let slo_tok_s = slo * stable;
+        assert!(
+            slo_tok_s < 0.99 * stable && slo_tok_s > 0.0,
+            "the default SLO binds below the best stable load: {slo_tok_s} vs {stable}"
+        );
+        let between = 0.5 * (slo_tok_s + stable);
+        let (arrivals, slo) = with_closed(between);
+        assert_eq!(arrivals, 1.0, "the cap holds");
+        assert!(
+            (arrivals * slo - slo_tok_s / between).abs() < 1e-9,
+            "arrivals × SLO = {} for SLO-meeting {slo_tok_s} over closed {between}",
+            arrivals * slo
+        );
+        let (arrivals, slo) = with_closed(0.5 * slo_tok_s);
+        assert_eq!((arrivals, slo), (1.0, 1.0));
     }
 
     /// MODEL.md §4.1: with lognormal lengths static batching loses several-fold to padding
