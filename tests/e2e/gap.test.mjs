@@ -26,6 +26,8 @@ after(async () => {
 
 /** Waits for a finished (not updating) waterfall and reads it. */
 async function waterfall(page) {
+  // The waterfall simulates once its panel comes near the viewport (ui/tools/production_gap.rs).
+  await page.locator('#production-gap-slot').scrollIntoViewIfNeeded();
   await page.waitForFunction(
     () => document.querySelector('#production-gap-total') &&
       !document.querySelector('#production-gap-slot section[aria-busy="true"]'),
@@ -46,6 +48,11 @@ async function waterfall(page) {
 test('gap-1. the waterfall factors multiply to the total shown; static batching widens the length step', async (t) => {
   const { page, context, log } = await openPage(site.browser, site.baseUrl);
   t.after(() => context.close());
+  // Below the first screen the waterfall waits to be scrolled to: no simulation at load.
+  await page.waitForSelector('#production-gap-slot section', { timeout: GAP_TIMEOUT_MS });
+  await page.waitForTimeout(1500);
+  assert.equal(await page.locator('#production-gap-total').count(), 0, 'not simulated before it is in view');
+  assert.match(await page.locator('#production-gap-slot .sim-status').innerText(), /comes into view/);
   const gap = await waterfall(page);
   console.log(`production gap: ${gap.text.trim()} ${JSON.stringify(gap.steps)}`);
   assert.deepEqual(gap.steps.map((s) => s.step), STEPS);

@@ -95,9 +95,10 @@ fn draw(canvas: &web_sys::HtmlCanvasElement, title: &str, bars: &[Bar]) -> Resul
     draw_leaderboard(backend.into_drawing_area(), title, bars, &options)
 }
 
-/// True once the element has come within 300 px of the viewport.
+/// True once the element has come within `margin` (a CSS root margin: "300px") of the viewport;
+/// also the production-gap waterfall's trigger (`production_gap.rs`).
 #[hook]
-fn use_seen(node: &NodeRef) -> bool {
+pub fn use_seen(node: &NodeRef, margin: &'static str) -> bool {
     let seen = use_state(|| false);
     {
         let (node, setter) = (node.clone(), seen.setter());
@@ -114,7 +115,7 @@ fn use_seen(node: &NodeRef) -> bool {
                     }
                 });
             let options = web_sys::IntersectionObserverInit::new();
-            options.set_root_margin("300px");
+            options.set_root_margin(margin);
             let observer = web_sys::IntersectionObserver::new_with_options(
                 on_change.as_ref().unchecked_ref(),
                 &options,
@@ -150,7 +151,7 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
     let newest = use_mut_ref(|| 0u64);
     let panel = use_node_ref();
     let canvas = use_node_ref();
-    let seen = use_seen(&panel);
+    let seen = use_seen(&panel, "300px");
     let state = props.latest.handle();
     let view = state.as_ref().and_then(|s| s.view.clone());
     let request = view

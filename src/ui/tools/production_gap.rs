@@ -12,7 +12,9 @@
 //! concurrency, so it reruns only when the scenario (concurrency aside) or the decision inputs
 //! it reads change, after the simulator panel's 250 ms pause, one run per browser task; a
 //! generation counter drops a stale job, and until the new waterfall arrives the old one stays,
-//! outlined, marked "updating…".
+//! outlined, marked "updating…". It first runs only once the panel comes into the viewport
+//! (`leaderboard::use_seen`, no margin: at 1280 × 900 it starts about 150 px below the fold): a run of 6,000 requests can take ~50 ms in the browser,
+//! too long a task to meet while dragging the slider just after the page loads.
 
 use crate::model::efficiency::Efficiency;
 use crate::page::decisions::{DecisionAction, DecisionState};
@@ -23,6 +25,7 @@ use crate::page::state::Shared;
 use crate::present::report::format_number;
 use crate::scenario::fields::BURSTINESS;
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
+use crate::ui::tools::leaderboard::use_seen;
 use crate::ui::tools::sim_panel::{sleep_ms, DEBOUNCE_MS};
 use crate::ui::widgets::decision_inputs::NumberField;
 use crate::ui::widgets::metric::group_thousands;
@@ -223,11 +226,19 @@ pub fn production_gap_panel(props: &ProductionGapProps) -> Html {
     let progress = use_state(|| (0u64, 0usize, 0usize));
     let newest = use_mut_ref(|| 0u64);
     let panel = use_node_ref();
+    // Its twelve simulations (runs of 6,000 requests, up to ~50 ms a browser task) start only
+    // once the panel comes into view, as the leaderboard's work does: a reader dragging
+    // the slider right after the page loads never meets one of them, and a page that is never
+    // scrolled down never pays for them.
+    let seen = use_seen(&panel, "0px");
     {
         let (finished, progress, panel) = (finished.setter(), progress.setter(), panel.clone());
         let newest = newest.clone();
         let (scenario, decision) = (props.scenario.clone(), props.decisions.input.clone());
-        use_effect_with(gap_key(&scenario, &decision), move |_| {
+        use_effect_with((gap_key(&scenario, &decision), seen), move |(_, seen)| {
+            if !*seen {
+                return;
+            }
             let generation = {
                 let mut newest = newest.borrow_mut();
                 *newest += 1;
@@ -239,7 +250,8 @@ pub fn production_gap_panel(props: &ProductionGapProps) -> Html {
         });
     }
     let wanted = *newest.borrow();
-    let stale = finished.as_ref().is_none_or(|(g, _)| *g != wanted);
+    // Nothing runs before the panel is seen, so nothing is stale then.
+    let stale = seen && finished.as_ref().is_none_or(|(g, _)| *g != wanted);
     let (_, done, total) = *progress;
     let running = if progress.0 == wanted && total > 0 {
         format!("updating… simulating run {done} of {total}")
@@ -248,6 +260,9 @@ pub fn production_gap_panel(props: &ProductionGapProps) -> Html {
     };
     let reference = GLOSSARY_PRODUCTION_TOK_S / GLOSSARY_SYNTHETIC_TOK_S;
     let body = match finished.as_ref().map(|(_, r)| r) {
+        None if !seen => {
+            html! { <p class="sim-status" role="status">{ "The waterfall is simulated when this panel comes into view." }</p> }
+        }
         None => html! { <p class="sim-status" role="status">{ "Simulating the waterfall…" }</p> },
         Some(Err(message)) => html! {
             <p class="sim-status" role="status">{ format!("No waterfall for these settings: {message}") }</p>
