@@ -597,6 +597,23 @@ mod tests {
         production_gap(&scenario, decision).expect("a waterfall")
     }
 
+    /// The factors multiply to the total, the production figure is the synthetic one times their
+    /// product, and each step's tok/s is the previous one's times its factor.
+    fn assert_factors_chain(gap: &ProductionGap) {
+        let product: f64 = gap.steps.iter().map(|s| s.factor).product();
+        assert!((gap.total_factor() - product).abs() < 1e-12);
+        assert!((gap.production_tok_s() - gap.synthetic_tok_s * product).abs() < 1e-6);
+        let mut tok_s = gap.synthetic_tok_s;
+        for step in &gap.steps {
+            tok_s *= step.factor;
+            assert!(
+                (step.tok_s - tok_s).abs() < 1e-6 * tok_s.max(1.0),
+                "{step:?}"
+            );
+            assert!(step.factor >= 0.0 && step.factor.is_finite(), "{step:?}");
+        }
+    }
+
     fn factor(gap: &ProductionGap, step: StepId) -> f64 {
         gap.steps
             .iter()
@@ -612,18 +629,7 @@ mod tests {
         let gap = gap(ScenarioInput::default(), &DecisionInput::default());
         let ids: Vec<StepId> = gap.steps.iter().map(|s| s.step).collect();
         assert_eq!(ids, StepId::ALL.to_vec());
-        let product: f64 = gap.steps.iter().map(|s| s.factor).product();
-        assert!((gap.total_factor() - product).abs() < 1e-12);
-        assert!((gap.production_tok_s() - gap.synthetic_tok_s * product).abs() < 1e-6);
-        let mut tok_s = gap.synthetic_tok_s;
-        for step in &gap.steps {
-            tok_s *= step.factor;
-            assert!(
-                (step.tok_s - tok_s).abs() < 1e-6 * tok_s.max(1.0),
-                "{step:?}"
-            );
-            assert!(step.factor >= 0.0 && step.factor.is_finite(), "{step:?}");
-        }
+        assert_factors_chain(&gap);
         println!(
             "default scenario: {:.0} → {:.0} output tok/s ({:.3}×): {}",
             gap.synthetic_tok_s,
@@ -790,17 +796,7 @@ mod tests {
         assert!(arrivals(&poisson).note.contains("Poisson arrivals"));
         assert_eq!(arrivals(&bursty).label, "Bursty arrivals (CV 4)");
         assert!(arrivals(&bursty).note.contains("Gamma gaps of CV 4"));
-        let product: f64 = bursty.steps.iter().map(|s| s.factor).product();
-        assert!((bursty.total_factor() - product).abs() < 1e-12);
-        assert!((bursty.production_tok_s() - bursty.synthetic_tok_s * product).abs() < 1e-6);
-        let mut tok_s = bursty.synthetic_tok_s;
-        for step in &bursty.steps {
-            tok_s *= step.factor;
-            assert!(
-                (step.tok_s - tok_s).abs() < 1e-6 * tok_s.max(1.0),
-                "{step:?}"
-            );
-        }
+        assert_factors_chain(&bursty);
         assert!(
             !arrivals(&bursty).note.contains("rough"),
             "CV 4 over 6000 requests: ±5 %"

@@ -262,28 +262,22 @@ mod tests {
         let bounds = [0, 0, 400, 300];
         let size = (80, 14);
         let mut placed = Vec::new();
-        let first = place_label(
-            (200, 150),
-            Side::AboveRight,
-            size,
-            &mut placed,
-            bounds,
-            &none,
-            &options,
-        )
-        .side;
+        let at_centre = |placed: &mut Vec<[i32; 4]>| {
+            place_label(
+                (200, 150),
+                Side::AboveRight,
+                size,
+                placed,
+                bounds,
+                &none,
+                &options,
+            )
+            .side
+        };
+        let first = at_centre(&mut placed);
         assert_eq!(first, Side::AboveRight);
         // A second label at the same point cannot take the same box.
-        let second = place_label(
-            (200, 150),
-            Side::AboveRight,
-            size,
-            &mut placed,
-            bounds,
-            &none,
-            &options,
-        )
-        .side;
+        let second = at_centre(&mut placed);
         assert_ne!(second, Side::AboveRight);
         assert!(!overlaps(&placed[0], &placed[1]), "{placed:?}");
         // Near the right edge the label turns left, near the top it goes below.
