@@ -40,7 +40,7 @@ use plotters::prelude::{IntoDrawingArea, SVGBackend};
 /// Candidates the report's plan lists.
 pub const REPORT_PLAN_TOP: usize = 5;
 /// Rejected configurations the report lists (the rest are counted).
-pub const REPORT_REJECTED: usize = 12;
+pub const REPORT_REJECTED: usize = 8;
 /// The chart's size in the report, CSS pixels (fits an A4 column at 96 dpi).
 pub const REPORT_CHART_PX: (u32, u32) = (680, 380);
 
@@ -694,5 +694,5 @@ ul{margin:2px 0;padding-left:18px}.lost,.sources,.assumptions{font-size:10.5px}\
 .inputs dl div{display:flex;justify-content:space-between;border-bottom:1px solid #eee}\
 .inputs dt{color:#444}.inputs dd{margin:0 0 0 6px;font-weight:600;text-align:right}.warnings{color:#8a4b00}a{color:#0550ae;word-break:break-all}\
 @page{size:A4;margin:10mm}\
-@media print{body{margin:0;max-width:none;font-size:10.5px}h2{break-after:avoid}\
-table,figure{break-inside:avoid}}";
+@media print{body{margin:0;max-width:none;font-size:10.5px}h2{break-after:avoid;margin-top:10px}\
+figure,tr{break-inside:avoid}}";
