@@ -56,9 +56,53 @@ pub struct Architecture {
     /// `Some((window_tokens, layers))` for sliding-window or chunked-local attention layers.
     pub window: Option<(f64, f64)>,
     pub is_mla: bool,
+    /// The layers in units of the per-layer kernel floor `t_L0` (`layer_floor_units`).
+    pub floor_layers: f64,
     /// The routed experts ship as MXFP4 (`ModelSpec::mxfp4_experts`, gpt-oss); see
     /// `precision::expert_precision`.
     pub mxfp4_experts: bool,
+}
+
+/// Kernels one GQA/MHA attention block launches per step: input norm, QKV GEMM, RoPE with the
+/// KV-cache write, attention, O GEMM (vLLM `LlamaAttention.forward`; TensorRT-LLM's fused
+/// attention plugin does the same five).
+pub const GQA_KERNELS: f64 = 5.0;
+/// Kernels of an MLA block on the absorbed decode path: input norm, the fused q_a/kv_a GEMM,
+/// q_a and kv_a norms, q_b GEMM, the `W_UK` absorb BMM, RoPE with the latent-cache write,
+/// attention, the `W_UV` BMM and O GEMM (vLLM `v1/attention/backends/mla/common.py`, "decode":
+/// `ql_nope = q_nope · W_UK_T`, attention over the latent, `o = attn · W_UV`; SGLang's
+/// `DeepseekV2AttentionMLA.forward_absorb` the same).
+pub const MLA_KERNELS: f64 = 10.0;
+/// Kernels of a gated dense FFN: post-attention norm with the residual, gate_up GEMM, SiLU·mul,
+/// down GEMM.
+pub const DENSE_FFN_KERNELS: f64 = 4.0;
+/// Kernels of a routed MoE FFN: post-attention norm, router GEMM, top-k, sort/align
+/// (`moe_align_block_size`), the two grouped GEMMs with the activation between them, and the
+/// weighted sum (`moe_sum`; vLLM `fused_moe`, TensorRT-LLM's expand/finalize routing kernels).
+pub const MOE_FFN_KERNELS: f64 = 8.0;
+/// Shared experts add a gated FFN's three kernels (gate_up, activation, down).
+pub const SHARED_EXPERT_KERNELS: f64 = 3.0;
+
+/// The per-layer kernel floor's weight of a model, in reference layers: every layer counted by
+/// the kernels it launches per step, over the nine of a dense GQA layer
+/// (`GQA_KERNELS + DENSE_FFN_KERNELS`). The floor `t_L0` (MODEL.md §2.1) is each kernel's
+/// minimum time under CUDA-graph replay (launch gap, ramp-up, tail) summed over a layer, so it
+/// grows with the kernels, not the layers: a DeepSeek-V3 MoE layer (MLA + routed and shared
+/// experts, 21 kernels) costs 2.3 reference layers, a gpt-oss or Mixtral layer (GQA + routed
+/// experts, 13) 1.4, a Llama layer 1. Fitted on one floor for every model (docs/VALIDATION.md
+/// "Errors": with one floor per layer the SGLang profile, fitted on DeepSeek-R1 rows only, sat
+/// at the grid's 30 µs edge and carried it to every dense model served by SGLang).
+pub fn layer_floor_units(
+    is_mla: bool,
+    dense_ffn_layers: f64,
+    moe_layers: f64,
+    shared: bool,
+) -> f64 {
+    let attention = if is_mla { MLA_KERNELS } else { GQA_KERNELS };
+    let reference = GQA_KERNELS + DENSE_FFN_KERNELS;
+    let moe = MOE_FFN_KERNELS + if shared { SHARED_EXPERT_KERNELS } else { 0.0 };
+    (dense_ffn_layers * (attention + DENSE_FFN_KERNELS) + moe_layers * (attention + moe))
+        / reference
 }
 
 fn f(value: u32) -> f64 {
@@ -161,6 +205,12 @@ impl Architecture {
             prefill_attention_flops_per_token_layer: prefill_coeff,
             window,
             is_mla,
+            floor_layers: layer_floor_units(
+                is_mla,
+                dense_ffn_layers,
+                moe_layers,
+                opt(spec.shared_experts) > 0.0,
+            ),
             mxfp4_experts: spec.mxfp4_experts && moe_layers > 0.0,
         }
     }
@@ -254,6 +304,21 @@ mod tests {
     fn arch(id: &str) -> Architecture {
         let catalog = catalog().expect("catalog parses");
         Architecture::new(catalog.model(id).expect("model in catalog"))
+    }
+
+    /// The kernel floor counts a dense GQA layer once, a DeepSeek-V3 MoE layer (MLA + routed and
+    /// shared experts, 21 kernels) 21/9 times and its three dense layers (MLA + dense FFN) 14/9,
+    /// a gpt-oss layer (GQA + routed experts, 13 kernels) 13/9.
+    #[test]
+    fn the_kernel_floor_counts_layers_by_their_kernels() {
+        assert_eq!(arch("llama-3.1-8b").floor_layers, 32.0);
+        let deepseek = arch("deepseek-r1").floor_layers;
+        assert!(
+            (deepseek - (58.0 * 21.0 + 3.0 * 14.0) / 9.0).abs() < 1e-9,
+            "{deepseek}"
+        );
+        let gpt_oss = arch("gpt-oss-120b").floor_layers;
+        assert!((gpt_oss - 36.0 * 13.0 / 9.0).abs() < 1e-9, "{gpt_oss}");
     }
 
     /// MODEL.md §1.1 [derived]: Llama-3.1-8B 8.03 B (6.98 B linear, 1.05 B embedding + head); 70B 70.55 B.

@@ -20,7 +20,9 @@ pub struct Efficiency {
     pub eta_compute: f64,
     /// `p` of the roofline blend `C_p(a,b) = (a^p + b^p)^(1/p)`; `f64::INFINITY` gives `max(a,b)`.
     pub blend_p: f64,
-    /// `t_L0`: fixed kernel floor per layer per step, µs (5–15 with CUDA graphs, 10–30 eager).
+    /// `t_L0`: fixed kernel floor per layer per step, µs (5–15 with CUDA graphs, 10–30 eager), for
+    /// a reference dense GQA layer's nine kernels; a model's layers count by their kernels
+    /// (`architecture::layer_floor_units`: a DeepSeek-V3 MoE layer is 2.3 of them).
     pub layer_overhead_us: f64,
     /// `t_it0`: fixed scheduler/sampler/CPU overhead per step, ms (0.3–1 with CUDA graphs).
     pub step_overhead_ms: f64,

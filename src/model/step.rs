@@ -188,6 +188,7 @@ pub struct StepCost {
     nodes_per_stage: f64,
     scale_up_domain: u32,
     layers_per_stage: f64,
+    floor_layers_per_stage: f64,
     always_read_bytes: f64,
     expert_bytes_each: f64,
     /// Expert slots of the whole model, `E + R` (the cap on distinct experts read).
@@ -317,6 +318,7 @@ impl StepCost {
             nodes_per_stage: (f64::from(par.gpus_per_stage().max(1)) / domain).ceil(),
             scale_up_domain: hardware.scale_up_domain.max(1),
             layers_per_stage: arch.layers / f64::from(par.pp.max(1)),
+            floor_layers_per_stage: arch.floor_layers / f64::from(par.pp.max(1)),
             always_read_bytes: arch.always_read_linear_params() * b_w / rank_shards,
             expert_bytes_each: arch.moe_layers * arch.expert_params * b_expert / shards,
             expert_slots: arch.experts + experts.redundant_experts.max(0.0),
@@ -483,7 +485,7 @@ impl StepCost {
             + self.moe_routing_bytes(rank_tokens, tokens, imbalance))
             / self.bandwidth;
         let communication = self.communication(tokens, rank_tokens, imbalance);
-        let overhead = Seconds::from_us(e.layer_overhead_us) * self.layers_per_stage
+        let overhead = Seconds::from_us(e.layer_overhead_us) * self.floor_layers_per_stage
             + Seconds::from_ms(e.step_overhead_ms);
         let total = linear + attention + elementwise + communication + overhead;
         StepBreakdown {

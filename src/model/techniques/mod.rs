@@ -423,9 +423,9 @@ mod tests {
     /// TPOT is loose [S33]). Tight is 20 ms at TP 1 (auto: the fastest TP 1 decodes at 74 tok/s
     /// per user) and 10 ms (AIConfigurator's target) at TP 4.
     ///
-    /// Measured when written: TP 1, 5P + 3D: 693 vs 520 output tok/s/GPU at 50 tok/s/user
-    /// (1.33×), peaks 1,108 vs 1,291; TP 4, 4P + 4D: 519 vs 250 at 100 tok/s/user (2.08×; the
-    /// plan-level check in `tests/disagg.rs` finds 2.19× cheaper), peaks 579 vs 919.
+    /// Measured with the kernel-count floor: TP 1, 5P + 3D: 824 vs 616 output tok/s/GPU at 50
+    /// tok/s/user (1.34×), peaks 1,118 vs 1,305; TP 4, 4P + 4D: 594 vs 390 at 100 tok/s/user
+    /// (1.52×; the plan-level check in `tests/disagg.rs` finds 1.71× cheaper), peaks 594 vs 939.
     #[test]
     fn disaggregation_beats_aggregated_at_tight_tpot() {
         for (tp, tight) in [(None, 50.0), (Some(4.0), 100.0)] {

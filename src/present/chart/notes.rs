@@ -101,7 +101,7 @@ mod tests {
     fn fixed_lengths_explain_static_batching_above_continuous() {
         for batching in ["static", "continuous"] {
             let text = note("fixed", batching, 64).expect("a note");
-            assert!(text.contains("At C = 64: TPOT 22"), "{text}");
+            assert!(text.contains("At C = 64: TPOT 20"), "{text}");
             assert!(text.contains("but TTFT 1,"), "{text}");
         }
         assert_eq!(note("lognormal", "continuous", 64), None);
