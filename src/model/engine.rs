@@ -125,9 +125,9 @@ pub static FITTED: &[Profile] = &[
         engine: GENERIC,
         stack: Stack::Cuda,
         knobs: ProfileKnobs {
-            eta_mem: 0.75,
+            eta_mem: 0.8,
             eta_compute: 0.55,
-            step_overhead_ms: 2.0,
+            step_overhead_ms: 3.0,
             layer_overhead_us: 15.0,
             server_overhead_ms: 150.0,
         },
@@ -137,9 +137,9 @@ pub static FITTED: &[Profile] = &[
         engine: "sglang",
         stack: Stack::Cuda,
         knobs: ProfileKnobs {
-            eta_mem: 0.75,
+            eta_mem: 0.8,
             eta_compute: 0.5,
-            step_overhead_ms: 2.5,
+            step_overhead_ms: 3.0,
             layer_overhead_us: 15.0,
             server_overhead_ms: 150.0,
         },
@@ -151,7 +151,7 @@ pub static FITTED: &[Profile] = &[
         knobs: ProfileKnobs {
             eta_mem: 0.8,
             eta_compute: 0.55,
-            step_overhead_ms: 2.0,
+            step_overhead_ms: 3.0,
             layer_overhead_us: 15.0,
             server_overhead_ms: 150.0,
         },

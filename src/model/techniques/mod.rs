@@ -423,9 +423,10 @@ mod tests {
     /// TPOT is loose [S33]). Tight is 20 ms at TP 1 (auto: the fastest TP 1 decodes at 74 tok/s
     /// per user) and 10 ms (AIConfigurator's target) at TP 4.
     ///
-    /// Measured with the kernel-count floor: TP 1, 5P + 3D: 824 vs 616 output tok/s/GPU at 50
-    /// tok/s/user (1.34×), peaks 1,118 vs 1,305; TP 4, 4P + 4D: 594 vs 390 at 100 tok/s/user
-    /// (1.52×; the plan-level check in `tests/disagg.rs` finds 1.71× cheaper), peaks 594 vs 939.
+    /// Measured with the kernel-count floor and EP all-to-all only under attention DP: TP 1,
+    /// 5P + 3D: 821 vs 592 output tok/s/GPU at 50 tok/s/user (1.39×), peaks 1,114 vs 1,314; TP 4,
+    /// 4P + 4D: 586 vs 303 at 100 tok/s/user (1.93×; the plan-level check in `tests/disagg.rs`
+    /// finds 2.24× cheaper), peaks 586 vs 936.
     #[test]
     fn disaggregation_beats_aggregated_at_tight_tpot() {
         for (tp, tight) in [(None, 50.0), (Some(4.0), 100.0)] {
