@@ -4,8 +4,11 @@
 //! **The fit.** Rows are grouped by profile: the row's `engine` on its GPU's software stack
 //! (`model::engine::Stack`). Per stack, the generic profile is fitted on every row of that stack;
 //! then each engine with at least `MIN_PROFILE_ROWS` rows of its own gets its own profile,
-//! fitted on those rows starting from the generic one. An engine with fewer rows, or unknown,
-//! runs the stack's generic profile; a stack with no row runs the CUDA generic profile with the
+//! fitted on those rows starting from the generic one. An engine with fewer rows but at least
+//! `MIN_SERVER_ROWS` that measure TTFT gets only its own server overhead (`Scope::ServerOverhead`:
+//! one knob, which a TTFT row identifies; NVIDIA NIM's two rows put it near zero where the
+//! InferenceX SGLang/TensorRT-LLM rows that dominate the generic fit want 150 ms). An engine with
+//! fewer rows, or unknown, runs the stack's generic profile; a stack with no row runs the CUDA generic profile with the
 //! unseen-stack discount (`ProfileKnobs::unseen_stack`). One set of knobs per profile: never a
 //! factor per row, model or GPU.
 //!
@@ -30,7 +33,9 @@ use crate::calibration::validate::{
     row_engine, row_stack, summarise_rows, validate_with, Report, Summary,
 };
 use crate::catalog::csv::{self, Record};
-use crate::model::engine::{self, Profile, ProfileKnobs, Stack, GENERIC, MIN_PROFILE_ROWS};
+use crate::model::engine::{
+    self, Profile, ProfileKnobs, Scope, Stack, GENERIC, MIN_PROFILE_ROWS, MIN_SERVER_ROWS,
+};
 use crate::scenario::EfficiencyOverrides;
 use serde::Serialize;
 use std::collections::BTreeSet;
@@ -48,6 +53,7 @@ pub const SWEEPS: usize = 4;
 pub struct ProfileFit {
     pub engine: String,
     pub stack: Stack,
+    pub scope: Scope,
     pub knobs: ProfileKnobs,
     /// Rows with at least one comparison the knobs were fitted on.
     pub rows: usize,
@@ -65,6 +71,7 @@ impl ProfileFit {
         Some(Profile {
             engine,
             stack: self.stack,
+            scope: self.scope,
             knobs: self.knobs,
             rows: u32::try_from(self.rows).unwrap_or(u32::MAX),
         })
@@ -79,8 +86,9 @@ impl ProfileFit {
         };
         let k = self.knobs;
         format!(
-            "    Profile {{\n        engine: {engine},\n        stack: Stack::{:?},\n        knobs: ProfileKnobs {{\n            eta_mem: {:?},\n            eta_compute: {:?},\n            step_overhead_ms: {:?},\n            layer_overhead_us: {:?},\n            server_overhead_ms: {:?},\n        }},\n        rows: {},\n    }},\n",
+            "    Profile {{\n        engine: {engine},\n        stack: Stack::{:?},\n        scope: Scope::{:?},\n        knobs: ProfileKnobs {{\n            eta_mem: {:?},\n            eta_compute: {:?},\n            step_overhead_ms: {:?},\n            layer_overhead_us: {:?},\n            server_overhead_ms: {:?},\n        }},\n        rows: {},\n    }},\n",
             self.stack,
+            self.scope,
             k.eta_mem,
             k.eta_compute,
             k.step_overhead_ms,
@@ -115,6 +123,7 @@ fn descend(
     records: &[Record],
     base: &EfficiencyOverrides,
     start: ProfileKnobs,
+    scope: Scope,
 ) -> (ProfileKnobs, f64) {
     let score = |knobs: ProfileKnobs| objective(&validate_with(records, base, |_| Some(knobs))).0;
     let mut best = start;
@@ -127,9 +136,13 @@ fn descend(
         (&LAYER_OVERHEAD_US, |k, v| k.layer_overhead_us = v),
         (&SERVER_OVERHEAD_MS, |k, v| k.server_overhead_ms = v),
     ];
+    let axes: &[(&[f64], Set)] = match scope {
+        Scope::AllKnobs => &axes,
+        Scope::ServerOverhead => axes.get(4..).unwrap_or(&[]),
+    };
     for _ in 0..SWEEPS {
         let mut moved = false;
-        for (grid, set) in &axes {
+        for (grid, set) in axes {
             for value in grid.iter().copied() {
                 let mut candidate = best;
                 set(&mut candidate, value);
@@ -151,6 +164,15 @@ fn descend(
     (best, best_score)
 }
 
+/// How many of `records` compare a TTFT under `knobs`.
+fn ttft_rows(records: &[Record], base: &EfficiencyOverrides, knobs: ProfileKnobs) -> usize {
+    validate_with(records, base, |_| Some(knobs))
+        .rows
+        .iter()
+        .filter(|r| r.ttft.is_some())
+        .count()
+}
+
 /// Fit every profile the rows support (module doc), generic profiles first.
 pub fn fit_profiles(records: &[Record], base: &EfficiencyOverrides) -> Vec<ProfileFit> {
     let rows = compared(records, base);
@@ -166,10 +188,11 @@ pub fn fit_profiles(records: &[Record], base: &EfficiencyOverrides) -> Vec<Profi
             .filter(|(_, (_, s))| *s == stack)
             .map(|(r, _)| r.clone())
             .collect();
-        let (generic, score) = descend(&of_stack, base, ProfileKnobs::UNFITTED);
+        let (generic, score) = descend(&of_stack, base, ProfileKnobs::UNFITTED, Scope::AllKnobs);
         fits.push(ProfileFit {
             engine: GENERIC.into(),
             stack,
+            scope: Scope::AllKnobs,
             knobs: generic,
             rows: of_stack.len(),
             objective: score,
@@ -186,13 +209,18 @@ pub fn fit_profiles(records: &[Record], base: &EfficiencyOverrides) -> Vec<Profi
                 .filter(|(_, (e, s))| *s == stack && e == name)
                 .map(|(r, _)| r.clone())
                 .collect();
-            if own.len() < MIN_PROFILE_ROWS {
+            let scope = if own.len() >= MIN_PROFILE_ROWS {
+                Scope::AllKnobs
+            } else if ttft_rows(&own, base, generic) >= MIN_SERVER_ROWS {
+                Scope::ServerOverhead
+            } else {
                 continue;
-            }
-            let (knobs, score) = descend(&own, base, generic);
+            };
+            let (knobs, score) = descend(&own, base, generic, scope);
             fits.push(ProfileFit {
                 engine: name.into(),
                 stack,
+                scope,
                 knobs,
                 rows: own.len(),
                 objective: score,

@@ -309,6 +309,7 @@ fn run_row(
             p.stack.name(),
             match p.basis {
                 engine::Basis::Fitted => "fitted",
+                engine::Basis::ServerFitted => "its server overhead fitted, the rest generic",
                 engine::Basis::StackGeneric => "the stack's generic profile",
                 engine::Basis::Prior => "prior",
             },

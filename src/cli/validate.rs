@@ -48,6 +48,7 @@ pub(super) fn validate_command(rest: &[String]) -> Outcome {
 use crate::calibration::profiles::{self, GroupBy};
 use crate::calibration::validate::{render, Summary};
 use crate::catalog::csv::Record;
+use crate::model::engine::Scope;
 use crate::scenario::EfficiencyOverrides;
 
 fn fit_outcome(records: &[Record], overrides: &EfficiencyOverrides, json: bool) -> Outcome {
@@ -63,8 +64,12 @@ fn fit_outcome(records: &[Record], overrides: &EfficiencyOverrides, json: bool) 
     for f in &fits {
         let k = f.knobs;
         out.push_str(&format!(
-            "  {:<13} {:<5} rows {:>3}  objective {:.3}  --eta-mem {} --eta-compute {} --step-overhead-ms {} --layer-overhead-us {} --server-overhead-ms {}\n",
-            f.engine, f.stack.name(), f.rows, f.objective, k.eta_mem, k.eta_compute, k.step_overhead_ms, k.layer_overhead_us, k.server_overhead_ms
+            "  {:<13} {:<5} rows {:>3}  objective {:.3}  --eta-mem {} --eta-compute {} --step-overhead-ms {} --layer-overhead-us {} --server-overhead-ms {}{}\n",
+            f.engine, f.stack.name(), f.rows, f.objective, k.eta_mem, k.eta_compute, k.step_overhead_ms, k.layer_overhead_us, k.server_overhead_ms,
+            match f.scope {
+                Scope::AllKnobs => "",
+                Scope::ServerOverhead => "  (server overhead only; the rest the generic profile's)",
+            }
         ));
     }
     out.push_str("\nAs `model::engine::FITTED`:\n\npub static FITTED: &[Profile] = &[\n");

@@ -91,12 +91,27 @@ impl ProfileKnobs {
     }
 }
 
+/// Which of a profile's knobs were fitted on its own rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// All five, on at least `MIN_PROFILE_ROWS` rows of the engine.
+    AllKnobs,
+    /// Only the API server's overhead `t_srv`, on at least `MIN_SERVER_ROWS` rows of the engine
+    /// that measure TTFT; the other four are the stack's generic profile's. The server overhead
+    /// is the one knob a TTFT row alone identifies, and the one that differs most between
+    /// serving front ends (a C++ server such as NIM's against a Python one).
+    ServerOverhead,
+}
+
 /// One fitted profile.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Profile {
     /// An engine name as `measurements.csv`'s `engine` column writes it, or `generic`.
     pub engine: &'static str,
     pub stack: Stack,
+    /// Which knobs are the engine's own.
+    pub scope: Scope,
     pub knobs: ProfileKnobs,
     /// Rows of `measurements.csv` the knobs were fitted on.
     pub rows: u32,
@@ -119,11 +134,16 @@ pub const GENERIC: &str = "generic";
 /// the stack's generic profile (five knobs on two or three rows would fit the rows' noise).
 pub const MIN_PROFILE_ROWS: usize = 6;
 
+/// An engine with fewer rows than `MIN_PROFILE_ROWS` but at least this many TTFT rows gets its
+/// own server overhead (`Scope::ServerOverhead`): one knob on two rows.
+pub const MIN_SERVER_ROWS: usize = 2;
+
 /// The fitted profiles, as `servecost validate data/measurements.csv --fit` prints them.
 pub static FITTED: &[Profile] = &[
     Profile {
         engine: GENERIC,
         stack: Stack::Cuda,
+        scope: Scope::AllKnobs,
         knobs: ProfileKnobs {
             eta_mem: 0.8,
             eta_compute: 0.55,
@@ -134,8 +154,22 @@ pub static FITTED: &[Profile] = &[
         rows: 51,
     },
     Profile {
+        engine: "nim",
+        stack: Stack::Cuda,
+        scope: Scope::ServerOverhead,
+        knobs: ProfileKnobs {
+            eta_mem: 0.8,
+            eta_compute: 0.55,
+            step_overhead_ms: 3.0,
+            layer_overhead_us: 15.0,
+            server_overhead_ms: 0.0,
+        },
+        rows: 2,
+    },
+    Profile {
         engine: "sglang",
         stack: Stack::Cuda,
+        scope: Scope::AllKnobs,
         knobs: ProfileKnobs {
             eta_mem: 0.8,
             eta_compute: 0.5,
@@ -148,6 +182,7 @@ pub static FITTED: &[Profile] = &[
     Profile {
         engine: "tensorrt-llm",
         stack: Stack::Cuda,
+        scope: Scope::AllKnobs,
         knobs: ProfileKnobs {
             eta_mem: 0.8,
             eta_compute: 0.55,
@@ -160,6 +195,7 @@ pub static FITTED: &[Profile] = &[
     Profile {
         engine: GENERIC,
         stack: Stack::Rocm,
+        scope: Scope::AllKnobs,
         knobs: ProfileKnobs {
             eta_mem: 0.6,
             eta_compute: 0.45,
@@ -172,6 +208,7 @@ pub static FITTED: &[Profile] = &[
     Profile {
         engine: "sglang",
         stack: Stack::Rocm,
+        scope: Scope::AllKnobs,
         knobs: ProfileKnobs {
             eta_mem: 0.6,
             eta_compute: 0.45,
@@ -189,6 +226,9 @@ pub static FITTED: &[Profile] = &[
 pub enum Basis {
     /// Fitted on rows of this engine on this stack.
     Fitted,
+    /// The engine's server overhead fitted on its own TTFT rows; the other knobs the stack's
+    /// generic profile's (`Scope::ServerOverhead`).
+    ServerFitted,
     /// The engine has too few rows (or is unknown): the stack's generic profile.
     StackGeneric,
     /// No row of this stack: the CUDA generic profile with the unseen-stack discount.
@@ -222,6 +262,10 @@ impl Resolved {
                 "Engine profile: {label} on {stack}, fitted on {} rows of measurements.csv",
                 self.rows
             ),
+            Basis::ServerFitted => format!(
+                "Engine profile: {label} on {stack}: its server overhead fitted on its {} rows of measurements.csv; the other knobs the generic {stack} profile's (too few rows to fit them)",
+                self.rows
+            ),
             Basis::StackGeneric => format!(
                 "Engine profile: {label} on {stack} has {} — the generic {stack} profile is used (fitted on {} rows of every engine)",
                 if self.known { "too few measured rows to fit its own knobs" } else { "no profile (unknown engine)" },
@@ -246,7 +290,11 @@ pub fn resolve_in(profiles: &[Profile], engine: &str, vendor: &str) -> Resolved 
             .find(|p| p.engine == name && p.stack == stack)
     };
     let (knobs, basis, rows) = if let Some(p) = find(&engine, stack) {
-        (p.knobs, Basis::Fitted, p.rows)
+        let basis = match p.scope {
+            Scope::AllKnobs => Basis::Fitted,
+            Scope::ServerOverhead => Basis::ServerFitted,
+        };
+        (p.knobs, basis, p.rows)
     } else if let Some(p) = find(GENERIC, stack) {
         (p.knobs, Basis::StackGeneric, p.rows)
     } else {
@@ -324,12 +372,14 @@ mod tests {
             Profile {
                 engine: GENERIC,
                 stack: Stack::Cuda,
+                scope: Scope::AllKnobs,
                 knobs: A,
                 rows: 40,
             },
             Profile {
                 engine: "sglang",
                 stack: Stack::Cuda,
+                scope: Scope::AllKnobs,
                 knobs: ProfileKnobs {
                     server_overhead_ms: 90.0,
                     ..A
@@ -346,6 +396,40 @@ mod tests {
         assert_eq!(r.knobs.server_overhead_ms, 90.0);
         assert_eq!(r.rows, 17);
         assert!(r.describe().contains("SGLang on CUDA, fitted on 17 rows"));
+    }
+
+    /// An engine with only its server overhead fitted (two TTFT rows) keeps the generic
+    /// profile's other knobs, and the assumptions say which knob is its own.
+    #[test]
+    fn a_server_only_profile_says_which_knob_is_its_own() {
+        let mut table = profiles();
+        table.push(Profile {
+            engine: "nim",
+            stack: Stack::Cuda,
+            scope: Scope::ServerOverhead,
+            knobs: ProfileKnobs {
+                server_overhead_ms: 5.0,
+                ..A
+            },
+            rows: 2,
+        });
+        let r = resolve_in(&table, "nim", "nvidia");
+        assert_eq!(r.basis, Basis::ServerFitted);
+        assert_eq!(
+            (r.knobs.server_overhead_ms, r.knobs.eta_mem),
+            (5.0, A.eta_mem)
+        );
+        let text = r.describe();
+        assert!(
+            text.contains("NVIDIA NIM on CUDA: its server overhead fitted on its 2 rows"),
+            "{text}"
+        );
+        let shipped = resolve("nim", "nvidia");
+        assert_eq!(
+            shipped.basis,
+            Basis::ServerFitted,
+            "the shipped NIM profile"
+        );
     }
 
     #[test]
