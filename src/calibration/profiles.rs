@@ -136,9 +136,10 @@ fn descend(
         (&LAYER_OVERHEAD_US, |k, v| k.layer_overhead_us = v),
         (&SERVER_OVERHEAD_MS, |k, v| k.server_overhead_ms = v),
     ];
-    let axes: &[(&[f64], Set)] = match scope {
-        Scope::AllKnobs => &axes,
-        Scope::ServerOverhead => axes.get(4..).unwrap_or(&[]),
+    // The server overhead is the last axis: a server-only profile descends on it alone.
+    let axes: &[(&[f64], Set)] = match (scope, axes.split_last()) {
+        (Scope::ServerOverhead, Some((server, _))) => std::slice::from_ref(server),
+        _ => &axes,
     };
     for _ in 0..SWEEPS {
         let mut moved = false;

@@ -70,6 +70,16 @@ impl Parallelism {
         self.gpus_per_stage().saturating_mul(self.pp)
     }
 
+    /// Whether MoE layers move tokens with an all-to-all (dispatch and combine): only under
+    /// attention DP with experts split over EP. Without attention DP every rank holds all the
+    /// stage's tokens after the attention all-reduce, serves the ones routed to its own experts,
+    /// and the all-reduce after the MoE layer is the combine (vLLM
+    /// `FusedMoEParallelConfig::use_all2all_kernels` is `dp_size > 1 and use_ep`; SGLang's
+    /// `--ep-size` without `--enable-dp-attention` likewise reduces the routed output).
+    pub fn runs_all_to_all(self) -> bool {
+        self.dp > 1 && self.ep > 1
+    }
+
     /// GPUs each expert is split over, `moe-TP = TP·DP / EP` (validated to divide exactly).
     pub fn moe_tp(self) -> u32 {
         self.gpus_per_stage() / self.ep.max(1)
@@ -198,6 +208,19 @@ impl ExpertLoad {
 mod tests {
     use super::*;
     use crate::catalog::catalog;
+
+    /// DEP 8 dispatches and combines with an all-to-all; TP 8 with EP 8 (no attention DP) and
+    /// TP 8 alone do not: their MoE combine is the TP all-reduce.
+    #[test]
+    fn only_attention_dp_with_ep_runs_an_all_to_all() {
+        assert!(Parallelism::dep(8).runs_all_to_all());
+        let tp8_ep8 = Parallelism {
+            ep: 8,
+            ..Parallelism::tensor(8)
+        };
+        assert!(!tp8_ep8.runs_all_to_all());
+        assert!(!Parallelism::tensor(8).runs_all_to_all());
+    }
 
     fn deepseek() -> Architecture {
         Architecture::new(

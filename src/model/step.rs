@@ -567,12 +567,9 @@ impl StepCost {
     ///   on the rank's tokens, `m = T_rank·d·b_a`: after o_proj and down_proj of every layer
     ///   without attention DP; with it after o_proj and the dense FFN layers (the MoE layers'
     ///   reduction is their combine);
-    /// * EP all-to-all per MoE layer, dispatch and combine (`all_to_all`), with attention DP
-    ///   only: without it every rank holds all the stage's tokens after the attention
-    ///   all-reduce, serves the ones routed to its own experts, and the all-reduce after the
-    ///   MoE layer (counted above) is the combine (vLLM `FusedMoEParallelConfig::
-    ///   use_all2all_kernels` is `dp_size > 1 and use_ep`; SGLang's `--ep-size` without
-    ///   `--enable-dp-attention` and DeepEP likewise reduces the routed output);
+    /// * EP all-to-all per MoE layer, dispatch and combine (`all_to_all`), when the layout runs
+    ///   one (`Parallelism::runs_all_to_all`: attention DP with EP; otherwise the all-reduce
+    ///   after the MoE layer, counted above, is the combine);
     /// * with attention DP and experts split `moe-TP` ways, the gather of tokens and
     ///   reduce-scatter of outputs inside each expert's `moe-TP` group, priced as an all-reduce
     ///   of the tokens it serves (all `T` without EP, `ι·T·k/EP` with it); over the network when
@@ -595,7 +592,7 @@ impl StepCost {
             };
             total += all_reduce * count;
         }
-        if self.par.dp > 1 && self.par.ep > 1 && self.arch.moe_layers > 0.0 {
+        if self.par.runs_all_to_all() && self.arch.moe_layers > 0.0 {
             total += self.all_to_all(tokens, imbalance) * (2.0 * moe_layers_per_stage);
         }
         let moe_tp = self.par.moe_tp();

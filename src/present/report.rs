@@ -204,7 +204,7 @@ fn parallelism_text(scenario: &Scenario, point: &OperatingPoint) -> Vec<String> 
     let mut lines = Vec::new();
     if par.dp > 1 {
         let domain = scenario.step_cost.scale_up_domain();
-        let placement = if par.ep <= 1 {
+        let placement = if !par.runs_all_to_all() {
             String::new()
         } else if par.gpus_per_stage() <= domain {
             format!("; MoE all-to-all inside the {domain}-GPU scale-up domain")

@@ -663,7 +663,7 @@ impl Scenario {
             network_bw: BytesPerSecond::from_gb_s(network_gb_s(&gpu)),
             scale_up_domain: scale_up_domain(&gpu),
         };
-        if par.gpus_per_stage() > hardware.scale_up_domain && ep > 1 && par.dp > 1 {
+        if par.gpus_per_stage() > hardware.scale_up_domain && par.runs_all_to_all() {
             warnings.push(format!(
                 "the MoE all-to-all spans {} GPUs, beyond the {}-GPU scale-up domain of the {}: the cross-node part runs at the network's {:.0} GB/s per GPU (a default: 400 Gb/s per GPU)",
                 par.gpus_per_stage(),
