@@ -51,7 +51,6 @@ pub fn advanced(props: &AdvancedProps) -> Html {
     let context = FieldContext {
         error_field: props.error_field.clone(),
         on_edit: props.on_edit.clone(),
-        chosen_only: false,
     };
     let texts = &props.texts;
     let vendor = catalog()

@@ -38,10 +38,6 @@ pub struct ControlsProps {
     /// Shown first in the workload fieldset (the workload preset select, `techniques.rs`).
     #[prop_or_default]
     pub workload_extra: Option<Html>,
-    /// Each select holds only its chosen option (`FieldContext::chosen_only`): the page's first
-    /// render.
-    #[prop_or_default]
-    pub chosen_only: bool,
 }
 
 /// The model select's options: the catalog's models (and "custom" when a paste box is offered).
@@ -98,7 +94,6 @@ pub fn controls(props: &ControlsProps) -> Html {
     let context = FieldContext {
         error_field: props.error_field.clone(),
         on_edit: props.on_edit.clone(),
-        chosen_only: props.chosen_only,
     };
     let shown = |field: &Field| props.only.as_ref().is_none_or(|only| only.contains(&field));
     let select =

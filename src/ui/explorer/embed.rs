@@ -153,7 +153,6 @@ pub fn embed_view(props: &EmbedProps) -> Html {
     let context = FieldContext {
         error_field: props.error.as_ref().map(|e| e.field.clone()),
         on_edit: props.on_edit.clone(),
-        chosen_only: false,
     };
     let scenario = &view.scenario;
     let value_text = match view.concurrency() {

@@ -60,7 +60,6 @@ pub fn technique_controls(props: &TechniqueControlsProps) -> Html {
     let context = FieldContext {
         error_field: props.error_field.clone(),
         on_edit: props.on_edit.clone(),
-        chosen_only: false,
     };
     let spec_on = matches!(
         SpecMethod::parse(texts.get(&SPEC_DECODE_FIELD)),
@@ -135,7 +134,6 @@ pub fn workload_select(props: &WorkloadSelectProps) -> Html {
     let context = FieldContext {
         error_field: None,
         on_edit: props.on_edit.clone(),
-        chosen_only: false,
     };
     context.select(&WORKLOAD, current, None, Some(Html::from(source)))
 }

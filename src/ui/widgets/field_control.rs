@@ -56,28 +56,6 @@ pub struct FieldContext {
     /// The field the current error names, if any.
     pub error_field: Option<String>,
     pub on_edit: Callback<(&'static Field, String)>,
-    /// Selects hold only the option they show (the chosen one, else the first, which is what a
-    /// select without a chosen option shows): the page's first render, so that it builds and
-    /// lays out one `<option>` per select instead of the catalog's dozens. The second pass
-    /// (`app.rs`) renders them all; the closed selects look the same either way.
-    pub chosen_only: bool,
-}
-
-/// The options a select renders: all of them, or with `chosen_only` the one it shows.
-fn shown_options(
-    options: Vec<(String, String)>,
-    current: &str,
-    chosen_only: bool,
-) -> Vec<(String, String)> {
-    if !chosen_only {
-        return options;
-    }
-    let chosen = options.iter().position(|(value, _)| value == current);
-    options
-        .into_iter()
-        .nth(chosen.unwrap_or(0))
-        .into_iter()
-        .collect()
 }
 
 impl FieldContext {
@@ -135,7 +113,6 @@ impl FieldContext {
             }
         });
         let current = current.trim();
-        let options = shown_options(options, current, self.chosen_only);
         let control = html! {
             <select
                 id={field.key}
