@@ -12,7 +12,7 @@ use crate::present::chart::notes::static_batching_note;
 use crate::present::chart::{Marker, Projection, XAxis, YAxis};
 use crate::present::glossary;
 use crate::present::report::{format_number, parallelism_hint};
-use crate::scenario::fields::{Field, CONCURRENCY, ENGINE, GPU, MODEL};
+use crate::scenario::fields::{Field, CONCURRENCY, ENGINE, GPU, GPUS, MODEL, PRECISION};
 use crate::share::{self, ViewState};
 use crate::ui::explorer::advanced::Advanced;
 use crate::ui::explorer::chart_axes::{projection, ChartAxes};
@@ -160,13 +160,17 @@ pub struct AppProps {
     pub tools: Option<web_sys::Element>,
 }
 
+/// The scenario fields of the page's first render: the ones the phone layout puts above the chart
+/// (`static/style.css`, max-width 720px), which would push the chart down if they came later.
+const FIRST_SCREEN_FIELDS: [&Field; 4] = [&MODEL, &PRECISION, &GPU, &GPUS];
+
 /// Whether the page's second pass has come: false in the first render, true from a browser task
-/// after it. The first render holds the chart's panel only (heading, axes, chart, slider); the
-/// scenario controls and the numbers panel render in the second pass, so the first chart waits
-/// for building, laying out and compiling (wasm compiles each function on its first call) only
-/// what it needs: start to first chart 180 -> 100 ms (median of 10 loads, `scripts/bench`'s
-/// machine). The chart's panel sits in the layout's first row in every width, and its neighbours'
-/// columns have fixed widths, so the panels that come later do not move it.
+/// after it. The first render holds the chart's panel (heading, axes, chart, slider) and the
+/// `FIRST_SCREEN_FIELDS`; the other scenario controls and the numbers panel render in the second
+/// pass, so the first chart waits for building, laying out and compiling (wasm compiles each
+/// function on its first call) only what it needs. The chart's panel sits in the layout's first
+/// row at every width (below those fields on a phone), and its neighbours' columns have fixed
+/// widths, so what comes later does not move it.
 #[hook]
 fn use_second_pass() -> bool {
     let ready = use_state(|| false);
@@ -318,8 +322,8 @@ pub fn app(props: &AppProps) -> Html {
                     if view.is_some() {
                         <div id={INPUT_ERROR_ID} class="input-error" role="alert">{ error_text }</div>
                     }
-                    if second_pass {
                     <Controls
+                        only={(!second_pass).then(|| FIRST_SCREEN_FIELDS.to_vec())}
                         texts={state.texts.clone()}
                         error_field={error_field.clone()}
                         tp_hint={hint(view.as_ref().map(tp_hint))}
@@ -335,6 +339,7 @@ pub fn app(props: &AppProps) -> Html {
                             <WorkloadSelect texts={state.texts.clone()} on_edit={on_edit.clone()} />
                         }}
                     />
+                    if second_pass {
                         <TechniqueControls texts={state.texts.clone()} error_field={error_field.clone()} on_edit={on_edit.clone()} />
                         <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} engine={AttrValue::from(state.texts.get(&ENGINE).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
                     }
