@@ -164,3 +164,35 @@ test('chart-2. keyboard and pointer show a point tooltip; Enter and click move t
   await waitUntil(page, 'the tooltip to hide when the pointer leaves', () => document.querySelector('#chart-tooltip').hidden);
   assert.deepEqual(errors, []);
 });
+
+test('chart-3. the chart stays where it was first drawn while the rest of the page arrives', async (t) => {
+  // The first render holds the chart's panel and the four fields a phone shows above it; the
+  // other controls, the numbers and (a module later) the share-and-export bar come after the
+  // first draw. None of them may push the chart down: its box at the first-draw mark (read in
+  // the page as the mark is set) must be its box once the tools module has mounted.
+  const moves = [];
+  for (const width of [1280, 1000, 375]) {
+    const context = await browser.newContext({ viewport: { width, height: 900 } });
+    t.after(() => context.close());
+    await context.addInitScript(() => {
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+          if (entry.name !== 'servecost:first-draw') continue;
+          const r = document.getElementById('pareto-chart').getBoundingClientRect();
+          window.__chartAtFirstDraw = [r.left, r.top + window.scrollY, r.width, r.height];
+        }
+      }).observe({ type: 'mark' });
+    });
+    const page = await context.newPage();
+    await page.goto(baseUrl, { waitUntil: 'load' });
+    await waitUntil(page, 'the tools module (servecost:tools-ready)', () => performance.getEntriesByName('servecost:tools-ready').length > 0, null, READY_TIMEOUT_MS);
+    const [first, last] = await page.evaluate(() => {
+      const r = document.getElementById('pareto-chart').getBoundingClientRect();
+      return [window.__chartAtFirstDraw, [r.left, r.top + window.scrollY, r.width, r.height]];
+    });
+    assert.ok(first, `${width} px: no chart box recorded at the first-draw mark`);
+    moves.push(`${width} px: ${first.map((v) => v.toFixed(0)).join(',')} -> ${last.map((v) => v.toFixed(0)).join(',')}`);
+    first.forEach((v, i) => assert.ok(Math.abs(v - last[i]) <= 1, `${width} px: the chart moved from ${first} to ${last}`));
+  }
+  console.log(`chart box (left, top, width, height) at first draw -> with the tools: ${moves.join('; ')}`);
+});
