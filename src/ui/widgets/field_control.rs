@@ -122,9 +122,8 @@ impl FieldContext {
             >
                 { for options.into_iter().map(|(value, label)| {
                     let selected = value == current;
-                    // Unkeyed (Yew's keyed diff would cost every slider move that re-renders the
-                    // controls); when the rest come, the chosen option is a new element with
-                    // `selected`, which the select then shows.
+                    // Unkeyed: Yew's keyed diff would cost every slider move that re-renders the
+                    // controls.
                     html! { <option {value} {selected}>{ label }</option> }
                 }) }
             </select>
