@@ -165,12 +165,11 @@ fn descend(
     (best, best_score)
 }
 
-/// How many of `records` compare a TTFT under `knobs`.
-fn ttft_rows(records: &[Record], base: &EfficiencyOverrides, knobs: ProfileKnobs) -> usize {
-    validate_with(records, base, |_| Some(knobs))
-        .rows
+/// How many of `records` measure a TTFT.
+fn ttft_rows(records: &[Record]) -> usize {
+    records
         .iter()
-        .filter(|r| r.ttft.is_some())
+        .filter(|r| matches!(csv::number(r, "ttft_ms"), Ok(Some(_))))
         .count()
 }
 
@@ -212,7 +211,7 @@ pub fn fit_profiles(records: &[Record], base: &EfficiencyOverrides) -> Vec<Profi
                 .collect();
             let scope = if own.len() >= MIN_PROFILE_ROWS {
                 Scope::AllKnobs
-            } else if ttft_rows(&own, base, generic) >= MIN_SERVER_ROWS {
+            } else if ttft_rows(&own) >= MIN_SERVER_ROWS {
                 Scope::ServerOverhead
             } else {
                 continue;

@@ -98,7 +98,8 @@ pub enum Scope {
     /// All five, on at least `MIN_PROFILE_ROWS` rows of the engine.
     AllKnobs,
     /// Only the API server's overhead `t_srv`, on at least `MIN_SERVER_ROWS` rows of the engine
-    /// that measure TTFT; the other four are the stack's generic profile's. The server overhead
+    /// that measure TTFT; the other four are the stack's generic profile's (`resolve_in` reads
+    /// them from it; the profile's own copies are what the fit started from). The server overhead
     /// is the one knob a TTFT row alone identifies, and the one that differs most between
     /// serving front ends (a C++ server such as NIM's against a Python one).
     ServerOverhead,
@@ -290,11 +291,20 @@ pub fn resolve_in(profiles: &[Profile], engine: &str, vendor: &str) -> Resolved 
             .find(|p| p.engine == name && p.stack == stack)
     };
     let (knobs, basis, rows) = if let Some(p) = find(&engine, stack) {
-        let basis = match p.scope {
-            Scope::AllKnobs => Basis::Fitted,
-            Scope::ServerOverhead => Basis::ServerFitted,
-        };
-        (p.knobs, basis, p.rows)
+        match (p.scope, find(GENERIC, stack)) {
+            // Only the server overhead is the engine's own; the other four are read from the
+            // stack's generic profile here, so a refit of that profile reaches this engine too.
+            (Scope::ServerOverhead, Some(generic)) => (
+                ProfileKnobs {
+                    server_overhead_ms: p.knobs.server_overhead_ms,
+                    ..generic.knobs
+                },
+                Basis::ServerFitted,
+                p.rows,
+            ),
+            (Scope::ServerOverhead, None) => (p.knobs, Basis::ServerFitted, p.rows),
+            (Scope::AllKnobs, _) => (p.knobs, Basis::Fitted, p.rows),
+        }
     } else if let Some(p) = find(GENERIC, stack) {
         (p.knobs, Basis::StackGeneric, p.rows)
     } else {
@@ -407,8 +417,10 @@ mod tests {
             engine: "nim",
             stack: Stack::Cuda,
             scope: Scope::ServerOverhead,
+            // Stale copies of the other knobs (a generic refit since): not used.
             knobs: ProfileKnobs {
                 server_overhead_ms: 5.0,
+                eta_mem: 0.1,
                 ..A
             },
             rows: 2,
