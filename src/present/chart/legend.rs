@@ -4,6 +4,7 @@
 
 use super::overlay::{draw_marker_at, MarkerShape};
 use super::style::ChartOptions;
+use super::triangle::Triangle;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -166,7 +167,7 @@ pub fn draw<DB: DrawingBackend>(
                 area.draw(&Circle::new((centre, middle), radius, style))?
             }
             Symbol::Triangle(style, size) => {
-                area.draw(&TriangleMarker::new((centre, middle), size, style))?
+                area.draw(&Triangle::new((centre, middle), size, style))?
             }
             Symbol::Cross(style, size) => area.draw(&Cross::new((centre, middle), size, style))?,
             Symbol::Marker(style, shape, size) => {

@@ -29,6 +29,7 @@ mod place;
 mod series;
 mod style;
 mod ticks;
+mod triangle;
 
 pub use axis::{PlotValues, Projection, XAxis, YAxis};
 pub use layout::{axes, compact, log_ticks, Axes};

@@ -9,6 +9,7 @@ use super::legend::{LegendItem, Symbol};
 use super::style::{
     ChartOptions, Palette, Theme, OKABE_ITO_ORANGE, OKABE_ITO_SKY_BLUE, OKABE_ITO_VERMILLION,
 };
+use super::triangle::Triangle;
 use super::Marker;
 use crate::model::{Curve, CurvePoint};
 use plotters::coord::Shift;
@@ -367,11 +368,7 @@ pub fn draw_marker_at<DB: DrawingBackend>(
             [(x - r, y - r), (x + r, y + r)],
             style.filled(),
         )),
-        MarkerShape::Triangle => area.draw(&TriangleMarker::new(
-            centre,
-            size + size / 3,
-            style.filled(),
-        )),
+        MarkerShape::Triangle => area.draw(&Triangle::new(centre, size + size / 3, style.filled())),
         MarkerShape::Cross => area.draw(&Cross::new(centre, size, style)),
         MarkerShape::Ring => area.draw(&Circle::new(centre, size, style)),
     }
@@ -420,7 +417,7 @@ pub fn draw_pins<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>>(
                 .draw_series(
                     points
                         .iter()
-                        .map(|&xy| TriangleMarker::new(xy, size + size / 3, line.filled())),
+                        .map(|&xy| Triangle::new(xy, size + size / 3, line.filled())),
                 )
                 .map(|_| ()),
             MarkerShape::Cross => chart

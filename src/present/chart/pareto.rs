@@ -12,6 +12,7 @@ use super::place::{
 use super::series::{self, Layers, Projected};
 use super::style::{ChartOptions, Palette};
 use super::ticks::TickedRange;
+use super::triangle::Triangle;
 use super::{
     current_label, knee_label, Marker, COMPACT_BELOW_CSS_PX, LEGEND_BAND, LEGEND_CURVE,
     LEGEND_CURVE_SHORT, LEGEND_INFEASIBLE, LEGEND_INFEASIBLE_SHORT, LEGEND_PARETO,
@@ -626,7 +627,7 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
             chart
                 .draw_series(std::iter::once(
                     EmptyElement::at(xy(knee))
-                        + TriangleMarker::new((0, 0), style.knee_size, style.knee)
+                        + Triangle::new((0, 0), style.knee_size, style.knee)
                         + Text::new(knee_label(knee), offset, text(size.label).pos(pos)),
                 ))
                 .map_err(drawing_error)?;
