@@ -206,18 +206,21 @@ fn build(input: &ScenarioInput) -> Result<Scenario, ScenarioError> {
                     best = Some((rate, prefill, decode));
                 }
             }
-            Err(e) => last_error = Some(e),
+            Err(e) => last_error = Some((p, d, e)),
         }
     }
     let Some((_, prefill, mut decode)) = best else {
         return Err(match (auto_split, last_error) {
-            (false, Some(e)) => e,
-            (_, e) => error(
+            (false, Some((_, _, e))) => e,
+            (_, last) => error(
                 fields::GPUS.key,
                 format!(
                     "no split of {total} GPUs into a prefill and a decode pool fits{}",
-                    e.map(|e| format!(" (last: {}: {})", e.field, e.message))
-                        .unwrap_or_default()
+                    last.map(|(p, d, e)| format!(
+                        " (the last split tried, {p} prefill + {d} decode GPUs: {})",
+                        e.message.trim_end_matches('.')
+                    ))
+                    .unwrap_or_default()
                 ),
             ),
         });
@@ -318,5 +321,28 @@ mod tests {
         assert_eq!(e.field, "serving");
         let e = qwen(|i| i.batching = "static".into()).expect_err("static");
         assert_eq!(e.field, "serving");
+    }
+
+    /// When no automatic split fits, the error says which split it tried last and why that one
+    /// failed, in words: not a pool field's key the reader never set.
+    #[test]
+    fn no_split_fitting_says_the_last_split_tried_and_why() {
+        // Experts over 8 GPUs in both pools (TP 1, EP 8: "DEP 8") need 8 GPUs in each.
+        let e = qwen(|i| {
+            i.model = "qwen3-30b-a3b".into();
+            i.prefill_ep = Some(8.0);
+            i.decode_ep = Some(8.0);
+        })
+        .expect_err("8 GPUs hold only one 8-GPU pool");
+        assert_eq!(e.field, "gpus");
+        assert!(
+            e.message
+                .starts_with("no split of 8 GPUs into a prefill and a decode pool fits")
+                && e.message
+                    .contains("(the last split tried, 7 prefill + 1 decode GPUs: ")
+                && !e.message.contains("last: "),
+            "{}",
+            e.message
+        );
     }
 }

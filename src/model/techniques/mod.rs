@@ -230,7 +230,7 @@ fn pinned(input: &ScenarioInput, scenario: &Scenario) -> ScenarioInput {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AbsentLevel {
     pub level: TechniqueLevel,
-    /// "no + disaggregation curve: disaggregated serving needs at least 2 GPUs: …".
+    /// "no disaggregation curve: disaggregated serving needs at least 2 GPUs: …".
     pub reason: String,
 }
 
@@ -260,11 +260,12 @@ fn curves(scenario: &Scenario, skip_current: bool) -> (Vec<TechniqueCurve>, Vec<
                 Err(error) => {
                     absent.push(AbsentLevel {
                         level,
+                        // The variant's own field is not the reader's to change (the
+                        // ladder sets it), so the reason names no field.
                         reason: format!(
-                            "no {} curve: {} ({})",
-                            level.label(),
+                            "no {} curve: {}",
+                            level.label().trim_start_matches("+ "),
                             error.message.trim_end_matches('.'),
-                            error.field
                         ),
                     });
                     None
@@ -408,7 +409,7 @@ mod tests {
         };
         assert_eq!(absent.level, TechniqueLevel::Disaggregated);
         assert!(
-            absent.reason.starts_with("no + disaggregation curve: ")
+            absent.reason.starts_with("no disaggregation curve: ")
                 && absent.reason.contains("at least 2 GPUs"),
             "{}",
             absent.reason
