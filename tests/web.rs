@@ -1093,6 +1093,26 @@ async fn the_tools_follow_the_ideal_roofline_switch() {
     root.remove();
 }
 
+/// Every API price in the self-host-or-API table shows its date, or says that its source gives
+/// none: the built-in scenario's model (Llama 3.1 70B) has undated Groq and Novita prices.
+#[wasm_bindgen_test]
+async fn every_api_price_shows_its_date_or_says_it_is_undated() {
+    let root = mount().await;
+    let cells = root
+        .query_selector_all("#break-even-table td[data-col=as_of]")
+        .expect("valid selector");
+    let dates: Vec<String> = (0..cells.length())
+        .filter_map(|i| cells.item(i)?.text_content())
+        .collect();
+    assert!(dates.len() >= 3, "{dates:?}");
+    assert!(dates.iter().all(|d| !d.trim().is_empty()), "{dates:?}");
+    assert!(
+        dates.iter().any(|d| d == servecost::catalog::UNDATED),
+        "{dates:?}"
+    );
+    root.remove();
+}
+
 /// A GPU the catalog has no rental price for (GB200) shows its performance, "—" where a cost
 /// would be, and a hint whose link moves the focus to the price control; no error. Typing a
 /// price brings the costs back.

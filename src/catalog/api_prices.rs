@@ -4,6 +4,20 @@
 use super::csv::{number, text, Record};
 use serde::Serialize;
 
+/// What the page and the report show for a price without a date. The community price database's
+/// older entries carry none (their `notes` say "Entry undated"); a blank cell would read as a
+/// date left out.
+pub const UNDATED: &str = "undated";
+
+/// `as_of`, or `UNDATED` when it is blank.
+pub fn dated(as_of: &str) -> &str {
+    if as_of.trim().is_empty() {
+        UNDATED
+    } else {
+        as_of
+    }
+}
+
 /// One provider's list price for one model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ApiPrice {
@@ -32,8 +46,33 @@ impl ApiPrice {
         })
     }
 
+    /// The price's date as a reader sees it: `as_of`, or `UNDATED` when the source gives none.
+    pub fn dated(&self) -> &str {
+        dated(&self.as_of)
+    }
+
     /// Blended price at `input_per_output` input tokens per output token (3 for the usual 3:1).
     pub fn blended(&self, input_per_output: f64) -> f64 {
         (input_per_output * self.usd_per_m_input + self.usd_per_m_output) / (input_per_output + 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A blank date reads `undated`; a date stays itself.
+    #[test]
+    fn a_price_without_a_date_is_undated() {
+        let prices = crate::catalog::api_prices_for("llama-3.1-70b");
+        let date = |provider: &str| {
+            prices
+                .iter()
+                .find(|p| p.provider == provider)
+                .map(|p| p.dated())
+        };
+        assert_eq!(date("Novita"), Some(UNDATED));
+        assert_eq!(date("Together AI"), Some("2025-07-03"));
+        assert_eq!(dated(" "), UNDATED);
     }
 }

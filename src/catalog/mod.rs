@@ -15,7 +15,7 @@ mod hf_config;
 mod model_json;
 mod models;
 
-pub use api_prices::ApiPrice;
+pub use api_prices::{dated, ApiPrice, UNDATED};
 pub use gpus::Gpu;
 pub use hf_config::parse_hf_config;
 pub use models::{Arch, Attention, ModelSpec};

@@ -572,7 +572,7 @@ fn api_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
                 format_usd(b.api_usd_per_m_output),
                 format_usd(b.api_usd_per_m_mixed),
                 escape(&verdict),
-                api_source(&scenario.model.id, b),
+                api_source(b),
             )
         })
         .collect();
@@ -592,27 +592,20 @@ fn api_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
 }
 
 /// An API price's source as a short link and its date (the catalog row it came from).
-fn api_source(model_id: &str, price: &crate::model::economics::BreakEven) -> String {
-    let as_of = crate::catalog::api_prices_for(model_id)
-        .into_iter()
-        .find(|p| p.provider == price.provider && p.usd_per_m_output == price.api_usd_per_m_output)
-        .map_or_else(String::new, |p| p.as_of.clone());
+fn api_source(price: &crate::model::economics::BreakEven) -> String {
+    let as_of = crate::catalog::dated(&price.as_of);
     let url = price.source.split_whitespace().next().unwrap_or_default();
     let host = url
         .split("//")
         .nth(1)
         .and_then(|rest| rest.split('/').next())
         .unwrap_or(url);
-    format!(
-        "<a href=\"{}\">{}</a>{}",
-        escape(url),
-        escape(host),
-        if as_of.is_empty() {
-            String::new()
-        } else {
-            format!(", as of {}", escape(&as_of))
-        }
-    )
+    let date = if as_of == crate::catalog::UNDATED {
+        format!(", {as_of}")
+    } else {
+        format!(", as of {}", escape(as_of))
+    };
+    format!("<a href=\"{}\">{}</a>{date}", escape(url), escape(host))
 }
 
 fn inputs_section(view: &ViewState) -> String {

@@ -95,3 +95,26 @@ fn escape_covers_markup_and_quotes() {
         "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
     );
 }
+
+/// Every API price in the report carries its date, or says that its source gives none (the
+/// catalog's Groq and Novita prices for Llama 3.1 70B are undated; Together AI's is dated).
+#[test]
+fn api_prices_show_their_date_or_say_they_are_undated() {
+    let html = report("v=1&model=llama-3.1-70b&gpu=h100-sxm&gpus=8&concurrency=64");
+    let api = html
+        .split("Against API prices")
+        .nth(1)
+        .and_then(|rest| rest.split("</table>").next())
+        .expect("the API comparison's table");
+    assert!(api.contains("</a>, as of 2025-07-03"), "{api}");
+    assert_eq!(
+        api.matches("</a>, undated").count(),
+        2,
+        "Groq and Novita: {api}"
+    );
+    assert_eq!(
+        api.matches("<tr>").count() - 1,
+        api.matches("</a>, as of ").count() + api.matches("</a>, undated").count(),
+        "one date or `undated` per row: {api}"
+    );
+}

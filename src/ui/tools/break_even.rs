@@ -89,7 +89,7 @@ pub fn break_even_panel(props: &BreakEvenPanelProps) -> Html {
                                         <td>{ format_usd(row.api_usd_per_m_mixed) }</td>
                                         <td data-col="u_star">{ if u_star > 1.0 { "> 100 %".to_string() } else { format!("{} %", percent(u_star)) } }</td>
                                         <td>{ cheaper }</td>
-                                        <td data-col="as_of" title={row.source.clone()}>{ row.as_of.clone() }</td>
+                                        <td data-col="as_of" title={row.source.clone()}>{ crate::catalog::dated(&row.as_of).to_string() }</td>
                                     </tr>
                                 }
                             }) }
