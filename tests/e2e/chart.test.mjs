@@ -3,7 +3,8 @@
 //
 // Page contract: chart <canvas id="pareto-chart"> (focusable), its heading #chart-title, axis
 // selects #chart-x / #chart-y, the point tooltip #chart-tooltip (role=tooltip, aria-live=polite)
-// and its ring .chart-focus over the canvas, #pin (tools module), #numbers-title ("At N in flight").
+// and its ring .chart-focus over the canvas, #pin (tools module), #numbers-title ("At N in flight"),
+// the layout's columns .scenario / .hero / .notes-slot / .synthetic and the tools module's #tools.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
@@ -195,4 +196,37 @@ test('chart-3. the chart stays where it was first drawn while the rest of the pa
     first.forEach((v, i) => assert.ok(Math.abs(v - last[i]) <= 1, `${width} px: the chart moved from ${first} to ${last}`));
   }
   console.log(`chart box (left, top, width, height) at first draw -> with the tools: ${moves.join('; ')}`);
+});
+
+test('chart-4. at desktop width the scenario column stays in view and the panels below follow the chart', async (t) => {
+  // Three columns (> 1180 px): the scenario's controls, far taller than the chart's column,
+  // scroll in a sticky column of the window's height, so a control far down the list changes
+  // the chart without scrolling it away, and the tools module's panels start after the chart's
+  // column, not a screen of blank page lower down.
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  await page.goto(baseUrl, { waitUntil: 'load' });
+  await waitUntil(page, 'the tools module (servecost:tools-ready)', () => performance.getEntriesByName('servecost:tools-ready').length > 0, null, READY_TIMEOUT_MS);
+  const box = (selector) => page.$eval(selector, (e) => {
+    const r = e.getBoundingClientRect();
+    return { top: r.top + window.scrollY, bottom: r.bottom + window.scrollY, viewTop: r.top, height: r.height, scrollHeight: e.scrollHeight };
+  });
+  const scenario = await box('.scenario');
+  assert.ok(scenario.height <= 900, `the scenario column fits the window: ${scenario.height} px`);
+  assert.ok(scenario.scrollHeight > scenario.height, `its controls scroll inside it: ${scenario.scrollHeight} > ${scenario.height}`);
+  const middle = Math.max(...await page.$$eval('.layout > .hero, .layout > .notes-slot, .layout > .synthetic', (els) =>
+    els.map((e) => e.getBoundingClientRect().bottom + window.scrollY)));
+  const tools = await box('#tools');
+  assert.ok(tools.top - Math.max(middle, scenario.bottom) <= 40, `the tools start ${tools.top - middle} px below the chart's column (scenario ends at ${scenario.bottom})`);
+  // A control at the end of the list is reached by scrolling the column, not the page.
+  await page.locator('#spec-decode').scrollIntoViewIfNeeded();
+  const afterScroll = await page.evaluate(() => window.scrollY);
+  const chart = await box('#pareto-chart');
+  assert.ok(chart.viewTop + chart.height > 0 && chart.viewTop < 900, `the chart is still in view (top ${chart.viewTop}, page scrolled ${afterScroll} px)`);
+  // Scrolled past the masthead, the column stays at the window's top.
+  await page.evaluate(() => window.scrollTo(0, 250));
+  const stuck = await box('.scenario');
+  assert.ok(stuck.viewTop >= 0 && stuck.viewTop <= 16, `the scenario column stays at the window's top: ${stuck.viewTop}`);
+  console.log(`scenario column ${scenario.height.toFixed(0)} px tall (${scenario.scrollHeight} px of controls); tools start ${(tools.top - middle).toFixed(0)} px below the chart's column`);
 });
