@@ -69,6 +69,9 @@ pub const NO_PRICE_TO_PLOT: &str = "No price per GPU-hour for this GPU: enter on
 /// Charts narrower than this (CSS pixels) use the compact layout: smaller type, a shorter
 /// legend (the knee and the current point are labelled in place anyway), shorter notes.
 pub const COMPACT_BELOW_CSS_PX: f64 = 560.0;
+/// Charts shorter than this (CSS pixels) use it too: the embed's chart in a 600 × 400 frame is
+/// about 200 px tall, and the full legend's three rows left the plot 80 of them.
+pub const COMPACT_BELOW_CSS_HEIGHT_PX: f64 = 280.0;
 
 /// The operating point to highlight: all the chart needs from an `OperatingPoint`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -291,6 +294,25 @@ mod tests {
             2,
             "legend and in place"
         );
+    }
+
+    /// A wide but short chart (the embed's, about 600 × 200 in a 600 × 400 frame) is compact
+    /// too, so its legend leaves the plot room; a wide, tall one is not.
+    #[test]
+    fn a_short_chart_is_compact() {
+        let scenario = Scenario::default_scenario().expect("default scenario");
+        let curve = sweep(&scenario);
+        let marker = Marker::from(&evaluate(&scenario));
+        let options = ChartOptions::default();
+        let short = texts(&render_svg(&curve, &marker, &options, (600, 210)).expect("draws"));
+        assert!(short.iter().any(|t| t == X_AXIS_LABEL_SHORT), "{short:?}");
+        assert!(
+            short.iter().any(|t| t == LEGEND_INFEASIBLE_SHORT),
+            "{short:?}"
+        );
+        let tall = texts(&render_svg(&curve, &marker, &options, (600, 400)).expect("draws"));
+        assert!(tall.iter().any(|t| t == X_AXIS_LABEL), "{tall:?}");
+        assert!(tall.iter().any(|t| t == LEGEND_INFEASIBLE), "{tall:?}");
     }
 
     #[test]

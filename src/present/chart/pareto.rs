@@ -14,9 +14,9 @@ use super::style::{ChartOptions, Palette};
 use super::ticks::TickedRange;
 use super::triangle::Triangle;
 use super::{
-    current_label, knee_label, Marker, COMPACT_BELOW_CSS_PX, LEGEND_BAND, LEGEND_CURVE,
-    LEGEND_CURVE_SHORT, LEGEND_INFEASIBLE, LEGEND_INFEASIBLE_SHORT, LEGEND_PARETO,
-    NO_PRICE_TO_PLOT,
+    current_label, knee_label, Marker, COMPACT_BELOW_CSS_HEIGHT_PX, COMPACT_BELOW_CSS_PX,
+    LEGEND_BAND, LEGEND_CURVE, LEGEND_CURVE_SHORT, LEGEND_INFEASIBLE, LEGEND_INFEASIBLE_SHORT,
+    LEGEND_PARETO, NO_PRICE_TO_PLOT,
 };
 use crate::model::{Curve, CurvePoint};
 use plotters::coord::Shift;
@@ -173,8 +173,8 @@ struct Sizes {
     x_label_area: f64,
 }
 
-fn sizes(css_width: f64) -> Sizes {
-    if css_width < COMPACT_BELOW_CSS_PX {
+fn sizes((css_width, css_height): (f64, f64)) -> Sizes {
+    if css_width < COMPACT_BELOW_CSS_PX || css_height < COMPACT_BELOW_CSS_HEIGHT_PX {
         Sizes {
             compact: true,
             tick: 11.0,
@@ -328,8 +328,8 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         style.curve = colour.stroke_width(options.px(2.5));
         style.frontier = colour.filled();
     }
-    let (width, _) = root.dim_in_pixel();
-    let size = sizes(options.css(width));
+    let (width, height) = root.dim_in_pixel();
+    let size = sizes((options.css(width), options.css(height)));
     let points: Vec<&CurvePoint> = curve
         .points
         .iter()
