@@ -451,6 +451,17 @@ async fn the_embed_widget_shows_chart_slider_cost_and_only_the_controls_asked_fo
     assert_eq!(open.get_attribute("target").as_deref(), Some("_blank"));
     assert_eq!(open.get_attribute("rel").as_deref(), Some("noopener"));
 
+    // The cost says which price it assumes (the link names none: the default's).
+    let label = text(&root, "#embed .metric-primary .metric-label");
+    assert_eq!(label, "Cost at $3.125/GPU-h");
+    // Cost and throughput carry their expected error, as in the explorer.
+    for name in ["usd_per_m_output", "output_tok_s_per_gpu"] {
+        let error = text(&root, &format!("#embed [data-error={name}]"));
+        assert!(
+            error.starts_with('±') && error.ends_with('%'),
+            "{name}: {error}"
+        );
+    }
     let before = metric(&root, "usd_per_m_output");
     type_into(&root, "#batch-size", &SLIDER_STEPS.to_string()).await;
     assert_ne!(metric(&root, "usd_per_m_output"), before);

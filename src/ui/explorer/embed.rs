@@ -10,6 +10,7 @@
 //! at start and whenever its size changes, and nothing else. It installs no `message`
 //! listener: the widget accepts no input from the embedding page.
 
+use crate::model::expected_error::{plus_minus, point_errors, Class};
 use crate::model::pareto::SLIDER_STEPS;
 use crate::page::fields::{InputError, Texts};
 use crate::page::knobs::{KnobAction, Knobs};
@@ -159,6 +160,20 @@ pub fn embed_view(props: &EmbedProps) -> Html {
         1 => "1 request in flight".to_string(),
         c => format!("{c} in flight"),
     };
+    // The expected errors the explorer's numbers carry (`model::expected_error`), on the same two.
+    let errors = point_errors(Class::of(scenario, p));
+    let pm = |pct: Option<f64>| pct.map(|pct| AttrValue::from(plus_minus(pct)));
+    let usd_error = p.cost.as_ref().and(pm(errors.usd_per_m_output_error_pct));
+    let tok_s_error = pm(errors.output_tok_s_error_pct);
+    // The price the cost assumes, beside it: an embedded figure travels without the explorer's
+    // price control, and a link that names another GPU but no price keeps the default one
+    // (docs/EMBED.md).
+    let price_clause = |per: &str| {
+        scenario
+            .usd_per_gpu_hour
+            .map(|price| format!(" at ${price}{per}"))
+            .unwrap_or_default()
+    };
     let summary = format!(
         "Throughput–latency chart for {} on {} × {}: at {} requests in flight, {} tok/s per user and {} output tok/s per GPU, {}.",
         scenario.model.name,
@@ -169,7 +184,11 @@ pub fn embed_view(props: &EmbedProps) -> Html {
         format_number(p.output_tok_s_per_gpu),
         p.usd_per_m_output.map_or_else(
             || "no cost without a price per GPU-hour".to_string(),
-            |usd| format!("{} per million output tokens", format_usd(usd))
+            |usd| format!(
+                "{} per million output tokens{}",
+                format_usd(usd),
+                price_clause(" per GPU-hour")
+            )
         )
     );
     let error_text = props
@@ -210,11 +229,13 @@ pub fn embed_view(props: &EmbedProps) -> Html {
                 on_move={props.on_move.clone()}
             />
             <div class="embed-numbers metrics">
-                <Metric name="usd_per_m_output" label="Cost" primary=true
+                <Metric name="usd_per_m_output" label={format!("Cost{}", price_clause("/GPU-h"))} primary=true
                     value={usd_or_dash(p.usd_per_m_output)} unit="per M output tokens"
+                    error={usd_error}
                     definition={glossary::USD_PER_M_TOKENS.definition} />
                 <Metric name="output_tok_s_per_gpu" label="Throughput"
                     value={group_thousands(&format_number(p.output_tok_s_per_gpu))} unit="tok/s per GPU"
+                    error={tok_s_error}
                     definition={glossary::THROUGHPUT.definition} />
                 <Metric name="tok_s_per_user" label="Interactivity"
                     value={group_thousands(&format_number(p.tok_s_per_user))} unit="tok/s per user"
