@@ -396,53 +396,62 @@ fn plans_meet_their_slo_in_the_simulator() {
     }
 }
 
-/// The page's Plan panel searches with analytic tails and then checks its listed candidates in
-/// the simulator (`slo_sim::check_in_simulator`): what it keeps carries simulated tails that
-/// meet the SLO, and what it drops is explained in `rejected`. MoE (gpt-oss-120b) at the
-/// contradiction's lengths, where the analytic tails alone are too optimistic near saturation.
+/// The page's Plan panel and the client report plan as `servecost plan` does
+/// (`page::decisions::plan_request`): an analytic search, then the cheapest re-searched with
+/// simulated tails, each at the largest batch they allow. Every listed candidate carries
+/// simulated tails that meet the SLO, and "costs more" names the cheapest listed one. The
+/// default scenario (lognormal chat lengths) at P90 TPOT 50 ms and 20 requests/s: the analytic
+/// tails are optimistic at each candidate's edge, and checking only the five listed at their
+/// analytic batch dropped them all ("No configuration met the SLO" beside "73 met").
 #[test]
-fn the_panels_plan_keeps_only_what_the_simulator_confirms() {
-    use servecost::decide::plan::{plan, PlanInput, PlanRequest};
-    use servecost::model::slo::SloInput;
-    let request = PlanRequest::try_from(PlanInput {
-        base: ScenarioInput {
-            model: "gpt-oss-120b".into(),
-            input_len: 1000.0,
-            output_len: 1000.0,
-            length_dist: "fixed".into(),
-            ..ScenarioInput::default()
-        },
-        traffic_tok_s: Some(50_000.0),
-        traffic_req_s: None,
-        slo: SloInput {
-            // Above the generic profile's fitted 150 ms server overhead per request.
-            ttft_ms: Some(400.0),
-            tpot_ms: Some(30.0),
-            percentile: Some(90.0),
-            method: Some("analytic".into()),
-        },
-        gpus_allowed: vec!["b200".into(), "h100-sxm".into()],
-        price_tier: None,
-        top: Some(6.0),
-        ..PlanInput::default()
-    })
+fn the_panels_plan_lists_what_the_simulator_confirms() {
+    use servecost::decide::plan::plan;
+    use servecost::model::economics::PriceTier;
+    let (view, notices) =
+        servecost::share::decode("v=1&slo-tpot-ms=50&slo-ttft-ms=2000&traffic=20");
+    assert!(notices.is_empty(), "{notices:?}");
+    let scenario = Scenario::try_from(view.scenario.clone()).expect("default scenario");
+    let req_s =
+        servecost::page::decisions::traffic_req_s(&view.decision, 1155.0, 211.0).expect("traffic");
+    let request = servecost::page::decisions::plan_request(
+        &scenario,
+        &view.decision,
+        PriceTier::Typical,
+        req_s * 211.0,
+        Vec::new(),
+        5,
+    )
     .expect("valid plan");
-    let mut found = plan(&request).expect("plan runs");
-    let listed = found.candidates.len();
-    let rejected_before = found.rejected.len();
-    servecost::decide::slo_sim::check_in_simulator(&mut found, &request);
-    assert_eq!(
-        found.candidates.len() + found.rejected.len() - rejected_before,
-        listed
-    );
-    assert!(!found.candidates.is_empty());
+    let slo = request.slo.expect("an SLO");
+    let found = plan(&request).expect("plan runs");
+    assert_eq!(found.candidates.len(), 5, "{:?}", found.rejected);
     for c in &found.candidates {
-        assert_eq!(c.latency_method, "simulated");
-        assert!(c.ttft_ms <= 400.0 && c.tpot_ms <= 30.0, "{c:?}");
-    }
-    for r in found.rejected.iter().skip(rejected_before) {
+        assert_eq!(c.latency_method, "simulated", "{c:?}");
         assert!(
-            r.reason.starts_with("misses the SLO in simulation"),
+            c.ttft_ms <= slo.ttft_ms && c.tpot_ms <= slo.tpot_ms,
+            "{c:?}"
+        );
+    }
+    // Every configuration searched is listed or says why not (those never simulated too).
+    assert_eq!(
+        found.candidates.len() + found.rejected.len(),
+        found.searched,
+        "{:?}",
+        found.rejected
+    );
+    assert!(found.met_analytic > found.feasible);
+    assert!(found.rejected.iter().any(|r| r
+        .reason
+        .starts_with("not simulated: meets the SLO by the analytic tails")));
+    let cheapest = found.candidates[0].usd_per_month;
+    for r in found
+        .rejected
+        .iter()
+        .filter(|r| r.reason.starts_with("costs more"))
+    {
+        assert!(
+            r.reason
+                .ends_with(&format!("vs ${cheapest:.0}/month for the cheapest")),
             "{r:?}"
         );
     }

@@ -694,7 +694,7 @@ async fn the_plan_button_ranks_the_cheapest_configurations_and_apply_loads_one()
         "ranked: {months:?}"
     );
     assert!(text(&root, "#plan-rejected").contains("Why the others lost"));
-    // Each listed candidate was checked in the simulator; the table downloads as CSV.
+    // Each listed candidate's tails come from the simulator; the table downloads as CSV.
     assert_eq!(count(&root, "#plan-results [data-col=\"slo_check\"]"), rows);
     assert!(text(
         &root,

@@ -345,8 +345,11 @@ pub struct Plan {
     pub rejected: Vec<Rejected>,
     /// Catalog GPUs left out of a search over the whole catalog (no price, incomplete spec).
     pub skipped: Vec<Skipped>,
-    /// Every candidate that met the SLO (the top `K` are in `candidates`).
+    /// Every candidate that met the SLO (the top `K` are in `candidates`): in the simulator when
+    /// the plan verifies with it (`verify_with_simulator`), which it does for the cheapest only.
     pub feasible: usize,
+    /// Every candidate that met the SLO by the analytic tails, before any simulation.
+    pub met_analytic: usize,
     /// Configurations searched (GPU × precision × TP).
     pub searched: usize,
 }
@@ -436,6 +439,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
         false => Vec::new(),
     };
     let searched = feasible.len() + disaggregated.len() + rejected.len();
+    let met_analytic = feasible.len() + disaggregated.len();
     sort(&mut feasible);
     if let (true, Some(slo)) = (request.verify_with_simulator, &request.slo) {
         feasible = verify(feasible, request, slo, &mut rejected);
@@ -469,6 +473,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
         rejected,
         skipped,
         feasible: count,
+        met_analytic,
         searched,
     })
 }
@@ -539,10 +544,14 @@ fn verify(
     slo: &Slo,
     rejected: &mut Vec<Rejected>,
 ) -> Vec<Candidate> {
-    let budget = request.top.max(1) * 3 + 3;
+    let top = request.top.max(1);
+    let budget = top * 3 + 3;
     let mut verified = Vec::new();
-    for candidate in candidates.into_iter().take(budget) {
-        if verified.len() >= request.top.max(1) {
+    let mut candidates = candidates.into_iter();
+    for candidate in candidates.by_ref().take(budget) {
+        if verified.len() >= top {
+            // Not simulated: say so, as for the rest below.
+            rejected.push(not_simulated(&candidate, top, None));
             break;
         }
         let input = ScenarioInput {
@@ -582,7 +591,31 @@ fn verify(
             }),
         }
     }
+    // Every candidate left met the SLO by the analytic tails but was never simulated: the
+    // listed ones were found first. Named, so "why the others lost" accounts for them all.
+    let budget_spent = (verified.len() < top).then_some(budget);
+    rejected.extend(candidates.map(|candidate| not_simulated(&candidate, top, budget_spent)));
     verified
+}
+
+/// Why a candidate that met the SLO by the analytic tails is not listed when the plan verifies
+/// with the simulator: it was never simulated, because the `top` listed (cheaper by those tails)
+/// were confirmed first, or because the simulator's `budget` of candidates was spent on cheaper
+/// ones.
+fn not_simulated(candidate: &Candidate, top: usize, budget: Option<usize>) -> Rejected {
+    let why = match budget {
+        None => format!("the {top} listed, cheaper by those tails, met it in the simulator first"),
+        Some(budget) => format!("only the {budget} cheapest by those tails are simulated"),
+    };
+    Rejected {
+        gpu: candidate.gpu.clone(),
+        tp: candidate.tp,
+        precision: candidate.precision,
+        reason: format!(
+            "not simulated: meets the SLO by the analytic tails at ${:.0}/month, but {why}",
+            candidate.usd_per_month
+        ),
+    }
 }
 
 /// The best operating point of one replica configuration and what the traffic then costs.

@@ -101,54 +101,6 @@ pub fn with_simulated_headline(scenario: &Scenario, point: &OperatingPoint) -> O
     point
 }
 
-/// Check a plan's listed candidates in the simulator, one closed-loop run each at its batch on
-/// one replica (`simulated_tail`, what `servecost simulate` runs on that configuration), for a
-/// plan searched with analytic tails (the page's Plan panel, which cannot afford the simulated
-/// SLO search): a candidate whose simulated tails meet the SLO takes them (`latency_method`
-/// "simulated"); one that misses moves to `rejected` with the simulated figures, so a plan never
-/// recommends a configuration its simulator shows missing the SLO (issue 12 §5). Without an SLO
-/// there is nothing to check.
-pub fn check_in_simulator(
-    plan: &mut crate::decide::plan::Plan,
-    request: &crate::decide::plan::PlanRequest,
-) {
-    let Some(slo) = request.slo.as_ref() else {
-        return;
-    };
-    let candidates = std::mem::take(&mut plan.candidates);
-    for mut candidate in candidates {
-        let input = crate::scenario::ScenarioInput {
-            gpu_count: f64::from(candidate.gpus_per_replica),
-            concurrency: f64::from(candidate.concurrency),
-            ..crate::decide::sizing::candidate_input(&request.base, &candidate)
-        };
-        let tail = Scenario::try_from(input)
-            .ok()
-            .and_then(|scenario| simulated_tail(&scenario, slo.percentile));
-        match tail {
-            Some((tail, _)) if tail.ttft_ms <= slo.ttft_ms && tail.tpot_ms <= slo.tpot_ms => {
-                candidate.ttft_ms = tail.ttft_ms;
-                candidate.tpot_ms = tail.tpot_ms;
-                candidate.percentile = Some(slo.percentile);
-                candidate.latency_method = "simulated";
-                plan.candidates.push(candidate);
-            }
-            missed => plan.rejected.push(crate::decide::plan::Rejected {
-                gpu: candidate.gpu.clone(),
-                tp: candidate.tp,
-                precision: candidate.precision,
-                reason: match missed {
-                    Some((tail, _)) => format!(
-                        "misses the SLO in simulation at batch {} (the analytic estimate passed): P{} TTFT {:.0} ms, TPOT {:.1} ms",
-                        candidate.concurrency, slo.percentile, tail.ttft_ms, tail.tpot_ms
-                    ),
-                    None => "could not be simulated".into(),
-                },
-            }),
-        }
-    }
-}
-
 /// The highest-throughput concurrency whose simulated tails meet the SLO. Latency grows with
 /// concurrency, so the grid is scanned upward and stops after the first two misses in a row.
 pub fn best_point_meeting_simulated(

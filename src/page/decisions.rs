@@ -296,9 +296,13 @@ pub fn plan_price_tier(
 }
 
 /// The plan the Plan panel and the client report run: `scenario`'s model and workload at
-/// `traffic_tok_s` output tokens/s under the decision inputs' SLO (analytic search; the caller
-/// checks the listed candidates in the simulator) and buyer's rules, over `allowed` GPUs
-/// (empty: every catalog GPU with a price), `top` candidates.
+/// `traffic_tok_s` output tokens/s under the decision inputs' SLO and buyer's rules, over
+/// `allowed` GPUs (empty: every catalog GPU with a price), `top` candidates. As `servecost plan`
+/// does: an analytic search, then the cheapest re-searched with simulated percentiles
+/// (`decide::plan`'s verification, each at the largest batch its simulated tails allow). Only
+/// checking the listed candidates at their analytic batch dropped them all whenever the analytic
+/// tails were optimistic at the edge (lognormal lengths), so the page said "No configuration met
+/// the SLO" where the CLI listed five.
 pub fn plan_request(
     scenario: &Scenario,
     decision: &DecisionInput,
@@ -312,7 +316,7 @@ pub fn plan_request(
         traffic_tok_s: Some(traffic_tok_s),
         traffic_req_s: None,
         slo: SloInput {
-            method: Some(SloMethod::Analytic.id().into()),
+            method: Some(SloMethod::Simulated.id().into()),
             ..decision.slo_input()
         },
         gpus_allowed: allowed,

@@ -11,14 +11,14 @@
 //! Pure: everything is recomputed from the view's inputs by the same model the page runs
 //! (`Scenario::try_from`, `sweep`, `evaluate`, `decide::*`); the caller gives the date and the
 //! link (the core has no clock, and the page knows its own address). The plan is the Plan
-//! panel's search (analytic ranking, the cheapest candidates checked in the simulator) over the
-//! GPUs the decision inputs allow, at the decision inputs' traffic.
+//! panel's search (analytic ranking, the cheapest re-searched with simulated tails, as
+//! `servecost plan` does) over the GPUs the decision inputs allow, at the decision inputs' traffic.
 
 use crate::decide::leaderboard::leaderboard;
 use crate::decide::plan::{plan, Plan};
 use crate::decide::pricing::{price_provenance, PointCost};
 use crate::decide::sizing::{size_for_traffic, slo_sweep};
-use crate::decide::slo_sim::{check_in_simulator, simulated_tail};
+use crate::decide::slo_sim::simulated_tail;
 use crate::model::economics::PriceTier;
 use crate::model::expected_error::{plus_minus, point_errors, throughput_by_regime, Class};
 use crate::model::pareto::Curve;
@@ -421,19 +421,33 @@ fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
              <th>$/M output</th><th>Utilized</th></tr></thead><tbody>{rows}</tbody></table>"
         )
     };
-    // The near misses first (they met memory, missed a target), then what did not fit.
-    let mut rejected: Vec<_> = found.rejected.iter().collect();
-    rejected.sort_by_key(|r| r.reason.starts_with("does not fit"));
-    let unfit = rejected
-        .iter()
-        .filter(|r| r.reason.starts_with("does not fit"))
-        .count();
+    // The near misses first (they met memory, missed a target), then those that met the SLO but
+    // cost more, then what did not fit. Those never simulated (the listed ones, cheaper by the
+    // analytic tails, were confirmed first) are counted, not listed one by one.
+    let kind = |r: &crate::decide::plan::Rejected| {
+        if r.reason.starts_with("does not fit") {
+            3
+        } else if r.reason.starts_with("not simulated") {
+            2
+        } else if r.reason.starts_with("costs more") {
+            1
+        } else {
+            0
+        }
+    };
+    let count = |k: usize| found.rejected.iter().filter(|r| kind(r) == k).count();
     let summary = format!(
-        "<p class=\"meta\">{} configurations lost: {} missed the SLO or the traffic, {unfit} did \
-         not fit in GPU memory.</p>",
-        rejected.len(),
-        rejected.len() - unfit
+        "<p class=\"meta\">{} configurations lost: {} missed the SLO or the traffic, {} met it \
+         but cost more, {} met it by the analytic tails but were not simulated (the listed ones, \
+         cheaper by those tails, were confirmed first), {} did not fit in GPU memory.</p>",
+        found.rejected.len(),
+        count(0),
+        count(1),
+        count(2),
+        count(3)
     );
+    let mut rejected: Vec<_> = found.rejected.iter().filter(|r| kind(r) != 2).collect();
+    rejected.sort_by_key(|r| kind(r));
     let lost: String = rejected
         .iter()
         .take(REPORT_REJECTED)
@@ -454,6 +468,20 @@ fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
             )
         }))
         .collect();
+    let listed = found.candidates.len();
+    let how = if found.met_analytic == found.feasible {
+        format!(
+            "{} met the targets; the cheapest {listed} are listed.",
+            found.feasible
+        )
+    } else {
+        format!(
+            "{} met the SLO by the analytic tails; the cheapest were re-searched in the simulator \
+             and {} met it there; the cheapest {listed} are listed, each at the largest batch \
+             whose simulated tails meet the SLO.",
+            found.met_analytic, found.feasible
+        )
+    };
     let more = rejected.len().saturating_sub(REPORT_REJECTED);
     let more = if more > 0 {
         format!("<p class=\"meta\">and {more} more configurations that lost.</p>")
@@ -462,13 +490,10 @@ fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
     };
     format!(
         "<section><h2>Plan: the cheapest deployments for {} </h2><p class=\"meta\">{} \
-         configurations searched (GPU × precision × TP), {} met the SLO; the cheapest {} are \
-         listed, their tails checked in the simulator where marked.</p>{candidates}\
+         configurations searched (GPU × precision × TP), {how}</p>{candidates}\
          <h3>Why the others lost</h3>{summary}<ul class=\"lost\">{lost}</ul>{more}</section>",
         escape(&scenario.model.name),
         found.searched,
-        found.feasible,
-        found.candidates.len(),
     )
 }
 
@@ -485,9 +510,7 @@ fn run_plan(scenario: &Scenario, view: &ViewState, req_s: f64) -> Result<Plan, S
         allowed,
         REPORT_PLAN_TOP,
     )?;
-    let mut found = plan(&request)?;
-    check_in_simulator(&mut found, &request);
-    Ok(found)
+    plan(&request)
 }
 
 /// Rows of the leaderboard the report lists.

@@ -118,3 +118,33 @@ fn api_prices_show_their_date_or_say_they_are_undated() {
         "one date or `undated` per row: {api}"
     );
 }
+
+/// The plan in the report lists what the simulator confirms (`page::decisions::plan_request`):
+/// for the default scenario at P90 TPOT 50 ms and 20 requests/s it used to list none ("No
+/// configuration met the SLO") beside "73 met the SLO", and "costs more than the cheapest"
+/// named a cheapest that was not listed.
+#[test]
+fn the_plan_lists_simulated_candidates_and_accounts_for_the_rest() {
+    let html = report("v=1&slo-tpot-ms=50&slo-ttft-ms=2000&traffic=20");
+    let plan = html
+        .split("Plan: the cheapest deployments")
+        .nth(1)
+        .and_then(|rest| rest.split("</section>").next())
+        .expect("the plan section");
+    assert!(!plan.contains("No configuration met"), "{plan}");
+    assert_eq!(
+        plan.matches("simulated)</td>").count(),
+        crate::page::report::REPORT_PLAN_TOP,
+        "{plan}"
+    );
+    assert!(
+        plan.contains(
+            "met the SLO by the analytic tails; the cheapest were re-searched in the simulator"
+        ),
+        "{plan}"
+    );
+    assert!(
+        plan.contains("were not simulated (the listed ones"),
+        "{plan}"
+    );
+}

@@ -109,10 +109,26 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
         percent(d.input.max_utilization),
         d.input.gpus_per_node
     );
-    // Checked once, as the CLI's `plan` is; the search uses the analytic tails, and the listed
-    // candidates are then checked in the simulator (`slo_sim::check_in_simulator`).
+    // Checked once, as the CLI's `plan` is; the search uses the analytic tails, and the cheapest
+    // are then re-searched with simulated ones (`page::decisions::plan_request`).
     let request = plan_request(s, &d.input, tier, traffic, allowed, PLAN_TOP)?;
     Ok((request, target))
+}
+
+/// How many configurations meet the targets: by the analytic tails, and in the simulator for the
+/// cheapest, which the plan re-searched there (`page::decisions::plan_request`).
+fn met_line(target: &str, found: &crate::decide::plan::Plan) -> String {
+    if found.met_analytic == found.feasible {
+        format!(
+            "{target}: {} of {} configurations meet the targets.",
+            found.feasible, found.searched
+        )
+    } else {
+        format!(
+            "{target}: {} of {} configurations meet the targets by the analytic tails; the cheapest were re-searched in the simulator, and {} meet them there.",
+            found.met_analytic, found.searched, found.feasible
+        )
+    }
 }
 
 fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &LatestState) -> Html {
@@ -202,11 +218,8 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
             decisions.dispatch(DecisionAction::PlanStarted);
             let decisions = decisions.clone();
             Timeout::new(PAINT_DELAY_MS, move || {
-                // Analytic search, then the listed candidates checked in the simulator.
-                let result = plan(&request).map(|mut found| {
-                    crate::decide::slo_sim::check_in_simulator(&mut found, &request);
-                    found
-                });
+                // Analytic search, then the cheapest re-searched in the simulator.
+                let result = plan(&request);
                 decisions.dispatch(DecisionAction::PlanFinished(PlanStatus::Done {
                     result: Shared::new(result),
                     base: Shared::new(request.base.clone()),
@@ -308,7 +321,7 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
             if !left_out.is_empty() {
                 <p class="hint" id="plan-skipped">{ format!("Not listed (no typical rental price in the catalog, or an incomplete spec): {}.", left_out.join(", ")) }</p>
             }
-            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8, up to one server) × ticked precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas that the traffic fills at most the utilization ceiling of their capacity (whole servers once past one); 4-bit weights (FP4, INT4) can cost accuracy, which the model does not predict, so they are left out unless ticked and flagged † when listed; the listed ones are then checked in the simulator at that batch, and any that misses the SLO there is dropped (see why the others lost). Prices: the tier chosen in Cost (a catalog quote, dated; or owned hardware, the same capex per GPU for every GPU type; typical when the price is your own)." }</p>
+            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8, up to one server) × ticked precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas that the traffic fills at most the utilization ceiling of their capacity (whole servers once past one); 4-bit weights (FP4, INT4) can cost accuracy, which the model does not predict, so they are left out unless ticked and flagged † when listed; the cheapest are then re-searched in the simulator, each at the largest batch whose simulated tails meet the SLO, as `servecost plan` does (any that meets it at no batch is dropped: see why the others lost). Prices: the tier chosen in Cost (a catalog quote, dated; or owned hardware, the same capex per GPU for every GPU type; typical when the price is your own)." }</p>
             <div class="panel-head">
                 <button type="button" class="button" id="plan-run" disabled={running || now.is_err()} onclick={on_run}>
                     { if running { "Searching…" } else { "Find the cheapest" } }
@@ -324,7 +337,7 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
                 { match &**result {
                     Err(why) => html! { <p class="notice" role="alert">{ format!("The plan could not run: {why}.") }</p> },
                     Ok(found) => html! { <>
-                        <p class="hint">{ format!("{}: {} of {} configurations meet the targets.", target, found.feasible, found.searched) }</p>
+                        <p class="hint">{ met_line(target, found) }</p>
                         if found.candidates.is_empty() {
                             <p class="notice" role="status">{ "No configuration meets the targets. See why below; loosen the SLO or allow more GPUs." }</p>
                         } else {
