@@ -259,11 +259,8 @@ fn price_text(scenario: &Scenario, view: &ViewState) -> String {
         Some(usd) => {
             let ownership = view.decision.ownership();
             let owned = PriceTier::Owned.price_with(gpu, ownership.as_ref());
-            format!(
-                "${} ({})",
-                format_number(usd),
-                price_provenance(gpu, usd, owned)
-            )
+            // As typed or quoted (3.125, not 3 significant figures' 3.12).
+            format!("${usd} ({})", price_provenance(gpu, usd, owned))
         }
     }
 }

@@ -78,6 +78,9 @@ fn a_typed_price_is_your_price_and_no_traffic_means_no_plan() {
     );
     assert!(html.contains("No traffic level is set"));
     assert!(!html.contains("Why the others lost"));
+    // A price is shown as given, not rounded to three significant figures ($3.12).
+    let default = report("v=1&traffic=");
+    assert!(default.contains("$3.125 (your price)"), "{default}");
 }
 
 #[test]
