@@ -99,16 +99,19 @@ fn escape_covers_markup_and_quotes() {
     );
 }
 
+/// The report's text after the first `start` up to the next `end`.
+fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    html.split_once(start)
+        .and_then(|(_, rest)| rest.split(end).next())
+        .unwrap_or_else(|| panic!("no {start:?} in the report"))
+}
+
 /// Every API price in the report carries its date, or says that its source gives none (the
 /// catalog's Groq and Novita prices for Llama 3.1 70B are undated; Together AI's is dated).
 #[test]
 fn api_prices_show_their_date_or_say_they_are_undated() {
     let html = report("v=1&model=llama-3.1-70b&gpu=h100-sxm&gpus=8&concurrency=64");
-    let api = html
-        .split("Against API prices")
-        .nth(1)
-        .and_then(|rest| rest.split("</table>").next())
-        .expect("the API comparison's table");
+    let api = between(&html, "Against API prices", "</table>");
     assert!(api.contains("</a>, as of 2025-07-03"), "{api}");
     assert_eq!(
         api.matches("</a>, undated").count(),
@@ -129,11 +132,7 @@ fn api_prices_show_their_date_or_say_they_are_undated() {
 #[test]
 fn the_plan_lists_simulated_candidates_and_accounts_for_the_rest() {
     let html = report("v=1&slo-tpot-ms=50&slo-ttft-ms=2000&traffic=20");
-    let plan = html
-        .split("Plan: the cheapest deployments")
-        .nth(1)
-        .and_then(|rest| rest.split("</section>").next())
-        .expect("the plan section");
+    let plan = between(&html, "Plan: the cheapest deployments", "</section>");
     assert!(!plan.contains("No configuration met"), "{plan}");
     assert_eq!(
         plan.matches("simulated)</td>").count(),
