@@ -558,20 +558,6 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
 
 // ------------------------------------------- decision tools: compare, plan, calibrate, cost
 
-/// Wait `ms` milliseconds for a timer-driven update (the plan search runs after a paint).
-async fn wait_ms(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .expect("timer");
-    yew::scheduler::flush().await;
-}
-
 async fn click(root: &web_sys::Element, selector: &str) {
     let element: web_sys::HtmlElement = find(root, selector).dyn_into().expect("an element");
     element.click();
@@ -670,12 +656,13 @@ async fn the_plan_button_ranks_the_cheapest_configurations_and_apply_loads_one()
     assert_eq!(input_value(&root, "#max-utilization"), "0.8");
     assert_eq!(input_value(&root, "#gpus-per-node"), "8");
     click(&root, "#plan-run").await;
-    for _ in 0..100 {
-        if count(&root, "#plan-results") > 0 {
-            break;
-        }
-        wait_ms(50).await;
-    }
+    // The cheapest are re-searched in the simulator (about 1.5 s in a release build here; this
+    // is a debug build on a machine that may be busy): the bound is generous, speed is not
+    // what this checks.
+    assert!(
+        eventually(30_000, || count(&root, "#plan-results") > 0).await,
+        "the plan finishes"
+    );
     let rows = count(&root, "#plan-results tbody tr");
     assert!(rows >= 2, "{rows} candidates");
     let months: Vec<f64> = (1..=rows)
