@@ -443,6 +443,18 @@ fn the_panels_plan_lists_what_the_simulator_confirms() {
     assert!(found.rejected.iter().any(|r| r
         .reason
         .starts_with("not simulated: meets the SLO by the analytic tails")));
+    // Each loss's kind (the report groups by it) agrees with the words of its reason.
+    use servecost::decide::plan::Lost;
+    for r in &found.rejected {
+        let opening = match r.lost {
+            Lost::DoesNotFit => "does not fit",
+            Lost::NotSimulated => "not simulated",
+            Lost::CostsMore => "costs more",
+            Lost::NoPrice => "no ",
+            Lost::MissedTarget => "",
+        };
+        assert!(r.reason.starts_with(opening), "{r:?}");
+    }
     let cheapest = found.candidates[0].usd_per_month;
     for r in found
         .rejected

@@ -46,11 +46,6 @@ impl ApiPrice {
         })
     }
 
-    /// The price's date as a reader sees it: `as_of`, or `UNDATED` when the source gives none.
-    pub fn dated(&self) -> &str {
-        dated(&self.as_of)
-    }
-
     /// Blended price at `input_per_output` input tokens per output token (3 for the usual 3:1).
     pub fn blended(&self, input_per_output: f64) -> f64 {
         (input_per_output * self.usd_per_m_input + self.usd_per_m_output) / (input_per_output + 1.0)
@@ -69,7 +64,7 @@ mod tests {
             prices
                 .iter()
                 .find(|p| p.provider == provider)
-                .map(|p| p.dated())
+                .map(|p| dated(&p.as_of))
         };
         assert_eq!(date("Novita"), Some(UNDATED));
         assert_eq!(date("Together AI"), Some("2025-07-03"));

@@ -299,7 +299,25 @@ pub struct Rejected {
     pub gpu: String,
     pub tp: u32,
     pub precision: &'static str,
+    /// What kind of loss (the client report groups them by it); `reason` says it in words.
+    #[serde(skip)]
+    pub lost: Lost,
     pub reason: String,
+}
+
+/// The kinds of loss, in the order the report lists them: near misses first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Lost {
+    /// Fits, but misses an SLO target (analytic or simulated) or cannot carry the traffic.
+    MissedTarget,
+    /// No price in the chosen tier, so no cost to rank by.
+    NoPrice,
+    /// Meets the SLO, but cheaper ones fill the list.
+    CostsMore,
+    /// Meets the SLO by the analytic tails, never simulated: the listed ones were confirmed first.
+    NotSimulated,
+    /// The weights and one request's KV cache do not fit in GPU memory.
+    DoesNotFit,
 }
 
 /// A catalog GPU a plan over the whole catalog did not search, and why.
@@ -354,6 +372,27 @@ pub struct Plan {
     pub searched: usize,
 }
 
+impl Plan {
+    /// How many configurations meet the targets, in words, for the Plan panel and the client
+    /// report: by the analytic tails, and in the simulator when the plan re-searched the
+    /// cheapest there ("73 of 104 configurations meet the targets by the analytic tails; the
+    /// cheapest were re-searched in the simulator, and 8 meet them there").
+    pub fn met(&self) -> String {
+        if self.met_analytic == self.feasible {
+            format!(
+                "{} of {} configurations meet the targets",
+                self.feasible, self.searched
+            )
+        } else {
+            format!(
+                "{} of {} configurations meet the targets by the analytic tails; the cheapest were \
+                 re-searched in the simulator, and {} meet them there",
+                self.met_analytic, self.searched, self.feasible
+            )
+        }
+    }
+}
+
 /// Search the space. Errors only for bad requests (traffic not positive, no GPU to try).
 pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     if !(request.traffic_output_tok_s > 0.0 && request.traffic_output_tok_s.is_finite()) {
@@ -395,18 +434,22 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     for gpu in gpus.iter().copied().filter(|_| search.aggregated) {
         for precision in request.precisions.iter().copied() {
             for tp in request.tp_choices() {
-                let reject = |reason: String| Rejected {
+                let reject = |lost: Lost, reason: String| Rejected {
                     gpu: gpu.id.clone(),
                     tp,
                     precision: precision.id(),
+                    lost,
                     reason,
                 };
                 let Some(price) = request.price(gpu) else {
-                    rejected.push(reject(format!(
-                        "no {} price for {} in the catalog",
-                        request.price_tier.id(),
-                        gpu.name
-                    )));
+                    rejected.push(reject(
+                        Lost::NoPrice,
+                        format!(
+                            "no {} price for {} in the catalog",
+                            request.price_tier.id(),
+                            gpu.name
+                        ),
+                    ));
                     continue;
                 };
                 let input = ScenarioInput {
@@ -423,13 +466,16 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
                 let scenario = match Scenario::try_from(input) {
                     Ok(s) => s,
                     Err(e) => {
-                        rejected.push(reject(format!("does not fit: {}", e.message)));
+                        rejected.push(reject(
+                            Lost::DoesNotFit,
+                            format!("does not fit: {}", e.message),
+                        ));
                         continue;
                     }
                 };
                 match evaluate_candidate(&scenario, request) {
                     Ok(candidate) => feasible.push(candidate),
-                    Err(reason) => rejected.push(reject(reason)),
+                    Err(reason) => rejected.push(reject(Lost::MissedTarget, reason)),
                 }
             }
         }
@@ -460,6 +506,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
             gpu: lost.gpu.clone(),
             tp: lost.tp,
             precision: lost.precision,
+            lost: Lost::CostsMore,
             reason: format!(
                 "costs more: ${:.0}/month vs ${:.0}/month for the cheapest",
                 lost.usd_per_month,
@@ -584,6 +631,7 @@ fn verify(
                 gpu: candidate.gpu.clone(),
                 tp: candidate.tp,
                 precision: candidate.precision,
+                lost: Lost::MissedTarget,
                 reason: format!(
                     "misses the SLO in simulation (the analytic estimate passed): no concurrency meets P{} TTFT ≤ {} ms and TPOT ≤ {} ms",
                     slo.percentile, slo.ttft_ms, slo.tpot_ms
@@ -611,6 +659,7 @@ fn not_simulated(candidate: &Candidate, top: usize, budget: Option<usize>) -> Re
         gpu: candidate.gpu.clone(),
         tp: candidate.tp,
         precision: candidate.precision,
+        lost: Lost::NotSimulated,
         reason: format!(
             "not simulated: meets the SLO by the analytic tails at ${:.0}/month, but {why}",
             candidate.usd_per_month

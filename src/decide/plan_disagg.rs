@@ -10,7 +10,7 @@
 //! replicates the unit to the traffic: Zhong et al., OSDI '24, §4.1 "placement for
 //! high node-affinity clusters"); so does NVIDIA AIConfigurator for xPyD.
 
-use super::plan::{Candidate, PlanRequest, Rejected, TP_CHOICES};
+use super::plan::{Candidate, Lost, PlanRequest, Rejected, TP_CHOICES};
 use crate::catalog::Gpu;
 use crate::model::economics::{replicas_needed, HOURS_PER_MONTH};
 use crate::model::precision::Precision;
@@ -136,23 +136,27 @@ pub fn disaggregated_candidates(
             let found = feasible.len();
             for (x, tp_p, y, tp_d) in unit_shapes() {
                 let pools = pools_of((x, tp_p, y, tp_d));
-                let reject = |reason: String| Rejected {
+                let reject = |lost: Lost, reason: String| Rejected {
                     gpu: gpu.id.clone(),
                     tp: tp_d,
                     precision: precision.id(),
+                    lost,
                     reason: format!("{x}P(TP{tp_p}) + {y}D(TP{tp_d}): {reason}"),
                 };
                 let input = unit_input(&request.base, gpu, precision, Some(price), &pools);
                 let scenario = match Scenario::try_from(input) {
                     Ok(s) => s,
                     Err(e) => {
-                        lost.push(reject(format!("does not fit: {}", e.message)));
+                        lost.push(reject(
+                            Lost::DoesNotFit,
+                            format!("does not fit: {}", e.message),
+                        ));
                         continue;
                     }
                 };
                 match unit_candidate(&scenario, request, pools) {
                     Ok(c) => feasible.push(c),
-                    Err(reason) => lost.push(reject(reason)),
+                    Err(reason) => lost.push(reject(Lost::MissedTarget, reason)),
                 }
             }
             // One line per GPU and precision where no unit qualified (the last unit's reason),
@@ -252,6 +256,7 @@ pub fn verify_disaggregated(
                 gpu: candidate.gpu.clone(),
                 tp: candidate.tp,
                 precision: candidate.precision,
+                lost: Lost::MissedTarget,
                 reason: format!(
                     "{}P(TP{}) + {}D(TP{}): misses the SLO in simulation (the analytic estimate passed)",
                     pools.prefill_replicas, pools.prefill_tp, pools.decode_replicas, pools.decode_tp

@@ -15,7 +15,7 @@
 //! `servecost plan` does) over the GPUs the decision inputs allow, at the decision inputs' traffic.
 
 use crate::decide::leaderboard::leaderboard;
-use crate::decide::plan::{plan, Plan};
+use crate::decide::plan::{plan, Lost, Plan};
 use crate::decide::pricing::{price_provenance, PointCost};
 use crate::decide::sizing::{size_for_traffic, slo_sweep};
 use crate::decide::slo_sim::simulated_tail;
@@ -418,33 +418,30 @@ fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
              <th>$/M output</th><th>Utilized</th></tr></thead><tbody>{rows}</tbody></table>"
         )
     };
-    // The near misses first (they met memory, missed a target), then those that met the SLO but
-    // cost more, then what did not fit. Those never simulated (the listed ones, cheaper by the
-    // analytic tails, were confirmed first) are counted, not listed one by one.
-    let kind = |r: &crate::decide::plan::Rejected| {
-        if r.reason.starts_with("does not fit") {
-            3
-        } else if r.reason.starts_with("not simulated") {
-            2
-        } else if r.reason.starts_with("costs more") {
-            1
-        } else {
-            0
-        }
+    // In `Lost`'s order: near misses first, what did not fit last. Those never simulated (the
+    // listed ones, cheaper by the analytic tails, were confirmed first) are counted, not listed
+    // one by one.
+    let count = |lost: Lost| found.rejected.iter().filter(|r| r.lost == lost).count();
+    let no_price = match count(Lost::NoPrice) {
+        0 => String::new(),
+        n => format!(", {n} had no price"),
     };
-    let count = |k: usize| found.rejected.iter().filter(|r| kind(r) == k).count();
     let summary = format!(
         "<p class=\"meta\">{} configurations lost: {} missed the SLO or the traffic, {} met it \
          but cost more, {} met it by the analytic tails but were not simulated (the listed ones, \
-         cheaper by those tails, were confirmed first), {} did not fit in GPU memory.</p>",
+         cheaper by those tails, were confirmed first), {} did not fit in GPU memory{no_price}.</p>",
         found.rejected.len(),
-        count(0),
-        count(1),
-        count(2),
-        count(3)
+        count(Lost::MissedTarget),
+        count(Lost::CostsMore),
+        count(Lost::NotSimulated),
+        count(Lost::DoesNotFit)
     );
-    let mut rejected: Vec<_> = found.rejected.iter().filter(|r| kind(r) != 2).collect();
-    rejected.sort_by_key(|r| kind(r));
+    let mut rejected: Vec<_> = found
+        .rejected
+        .iter()
+        .filter(|r| r.lost != Lost::NotSimulated)
+        .collect();
+    rejected.sort_by_key(|r| r.lost);
     let lost: String = rejected
         .iter()
         .take(REPORT_REJECTED)
@@ -465,20 +462,6 @@ fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
             )
         }))
         .collect();
-    let listed = found.candidates.len();
-    let how = if found.met_analytic == found.feasible {
-        format!(
-            "{} met the targets; the cheapest {listed} are listed.",
-            found.feasible
-        )
-    } else {
-        format!(
-            "{} met the SLO by the analytic tails; the cheapest were re-searched in the simulator \
-             and {} met it there; the cheapest {listed} are listed, each at the largest batch \
-             whose simulated tails meet the SLO.",
-            found.met_analytic, found.feasible
-        )
-    };
     let more = rejected.len().saturating_sub(REPORT_REJECTED);
     let more = if more > 0 {
         format!("<p class=\"meta\">and {more} more configurations that lost.</p>")
@@ -486,11 +469,12 @@ fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
         String::new()
     };
     format!(
-        "<section><h2>Plan: the cheapest deployments for {} </h2><p class=\"meta\">{} \
-         configurations searched (GPU × precision × TP), {how}</p>{candidates}\
+        "<section><h2>Plan: the cheapest deployments for {} </h2><p class=\"meta\">{} (GPU × \
+         precision × TP searched); the cheapest {} are listed.</p>{candidates}\
          <h3>Why the others lost</h3>{summary}<ul class=\"lost\">{lost}</ul>{more}</section>",
         escape(&scenario.model.name),
-        found.searched,
+        found.met(),
+        found.candidates.len(),
     )
 }
 
@@ -613,17 +597,15 @@ fn api_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
 
 /// An API price's source as a short link and its date (the catalog row it came from).
 fn api_source(price: &crate::model::economics::BreakEven) -> String {
-    let as_of = crate::catalog::dated(&price.as_of);
     let url = price.source.split_whitespace().next().unwrap_or_default();
     let host = url
         .split("//")
         .nth(1)
         .and_then(|rest| rest.split('/').next())
         .unwrap_or(url);
-    let date = if as_of == crate::catalog::UNDATED {
-        format!(", {as_of}")
-    } else {
-        format!(", as of {}", escape(as_of))
+    let date = match crate::catalog::dated(&price.as_of) {
+        crate::catalog::UNDATED => format!(", {}", crate::catalog::UNDATED),
+        as_of => format!(", as of {}", escape(as_of)),
     };
     format!("<a href=\"{}\">{}</a>{date}", escape(url), escape(host))
 }

@@ -141,7 +141,7 @@ fn the_plan_lists_simulated_candidates_and_accounts_for_the_rest() {
     );
     assert!(
         plan.contains(
-            "met the SLO by the analytic tails; the cheapest were re-searched in the simulator"
+            "meet the targets by the analytic tails; the cheapest were re-searched in the simulator"
         ),
         "{plan}"
     );

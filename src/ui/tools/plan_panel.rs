@@ -115,22 +115,6 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
     Ok((request, target))
 }
 
-/// How many configurations meet the targets: by the analytic tails, and in the simulator for the
-/// cheapest, which the plan re-searched there (`page::decisions::plan_request`).
-fn met_line(target: &str, found: &crate::decide::plan::Plan) -> String {
-    if found.met_analytic == found.feasible {
-        format!(
-            "{target}: {} of {} configurations meet the targets.",
-            found.feasible, found.searched
-        )
-    } else {
-        format!(
-            "{target}: {} of {} configurations meet the targets by the analytic tails; the cheapest were re-searched in the simulator, and {} meet them there.",
-            found.met_analytic, found.searched, found.feasible
-        )
-    }
-}
-
 fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &LatestState) -> Html {
     let onclick = {
         let (latest, input) = (latest.clone(), candidate_input(base, c));
@@ -337,7 +321,7 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
                 { match &**result {
                     Err(why) => html! { <p class="notice" role="alert">{ format!("The plan could not run: {why}.") }</p> },
                     Ok(found) => html! { <>
-                        <p class="hint">{ met_line(target, found) }</p>
+                        <p class="hint">{ format!("{target}: {}.", found.met()) }</p>
                         if found.candidates.is_empty() {
                             <p class="notice" role="status">{ "No configuration meets the targets. See why below; loosen the SLO or allow more GPUs." }</p>
                         } else {
