@@ -4,7 +4,7 @@
 //! capacity in a log grid, at two lengths, they agree within: output throughput 10 %, mean TPOT
 //! 15 %, mean TTFT 25 %. Points the analytic form marks `saturated` (the simulator's figures are
 //! then the headline) are checked for throughput and TPOT only. Run with `--nocapture` for the
-//! worst cases (docs/VALIDATION.md, "Analytic vs simulator", shows them).
+//! worst cases (docs/VALIDATION-NOTES.md, "Analytic vs simulator", shows them).
 
 #![allow(
     clippy::expect_used,

@@ -1,19 +1,23 @@
 //! Fidelity gate: the model against the published measurements (`data/measurements.csv`).
 //!
-//! **The gate is cross-validated error by group** (issue 12 §7): one GPU type at a time, then
-//! one model at a time, is held out whole; the engine profiles (`model::engine`) are fitted on
-//! the other groups' rows only (`calibration::profiles::fit_profiles`) and the held-out rows are
-//! predicted with them, through the same fallbacks a user gets (an engine or a stack without a
-//! training row runs the generic or the prior profile). So a row never grades knobs that its own
-//! GPU or model helped choose. Pooled over every held-out row, the median and p80 absolute
-//! errors of output tok/s, TPOT and TTFT must stay under the bounds below, which sit a modest
-//! margin above the errors measured when they were set (docs/VALIDATION.md, "Errors").
+//! **The gate is cross-validated error by group** (issues 12 §7 and 25 §4): one publication at a
+//! time (the primary gate: what a source the model never saw should expect), then one GPU type,
+//! then one model, is held out whole; the engine profiles (`model::engine`, per engine × stack ×
+//! deployment) are fitted on the other groups' rows only (`calibration::profiles::fit_profiles`)
+//! and the held-out rows are predicted with them, through the same fallbacks a user gets (an
+//! engine, stack or deployment without a training row runs the generic, shifted or prior
+//! profile). So a row never grades knobs that its own source, GPU or model helped choose. Pooled
+//! over every held-out row, the median and p80 absolute errors of output tok/s, TPOT and TTFT
+//! must stay under the bounds below, which sit a modest margin above the errors measured when
+//! they were set (docs/VALIDATION.md, "Errors").
 //!
-//! The issue's targets are medians of 15 % (tok/s), 15 % (TPOT) and 25 % (TTFT) in both
-//! cross-validations. Throughput meets them in both and TPOT held out by GPU type; TPOT held
-//! out by model (15.02 %) and TTFT do **not yet**: the bounds record where the model stands, so
-//! that a change that makes out-of-sample predictions worse fails, and `TARGETS` is printed
-//! beside the measured figures by `cross_validated_errors_report_against_the_targets`.
+//! Issue 25's targets are medians of 20 / 20 / 35 % (tok/s, TPOT, TTFT) held out by source and
+//! 15 / 15 / 30 % held out by GPU type and by model. Only throughput held out by source meets its
+//! target yet (TPOT and TTFT do not, nor any held out by GPU or model, with the stock rows in
+//! the file: bursts and ROCm stock runs): the bounds record where the model stands, so that a
+//! change that makes out-of-sample predictions worse fails, and
+//! `cross_validated_errors_report_against_the_targets` prints the targets beside the measured
+//! figures.
 //!
 //! The shipped profiles are the fit on the whole file (`shipped_profiles_are_the_fit`), and
 //! their in-sample errors are a secondary bound.
@@ -26,7 +30,7 @@
 )]
 
 use servecost::calibration::profiles::{
-    cross_validate_groups, fit_profiles, table, GroupBy, GroupReport,
+    cross_validate_groups, fit_profiles, table, GroupBy, GroupReport, ProfileFit,
 };
 use servecost::calibration::validate::{validate, Report, Summary};
 use servecost::catalog::csv::{parse_records, Record};
@@ -42,35 +46,40 @@ struct Bounds {
     ttft: (f64, f64),
 }
 
-/// Issue 12's targets for the cross-validated medians (tok/s, TPOT, TTFT).
-const TARGETS: (f64, f64, f64) = (0.15, 0.15, 0.25);
+/// Holding out one publication at a time (the primary gate). Measured when set (median / p80):
+/// tok/s 19.3 / 63.2 %, TPOT 25.1 / 50.8 %, TTFT 68.0 / 88.2 %.
+const BY_SOURCE: Bounds = Bounds {
+    throughput: (0.21, 0.66),
+    tpot: (0.27, 0.53),
+    ttft: (0.71, 0.91),
+};
 
 /// Holding out one GPU type at a time. Measured when set (median / p80):
-/// tok/s 12.9 / 53.5 %, TPOT 11.7 / 32.5 %, TTFT 36.5 / 63.3 %.
+/// tok/s 16.7 / 76.1 %, TPOT 30.3 / 53.9 %, TTFT 47.6 / 65.7 %.
 const BY_GPU: Bounds = Bounds {
-    throughput: (0.15, 0.57),
-    tpot: (0.14, 0.36),
-    ttft: (0.39, 0.67),
+    throughput: (0.18, 0.79),
+    tpot: (0.32, 0.56),
+    ttft: (0.50, 0.68),
 };
 
 /// Holding out one model at a time. Measured when set (median / p80):
-/// tok/s 12.6 / 60.6 %, TPOT 15.0 / 38.4 %, TTFT 72.2 / 86.1 %.
+/// tok/s 18.9 / 63.2 %, TPOT 24.5 / 52.9 %, TTFT 68.0 / 92.5 %.
 const BY_MODEL: Bounds = Bounds {
-    throughput: (0.15, 0.64),
-    tpot: (0.17, 0.41),
-    ttft: (0.75, 0.89),
+    throughput: (0.20, 0.66),
+    tpot: (0.26, 0.55),
+    ttft: (0.71, 0.95),
 };
 
 /// The shipped profiles on every row (in sample). Measured when set (median / p80):
-/// tok/s 8.7 / 30.4 %, TPOT 9.1 / 20.9 %, TTFT 16.5 / 34.5 %.
+/// tok/s 10.3 / 30.3 %, TPOT 13.6 / 40.7 %, TTFT 22.3 / 52.5 %.
 const IN_SAMPLE: Bounds = Bounds {
-    throughput: (0.11, 0.34),
-    tpot: (0.11, 0.24),
-    ttft: (0.19, 0.37),
+    throughput: (0.12, 0.32),
+    tpot: (0.15, 0.43),
+    ttft: (0.24, 0.55),
 };
 
-/// Rows that report each metric: 63 tok/s, 43 TPOT, 43 TTFT.
-const MIN_ROWS: (usize, usize, usize) = (63, 43, 43);
+/// Rows that report each metric: 117 tok/s, 97 TPOT, 97 TTFT.
+const MIN_ROWS: (usize, usize, usize) = (117, 97, 97);
 
 fn measurements() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
@@ -91,7 +100,7 @@ fn records() -> Vec<Record> {
 fn cross_validated(by: GroupBy) -> &'static GroupReport {
     static REPORTS: OnceLock<Vec<GroupReport>> = OnceLock::new();
     let reports = REPORTS.get_or_init(|| {
-        [GroupBy::Gpu, GroupBy::Model]
+        GroupBy::ALL
             .into_iter()
             .map(|by| {
                 cross_validate_groups(&records(), &EfficiencyOverrides::default(), by)
@@ -103,7 +112,15 @@ fn cross_validated(by: GroupBy) -> &'static GroupReport {
 }
 
 fn shipped() -> Report {
-    validate(measurements(), &EfficiencyOverrides::default()).expect("validates")
+    shipped_report().clone()
+}
+
+/// The shipped profiles on every row, computed once.
+fn shipped_report() -> &'static Report {
+    static REPORT: OnceLock<Report> = OnceLock::new();
+    REPORT.get_or_init(|| {
+        validate(measurements(), &EfficiencyOverrides::default()).expect("validates")
+    })
 }
 
 fn check(name: &str, summary: Option<Summary>, min_rows: usize, (median, p80): (f64, f64)) {
@@ -136,6 +153,15 @@ fn check_report(what: &str, report: &Report, bounds: &Bounds) {
 }
 
 #[test]
+fn cross_validated_by_source_within_bounds() {
+    check_report(
+        "by source",
+        &cross_validated(GroupBy::Source).report,
+        &BY_SOURCE,
+    );
+}
+
+#[test]
 fn cross_validated_by_gpu_type_within_bounds() {
     check_report("by GPU", &cross_validated(GroupBy::Gpu).report, &BY_GPU);
 }
@@ -160,17 +186,18 @@ fn shipped_profiles_in_sample_within_bounds() {
 #[test]
 fn cross_validated_errors_report_against_the_targets() {
     let runnable = shipped().rows.len();
-    for by in [GroupBy::Gpu, GroupBy::Model] {
+    for by in GroupBy::ALL {
+        let targets = servecost::calibration::markdown::targets(by);
         let r = cross_validated(by);
         let median = |s: Option<Summary>| s.map_or(f64::NAN, |s| s.median_abs_error * 100.0);
         println!(
             "{by:?}: tok/s {:.1} % (target {:.0} %), TPOT {:.1} % (target {:.0} %), TTFT {:.1} % (target {:.0} %)",
             median(r.report.throughput),
-            TARGETS.0 * 100.0,
+            targets.0 * 100.0,
             median(r.report.tpot),
-            TARGETS.1 * 100.0,
+            targets.1 * 100.0,
             median(r.report.ttft),
-            TARGETS.2 * 100.0
+            targets.2 * 100.0
         );
         let mut held_out = 0;
         for g in &r.groups {
@@ -204,19 +231,20 @@ fn cross_validation_predicts_every_runnable_row_once() {
             report.skipped.iter().map(|s| s.id.clone()).collect(),
         )
     };
-    for by in [GroupBy::Gpu, GroupBy::Model] {
+    for by in GroupBy::ALL {
         assert_eq!(ids(&cross_validated(by).report), ids(&shipped()), "{by:?}");
     }
 }
 
-/// 74 rows: 36 from vendor tables and reports, 38 InferenceX sweep points. Every row is either
+/// 128 rows: 36 from vendor tables and reports, 38 InferenceX sweep points, 32 GPUStack and 22
+/// dstack runs (stock). Every row is either
 /// predicted or skipped with its reason; the only rows that cannot run are the eight MLPerf rows,
 /// whose sources state no mean input length.
 #[test]
 fn every_skip_has_a_reason_and_no_row_is_lost() {
     let all = shipped();
-    assert_eq!(all.rows.len() + all.skipped.len(), 74);
-    assert_eq!(all.rows.len(), 66);
+    assert_eq!(all.rows.len() + all.skipped.len(), 128);
+    assert_eq!(all.rows.len(), 120);
     let mut by_reason: BTreeMap<&str, usize> = BTreeMap::new();
     for skipped in &all.skipped {
         assert!(
@@ -233,12 +261,45 @@ fn every_skip_has_a_reason_and_no_row_is_lost() {
     assert!(all.skipped.iter().all(|s| s.id.starts_with("MLP41-")));
 }
 
+/// `validate --fit` on the whole file, computed once.
+fn fits() -> &'static [ProfileFit] {
+    static FITS: OnceLock<Vec<ProfileFit>> = OnceLock::new();
+    FITS.get_or_init(|| fit_profiles(&records(), &EfficiencyOverrides::default()))
+}
+
 /// The shipped table `engine::FITTED` is what `servecost validate data/measurements.csv --fit`
 /// finds: the same profiles, knobs and row counts, in the same order.
 #[test]
 fn shipped_profiles_are_the_fit() {
-    let fitted = table(&fit_profiles(&records(), &EfficiencyOverrides::default()));
+    let fitted = table(fits());
     assert_eq!(fitted.as_slice(), FITTED);
+}
+
+/// docs/VALIDATION.md is what `servecost validate data/measurements.csv --markdown` renders from
+/// the current model: a refit regenerates it, nobody types its figures.
+#[test]
+fn the_validation_page_is_current() {
+    use servecost::calibration::error_bands::{bands, row_errors_of};
+    use servecost::calibration::markdown::{validation_markdown, Inputs};
+    let folds: Vec<&GroupReport> = GroupBy::ALL.into_iter().map(cross_validated).collect();
+    let bands = bands(&row_errors_of(
+        shipped_report(),
+        cross_validated(GroupBy::Source),
+    ));
+    let page = validation_markdown(&Inputs {
+        rows_in_file: records().len(),
+        shipped: shipped_report(),
+        fits: fits(),
+        folds: &folds,
+        bands: &bands,
+    });
+    let committed =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/VALIDATION.md"))
+            .expect("read docs/VALIDATION.md");
+    assert!(
+        committed == page,
+        "docs/VALIDATION.md is stale: regenerate it with `servecost validate data/measurements.csv --markdown > docs/VALIDATION.md`"
+    );
 }
 
 /// The shipped expected-error table `data/error_bands.csv` (what the page and the CLI quote
@@ -246,9 +307,9 @@ fn shipped_profiles_are_the_fit() {
 /// data/measurements.csv --cross-validate --write-bands FILE` writes, and it reads back whole.
 #[test]
 fn shipped_error_bands_are_the_cross_validation() {
-    use servecost::calibration::error_bands::{bands, render_csv, row_errors};
+    use servecost::calibration::error_bands::{bands, render_csv, row_errors_of};
     use servecost::model::expected_error::{shipped, ERROR_BANDS_CSV};
-    let rows = row_errors(&records(), &EfficiencyOverrides::default()).expect("cross-validates");
+    let rows = row_errors_of(shipped_report(), cross_validated(GroupBy::Source));
     assert_eq!(
         rows.len(),
         shipped_report_rows(),
@@ -263,5 +324,5 @@ fn shipped_error_bands_are_the_cross_validation() {
 }
 
 fn shipped_report_rows() -> usize {
-    shipped().rows.len()
+    shipped_report().rows.len()
 }

@@ -4,14 +4,14 @@
 //! `data/measurements.csv` (`tests/validation.rs` checks they are identical).
 //!
 //! Per row: its class is the one the shipped profiles' prediction puts it in (what the page would
-//! show for that scenario), and its error on each metric the larger |error| of its two held-out
-//! predictions (`profiles::cross_validate_groups` by GPU type and by model). Per class and metric,
+//! show for that scenario), and its error on each metric its prediction with its publication
+//! held out (`profiles::cross_validate_groups` by source: what a new source should expect). Per class and metric,
 //! the first of the class's own rows, any regime, any vendor, every row that has at least
 //! `MIN_BAND_ROWS` rows gives the `BAND_QUANTILE` of their errors (interpolated between order
 //! statistics like `validate`'s quantiles).
 
-use crate::calibration::profiles::{cross_validate_groups, GroupBy};
-use crate::calibration::validate::{validate_records, Comparison, RowResult};
+use crate::calibration::profiles::{cross_validate_groups, GroupBy, GroupReport};
+use crate::calibration::validate::{validate_records, Comparison, Report, RowResult};
 use crate::catalog::csv::Record;
 use crate::model::expected_error::{
     Band, Class, Fallback, Metric, BAND_QUANTILE, CSV_HEADER, MIN_BAND_ROWS,
@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 pub struct RowError {
     pub id: String,
     pub class: Class,
-    /// `|predicted/measured − 1|`, the larger of the two held-out predictions.
+    /// `|predicted/measured − 1|` with the row's publication held out.
     pub errors: BTreeMap<Metric, f64>,
 }
 
@@ -36,14 +36,17 @@ fn comparison(row: &RowResult, metric: Metric) -> Option<Comparison> {
     }
 }
 
-/// Every runnable row's class and worst held-out error per metric, in file order.
+/// Every runnable row's class and held-out error per metric, in file order.
 pub fn row_errors(records: &[Record], base: &EfficiencyOverrides) -> Result<Vec<RowError>, String> {
     let shipped = validate_records(records, base);
-    let folds = [
-        cross_validate_groups(records, base, GroupBy::Gpu)?,
-        cross_validate_groups(records, base, GroupBy::Model)?,
-    ];
-    Ok(shipped
+    let by_source = cross_validate_groups(records, base, GroupBy::Source)?;
+    Ok(row_errors_of(&shipped, &by_source))
+}
+
+/// `row_errors` from the shipped report and an already computed cross-validation by source.
+pub fn row_errors_of(shipped: &Report, by_source: &GroupReport) -> Vec<RowError> {
+    let folds = [by_source];
+    shipped
         .rows
         .iter()
         .map(|row| {
@@ -67,7 +70,7 @@ pub fn row_errors(records: &[Record], base: &EfficiencyOverrides) -> Result<Vec<
                 errors,
             }
         })
-        .collect())
+        .collect()
 }
 
 /// The `q` quantile of `values` (sorted here), interpolated; `None` when empty.
@@ -122,17 +125,18 @@ pub fn bands(rows: &[RowError]) -> Vec<Band> {
 pub fn render_csv(bands: &[Band]) -> String {
     let mut out = format!("{CSV_HEADER}\n");
     for b in bands {
-        let [arch, vendor, regime] = {
+        let [arch, vendor, deployment, regime] = {
             let id = b.class.id();
             let mut parts = id.split('/').map(str::to_string);
             [
                 parts.next().unwrap_or_default(),
                 parts.next().unwrap_or_default(),
                 parts.next().unwrap_or_default(),
+                parts.next().unwrap_or_default(),
             ]
         };
         out.push_str(&format!(
-            "{arch},{vendor},{regime},{},{:.1},{},{},{}\n",
+            "{arch},{vendor},{deployment},{regime},{},{:.1},{},{},{}\n",
             b.metric.id(),
             b.error_pct,
             b.n,
@@ -180,6 +184,7 @@ mod tests {
         Class {
             arch,
             vendor,
+            deployment: crate::model::engine::Deployment::Tuned,
             regime,
         }
     }
@@ -224,7 +229,7 @@ mod tests {
         let c = class(Arch::Dense, Vendor::Nvidia, Regime::LatencyBound);
         let rows: Vec<RowError> = (0..5).map(|i| row(&format!("R{i}"), c, 0.125)).collect();
         let table = bands(&rows);
-        assert_eq!(table.len(), 18, "every class × tok/s");
+        assert_eq!(table.len(), 36, "every class × tok/s");
         let read = parse(&render_csv(&table));
         assert_eq!(read.len(), table.len());
         assert!(read.iter().zip(&table).all(|(a, b)| a.class == b.class
@@ -232,6 +237,8 @@ mod tests {
             && a.n == b.n
             && a.rows == b.rows
             && a.error_pct == b.error_pct));
-        assert!(render_markdown(&table).contains("| dense/nvidia/latency-bound | ±12 % (5) |"));
+        assert!(
+            render_markdown(&table).contains("| dense/nvidia/tuned/latency-bound | ±12 % (5) |")
+        );
     }
 }

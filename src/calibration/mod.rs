@@ -1,11 +1,13 @@
 //! The model against measurements: predicted vs published rows (`validate`), grid-search
 //! calibration and cross-validation of the efficiency knobs (`fit`), engine profiles fitted
-//! per engine and stack and cross-validated by GPU type and by model (`profiles`), the expected-error
-//! table built from that cross-validation (`error_bands`), and fitting the knobs to a
+//! per engine, stack and deployment and cross-validated by publication, GPU type and model
+//! (`profiles`), the expected-error table built from the cross-validation by publication
+//! (`error_bands`), the generated `docs/VALIDATION.md` (`markdown`), and fitting the knobs to a
 //! user's own benchmark (`calibrate`). Uses the core; the core never uses it.
 
 pub mod calibrate;
 pub mod error_bands;
 pub mod fit;
+pub mod markdown;
 pub mod profiles;
 pub mod validate;

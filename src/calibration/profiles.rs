@@ -26,24 +26,44 @@
 //! has no training row gets exactly the fallback a user would get). The report holds only
 //! out-of-sample predictions.
 
-use crate::calibration::fit::{
-    objective, ETA_COMPUTE, ETA_MEM, LAYER_OVERHEAD_US, STEP_OVERHEAD_MS,
-};
 use crate::calibration::validate::{
-    row_engine, row_stack, summarise_rows, validate_with, Report, Summary,
+    row_deployment, row_engine, row_stack, summarise_rows, validate_with, Comparison, Report,
+    Summary,
 };
 use crate::catalog::csv::{self, Record};
 use crate::model::engine::{
-    self, Profile, ProfileKnobs, Scope, Stack, GENERIC, MIN_PROFILE_ROWS, MIN_SERVER_ROWS,
+    self, Deployment, Profile, ProfileKnobs, Scope, Stack, GENERIC, MIN_PROFILE_ROWS,
+    MIN_SERVER_ROWS,
 };
 use crate::scenario::EfficiencyOverrides;
 use serde::Serialize;
 use std::collections::BTreeSet;
+use std::collections::HashMap;
+
+/// The profile fit's grids: the §8 plausible ranges of `fit.rs` widened below (η) and above
+/// (overheads) to cover an engine at its defaults on an older release (eager kernels beyond the
+/// CUDA-graph batch sizes, unfused attention on ROCm): a stock profile sat at the edges of the
+/// tuned grids (issue 25 §3).
+pub const ETA_MEM: [f64; 12] = [
+    0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85,
+];
+/// See `ETA_MEM`.
+pub const ETA_COMPUTE: [f64; 13] = [
+    0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8,
+];
+/// See `ETA_MEM`; ms per step.
+pub const STEP_OVERHEAD_MS: [f64; 11] = [0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0, 10.0];
+/// See `ETA_MEM`; µs per reference layer.
+pub const LAYER_OVERHEAD_US: [f64; 9] = [5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 40.0, 50.0, 60.0];
 
 /// Server overhead grid, ms per request (0 for an in-process benchmark up to a slow API path).
 pub const SERVER_OVERHEAD_MS: [f64; 12] = [
     0.0, 5.0, 10.0, 20.0, 30.0, 50.0, 75.0, 100.0, 150.0, 200.0, 300.0, 500.0,
 ];
+
+/// Per-sequence step overhead grid, µs per running sequence per step (0 for an engine whose
+/// scheduling overlaps the GPU, up to a Python scheduler, sampler and detokenizer per request).
+pub const SEQ_OVERHEAD_US: [f64; 9] = [0.0, 5.0, 10.0, 20.0, 40.0, 60.0, 80.0, 120.0, 160.0];
 
 /// Most coordinate-descent sweeps per profile.
 pub const SWEEPS: usize = 4;
@@ -53,6 +73,7 @@ pub const SWEEPS: usize = 4;
 pub struct ProfileFit {
     pub engine: String,
     pub stack: Stack,
+    pub deployment: Deployment,
     pub scope: Scope,
     pub knobs: ProfileKnobs,
     /// Rows with at least one comparison the knobs were fitted on.
@@ -71,6 +92,7 @@ impl ProfileFit {
         Some(Profile {
             engine,
             stack: self.stack,
+            deployment: self.deployment,
             scope: self.scope,
             knobs: self.knobs,
             rows: u32::try_from(self.rows).unwrap_or(u32::MAX),
@@ -86,22 +108,29 @@ impl ProfileFit {
         };
         let k = self.knobs;
         format!(
-            "    Profile {{\n        engine: {engine},\n        stack: Stack::{:?},\n        scope: Scope::{:?},\n        knobs: ProfileKnobs {{\n            eta_mem: {:?},\n            eta_compute: {:?},\n            step_overhead_ms: {:?},\n            layer_overhead_us: {:?},\n            server_overhead_ms: {:?},\n        }},\n        rows: {},\n    }},\n",
+            "    Profile {{\n        engine: {engine},\n        stack: Stack::{:?},\n        deployment: Deployment::{:?},\n        scope: Scope::{:?},\n        knobs: ProfileKnobs {{\n            eta_mem: {:?},\n            eta_compute: {:?},\n            step_overhead_ms: {:?},\n            layer_overhead_us: {:?},\n            server_overhead_ms: {:?},\n            seq_overhead_us: {:?},\n        }},\n        rows: {},\n    }},\n",
             self.stack,
+            self.deployment,
             self.scope,
             k.eta_mem,
             k.eta_compute,
             k.step_overhead_ms,
             k.layer_overhead_us,
             k.server_overhead_ms,
+            k.seq_overhead_us,
             self.rows
         )
     }
 }
 
-/// The profile a row belongs to: `(engine, stack)`; `None` for a GPU the catalog lacks.
-fn profile_key(record: &Record) -> Option<(String, Stack)> {
-    Some((row_engine(record), row_stack(record)?))
+/// The profile a row belongs to: `(engine, stack, deployment)`; `None` for a GPU the catalog
+/// lacks or a deployment cell that is neither `tuned` nor `stock`.
+fn profile_key(record: &Record) -> Option<(String, Stack, Deployment)> {
+    Some((
+        row_engine(record),
+        row_stack(record)?,
+        row_deployment(record)?,
+    ))
 }
 
 /// The rows that run under `base` and compare at least one metric.
@@ -118,22 +147,81 @@ fn compared(records: &[Record], base: &EfficiencyOverrides) -> Vec<Record> {
         .collect()
 }
 
+/// One row's comparisons under one set of knobs, kept for the whole fit and for every fold of a
+/// cross-validation: a row's prediction depends on its knobs only, never on the rows a fold
+/// trains on, so the descents of the folds (which visit mostly the same knob sets) simulate each
+/// burst once (`validate::burst_row`). Keyed by row id and the knobs' bits.
+#[derive(Default)]
+pub struct RowCache {
+    rows: HashMap<(String, [u64; 6]), [Option<Comparison>; 3]>,
+}
+
+impl RowCache {
+    fn comparisons(
+        &mut self,
+        record: &Record,
+        base: &EfficiencyOverrides,
+        knobs: ProfileKnobs,
+    ) -> [Option<Comparison>; 3] {
+        let key = (
+            csv::text(record, "id").to_string(),
+            [
+                knobs.eta_mem.to_bits(),
+                knobs.eta_compute.to_bits(),
+                knobs.step_overhead_ms.to_bits(),
+                knobs.layer_overhead_us.to_bits(),
+                knobs.seq_overhead_us.to_bits(),
+                knobs.server_overhead_ms.to_bits(),
+            ],
+        );
+        *self.rows.entry(key).or_insert_with(|| {
+            validate_with(std::slice::from_ref(record), base, |_| Some(knobs))
+                .rows
+                .first()
+                .map_or([None; 3], |r| [r.throughput, r.tpot, r.ttft])
+        })
+    }
+
+    /// `fit::objective` of `records` under `knobs`: the mean |ln(predicted/measured)| of every
+    /// compared metric.
+    fn objective(
+        &mut self,
+        records: &[Record],
+        base: &EfficiencyOverrides,
+        knobs: ProfileKnobs,
+    ) -> f64 {
+        let errors: Vec<f64> = records
+            .iter()
+            .flat_map(|r| self.comparisons(r, base, knobs))
+            .flatten()
+            .map(|c| (c.predicted / c.measured).ln().abs())
+            .collect();
+        if errors.is_empty() {
+            f64::INFINITY
+        } else {
+            errors.iter().sum::<f64>() / errors.len() as f64
+        }
+    }
+}
+
 /// Coordinate descent from `start` on `records` (module doc).
 fn descend(
     records: &[Record],
     base: &EfficiencyOverrides,
     start: ProfileKnobs,
     scope: Scope,
+    cache: &mut RowCache,
 ) -> (ProfileKnobs, f64) {
-    let score = |knobs: ProfileKnobs| objective(&validate_with(records, base, |_| Some(knobs))).0;
+    let mut score = |knobs: ProfileKnobs| cache.objective(records, base, knobs);
     let mut best = start;
     let mut best_score = score(start);
     type Set = fn(&mut ProfileKnobs, f64);
-    let axes: [(&[f64], Set); 5] = [
+    let axes: [(&[f64], Set); 6] = [
         (&ETA_MEM, |k, v| k.eta_mem = v),
         (&ETA_COMPUTE, |k, v| k.eta_compute = v),
         (&STEP_OVERHEAD_MS, |k, v| k.step_overhead_ms = v),
         (&LAYER_OVERHEAD_US, |k, v| k.layer_overhead_us = v),
+        (&SEQ_OVERHEAD_US, |k, v| k.seq_overhead_us = v),
         (&SERVER_OVERHEAD_MS, |k, v| k.server_overhead_ms = v),
     ];
     // The server overhead is the last axis: a server-only profile descends on it alone.
@@ -173,58 +261,85 @@ fn ttft_rows(records: &[Record]) -> usize {
         .count()
 }
 
-/// Fit every profile the rows support (module doc), generic profiles first.
+/// Fit every profile the rows support (module doc), generic profiles first: per stack the
+/// tuned profiles, then the stock ones, each stock fit starting from the stack's tuned generic
+/// knobs; a stack with fewer than `MIN_PROFILE_ROWS` stock rows gets no stock profile (its stock
+/// scenarios take `engine::resolve_in`'s shifted fallback).
 pub fn fit_profiles(records: &[Record], base: &EfficiencyOverrides) -> Vec<ProfileFit> {
+    fit_profiles_with(records, base, &mut RowCache::default())
+}
+
+/// `fit_profiles` with a row cache kept across fits (cross-validation's folds).
+pub fn fit_profiles_with(
+    records: &[Record],
+    base: &EfficiencyOverrides,
+    cache: &mut RowCache,
+) -> Vec<ProfileFit> {
     let rows = compared(records, base);
-    let keyed: Vec<(Record, (String, Stack))> = rows
+    let keyed: Vec<(Record, (String, Stack, Deployment))> = rows
         .into_iter()
         .filter_map(|r| profile_key(&r).map(|k| (r, k)))
         .collect();
-    let stacks: BTreeSet<Stack> = keyed.iter().map(|(_, (_, s))| *s).collect();
+    let stacks: BTreeSet<Stack> = keyed.iter().map(|(_, (_, s, _))| *s).collect();
     let mut fits = Vec::new();
     for stack in stacks {
-        let of_stack: Vec<Record> = keyed
-            .iter()
-            .filter(|(_, (_, s))| *s == stack)
-            .map(|(r, _)| r.clone())
-            .collect();
-        let (generic, score) = descend(&of_stack, base, ProfileKnobs::UNFITTED, Scope::AllKnobs);
-        fits.push(ProfileFit {
-            engine: GENERIC.into(),
-            stack,
-            scope: Scope::AllKnobs,
-            knobs: generic,
-            rows: of_stack.len(),
-            objective: score,
-        });
-        let engines: BTreeSet<&str> = keyed
-            .iter()
-            .filter(|(_, (e, s))| *s == stack && e != GENERIC)
-            .map(|(_, (e, _))| e.as_str())
-            .filter(|e| engine::ENGINES.iter().any(|(id, _)| id == e))
-            .collect();
-        for name in engines {
-            let own: Vec<Record> = keyed
+        let mut tuned_generic = None;
+        for deployment in Deployment::ALL {
+            let of_class: Vec<&(Record, (String, Stack, Deployment))> = keyed
                 .iter()
-                .filter(|(_, (e, s))| *s == stack && e == name)
-                .map(|(r, _)| r.clone())
+                .filter(|(_, (_, s, d))| *s == stack && *d == deployment)
                 .collect();
-            let scope = if own.len() >= MIN_PROFILE_ROWS {
-                Scope::AllKnobs
-            } else if ttft_rows(&own) >= MIN_SERVER_ROWS {
-                Scope::ServerOverhead
-            } else {
-                continue;
+            let enough = match deployment {
+                Deployment::Tuned => !of_class.is_empty(),
+                Deployment::Stock => of_class.len() >= MIN_PROFILE_ROWS,
             };
-            let (knobs, score) = descend(&own, base, generic, scope);
+            if !enough {
+                continue;
+            }
+            let records: Vec<Record> = of_class.iter().map(|(r, _)| r.clone()).collect();
+            let start = tuned_generic.unwrap_or(ProfileKnobs::UNFITTED);
+            let (generic, score) = descend(&records, base, start, Scope::AllKnobs, cache);
+            if deployment == Deployment::Tuned {
+                tuned_generic = Some(generic);
+            }
             fits.push(ProfileFit {
-                engine: name.into(),
+                engine: GENERIC.into(),
                 stack,
-                scope,
-                knobs,
-                rows: own.len(),
+                deployment,
+                scope: Scope::AllKnobs,
+                knobs: generic,
+                rows: records.len(),
                 objective: score,
             });
+            let engines: BTreeSet<&str> = of_class
+                .iter()
+                .map(|(_, (e, _, _))| e.as_str())
+                .filter(|e| *e != GENERIC && engine::ENGINES.iter().any(|(id, _)| id == e))
+                .collect();
+            for name in engines {
+                let own: Vec<Record> = of_class
+                    .iter()
+                    .filter(|(_, (e, _, _))| e == name)
+                    .map(|(r, _)| r.clone())
+                    .collect();
+                let scope = if own.len() >= MIN_PROFILE_ROWS {
+                    Scope::AllKnobs
+                } else if ttft_rows(&own) >= MIN_SERVER_ROWS {
+                    Scope::ServerOverhead
+                } else {
+                    continue;
+                };
+                let (knobs, score) = descend(&own, base, generic, scope, cache);
+                fits.push(ProfileFit {
+                    engine: name.into(),
+                    stack,
+                    deployment,
+                    scope,
+                    knobs,
+                    rows: own.len(),
+                    objective: score,
+                });
+            }
         }
     }
     fits
@@ -245,7 +360,15 @@ pub fn validate_under(
         let vendor = crate::catalog::catalog()
             .ok()
             .and_then(|c| c.gpu(csv::text(record, "gpu_id")).map(|g| g.vendor.clone()))?;
-        Some(engine::resolve_in(profiles, &row_engine(record), &vendor).knobs)
+        Some(
+            engine::resolve_in(
+                profiles,
+                &row_engine(record),
+                &vendor,
+                row_deployment(record).unwrap_or_default(),
+            )
+            .knobs,
+        )
     })
 }
 
@@ -257,15 +380,37 @@ pub enum GroupBy {
     Gpu,
     /// One model (`model_id`) at a time.
     Model,
+    /// One publication at a time: the row id's prefix (`GPS`, `DTV`, `IX`, `TRT1`, …), which
+    /// `shared/data/README.md` gives every row of one source family.
+    Source,
 }
 
 impl GroupBy {
-    pub fn column(self) -> &'static str {
+    pub const ALL: [GroupBy; 3] = [GroupBy::Source, GroupBy::Gpu, GroupBy::Model];
+
+    /// The name `--group-by` takes.
+    pub fn id(self) -> &'static str {
         match self {
-            GroupBy::Gpu => "gpu_id",
-            GroupBy::Model => "model_id",
+            GroupBy::Gpu => crate::scenario::fields::GPU.key,
+            GroupBy::Model => crate::scenario::fields::MODEL.key,
+            GroupBy::Source => "source",
         }
     }
+
+    /// The group a row belongs to.
+    pub fn group(self, record: &Record) -> String {
+        match self {
+            GroupBy::Gpu => csv::text(record, "gpu_id").to_string(),
+            GroupBy::Model => csv::text(record, "model_id").to_string(),
+            GroupBy::Source => publication(csv::text(record, "id")).to_string(),
+        }
+    }
+}
+
+/// The publication of a row id: the part before its last `-` (`GPS-08` → `GPS`, `TRT1-03` →
+/// `TRT1`); the whole id when it has none.
+pub fn publication(id: &str) -> &str {
+    id.rsplit_once('-').map_or(id, |(prefix, _)| prefix)
 }
 
 /// The out-of-sample errors of one held-out group.
@@ -294,25 +439,21 @@ pub fn cross_validate_groups(
     by: GroupBy,
 ) -> Result<GroupReport, String> {
     let rows = compared(records, base);
-    let groups: BTreeSet<String> = rows
-        .iter()
-        .map(|r| csv::text(r, by.column()).to_string())
-        .collect();
+    let groups: BTreeSet<String> = rows.iter().map(|r| by.group(r)).collect();
     if groups.len() < 2 {
         return Err(format!(
             "cross-validation by {} needs rows of at least two groups, the file has {}",
-            by.column(),
+            by.id(),
             groups.len()
         ));
     }
     let mut held_out = Vec::new();
     let mut results = Vec::new();
+    let mut cache = RowCache::default();
     for group in &groups {
-        let (test, train): (Vec<Record>, Vec<Record>) = rows
-            .iter()
-            .cloned()
-            .partition(|r| csv::text(r, by.column()) == group);
-        let fitted = table(&fit_profiles(&train, base));
+        let (test, train): (Vec<Record>, Vec<Record>) =
+            rows.iter().cloned().partition(|r| by.group(r) == *group);
+        let fitted = table(&fit_profiles_with(&train, base, &mut cache));
         let report = validate_under(&test, base, &fitted);
         results.push(GroupResult {
             group: group.clone(),
@@ -333,4 +474,22 @@ pub fn cross_validate_groups(
         report,
         groups: results,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_publication_is_the_id_before_its_number() {
+        assert_eq!(publication("GPS-08"), "GPS");
+        assert_eq!(publication("TRT1-03"), "TRT1");
+        assert_eq!(publication("MLP41-10"), "MLP41");
+        assert_eq!(publication("plain"), "plain");
+        assert_eq!(
+            GroupBy::ALL.map(GroupBy::id),
+            ["source", "gpu", "model"],
+            "--group-by's words"
+        );
+    }
 }

@@ -9,16 +9,25 @@
 //! never per row.
 //!
 //! How a row was measured is a property of its source family (`harness`), not a fit: the
-//! InferenceX sweeps are serving benchmarks (`bench_serving --max-concurrency C`, `num_prompts =
-//! 10 × C`, all starting together: `shared/data/README.md`), so they run under
+//! InferenceX sweeps, GPUStack's performance lab and dstack's runs are serving benchmarks
+//! (`bench_serving --max-concurrency C`, `num_prompts = 10 × C` for InferenceX; `vllm bench
+//! serve` / `benchmark_serving` with the `--num-prompts N` their notes state, a burst being
+//! `N` prompts at request rate `inf` with no concurrency cap, one wave of `C = N`:
+//! `shared/data/README.md`), so they run under
 //! `protocol = benchmark` and are compared with the benchmark's mean TTFT, TPOT and throughput;
+//! a **burst** (one wave: `N` prompts at once, `C = N`) is replayed in the simulator (issue 25
+//! §3), whose run lasts until the longest request ends and whose scheduler admits by the
+//! engine's default limits and KV capacity, which a closed form of the first wave cannot follow.
+//! Rows measured on a chat dataset (ShareGPT, `EOS not ignored`) run lognormal lengths of the
+//! row's means with the chat spreads (`scenario::WORKLOAD_PRESETS`' `chat`, the Azure
+//! conversation fit, MODEL.md §6.4: no ShareGPT fit is in the spec); the other rows fixed ones;
 //! the other `concurrency`/`server` rows are API clients (NIM's AIPerf, MLPerf Server) and keep
 //! the default server overhead; `offline`, `batch1` and `static_batch` rows are engine-level
 //! tables measured in process (TensorRT-LLM's benchmarks), without an API server, so their
 //! server overhead is 0.
 
 use crate::catalog::csv::{self, Record};
-use crate::model::engine::{self, ProfileKnobs, Stack};
+use crate::model::engine::{self, Deployment, ProfileKnobs, Stack};
 use crate::model::evaluate;
 use crate::model::expected_error::Class;
 use crate::scenario::{
@@ -174,6 +183,54 @@ pub fn row_engine(record: &Record) -> String {
     }
 }
 
+/// How a row's engine was set up (`deployment` column; blank reads `tuned`, the class of every
+/// row before the column existed); `None` for any other word.
+pub fn row_deployment(record: &Record) -> Option<Deployment> {
+    match csv::text(record, crate::scenario::fields::DEPLOYMENT.key).trim() {
+        "" => Some(Deployment::Tuned),
+        word => Deployment::parse(word),
+    }
+}
+
+/// A row's words on how it was measured: its `length_note` and `notes`.
+fn described(record: &Record) -> String {
+    format!(
+        "{} {}",
+        csv::text(record, "length_note"),
+        csv::text(record, "notes")
+    )
+}
+
+/// The `--num-prompts N` a row's notes state (the benchmark client's flag), if any.
+pub fn stated_prompts(record: &Record) -> Option<f64> {
+    let notes = described(record);
+    let (_, after) = notes.split_once("--num-prompts")?;
+    let digits: String = after
+        .trim_start()
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse::<f64>().ok().filter(|n| *n >= 1.0)
+}
+
+/// Whether a row's lengths are a chat dataset's (ShareGPT, lengths as the dataset has them):
+/// its notes name ShareGPT. Such rows run lognormal lengths with the chat preset's spreads.
+fn chat_dataset(record: &Record) -> bool {
+    described(record).contains("ShareGPT")
+}
+
+/// The chat preset's spreads `(σ_input, σ_output)`.
+fn chat_sigmas() -> (f64, f64) {
+    crate::scenario::WORKLOAD_PRESETS
+        .iter()
+        .find(|preset| preset.id == "chat")
+        .map_or((0.99, 0.86), |chat| (chat.input_sigma, chat.output_sigma))
+}
+
+/// The serving-benchmark source families (the row id's publication prefix): their rows ran
+/// through an API server and a benchmark client at every mode, `batch1` included.
+const SERVING_BENCHMARKS: [&str; 3] = ["IX", "GPS", "DTV"];
+
 /// The software stack of a row's GPU (`None` for a GPU the catalog does not have).
 pub fn row_stack(record: &Record) -> Option<Stack> {
     let catalog = crate::catalog::catalog().ok()?;
@@ -184,7 +241,10 @@ pub fn row_stack(record: &Record) -> Option<Stack> {
 /// How a row's numbers were measured: `(protocol, server overhead ms)`; `None` keeps the
 /// profile's overhead (see the module doc).
 fn harness(record: &Record, mode: &str) -> (&'static str, Option<f64>) {
-    if csv::text(record, "source").contains("InferenceX") {
+    let publication = crate::calibration::profiles::publication(csv::text(record, "id"));
+    if csv::text(record, "source").contains("InferenceX")
+        || SERVING_BENCHMARKS.contains(&publication)
+    {
         ("benchmark", None)
     } else if matches!(mode, "offline" | "batch1" | "static_batch") {
         ("steady", Some(0.0))
@@ -227,10 +287,20 @@ fn run_row(
             ));
         }
     }
-    let (max_num_seqs, chunk_tokens) = engine::engine_limits(&engine)
-        .map_or((DEFAULT_MAX_NUM_SEQS, DEFAULT_CHUNK_TOKENS), |limits| {
-            limits
-        });
+    let deployment = row_deployment(record).ok_or("deployment is neither tuned nor stock")?;
+    let gpu_memory_gb = crate::catalog::catalog()
+        .ok()
+        .and_then(|c| c.gpu(csv::text(record, "gpu_id")).map(|g| g.memory_gb))
+        .unwrap_or(0.0);
+    let (max_num_seqs, chunk_tokens) = engine::engine_limits(
+        &engine,
+        deployment,
+        csv::text(record, "gpu_id"),
+        gpu_memory_gb,
+    )
+    .map_or((DEFAULT_MAX_NUM_SEQS, DEFAULT_CHUNK_TOKENS), |limits| {
+        limits
+    });
     let (max_num_seqs, chunk_tokens) = (f64::from(max_num_seqs), f64::from(chunk_tokens));
     let concurrency = match mode.as_str() {
         "offline" | "server" => None,
@@ -251,13 +321,38 @@ fn run_row(
         },
         None => overrides.clone(),
     };
+    let num_prompts = if protocol == "benchmark" {
+        stated_prompts(record)
+    } else {
+        None
+    };
+    let (length_dist, input_sigma, output_sigma) = if chat_dataset(record) {
+        let (si, so) = chat_sigmas();
+        notes.push(format!(
+            "chat-dataset lengths: lognormal σ {si} / {so} about the row's means"
+        ));
+        ("lognormal", si, so)
+    } else {
+        ("fixed", 0.0, 0.0)
+    };
+    // One wave: every prompt at once (a burst), replayed in the simulator.
+    let burst = match (num_prompts, concurrency) {
+        (Some(n), Some(c)) => n <= c && n > 1.0,
+        _ => false,
+    };
     if protocol == "benchmark" {
-        notes.push(
-            "benchmark protocol: concurrency requests at once, 10 x concurrency in all".into(),
-        );
+        notes.push(match num_prompts {
+            Some(n) => format!(
+                "benchmark protocol: concurrency requests at once, {n:.0} in all (the notes' --num-prompts)"
+            ),
+            None => "benchmark protocol: concurrency requests at once, 10 x concurrency in all"
+                .into(),
+        });
     }
     let input = ScenarioInput {
         protocol: protocol.into(),
+        num_prompts,
+        deployment: deployment.id().into(),
         server_overhead_ms,
         model: csv::text(record, "model_id").to_string(),
         gpu: csv::text(record, "gpu_id").to_string(),
@@ -269,8 +364,8 @@ fn run_row(
         kv_precision: kv_precision.to_string(),
         input_len,
         output_len,
-        input_sigma: 0.0,
-        output_sigma: 0.0,
+        input_sigma,
+        output_sigma,
         prefix_hit: 0.0,
         usd_per_gpu_hour: Some(1.0),
         concurrency: concurrency.unwrap_or(1.0),
@@ -290,7 +385,7 @@ fn run_row(
         } else {
             "continuous".into()
         },
-        length_dist: "fixed".into(),
+        length_dist: length_dist.into(),
         efficiency,
         ..ScenarioInput::default()
     };
@@ -312,6 +407,8 @@ fn run_row(
                 engine::Basis::ServerFitted => "its server overhead fitted, the rest generic",
                 engine::Basis::StackGeneric => "the stack's generic profile",
                 engine::Basis::Prior => "prior",
+                engine::Basis::StockShifted => "tuned, shifted to stock",
+                engine::Basis::TunedOnly => "tuned (no stock profile)",
             },
             p.rows
         ));
@@ -320,6 +417,9 @@ fn run_row(
         if let Some(rate) = number("target_qps")? {
             return server_row(record, id, mode, scenario, rate, notes);
         }
+    }
+    if burst {
+        return burst_row(record, id, mode, scenario, notes);
     }
     let scenario = match concurrency {
         None if mode == "server" => {
@@ -419,6 +519,53 @@ fn server_row(
         throughput: number("output_tok_s_total")?
             .and_then(|m| Comparison::new(result.output_tok_s, m)),
         tpot: number("tpot_ms")?.and_then(|m| Comparison::new(result.tpot_token_mean_ms, m)),
+        ttft: number("ttft_ms")?.and_then(|m| Comparison::new(result.ttft.mean_ms, m)),
+        notes,
+    })
+}
+
+/// A burst (one wave of `N = C` prompts): the benchmark replayed in the simulator (the same
+/// fixed seed as the SLO checks), compared with its throughput over the run and its per-request
+/// mean TTFT and TPOT, as `vllm bench serve` prints them.
+fn burst_row(
+    record: &Record,
+    id: String,
+    mode: String,
+    scenario: Scenario,
+    mut notes: Vec<String>,
+) -> Result<RowResult, String> {
+    let prompts = scenario.benchmark_prompts();
+    let config = crate::sim::SimConfig {
+        arrivals: crate::sim::Arrivals::Closed {
+            concurrency: scenario.concurrency,
+        },
+        requests: prompts,
+        seed: crate::decide::slo_sim::SLO_SIM_SEED,
+        protocol: crate::scenario::Protocol::Benchmark,
+        ..crate::sim::SimConfig::default()
+    };
+    let result = crate::sim::simulate(&scenario, &config)
+        .map_err(|e| format!("simulation rejected: {e}"))?;
+    notes.push(format!(
+        "burst of {prompts} prompts replayed in the simulator (seed {})",
+        config.seed
+    ));
+    if result.truncated.is_some() || result.low_confidence {
+        notes.push("low-confidence simulation".into());
+    }
+    let number = |column: &str| csv::number(record, column);
+    let point = evaluate(&scenario);
+    Ok(RowResult {
+        id,
+        model: scenario.model.id.clone(),
+        gpu: scenario.gpu.id.clone(),
+        gpus: scenario.gpu_count,
+        mode,
+        concurrency: scenario.concurrency,
+        class: Class::of(&scenario, &point),
+        throughput: number("output_tok_s_total")?
+            .and_then(|m| Comparison::new(result.output_tok_s, m)),
+        tpot: number("tpot_ms")?.and_then(|m| Comparison::new(result.tpot.mean_ms, m)),
         ttft: number("ttft_ms")?.and_then(|m| Comparison::new(result.ttft.mean_ms, m)),
         notes,
     })

@@ -1,5 +1,6 @@
 //! API list prices per model, read from the compiled-in copy of `shared/data/api_prices.csv`
-//! (USD per million input and output tokens, with provider, date and source).
+//! (USD per million input, cached input (where the source prices it) and output tokens, with
+//! provider, date and source).
 
 use super::csv::{number, text, Record};
 use serde::Serialize;
@@ -24,6 +25,8 @@ pub struct ApiPrice {
     pub model_id: String,
     pub provider: String,
     pub usd_per_m_input: f64,
+    /// Cached (cache-hit, cache-read) input tokens, where the source gives a price for them.
+    pub usd_per_m_cached_input: Option<f64>,
     pub usd_per_m_output: f64,
     pub as_of: String,
     pub source: String,
@@ -39,6 +42,7 @@ impl ApiPrice {
             model_id: text(record, "model_id").to_string(),
             provider: text(record, "provider").to_string(),
             usd_per_m_input: required("usd_per_m_input")?,
+            usd_per_m_cached_input: number(record, "usd_per_m_cached_input")?,
             usd_per_m_output: required("usd_per_m_output")?,
             as_of: text(record, "as_of").to_string(),
             source: text(record, "source").to_string(),

@@ -18,6 +18,7 @@ const SWITCHES: &[&str] = &[
     "--ideal-roofline",
     "--fit",
     "--cross-validate",
+    "--markdown",
     super::leaderboard::ALL_LAYOUTS,
 ];
 

@@ -107,6 +107,19 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
                 object.extend(errors);
             }
             object.insert("error_band".into(), error_band_json(class));
+            // The other deployment at this concurrency (issue 25 §2).
+            if let Some(other) = crate::decide::deployment::other_scenario(&scenario) {
+                let c = crate::decide::deployment::contrast(&other, &point);
+                object.insert(
+                    "other_deployment".into(),
+                    serde_json::json!({
+                        crate::scenario::fields::DEPLOYMENT.key: c.deployment.id(),
+                        "output_tok_s": c.output_tok_s,
+                        "tpot_ms": c.tpot_ms,
+                        "change": c.change,
+                    }),
+                );
+            }
         }
         return Outcome::json(&value);
     }
@@ -182,6 +195,15 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
     );
     line("total tok/s", format_number(p.total_tok_s));
     line("tok/s per user", format_number(p.tok_s_per_user));
+    if let Some(other) = crate::decide::deployment::other_scenario(scenario) {
+        line(
+            "",
+            format!(
+                "({})",
+                crate::decide::deployment::contrast(&other, p).sentence()
+            ),
+        );
+    }
     line(
         "TPOT",
         format!(

@@ -48,11 +48,15 @@ USAGE
                      (owned: --capex-usd-per-gpu X [--depreciation-years Y --hosting-usd-per-kw-month H
                       --ops-usd-per-gpu-hour O --owned-power-w W --energy-usd-per-kwh E --energy-pue P])
   servecost sweep    (same scenario flags, no operating point) [--csv] [--json]
-  servecost validate FILE.csv [--json] [--fit | --cross-validate] [efficiency knobs]
-                     predicted vs measured for a measurements.csv-format file;
-                     --fit grid-searches η_mem, η_compute, step and layer overheads;
-                     --cross-validate reports 5-fold out-of-sample errors of that fit;
-                     --cross-validate --write-bands OUT writes the expected-error table
+  servecost validate FILE.csv [--json] [--fit | --cross-validate [--group-by source|gpu|model] | --markdown]
+                     predicted vs measured for a measurements.csv-format file, each row under
+                     its engine × stack × deployment profile;
+                     --fit fits the profiles (η_mem, η_compute, step, layer, per-sequence and
+                     server overheads) and prints them as model::engine::FITTED;
+                     --cross-validate re-fits with one publication, GPU type or model held out
+                     at a time (all three by default) and reports the out-of-sample errors;
+                     --cross-validate --write-bands OUT writes the expected-error table;
+                     --markdown prints docs/VALIDATION.md
   servecost plan     --model ID --input-len N --output-len N [length flags]
                      (--traffic-tok-s X | --traffic-req-s R) [--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]]
                      [--gpus-allowed id,id,...] [--price-tier low|typical|high|owned] [--top K] [--json]

@@ -1,7 +1,7 @@
 //! `servecost validate`: predicted vs measured for a measurements file; `--fit` fits the engine
 //! profiles (`calibration::profiles`) and prints them as `model::engine::FITTED`;
 //! `--cross-validate` reports out-of-sample errors holding out one GPU type, then one model at a
-//! time (`--group-by gpu|model`; `--group-by source` the older folds of whole publications);
+//! time, and one publication at a time (`--group-by source|gpu|model`; all three by default);
 //! `--cross-validate --write-bands OUT` writes the expected-error table (`calibration::error_bands`,
 //! shipped as `data/error_bands.csv`) to OUT and prints it as Markdown.
 
@@ -25,11 +25,14 @@ pub(super) fn validate_command(rest: &[String]) -> Outcome {
         Ok(o) => o,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
-    if flags.has("--cross-validate") || flags.has("--fit") {
+    if flags.has("--cross-validate") || flags.has("--fit") || flags.has("--markdown") {
         let records = match crate::catalog::csv::parse_records(&text) {
             Ok(records) => records,
             Err(e) => return Outcome::usage(format!("{path}: {e}")),
         };
+        if flags.has("--markdown") {
+            return markdown_outcome(&records, &overrides);
+        }
         if flags.has("--fit") {
             return fit_outcome(&records, &overrides, flags.has("--json"));
         }
@@ -64,8 +67,8 @@ fn fit_outcome(records: &[Record], overrides: &EfficiencyOverrides, json: bool) 
     for f in &fits {
         let k = f.knobs;
         out.push_str(&format!(
-            "  {:<13} {:<5} rows {:>3}  objective {:.3}  --eta-mem {} --eta-compute {} --step-overhead-ms {} --layer-overhead-us {} --server-overhead-ms {}{}\n",
-            f.engine, f.stack.name(), f.rows, f.objective, k.eta_mem, k.eta_compute, k.step_overhead_ms, k.layer_overhead_us, k.server_overhead_ms,
+            "  {:<13} {:<5} {:<5} rows {:>3}  objective {:.3}  --eta-mem {} --eta-compute {} --step-overhead-ms {} --layer-overhead-us {} --seq-overhead-us {} --server-overhead-ms {}{}\n",
+            f.engine, f.stack.name(), f.deployment.id(), f.rows, f.objective, k.eta_mem, k.eta_compute, k.step_overhead_ms, k.layer_overhead_us, k.seq_overhead_us, k.server_overhead_ms,
             match f.scope {
                 Scope::AllKnobs => "",
                 Scope::ServerOverhead => "  (server overhead only; the rest the generic profile's)",
@@ -81,6 +84,33 @@ fn fit_outcome(records: &[Record], overrides: &EfficiencyOverrides, json: bool) 
     Outcome::ok(out)
 }
 
+/// `--markdown`: docs/VALIDATION.md (`calibration::markdown`): the fit, the shipped report, the
+/// three cross-validations and the expected-error table, rendered.
+fn markdown_outcome(records: &[Record], overrides: &EfficiencyOverrides) -> Outcome {
+    use crate::calibration::{error_bands, markdown};
+    let shipped = crate::calibration::validate::validate_records(records, overrides);
+    let fits = profiles::fit_profiles(records, overrides);
+    let mut folds = Vec::new();
+    for by in GroupBy::ALL {
+        match profiles::cross_validate_groups(records, overrides, by) {
+            Ok(fold) => folds.push(fold),
+            Err(e) => return Outcome::usage(e),
+        }
+    }
+    let Some(by_source) = folds.iter().find(|f| f.by == GroupBy::Source) else {
+        return Outcome::usage("no cross-validation by source");
+    };
+    let bands = error_bands::bands(&error_bands::row_errors_of(&shipped, by_source));
+    let fold_refs: Vec<&profiles::GroupReport> = folds.iter().collect();
+    Outcome::ok(markdown::validation_markdown(&markdown::Inputs {
+        rows_in_file: records.len(),
+        shipped: &shipped,
+        fits: &fits,
+        folds: &fold_refs,
+        bands: &bands,
+    }))
+}
+
 /// `--write-bands OUT`: the expected-error table to OUT (CSV), and as Markdown on stdout.
 fn bands_outcome(records: &[Record], overrides: &EfficiencyOverrides, out: &str) -> Outcome {
     use crate::calibration::error_bands;
@@ -93,7 +123,7 @@ fn bands_outcome(records: &[Record], overrides: &EfficiencyOverrides, out: &str)
         return Outcome::failure(format!("{out}: {e}"));
     }
     Outcome::ok(format!(
-        "Expected error per class: the 68th percentile of |predicted/measured - 1| over each row's worse held-out prediction (by GPU type, by model); (n) rows, and the fallback when the class had fewer than {} rows. Written to {out}.\n\n{}",
+        "Expected error per class: the 68th percentile of |predicted/measured - 1| over each row's prediction with its publication held out (cross-validation by source); (n) rows, and the fallback when the class had fewer than {} rows. Written to {out}.\n\n{}",
         crate::model::expected_error::MIN_BAND_ROWS,
         error_bands::render_markdown(&bands)
     ))
@@ -118,24 +148,17 @@ fn cross_validate_outcome(
     flags: &Flags,
 ) -> Outcome {
     let by: Vec<GroupBy> = match flags.values.get("--group-by").map(String::as_str) {
-        None => vec![GroupBy::Gpu, GroupBy::Model],
-        Some(key) if key == crate::scenario::fields::GPU.key => vec![GroupBy::Gpu],
-        Some(key) if key == crate::scenario::fields::MODEL.key => vec![GroupBy::Model],
-        Some("source") => {
-            return match crate::calibration::fit::cross_validate(text, 5, overrides) {
-                Ok(report) => Outcome::ok(format!(
-                    "5-fold cross-validation by source: each row predicted with knobs fitted on the other folds\n\n{}",
-                    render(&report)
-                )),
-                Err(e) => Outcome::usage(e),
+        None => GroupBy::ALL.to_vec(),
+        Some(key) => match GroupBy::ALL.into_iter().find(|b| b.id() == key) {
+            Some(by) => vec![by],
+            None => {
+                return Outcome::usage(format!(
+                    "--group-by: `{key}` is not one of source, gpu, model"
+                ))
             }
-        }
-        Some(other) => {
-            return Outcome::usage(format!(
-                "--group-by: `{other}` is not one of gpu, model, source"
-            ))
-        }
+        },
     };
+    let _ = text;
     let mut reports = Vec::new();
     for by in by {
         match profiles::cross_validate_groups(records, overrides, by) {
@@ -153,6 +176,7 @@ fn cross_validate_outcome(
             match r.by {
                 GroupBy::Gpu => "GPU type",
                 GroupBy::Model => "model id",
+                GroupBy::Source => "publication (source family)",
             }
         ));
         out.push_str(&format!(

@@ -89,8 +89,8 @@ pub const SHARED_EXPERT_KERNELS: f64 = 3.0;
 /// minimum time under CUDA-graph replay (launch gap, ramp-up, tail) summed over a layer, so it
 /// grows with the kernels, not the layers: a DeepSeek-V3 MoE layer (MLA + routed and shared
 /// experts, 21 kernels) costs 2.3 reference layers, a gpt-oss or Mixtral layer (GQA + routed
-/// experts, 13) 1.4, a Llama layer 1. Fitted on one floor for every model (docs/VALIDATION.md
-/// "Errors": with one floor per layer the SGLang profile, fitted on DeepSeek-R1 rows only, sat
+/// experts, 13) 1.4, a Llama layer 1. Fitted on one floor for every model (docs/VALIDATION-NOTES.md
+/// "MoE compute": with one floor per layer the SGLang profile, fitted on DeepSeek-R1 rows only, sat
 /// at the grid's 30 µs edge and carried it to every dense model served by SGLang).
 pub fn layer_floor_units(
     is_mla: bool,

@@ -324,6 +324,7 @@ mod tests {
             model_id: "m".into(),
             provider: "p".into(),
             usd_per_m_input: 0.5,
+            usd_per_m_cached_input: None,
             usd_per_m_output: 1.5,
             as_of: String::new(),
             source: String::new(),

@@ -26,6 +26,9 @@ pub struct Efficiency {
     pub layer_overhead_us: f64,
     /// `t_it0`: fixed scheduler/sampler/CPU overhead per step, ms (0.3–1 with CUDA graphs).
     pub step_overhead_ms: f64,
+    /// `t_seq`: CPU work per running sequence per step (scheduling, sampling, detokenization,
+    /// streaming), µs; grows the step with the batch (`model::engine` module doc).
+    pub seq_overhead_us: f64,
     /// `α_AR`: latency of one all-reduce, µs (custom all-reduce / CUDA graphs ≈ 10).
     pub allreduce_latency_us: f64,
     /// `η_link`: achievable fraction of the scale-up link bandwidth.
@@ -58,6 +61,7 @@ impl Efficiency {
         blend_p: 1.5,
         layer_overhead_us: 10.0,
         step_overhead_ms: 0.5,
+        seq_overhead_us: 0.0,
         allreduce_latency_us: 10.0,
         link_efficiency: 0.8,
         mem_utilization: 0.9,
@@ -91,6 +95,7 @@ impl Efficiency {
             blend_p: f64::INFINITY,
             layer_overhead_us: 0.0,
             step_overhead_ms: 0.0,
+            seq_overhead_us: 0.0,
             allreduce_latency_us: 0.0,
             link_efficiency: 1.0,
             ..self
@@ -98,7 +103,7 @@ impl Efficiency {
     }
 
     /// The knobs of an engine profile (`model::engine`) over the common constants: the profile
-    /// sets η_m, η_c, t_it0 and t_L0 (its server overhead is a scenario field); blend exponent,
+    /// sets η_m, η_c, t_it0, t_L0 and t_seq (its server overhead is a scenario field); blend exponent,
     /// all-reduce latency, link efficiency, memory reserve and the rest are the same for every
     /// profile (`NVIDIA_DATACENTER`).
     pub fn of_profile(knobs: super::engine::ProfileKnobs) -> Efficiency {
@@ -107,19 +112,21 @@ impl Efficiency {
             eta_compute: knobs.eta_compute,
             step_overhead_ms: knobs.step_overhead_ms,
             layer_overhead_us: knobs.layer_overhead_us,
+            seq_overhead_us: knobs.seq_overhead_us,
             ..Efficiency::NVIDIA_DATACENTER
         }
     }
 }
 
 /// Plausible range of each knob, used to validate overrides: `(name, value, min, max)`.
-pub fn knob_ranges(e: &Efficiency) -> [(&'static str, f64, f64, f64); 13] {
+pub fn knob_ranges(e: &Efficiency) -> [(&'static str, f64, f64, f64); 14] {
     [
         ("eta_mem", e.eta_mem, 0.05, 1.0),
         ("eta_compute", e.eta_compute, 0.05, 1.0),
         ("blend_p", e.blend_p, 1.0, f64::INFINITY),
         ("layer_overhead_us", e.layer_overhead_us, 0.0, 200.0),
         ("step_overhead_ms", e.step_overhead_ms, 0.0, 50.0),
+        ("seq_overhead_us", e.seq_overhead_us, 0.0, 2000.0),
         ("allreduce_latency_us", e.allreduce_latency_us, 0.0, 500.0),
         ("link_efficiency", e.link_efficiency, 0.05, 1.0),
         ("mem_utilization", e.mem_utilization, 0.1, 1.0),

@@ -11,11 +11,31 @@
 //! (`calibration::fit::fit_profiles`), never per row, model or GPU; `FITTED` is the fit's
 //! output, and `tests/validation.rs` checks that it still is.
 //!
-//! Resolution (`resolve`): the profile fitted for the engine on the GPU's stack; else, for an
-//! engine with too few rows to fit (or an unknown engine name), the stack's generic profile
-//! (fitted on every row of that stack); else, for a stack without any row (Intel Gaudi, Google
-//! TPU, or ROCm when no AMD row is in the fit), the CUDA generic profile discounted by `PRIOR`:
-//! an assumption the assumptions block names as such.
+//! Profiles are kept per **deployment** as well (issue 25 §2): `tuned`, a performance-tuned
+//! benchmark (vendor tables, InferenceX, MLPerf), and `stock`, the engine at its defaults or
+//! its recommended launch command (GPUStack's performance lab, dstack, vLLM CI), the class
+//! `shared/data/README.md` assigns each measurement by its source. The same engine on the
+//! same GPUs is often 1.3–2× slower stock than tuned (older release, no tuning flags, default
+//! scheduler limits), so a stock profile's knobs are its own fit on the stock rows.
+//!
+//! Resolution (`resolve`): the profile fitted for the engine, stack and deployment; else, for an
+//! engine with too few rows to fit (or an unknown engine name), the stack's generic profile of
+//! that deployment (fitted on every row of that stack and deployment); else, for a stock
+//! deployment on a stack with too few stock rows, the stack's tuned profile moved by the
+//! stock-vs-tuned shift another stack measured (`Basis::StockShifted`: η ratios and overhead
+//! differences of that stack's generic profiles), or the tuned profile itself when no stack
+//! measured one (`Basis::TunedOnly`, said in the assumptions); else, for a stack without any
+//! row (Intel Gaudi, Google TPU, or ROCm when no AMD row is in the fit), the CUDA generic
+//! profile discounted by `PRIOR`: an assumption the assumptions block names as such.
+//!
+//! The per-sequence step cost `t_seq` (µs per sequence in the batch per step) is the CPU work
+//! an engine's Python scheduler, sampler and detokenizer spend on every running request each
+//! iteration, which grows with the batch: vLLM's V1 re-architecture names "CPU overheads" of
+//! scheduling, input preparation, detokenization and streaming as the bottleneck it attacks
+//! (vLLM blog, "vLLM V1: A Major Upgrade to vLLM's Core Architecture", Jan 2025), and SGLang's
+//! overlap scheduler hides the same batch scheduling work behind the GPU (SGLang v0.4 blog,
+//! "Zero-Overhead Batch Scheduler", Dec 2024). At about 1,000 sequences in flight a stock
+//! engine's TPOT is about twice the kernels' (GPUStack, gpt-oss-20b on one H100: 91 ms).
 //!
 //! Engine defaults, from the engines' documentation: TensorRT-LLM's `max_batch_size` 2048 and
 //! `max_num_tokens` 8192 (TensorRT-LLM "Tuning max batch size and max num tokens"); vLLM V1 1024
@@ -57,6 +77,58 @@ impl Stack {
     }
 }
 
+/// How an engine was set up for a run (`shared/data/README.md`, column `deployment`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Deployment {
+    /// A performance-tuned benchmark: vendor tables, MLPerf, InferenceX, engine blogs.
+    #[default]
+    Tuned,
+    /// The engine's defaults or its recommended launch command: what a buyer runs on day one.
+    Stock,
+}
+
+impl Deployment {
+    pub const ALL: [Deployment; 2] = [Deployment::Tuned, Deployment::Stock];
+
+    /// The id links, JSON, the CLI and `measurements.csv` use.
+    pub fn id(self) -> &'static str {
+        match self {
+            Deployment::Tuned => "tuned",
+            Deployment::Stock => "stock",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Deployment::Tuned => "Tuned benchmark",
+            Deployment::Stock => "Stock launch (engine defaults)",
+        }
+    }
+
+    /// The id's deployment (case and blanks ignored); `None` for anything else.
+    pub fn parse(text: &str) -> Option<Deployment> {
+        let text = text.trim();
+        Deployment::ALL
+            .into_iter()
+            .find(|d| d.id().eq_ignore_ascii_case(text))
+    }
+
+    /// The other one: what the page shows beside the headline.
+    pub fn other(self) -> Deployment {
+        match self {
+            Deployment::Tuned => Deployment::Stock,
+            Deployment::Stock => Deployment::Tuned,
+        }
+    }
+}
+
+/// The deployment field's choices.
+pub const DEPLOYMENTS: &[(&str, &str)] = &[
+    ("tuned", "Tuned benchmark"),
+    ("stock", "Stock launch (engine defaults)"),
+];
+
 /// The knobs a profile sets (the rest of `Efficiency` is common to every profile).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ProfileKnobs {
@@ -65,6 +137,8 @@ pub struct ProfileKnobs {
     pub step_overhead_ms: f64,
     pub layer_overhead_us: f64,
     pub server_overhead_ms: f64,
+    /// `t_seq`, µs per running sequence per step (module doc).
+    pub seq_overhead_us: f64,
 }
 
 impl ProfileKnobs {
@@ -76,6 +150,7 @@ impl ProfileKnobs {
         step_overhead_ms: 2.0,
         layer_overhead_us: 15.0,
         server_overhead_ms: crate::scenario::DEFAULT_SERVER_OVERHEAD_MS,
+        seq_overhead_us: 0.0,
     };
 
     /// The prior for a stack with no measured row: the CUDA knobs with kernels assumed less
@@ -87,6 +162,38 @@ impl ProfileKnobs {
             eta_compute: self.eta_compute * (0.5 / 0.6),
             layer_overhead_us: self.layer_overhead_us + 5.0,
             ..self
+        }
+    }
+
+    /// These (tuned) knobs moved as `stock` moved from `tuned` on another stack: η by the ratio,
+    /// the overheads by the difference (never below zero).
+    pub fn shifted(self, tuned: ProfileKnobs, stock: ProfileKnobs) -> ProfileKnobs {
+        let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 1.0 };
+        let add = |x: f64, a: f64, b: f64| (x + a - b).max(0.0);
+        ProfileKnobs {
+            eta_mem: (self.eta_mem * ratio(stock.eta_mem, tuned.eta_mem)).clamp(0.05, 1.0),
+            eta_compute: (self.eta_compute * ratio(stock.eta_compute, tuned.eta_compute))
+                .clamp(0.05, 1.0),
+            step_overhead_ms: add(
+                self.step_overhead_ms,
+                stock.step_overhead_ms,
+                tuned.step_overhead_ms,
+            ),
+            layer_overhead_us: add(
+                self.layer_overhead_us,
+                stock.layer_overhead_us,
+                tuned.layer_overhead_us,
+            ),
+            server_overhead_ms: add(
+                self.server_overhead_ms,
+                stock.server_overhead_ms,
+                tuned.server_overhead_ms,
+            ),
+            seq_overhead_us: add(
+                self.seq_overhead_us,
+                stock.seq_overhead_us,
+                tuned.seq_overhead_us,
+            ),
         }
     }
 }
@@ -111,6 +218,7 @@ pub struct Profile {
     /// An engine name as `measurements.csv`'s `engine` column writes it, or `generic`.
     pub engine: &'static str,
     pub stack: Stack,
+    pub deployment: Deployment,
     /// Which knobs are the engine's own.
     pub scope: Scope,
     pub knobs: ProfileKnobs,
@@ -125,6 +233,7 @@ pub const ENGINES: &[(&str, &str)] = &[
     ("vllm", "vLLM"),
     ("sglang", "SGLang"),
     ("nim", "NVIDIA NIM"),
+    ("tgi", "Hugging Face TGI"),
     ("atom", "ATOM (AMD)"),
 ];
 
@@ -144,80 +253,197 @@ pub static FITTED: &[Profile] = &[
     Profile {
         engine: GENERIC,
         stack: Stack::Cuda,
+        deployment: Deployment::Tuned,
         scope: Scope::AllKnobs,
         knobs: ProfileKnobs {
-            eta_mem: 0.8,
+            eta_mem: 0.75,
             eta_compute: 0.55,
-            step_overhead_ms: 3.0,
+            step_overhead_ms: 2.5,
             layer_overhead_us: 15.0,
             server_overhead_ms: 150.0,
+            seq_overhead_us: 0.0,
         },
-        rows: 51,
+        rows: 48,
     },
     Profile {
         engine: "nim",
         stack: Stack::Cuda,
+        deployment: Deployment::Tuned,
         scope: Scope::ServerOverhead,
         knobs: ProfileKnobs {
-            eta_mem: 0.8,
+            eta_mem: 0.75,
             eta_compute: 0.55,
-            step_overhead_ms: 3.0,
+            step_overhead_ms: 2.5,
             layer_overhead_us: 15.0,
             server_overhead_ms: 0.0,
+            seq_overhead_us: 0.0,
         },
         rows: 2,
     },
     Profile {
         engine: "sglang",
         stack: Stack::Cuda,
+        deployment: Deployment::Tuned,
         scope: Scope::AllKnobs,
         knobs: ProfileKnobs {
-            eta_mem: 0.8,
+            eta_mem: 0.75,
             eta_compute: 0.5,
-            step_overhead_ms: 3.0,
+            step_overhead_ms: 2.5,
             layer_overhead_us: 15.0,
             server_overhead_ms: 150.0,
+            seq_overhead_us: 0.0,
         },
         rows: 17,
     },
     Profile {
         engine: "tensorrt-llm",
         stack: Stack::Cuda,
+        deployment: Deployment::Tuned,
         scope: Scope::AllKnobs,
         knobs: ProfileKnobs {
-            eta_mem: 0.8,
+            eta_mem: 0.75,
             eta_compute: 0.55,
-            step_overhead_ms: 3.0,
+            step_overhead_ms: 2.5,
             layer_overhead_us: 15.0,
             server_overhead_ms: 150.0,
+            seq_overhead_us: 0.0,
         },
         rows: 29,
     },
     Profile {
         engine: GENERIC,
-        stack: Stack::Rocm,
+        stack: Stack::Cuda,
+        deployment: Deployment::Stock,
         scope: Scope::AllKnobs,
         knobs: ProfileKnobs {
-            eta_mem: 0.6,
-            eta_compute: 0.45,
-            step_overhead_ms: 3.0,
+            eta_mem: 0.85,
+            eta_compute: 0.2,
+            step_overhead_ms: 1.5,
             layer_overhead_us: 30.0,
+            server_overhead_ms: 20.0,
+            seq_overhead_us: 0.0,
+        },
+        rows: 35,
+    },
+    Profile {
+        engine: "sglang",
+        stack: Stack::Cuda,
+        deployment: Deployment::Stock,
+        scope: Scope::AllKnobs,
+        knobs: ProfileKnobs {
+            eta_mem: 0.85,
+            eta_compute: 0.2,
+            step_overhead_ms: 1.5,
+            layer_overhead_us: 30.0,
+            server_overhead_ms: 20.0,
+            seq_overhead_us: 0.0,
+        },
+        rows: 9,
+    },
+    Profile {
+        engine: "tensorrt-llm",
+        stack: Stack::Cuda,
+        deployment: Deployment::Stock,
+        scope: Scope::ServerOverhead,
+        knobs: ProfileKnobs {
+            eta_mem: 0.85,
+            eta_compute: 0.2,
+            step_overhead_ms: 1.5,
+            layer_overhead_us: 30.0,
+            server_overhead_ms: 20.0,
+            seq_overhead_us: 0.0,
+        },
+        rows: 4,
+    },
+    Profile {
+        engine: "vllm",
+        stack: Stack::Cuda,
+        deployment: Deployment::Stock,
+        scope: Scope::AllKnobs,
+        knobs: ProfileKnobs {
+            eta_mem: 0.85,
+            eta_compute: 0.35,
+            step_overhead_ms: 1.5,
+            layer_overhead_us: 40.0,
+            server_overhead_ms: 30.0,
+            seq_overhead_us: 0.0,
+        },
+        rows: 22,
+    },
+    Profile {
+        engine: GENERIC,
+        stack: Stack::Rocm,
+        deployment: Deployment::Tuned,
+        scope: Scope::AllKnobs,
+        knobs: ProfileKnobs {
+            eta_mem: 0.4,
+            eta_compute: 0.2,
+            step_overhead_ms: 6.0,
+            layer_overhead_us: 20.0,
             server_overhead_ms: 500.0,
+            seq_overhead_us: 0.0,
         },
         rows: 15,
     },
     Profile {
         engine: "sglang",
         stack: Stack::Rocm,
+        deployment: Deployment::Tuned,
         scope: Scope::AllKnobs,
         knobs: ProfileKnobs {
-            eta_mem: 0.6,
-            eta_compute: 0.45,
-            step_overhead_ms: 3.0,
-            layer_overhead_us: 30.0,
+            eta_mem: 0.4,
+            eta_compute: 0.2,
+            step_overhead_ms: 6.0,
+            layer_overhead_us: 20.0,
             server_overhead_ms: 500.0,
+            seq_overhead_us: 0.0,
         },
         rows: 15,
+    },
+    Profile {
+        engine: GENERIC,
+        stack: Stack::Rocm,
+        deployment: Deployment::Stock,
+        scope: Scope::AllKnobs,
+        knobs: ProfileKnobs {
+            eta_mem: 0.35,
+            eta_compute: 0.2,
+            step_overhead_ms: 6.0,
+            layer_overhead_us: 20.0,
+            server_overhead_ms: 200.0,
+            seq_overhead_us: 0.0,
+        },
+        rows: 22,
+    },
+    Profile {
+        engine: "tgi",
+        stack: Stack::Rocm,
+        deployment: Deployment::Stock,
+        scope: Scope::AllKnobs,
+        knobs: ProfileKnobs {
+            eta_mem: 0.45,
+            eta_compute: 0.25,
+            step_overhead_ms: 10.0,
+            layer_overhead_us: 15.0,
+            server_overhead_ms: 50.0,
+            seq_overhead_us: 0.0,
+        },
+        rows: 11,
+    },
+    Profile {
+        engine: "vllm",
+        stack: Stack::Rocm,
+        deployment: Deployment::Stock,
+        scope: Scope::AllKnobs,
+        knobs: ProfileKnobs {
+            eta_mem: 0.3,
+            eta_compute: 0.2,
+            step_overhead_ms: 10.0,
+            layer_overhead_us: 60.0,
+            server_overhead_ms: 300.0,
+            seq_overhead_us: 0.0,
+        },
+        rows: 11,
     },
 ];
 
@@ -234,6 +460,11 @@ pub enum Basis {
     StackGeneric,
     /// No row of this stack: the CUDA generic profile with the unseen-stack discount.
     Prior,
+    /// Stock asked, too few stock rows on this stack: the stack's tuned profile moved by the
+    /// stock-vs-tuned shift another stack's generic profiles measured.
+    StockShifted,
+    /// Stock asked and no stack measured a stock profile: the tuned profile, said so.
+    TunedOnly,
 }
 
 /// A scenario's profile: which one, its knobs, and on what it rests.
@@ -244,6 +475,8 @@ pub struct Resolved {
     /// Whether the engine is one of `ENGINES`.
     pub known: bool,
     pub stack: Stack,
+    /// The deployment asked for.
+    pub deployment: Deployment,
     pub knobs: ProfileKnobs,
     pub basis: Basis,
     /// Rows the knobs used were fitted on.
@@ -258,9 +491,18 @@ impl Resolved {
             .find(|(id, _)| *id == self.engine)
             .map_or(self.engine.as_str(), |(_, label)| *label);
         let stack = self.stack.name();
+        let deployment = self.deployment.id();
         match self.basis {
             Basis::Fitted => format!(
-                "Engine profile: {label} on {stack}, fitted on {} rows of measurements.csv",
+                "Engine profile: {label} on {stack}, {deployment}, fitted on {} rows of measurements.csv",
+                self.rows
+            ),
+            Basis::StockShifted => format!(
+                "Engine profile: {label} on {stack}, stock: too few stock rows on {stack}, so the tuned {stack} profile ({} rows) moved by the stock-vs-tuned shift measured on another stack",
+                self.rows
+            ),
+            Basis::TunedOnly => format!(
+                "Engine profile: {label} on {stack}: no stock profile was measured on any stack, so this is the tuned profile ({} rows); a stock launch is likely slower",
                 self.rows
             ),
             Basis::ServerFitted => format!(
@@ -268,7 +510,7 @@ impl Resolved {
                 self.rows
             ),
             Basis::StackGeneric => format!(
-                "Engine profile: {label} on {stack} has {} — the generic {stack} profile is used (fitted on {} rows of every engine)",
+                "Engine profile: {label} on {stack}, {deployment}, has {} — the generic {stack} {deployment} profile is used (fitted on {} rows of every engine)",
                 if self.known { "too few measured rows to fit its own knobs" } else { "no profile (unknown engine)" },
                 self.rows
             ),
@@ -280,41 +522,31 @@ impl Resolved {
     }
 }
 
-/// The profile for `engine` on a GPU of `vendor`, from `profiles` (normally `FITTED`).
-pub fn resolve_in(profiles: &[Profile], engine: &str, vendor: &str) -> Resolved {
+/// The profile for `engine` on a GPU of `vendor` in `deployment`, from `profiles` (normally
+/// `FITTED`); module doc for the order of fallbacks.
+pub fn resolve_in(
+    profiles: &[Profile],
+    engine: &str,
+    vendor: &str,
+    deployment: Deployment,
+) -> Resolved {
     let engine = engine.trim().to_ascii_lowercase();
     let stack = Stack::of_vendor(vendor);
     let known = ENGINES.iter().any(|(id, _)| *id == engine);
-    let find = |name: &str, stack: Stack| {
-        profiles
-            .iter()
-            .find(|p| p.engine == name && p.stack == stack)
-    };
-    let (knobs, basis, rows) = if let Some(p) = find(&engine, stack) {
-        match (p.scope, find(GENERIC, stack)) {
-            // Only the server overhead is the engine's own; the other four are read from the
-            // stack's generic profile here, so a refit of that profile reaches this engine too.
-            (Scope::ServerOverhead, Some(generic)) => (
-                ProfileKnobs {
-                    server_overhead_ms: p.knobs.server_overhead_ms,
-                    ..generic.knobs
-                },
-                Basis::ServerFitted,
-                p.rows,
-            ),
-            (Scope::ServerOverhead, None) => (p.knobs, Basis::ServerFitted, p.rows),
-            (Scope::AllKnobs, _) => (p.knobs, Basis::Fitted, p.rows),
+    let (knobs, basis, rows) = match resolve_deployment(profiles, &engine, stack, deployment) {
+        Some(found) => found,
+        None if deployment == Deployment::Stock => {
+            match resolve_deployment(profiles, &engine, stack, Deployment::Tuned) {
+                Some((tuned, basis, rows)) if basis != Basis::Prior => {
+                    match stock_shift(profiles) {
+                        Some((t, st)) => (tuned.shifted(t, st), Basis::StockShifted, rows),
+                        None => (tuned, Basis::TunedOnly, rows),
+                    }
+                }
+                _ => prior(profiles, Deployment::Stock),
+            }
         }
-    } else if let Some(p) = find(GENERIC, stack) {
-        (p.knobs, Basis::StackGeneric, p.rows)
-    } else {
-        let cuda = find(GENERIC, Stack::Cuda);
-        (
-            cuda.map_or(ProfileKnobs::UNFITTED, |p| p.knobs)
-                .unseen_stack(),
-            Basis::Prior,
-            cuda.map_or(0, |p| p.rows),
-        )
+        None => prior(profiles, deployment),
     };
     // The generic profile itself is "fitted" when it was found for its stack.
     let basis = if engine == GENERIC && basis == Basis::StackGeneric {
@@ -326,23 +558,123 @@ pub fn resolve_in(profiles: &[Profile], engine: &str, vendor: &str) -> Resolved 
         engine,
         known,
         stack,
+        deployment,
         knobs,
         basis,
         rows,
     }
 }
 
-/// The shipped profile for `engine` on a GPU of `vendor`.
-pub fn resolve(engine: &str, vendor: &str) -> Resolved {
-    resolve_in(FITTED, engine, vendor)
+/// The engine's own profile or its stack's generic one, of exactly this deployment.
+fn resolve_deployment(
+    profiles: &[Profile],
+    engine: &str,
+    stack: Stack,
+    deployment: Deployment,
+) -> Option<(ProfileKnobs, Basis, u32)> {
+    let find = |name: &str| {
+        profiles
+            .iter()
+            .find(|p| p.engine == name && p.stack == stack && p.deployment == deployment)
+    };
+    let generic = find(GENERIC);
+    match (find(engine), generic) {
+        // Only the server overhead is the engine's own; the other knobs are read from the
+        // stack's generic profile here, so a refit of that profile reaches this engine too.
+        (Some(p), Some(generic)) if p.scope == Scope::ServerOverhead => Some((
+            ProfileKnobs {
+                server_overhead_ms: p.knobs.server_overhead_ms,
+                ..generic.knobs
+            },
+            Basis::ServerFitted,
+            p.rows,
+        )),
+        (Some(p), _) if p.scope == Scope::ServerOverhead => {
+            Some((p.knobs, Basis::ServerFitted, p.rows))
+        }
+        (Some(p), _) => Some((p.knobs, Basis::Fitted, p.rows)),
+        (None, Some(g)) => Some((g.knobs, Basis::StackGeneric, g.rows)),
+        (None, None) => None,
+    }
+}
+
+/// The stock-vs-tuned shift of the first stack whose generic profile was fitted both ways:
+/// `(tuned knobs, stock knobs)`.
+fn stock_shift(profiles: &[Profile]) -> Option<(ProfileKnobs, ProfileKnobs)> {
+    let generic = |stack: Stack, deployment: Deployment| {
+        profiles
+            .iter()
+            .find(|p| p.engine == GENERIC && p.stack == stack && p.deployment == deployment)
+    };
+    profiles
+        .iter()
+        .filter(|p| p.engine == GENERIC && p.deployment == Deployment::Stock)
+        .find_map(|stock| {
+            generic(stock.stack, Deployment::Tuned).map(|tuned| (tuned.knobs, stock.knobs))
+        })
+}
+
+/// No row of this stack: the CUDA generic profile of the deployment (or the tuned one) with
+/// the unseen-stack discount.
+fn prior(profiles: &[Profile], deployment: Deployment) -> (ProfileKnobs, Basis, u32) {
+    let cuda = |d: Deployment| {
+        profiles
+            .iter()
+            .find(|p| p.engine == GENERIC && p.stack == Stack::Cuda && p.deployment == d)
+    };
+    let cuda = cuda(deployment).or_else(|| cuda(Deployment::Tuned));
+    (
+        cuda.map_or(ProfileKnobs::UNFITTED, |p| p.knobs)
+            .unseen_stack(),
+        Basis::Prior,
+        cuda.map_or(0, |p| p.rows),
+    )
+}
+
+/// The shipped profile for `engine` on a GPU of `vendor` in `deployment`.
+pub fn resolve(engine: &str, vendor: &str, deployment: Deployment) -> Resolved {
+    resolve_in(FITTED, engine, vendor, deployment)
 }
 
 /// The engine's defaults: `(max_num_seqs, per-step token budget)` (module doc); `None` for the
-/// generic profile, which keeps the scenario's own defaults.
-pub fn engine_limits(engine: &str) -> Option<(u32, u32)> {
-    match engine {
-        "tensorrt-llm" | "nim" => Some((2048, 8192)),
-        "vllm" | "sglang" | "atom" => Some((1024, 8192)),
+/// generic profile, which keeps the scenario's own defaults. `tuned` is what the vendors'
+/// tuned runs set; `stock` what the current release does when launched without flags, by GPU
+/// (`gpu_id`, `memory_gb` per GPU):
+/// - vLLM V1 `vllm serve` (0.10–0.11 `EngineArgs._set_default_args`, "For GPUs like H100 and
+///   MI300x": `device_memory >= 70 GiB and "a100" not in device_name`): 1024 sequences and 8192
+///   batched tokens; otherwise 256 and 2048;
+/// - SGLang 0.5.x (`ServerArgs._handle_gpu_memory_settings`): `chunked_prefill_size` 2048 under
+///   35 GB, 4096 under 60 GB, 8192 under 160 GB ("H100, A100", "H20, H200"), 16384 above ("B200,
+///   MI300"); running requests bounded by the KV pool and a request pool of at most 4096;
+/// - TGI (launcher `main.rs`, v2.4–v3.3): `max_concurrent_requests` 128 (more are refused with
+///   429 "Model is overloaded"), `max_batch_prefill_tokens` 4096;
+/// - TensorRT-LLM `trtllm-serve` and NIM: `BuildConfig`'s `max_batch_size` 2048 and
+///   `max_num_tokens` 8192, as tuned.
+pub fn engine_limits(
+    engine: &str,
+    deployment: Deployment,
+    gpu_id: &str,
+    memory_gb: f64,
+) -> Option<(u32, u32)> {
+    match (engine, deployment) {
+        ("tensorrt-llm" | "nim", _) => Some((2048, 8192)),
+        ("vllm" | "sglang" | "atom", Deployment::Tuned) => Some((1024, 8192)),
+        ("tgi", Deployment::Tuned) => Some((1024, 8192)),
+        ("vllm", Deployment::Stock) => {
+            let large = memory_gb * 1e9 >= 70.0 * 1024f64.powi(3) && !gpu_id.contains("a100");
+            Some(if large { (1024, 8192) } else { (256, 2048) })
+        }
+        ("sglang", Deployment::Stock) => Some((
+            4096,
+            match memory_gb {
+                m if m < 35.0 => 2048,
+                m if m < 60.0 => 4096,
+                m if m < 160.0 => 8192,
+                _ => 16384,
+            },
+        )),
+        ("tgi", Deployment::Stock) => Some((128, 4096)),
+        ("atom", Deployment::Stock) => Some((1024, 8192)),
         _ => None,
     }
 }
@@ -375,6 +707,7 @@ mod tests {
         step_overhead_ms: 1.0,
         layer_overhead_us: 10.0,
         server_overhead_ms: 20.0,
+        seq_overhead_us: 0.0,
     };
 
     fn profiles() -> Vec<Profile> {
@@ -382,6 +715,7 @@ mod tests {
             Profile {
                 engine: GENERIC,
                 stack: Stack::Cuda,
+                deployment: Deployment::Tuned,
                 scope: Scope::AllKnobs,
                 knobs: A,
                 rows: 40,
@@ -389,6 +723,7 @@ mod tests {
             Profile {
                 engine: "sglang",
                 stack: Stack::Cuda,
+                deployment: Deployment::Tuned,
                 scope: Scope::AllKnobs,
                 knobs: ProfileKnobs {
                     server_overhead_ms: 90.0,
@@ -401,11 +736,13 @@ mod tests {
 
     #[test]
     fn a_fitted_engine_uses_its_own_knobs() {
-        let r = resolve_in(&profiles(), "SGLang", "nvidia");
+        let r = resolve_in(&profiles(), "SGLang", "nvidia", Deployment::Tuned);
         assert_eq!(r.basis, Basis::Fitted);
         assert_eq!(r.knobs.server_overhead_ms, 90.0);
         assert_eq!(r.rows, 17);
-        assert!(r.describe().contains("SGLang on CUDA, fitted on 17 rows"));
+        assert!(r
+            .describe()
+            .contains("SGLang on CUDA, tuned, fitted on 17 rows"));
     }
 
     /// An engine with only its server overhead fitted (two TTFT rows) keeps the generic
@@ -416,6 +753,7 @@ mod tests {
         table.push(Profile {
             engine: "nim",
             stack: Stack::Cuda,
+            deployment: Deployment::Tuned,
             scope: Scope::ServerOverhead,
             // Stale copies of the other knobs (a generic refit since): not used.
             knobs: ProfileKnobs {
@@ -425,7 +763,7 @@ mod tests {
             },
             rows: 2,
         });
-        let r = resolve_in(&table, "nim", "nvidia");
+        let r = resolve_in(&table, "nim", "nvidia", Deployment::Tuned);
         assert_eq!(r.basis, Basis::ServerFitted);
         assert_eq!(
             (r.knobs.server_overhead_ms, r.knobs.eta_mem),
@@ -436,7 +774,7 @@ mod tests {
             text.contains("NVIDIA NIM on CUDA: its server overhead fitted on its 2 rows"),
             "{text}"
         );
-        let shipped = resolve("nim", "nvidia");
+        let shipped = resolve("nim", "nvidia", Deployment::Tuned);
         assert_eq!(
             shipped.basis,
             Basis::ServerFitted,
@@ -446,7 +784,7 @@ mod tests {
 
     #[test]
     fn an_unknown_or_unfitted_engine_uses_the_stack_generic_profile_and_says_so() {
-        let unknown = resolve_in(&profiles(), "my-engine", "nvidia");
+        let unknown = resolve_in(&profiles(), "my-engine", "nvidia", Deployment::Tuned);
         assert_eq!(unknown.basis, Basis::StackGeneric);
         assert!(!unknown.known);
         assert!(
@@ -454,19 +792,19 @@ mod tests {
             "{}",
             unknown.describe()
         );
-        let few = resolve_in(&profiles(), "vllm", "nvidia");
+        let few = resolve_in(&profiles(), "vllm", "nvidia", Deployment::Tuned);
         assert!(few.known);
         assert!(few.describe().contains("too few measured rows"));
         assert_eq!(few.knobs, A);
         assert_eq!(
-            resolve_in(&profiles(), GENERIC, "nvidia").basis,
+            resolve_in(&profiles(), GENERIC, "nvidia", Deployment::Tuned).basis,
             Basis::Fitted
         );
     }
 
     #[test]
     fn a_stack_without_rows_takes_the_discounted_cuda_profile() {
-        let r = resolve_in(&profiles(), "sglang", "amd");
+        let r = resolve_in(&profiles(), "sglang", "amd", Deployment::Tuned);
         assert_eq!(r.basis, Basis::Prior);
         assert!((r.knobs.eta_mem - 0.8 * 0.70 / 0.75).abs() < 1e-12);
         assert!((r.knobs.eta_compute - 0.5).abs() < 1e-12);
@@ -474,11 +812,72 @@ mod tests {
         assert!(r.describe().contains("no measured row on ROCm"));
     }
 
+    /// Stock: its own profile where fitted; on a stack without one, the stack's tuned profile
+    /// moved by another stack's stock-vs-tuned shift; with no stock profile anywhere, the tuned
+    /// profile, said so.
+    #[test]
+    fn a_stock_deployment_falls_back_by_the_documented_rule() {
+        let stock_knobs = ProfileKnobs {
+            eta_mem: 0.4,
+            step_overhead_ms: 3.0,
+            seq_overhead_us: 50.0,
+            ..A
+        };
+        let mut table = profiles();
+        let tuned_only = resolve_in(&table, "vllm", "nvidia", Deployment::Stock);
+        assert_eq!(tuned_only.basis, Basis::TunedOnly);
+        assert_eq!(tuned_only.knobs, A);
+        assert!(tuned_only.describe().contains("no stock profile"));
+        table.push(Profile {
+            engine: GENERIC,
+            stack: Stack::Cuda,
+            deployment: Deployment::Stock,
+            scope: Scope::AllKnobs,
+            knobs: stock_knobs,
+            rows: 30,
+        });
+        let own = resolve_in(&table, "vllm", "nvidia", Deployment::Stock);
+        assert_eq!((own.basis, own.knobs), (Basis::StackGeneric, stock_knobs));
+        assert_eq!(
+            resolve_in(&table, "vllm", "nvidia", Deployment::Tuned).knobs,
+            A,
+            "tuned is untouched"
+        );
+        // ROCm has a tuned profile and no stock one: shifted by CUDA's stock-vs-tuned move.
+        table.push(Profile {
+            engine: GENERIC,
+            stack: Stack::Rocm,
+            deployment: Deployment::Tuned,
+            scope: Scope::AllKnobs,
+            knobs: ProfileKnobs { eta_mem: 0.6, ..A },
+            rows: 10,
+        });
+        let shifted = resolve_in(&table, "vllm", "amd", Deployment::Stock);
+        assert_eq!(shifted.basis, Basis::StockShifted);
+        assert!((shifted.knobs.eta_mem - 0.6 * 0.4 / 0.8).abs() < 1e-12);
+        assert!((shifted.knobs.step_overhead_ms - 3.0).abs() < 1e-12);
+        assert!((shifted.knobs.seq_overhead_us - 50.0).abs() < 1e-12);
+        assert!(shifted.describe().contains("stock-vs-tuned shift"));
+        assert_eq!(Deployment::parse(" Stock "), Some(Deployment::Stock));
+        assert_eq!(Deployment::parse("fast"), None);
+        assert_eq!(Deployment::Tuned.other(), Deployment::Stock);
+    }
+
     #[test]
     fn engine_defaults_follow_the_engines_documentation() {
-        assert_eq!(engine_limits("tensorrt-llm"), Some((2048, 8192)));
-        assert_eq!(engine_limits("sglang"), Some((1024, 8192)));
-        assert_eq!(engine_limits(GENERIC), None);
+        let tuned = |e: &str| engine_limits(e, Deployment::Tuned, "h100-sxm", 80.0);
+        assert_eq!(tuned("tensorrt-llm"), Some((2048, 8192)));
+        assert_eq!(tuned("sglang"), Some((1024, 8192)));
+        assert_eq!(tuned(GENERIC), None);
+        // Stock: vLLM's defaults by GPU memory (A100 excluded), SGLang's chunk by memory, TGI's
+        // request cap.
+        let stock = |e: &str, gpu: &str, gb: f64| engine_limits(e, Deployment::Stock, gpu, gb);
+        assert_eq!(stock("vllm", "h100-sxm", 80.0), Some((1024, 8192)));
+        assert_eq!(stock("vllm", "a100-sxm-80gb", 80.0), Some((256, 2048)));
+        assert_eq!(stock("vllm", "l40s", 48.0), Some((256, 2048)));
+        assert_eq!(stock("sglang", "b200", 180.0), Some((4096, 16384)));
+        assert_eq!(stock("sglang", "h200-sxm", 141.0), Some((4096, 8192)));
+        assert_eq!(stock("tgi", "mi300x", 192.0), Some((128, 4096)));
         assert_eq!(
             kv_when_unstated("tensorrt-llm", "fp4", false, false),
             Some("fp8")

@@ -4,7 +4,8 @@
 //! is `calibration::error_bands`; `tests/validation.rs` checks the shipped file is its output).
 //!
 //! **Classes.** Architecture (dense / MoE) × vendor (NVIDIA / AMD / other, the GPU's software
-//! stack) × regime, the model's own operating point (`regime`):
+//! stack) × deployment (tuned / stock, `model::engine::Deployment`) × regime, the model's own
+//! operating point (`regime`):
 //! - *saturated*: beyond the KV capacity or the engine limit, or so close to a full resource that
 //!   requests queue (`OperatingPoint::saturated`);
 //! - *throughput-bound*: otherwise, a step bound by compute or by streaming the KV cache, which
@@ -14,9 +15,10 @@
 //!
 //! **The number.** Per class and metric (output tok/s, TPOT, TTFT) the 68th percentile of the
 //! rows' |predicted/measured − 1| (about one standard deviation of a normal error), each row's
-//! error being the larger of its two held-out predictions (holding out its GPU type, then its
-//! model). A class with fewer than `MIN_BAND_ROWS` rows for a metric falls back to a coarser one:
-//! first any regime, then any vendor, then every row; the fallback is recorded (`Fallback`).
+//! error being its prediction with its whole publication held out (issue 25 §4: what a new
+//! source should expect). A class with fewer than `MIN_BAND_ROWS` rows for a metric falls back
+//! to a coarser one: first any regime, then any vendor (both within the deployment), then every
+//! row; the fallback is recorded (`Fallback`).
 //!
 //! **$/M.** At a fixed price $/M ∝ 1/(tok/s), so a tok/s prediction error `e = p/m − 1` makes the
 //! $/M prediction error `1/(1+e) − 1`; its largest magnitude over `|e| ≤ E` is `E/(1−E)` (the
@@ -26,6 +28,7 @@
 //! nothing else with it.
 
 use crate::catalog::{csv, Arch, Gpu};
+use crate::model::engine::Deployment;
 use crate::model::{Bound, OperatingPoint};
 use crate::scenario::Scenario;
 use serde::Serialize;
@@ -125,6 +128,7 @@ fn arch_id(arch: Arch) -> &'static str {
 pub struct Class {
     pub arch: Arch,
     pub vendor: Vendor,
+    pub deployment: Deployment,
     pub regime: Regime,
 }
 
@@ -133,10 +137,13 @@ impl Class {
     pub fn all() -> impl Iterator<Item = Class> {
         [Arch::Dense, Arch::Moe].into_iter().flat_map(|arch| {
             Vendor::ALL.into_iter().flat_map(move |vendor| {
-                Regime::ALL.into_iter().map(move |regime| Class {
-                    arch,
-                    vendor,
-                    regime,
+                Deployment::ALL.into_iter().flat_map(move |deployment| {
+                    Regime::ALL.into_iter().map(move |regime| Class {
+                        arch,
+                        vendor,
+                        deployment,
+                        regime,
+                    })
                 })
             })
         })
@@ -147,16 +154,18 @@ impl Class {
         Class {
             arch: scenario.model.arch,
             vendor: Vendor::of(&scenario.gpu),
+            deployment: scenario.profile.deployment,
             regime: regime(point),
         }
     }
 
-    /// `moe/nvidia/throughput-bound`.
+    /// `moe/nvidia/tuned/throughput-bound`.
     pub fn id(&self) -> String {
         format!(
-            "{}/{}/{}",
+            "{}/{}/{}/{}",
             arch_id(self.arch),
             self.vendor.id(),
+            self.deployment.id(),
             self.regime.id()
         )
     }
@@ -203,8 +212,12 @@ impl Fallback {
     pub fn admits(self, class: Class, row: Class) -> bool {
         match self {
             Fallback::None => row == class,
-            Fallback::AnyRegime => row.arch == class.arch && row.vendor == class.vendor,
-            Fallback::AnyVendor => row.arch == class.arch,
+            Fallback::AnyRegime => {
+                row.arch == class.arch
+                    && row.vendor == class.vendor
+                    && row.deployment == class.deployment
+            }
+            Fallback::AnyVendor => row.arch == class.arch && row.deployment == class.deployment,
             Fallback::All => true,
         }
     }
@@ -220,10 +233,11 @@ impl Fallback {
             Vendor::Amd => "AMD",
             Vendor::Other => "other vendors'",
         };
+        let deployment = class.deployment.id();
         match self {
-            Fallback::None => format!("{arch} on {vendor}, {}", class.regime.id()),
-            Fallback::AnyRegime => format!("{arch} on {vendor}, any regime"),
-            Fallback::AnyVendor => format!("{arch} on any GPU"),
+            Fallback::None => format!("{arch} on {vendor}, {deployment}, {}", class.regime.id()),
+            Fallback::AnyRegime => format!("{arch} on {vendor}, {deployment}, any regime"),
+            Fallback::AnyVendor => format!("{arch} on any GPU, {deployment}"),
             Fallback::All => "every row".into(),
         }
     }
@@ -280,7 +294,8 @@ impl Band {
 }
 
 /// The header of `data/error_bands.csv`.
-pub const CSV_HEADER: &str = "architecture,vendor,regime,metric,error_pct,n,fallback,rows";
+pub const CSV_HEADER: &str =
+    "architecture,vendor,deployment,regime,metric,error_pct,n,fallback,rows";
 
 /// Parse the table (panic-free: a line that does not read is dropped, a test checks none is).
 pub fn parse(text: &str) -> Vec<Band> {
@@ -302,6 +317,10 @@ pub fn parse(text: &str) -> Vec<Band> {
                 class: Class {
                     arch,
                     vendor,
+                    deployment: Deployment::parse(csv::text(
+                        r,
+                        crate::scenario::fields::DEPLOYMENT.key,
+                    ))?,
                     regime: Regime::parse(csv::text(r, "regime"))?,
                 },
                 metric: Metric::parse(csv::text(r, "metric"))?,
@@ -363,6 +382,7 @@ pub fn throughput_by_regime(scenario: &Scenario) -> [Option<f64>; 3] {
             Class {
                 arch: scenario.model.arch,
                 vendor: Vendor::of(&scenario.gpu),
+                deployment: scenario.profile.deployment,
                 regime,
             },
             Metric::OutputTokS,
@@ -435,6 +455,7 @@ mod tests {
         let class = Class {
             arch: Arch::Moe,
             vendor: Vendor::Amd,
+            deployment: Deployment::Tuned,
             regime: Regime::Saturated,
         };
         let other = Class {
@@ -456,9 +477,19 @@ mod tests {
             }
         ));
         assert!(!Fallback::AnyVendor.admits(class, dense));
+        // A stock row never stands for a tuned class until every row does.
+        let stock = Class {
+            deployment: Deployment::Stock,
+            ..class
+        };
+        assert!(!Fallback::AnyVendor.admits(class, stock));
+        assert!(Fallback::All.admits(class, stock));
         assert!(Fallback::All.admits(class, dense));
-        assert_eq!(class.id(), "moe/amd/saturated");
-        assert_eq!(Fallback::AnyRegime.basis(class), "MoE on AMD, any regime");
+        assert_eq!(class.id(), "moe/amd/tuned/saturated");
+        assert_eq!(
+            Fallback::AnyRegime.basis(class),
+            "MoE on AMD, tuned, any regime"
+        );
     }
 
     #[test]

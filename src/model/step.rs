@@ -395,7 +395,8 @@ impl StepCost {
     }
 
     /// Time of one iteration of one pipeline stage with this batch (MODEL.md §2.6):
-    /// `t_iter = t_lin + t_attn + t_elem + t_TP + t_A2A + (L/PP)·t_L0 + t_it0`. Under attention
+    /// `t_iter = t_lin + t_attn + t_elem + t_TP + t_A2A + (L/PP)·t_L0 + t_it0 + n_seq·t_seq`
+    /// (`n_seq` the sequences sampling this step on one scheduler). Under attention
     /// DP (§2.8) attention, dense layers, the head and elementwise work run on one rank's share of
     /// the decodes (`rank_share`) and `1/DP` of the prefill tokens; the routed experts on the
     /// stage's `T` tokens, `ι·T·k/EP` pairs on the busiest EP rank.
@@ -485,8 +486,11 @@ impl StepCost {
             + self.moe_routing_bytes(rank_tokens, tokens, imbalance))
             / self.bandwidth;
         let communication = self.communication(tokens, rank_tokens, imbalance);
+        // Per-sequence CPU work (`t_seq`, `model::engine`): every sequence that samples a token
+        // this step, on its scheduler (one per attention-DP rank).
         let overhead = Seconds::from_us(e.layer_overhead_us) * self.floor_layers_per_stage
-            + Seconds::from_ms(e.step_overhead_ms);
+            + Seconds::from_ms(e.step_overhead_ms)
+            + Seconds::from_us(e.seq_overhead_us) * (rank_decode_seqs + finishing_prompts);
         let total = linear + attention + elementwise + communication + overhead;
         StepBreakdown {
             linear_ms: linear.ms(),

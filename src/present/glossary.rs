@@ -130,8 +130,15 @@ pub const DISAGGREGATION: Term = Term {
     definition: "Prefill and decode run on separate GPU pools: prompts never stall the decoding streams, and each pool gets its own parallelism. The prompt's KV cache is copied from the prefill to the decode pool, which adds to TTFT.",
 };
 
+/// Tuned vs stock deployment (issue 25; `shared/data/README.md`, column `deployment`).
+pub const DEPLOYMENT: Term = Term {
+    id: "tuned-vs-stock",
+    name: "Tuned vs stock",
+    definition: "Tuned: a vendor's or benchmark's performance-tuned run. Stock: the engine at its defaults, what most teams run on day one, often 1.3-2x slower. Each has its own fitted engine profile.",
+};
+
 /// Every entry, in the order the glossary panel lists them.
-pub const TERMS: [Term; 16] = [
+pub const TERMS: [Term; 17] = [
     THROUGHPUT,
     INTERACTIVITY,
     KNEE,
@@ -148,6 +155,7 @@ pub const TERMS: [Term; 16] = [
     SPECULATIVE_DECODING,
     PREFIX_CACHING,
     DISAGGREGATION,
+    DEPLOYMENT,
 ];
 
 /// The entry with this id.

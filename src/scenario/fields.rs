@@ -578,6 +578,9 @@ table! {
     CUSTOM_MODEL = Field::new("custom-model", "Custom model (config.json)", Text, Scenario, Access::Scenario { get: model_text, set: set_custom_model });
     GPU = Field::new("gpu", "GPU", Choice, Scenario, word!(gpu));
     ENGINE = Field::new("engine", "Engine", Choice, Scenario, word!(engine)).choices(crate::model::engine::ENGINES);
+    /// How the engine is set up: a tuned benchmark or a stock launch at the engine's defaults
+    /// (`model::engine::Deployment`, issue 25 §2); picks the engine profile's deployment.
+    DEPLOYMENT = Field::new("deployment", "Deployment", Choice, Scenario, word!(deployment)).choices(crate::model::engine::DEPLOYMENTS).term("tuned-vs-stock");
     GPUS = Field::new("gpus", "GPU count", Integer, Scenario, num!(scenario: gpu_count)).range(1.0, 4096.0);
     TP = Field::new("tp", "Tensor parallel (TP)", Integer, Scenario, opt!(scenario: tp)).range(1.0, 4096.0).optional();
     PP = Field::new("pp", "Pipeline parallel (PP)", Integer, Scenario, opt!(scenario: pp)).range(1.0, 64.0).optional();
@@ -609,6 +612,7 @@ table! {
     BLEND_P = Field::new("blend-p", "Roofline blend exponent p", Real, Advanced, opt!(scenario: efficiency.blend_p)).range(1.0, f64::INFINITY).knob(eff!(blend_p));
     LAYER_OVERHEAD_US = Field::new("layer-overhead-us", "Per-layer overhead", Real, Advanced, opt!(scenario: efficiency.layer_overhead_us)).unit("µs").range(0.0, 200.0).knob(eff!(layer_overhead_us));
     STEP_OVERHEAD_MS = Field::new("step-overhead-ms", "Per-step overhead", Real, Advanced, opt!(scenario: efficiency.step_overhead_ms)).unit("ms").range(0.0, 50.0).knob(eff!(step_overhead_ms));
+    SEQ_OVERHEAD_US = Field::new("seq-overhead-us", "Per-sequence step overhead", Real, Advanced, opt!(scenario: efficiency.seq_overhead_us)).unit("µs").range(0.0, 2000.0).knob(eff!(seq_overhead_us));
     ALLREDUCE_LATENCY_US = Field::new("allreduce-latency-us", "All-reduce latency", Real, Advanced, opt!(scenario: efficiency.allreduce_latency_us)).unit("µs").range(0.0, 500.0).knob(eff!(allreduce_latency_us));
     LINK_EFFICIENCY = Field::new("link-efficiency", "Link efficiency", Real, Advanced, opt!(scenario: efficiency.link_efficiency)).range(0.05, 1.0).knob(eff!(link_efficiency));
     MEM_UTILIZATION = Field::new("mem-utilization", "GPU memory utilization", Real, Advanced, opt!(scenario: efficiency.mem_utilization)).range(0.1, 1.0).knob(eff!(mem_utilization));

@@ -96,6 +96,7 @@ pub struct EfficiencyOverrides {
     pub blend_p: Option<f64>,
     pub layer_overhead_us: Option<f64>,
     pub step_overhead_ms: Option<f64>,
+    pub seq_overhead_us: Option<f64>,
     pub allreduce_latency_us: Option<f64>,
     pub link_efficiency: Option<f64>,
     pub mem_utilization: Option<f64>,
@@ -114,6 +115,7 @@ impl EfficiencyOverrides {
             blend_p: self.blend_p.unwrap_or(base.blend_p),
             layer_overhead_us: self.layer_overhead_us.unwrap_or(base.layer_overhead_us),
             step_overhead_ms: self.step_overhead_ms.unwrap_or(base.step_overhead_ms),
+            seq_overhead_us: self.seq_overhead_us.unwrap_or(base.seq_overhead_us),
             allreduce_latency_us: self
                 .allreduce_latency_us
                 .unwrap_or(base.allreduce_latency_us),
@@ -137,6 +139,8 @@ pub struct ScenarioInput {
     pub model: String,
     /// The inference engine (`model::engine::ENGINES`; any other name runs the generic profile).
     pub engine: String,
+    /// How the engine is set up (`model::engine::Deployment` id: `tuned` or `stock`).
+    pub deployment: String,
     /// The user's own architecture (typed fields or a pasted `config.json`), used when `model` is `custom`.
     pub custom_model: Option<crate::catalog::ModelSpec>,
     pub gpu: String,
@@ -237,6 +241,7 @@ impl Default for ScenarioInput {
         ScenarioInput {
             model: "llama-3.1-70b".into(),
             engine: crate::model::engine::GENERIC.into(),
+            deployment: crate::model::engine::Deployment::Tuned.id().into(),
             custom_model: None,
             gpu: "h100-sxm".into(),
             gpu_count: 8.0,

@@ -340,7 +340,13 @@ impl Scenario {
                 format!("`{}` is not one of bf16, fp8, fp4, int4", input.precision),
             )
         })?;
-        let profile = engine::resolve(&input.engine, &gpu.vendor);
+        let deployment = engine::Deployment::parse(&input.deployment).ok_or_else(|| {
+            error(
+                fields::DEPLOYMENT.key,
+                format!("`{}` is not one of tuned, stock", input.deployment),
+            )
+        })?;
+        let profile = engine::resolve(&input.engine, &gpu.vendor, deployment);
         // `auto`: the KV format the engine picks for these weights (`engine::kv_when_unstated`).
         let kv_text = match input.kv_precision.trim() {
             "auto" => engine::kv_when_unstated(
@@ -382,7 +388,7 @@ impl Scenario {
         let output_sigma = OUTPUT_SIGMA.real(input.output_sigma)?;
         let prefix_hit = PREFIX_HIT.real(input.prefix_hit)?;
         let concurrency = CONCURRENCY.whole(input.concurrency)?;
-        let limits = engine::engine_limits(&profile.engine);
+        let limits = engine::engine_limits(&profile.engine, deployment, &gpu.id, gpu.memory_gb);
         let max_num_seqs =
             MAX_NUM_SEQS.whole(input.max_num_seqs.unwrap_or_else(|| {
                 f64::from(limits.map_or(DEFAULT_MAX_NUM_SEQS, |(seqs, _)| seqs))

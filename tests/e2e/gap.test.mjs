@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { openSite, openPage } from './browser.mjs';
 
 const GAP_TIMEOUT_MS = 30_000;
-const STEPS = ['lengths', 'arrivals', 'slo', 'prefix-cache', 'utilization'];
+const STEPS = ['deployment', 'lengths', 'arrivals', 'slo', 'prefix-cache', 'utilization'];
 
 let site;
 before(async () => {

@@ -101,8 +101,12 @@ mod tests {
     fn fixed_lengths_explain_static_batching_above_continuous() {
         for batching in ["static", "continuous"] {
             let text = note("fixed", batching, 64).expect("a note");
-            assert!(text.contains("At C = 64: TPOT 20"), "{text}");
-            assert!(text.contains("but TTFT 1,"), "{text}");
+            // Shapes, not fitted figures (they move with every refit).
+            assert!(text.contains("At C = 64: TPOT "), "{text}");
+            assert!(
+                text.contains("(continuous + paged KV), but TTFT "),
+                "{text}"
+            );
         }
         assert_eq!(note("lognormal", "continuous", 64), None);
         assert_eq!(note("lognormal", "static", 64), None);

@@ -25,6 +25,7 @@ pub struct AdvancedProps {
     pub gpu: AttrValue,
     /// The engine field's text: the profile the defaults come from.
     pub engine: AttrValue,
+    pub deployment: AttrValue,
     pub error_field: Option<String>,
     pub on_knob: Callback<KnobAction>,
     pub on_edit: Callback<(&'static Field, String)>,
@@ -58,7 +59,8 @@ pub fn advanced(props: &AdvancedProps) -> Html {
         .and_then(|c| c.gpu(props.gpu.trim()))
         .map(|g| g.vendor.clone())
         .unwrap_or_else(|| "nvidia".into());
-    let profile = crate::model::engine::resolve(props.engine.trim(), &vendor);
+    let deployment = crate::model::engine::Deployment::parse(&props.deployment).unwrap_or_default();
+    let profile = crate::model::engine::resolve(props.engine.trim(), &vendor, deployment);
     let defaults = Efficiency::of_profile(profile.knobs);
     let family = profile.describe();
     let on_ideal = {

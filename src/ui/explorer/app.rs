@@ -12,7 +12,9 @@ use crate::present::chart::notes::static_batching_note;
 use crate::present::chart::{Marker, Projection, XAxis, YAxis};
 use crate::present::glossary;
 use crate::present::report::{format_number, parallelism_hint};
-use crate::scenario::fields::{Field, CONCURRENCY, ENGINE, GPU, GPUS, MODEL, PRECISION};
+use crate::scenario::fields::{
+    Field, CONCURRENCY, DEPLOYMENT, ENGINE, GPU, GPUS, MODEL, PRECISION,
+};
 use crate::share::{self, ViewState};
 use crate::ui::explorer::advanced::Advanced;
 use crate::ui::explorer::chart_axes::{projection, ChartAxes};
@@ -341,7 +343,7 @@ pub fn app(props: &AppProps) -> Html {
                     />
                     if second_pass {
                         <TechniqueControls texts={state.texts.clone()} error_field={error_field.clone()} on_edit={on_edit.clone()} />
-                        <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} engine={AttrValue::from(state.texts.get(&ENGINE).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
+                        <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} engine={AttrValue::from(state.texts.get(&ENGINE).to_string())} deployment={AttrValue::from(state.texts.get(&DEPLOYMENT).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
                     }
                 </section>
                 if let Some(view) = view {
@@ -424,7 +426,7 @@ fn explorer_view(
                 <section class="panel numbers-panel" aria-labelledby="numbers-title">
                     <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
                     if second_pass {
-                        <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
+                        <Numbers point={view.point.clone()} scenario={view.scenario.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
                             class={crate::model::expected_error::Class::of(&view.scenario, &view.point)} />
                     }
                 </section>

@@ -5,8 +5,8 @@
 use crate::catalog::catalog;
 use crate::page::fields::Texts;
 use crate::scenario::fields::{
-    Field, CUSTOM_MODEL_VALUE, DP_ATTENTION, ENGINE, EP, EPLB_REDUNDANT_EXPERTS, GPU, GPUS,
-    INPUT_LEN, KV_PRECISION, MODEL, OUTPUT_LEN, PP, PRECISION, TP, USD_PER_GPU_HOUR,
+    Field, CUSTOM_MODEL_VALUE, DEPLOYMENT, DP_ATTENTION, ENGINE, EP, EPLB_REDUNDANT_EXPERTS, GPU,
+    GPUS, INPUT_LEN, KV_PRECISION, MODEL, OUTPUT_LEN, PP, PRECISION, TP, USD_PER_GPU_HOUR,
 };
 use crate::ui::widgets::field_control::FieldContext;
 pub use crate::ui::widgets::field_control::INPUT_ERROR_ID;
@@ -144,6 +144,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                 { select(&GPU, Some(gpu_options()), None) }
                 { text(&GPUS, None) }
                 { select(&ENGINE, None, Some(Html::from(props.engine_hint.to_string()))) }
+                { select(&DEPLOYMENT, None, None) }
                 { select(&TP, Some(tp_options()), Some(Html::from(props.tp_hint.to_string()))) }
                 { degree(&EP, None) }
                 { degree(&DP_ATTENTION, parallelism_hint) }

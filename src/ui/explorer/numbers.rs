@@ -22,6 +22,8 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct NumbersProps {
     pub point: crate::page::state::Shared<OperatingPoint>,
+    /// The scenario the point belongs to: its other deployment is shown beside the throughput.
+    pub scenario: crate::page::state::Shared<crate::scenario::Scenario>,
     /// The GPU's name, for the hint asking for a price when the scenario has none.
     pub gpu_name: AttrValue,
     /// The scenario's class at this point: which expected errors to show (`model::expected_error`).
@@ -53,7 +55,7 @@ fn error_source(props: &ErrorSourceProps) -> Html {
     html! {
         <details class="error-source" id={ERROR_SOURCE_ID}>
             <summary>{ format!("± expected error: {}", class.id()) }</summary>
-            <p>{ "Cross-validated against data/measurements.csv (each row predicted with its GPU type, then its model, held out; docs/VALIDATION.md). $/M's ± follows from tok/s's: E/(1−E)." }</p>
+            <p>{ "Cross-validated against data/measurements.csv (each row predicted with its whole publication held out: what a source the model never saw should expect; docs/VALIDATION.md). $/M's ± follows from tok/s's: E/(1−E)." }</p>
             <ul>
                 { line("tok/s", ErrorMetric::OutputTokS) }
                 { line("TPOT", ErrorMetric::TpotMs) }
@@ -82,6 +84,19 @@ pub fn numbers(props: &NumbersProps) -> Html {
     let pm = |pct: Option<f64>| pct.map(|pct| AttrValue::from(plus_minus(pct)));
     let usd_error = p.cost.as_ref().and(pm(errors.usd_per_m_output_error_pct));
     let tok_s_error = pm(errors.output_tok_s_error_pct);
+    // The same scenario under the other deployment (issue 25 §2), validated once per scenario
+    // and evaluated at each concurrency.
+    let key = crate::scenario::ScenarioInput {
+        concurrency: 1.0,
+        ..props.scenario.input.clone()
+    };
+    let scenario = props.scenario.clone();
+    let other = use_memo(key, move |_| {
+        crate::decide::deployment::other_scenario(&scenario)
+    });
+    let contrast = (*other)
+        .as_ref()
+        .map(|other| crate::decide::deployment::contrast(other, p).sentence());
     html! {
         <div class="numbers">
             <div class="metric-group">
@@ -121,6 +136,9 @@ pub fn numbers(props: &NumbersProps) -> Html {
                         value={number(p.tok_s_per_user)} unit="tok/s"
                         definition={glossary::INTERACTIVITY.definition} />
                 </div>
+                if let Some(text) = contrast {
+                    <p class="hint" id="deployment-contrast" data-term={glossary::DEPLOYMENT.id}>{ format!("{text}.") }</p>
+                }
             </div>
             <div class="metric-group">
                 <h3>{ "Latency (means)" }</h3>

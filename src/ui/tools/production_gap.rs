@@ -199,11 +199,11 @@ fn table(gap: &ProductionGap) -> Html {
             </thead>
             <tbody id={GAP_ID}>
                 <tr data-step="synthetic">
-                    <th scope="row">{ "Synthetic uniform, saturated closed loop" }</th>
+                    <th scope="row">{ "Tuned synthetic uniform benchmark, saturated closed loop" }</th>
                     <td></td>
                     <td data-metric="gap_synthetic_tok_s">{ tok_s(gap.synthetic_tok_s) }</td>
                     <td>{ bar(gap.synthetic_tok_s) }</td>
-                    <td>{ "fixed lengths, every slot busy: what a benchmark at its highest concurrency reports" }</td>
+                    <td>{ "tuned engine profile, fixed lengths, every slot busy: what a vendor's benchmark at its highest concurrency reports" }</td>
                 </tr>
                 { for gap.steps.iter().map(|step| html! {
                     <tr data-step={step.step.id()} data-factor={factor_attr(step.factor)}>
