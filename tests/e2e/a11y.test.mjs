@@ -157,7 +157,17 @@ test('keyboard: Tab reaches every control and the slider in reading order, with 
         id: el.id,
         focusVisible: el.matches(':focus-visible'),
         indicator: outline || shadow ? `${style.outlineStyle} ${style.outlineWidth} ${style.boxShadow}` : null,
-        box: { left: box.left + scrollX, top: box.top + scrollY, right: box.right + scrollX },
+        // Positions in the page's layout: add the window's scroll and that of every scrolling
+        // ancestor (the scenario's sticky column scrolls its controls on its own above 1180 px).
+        box: (() => {
+          let x = scrollX;
+          let y = scrollY;
+          for (let p = el.parentElement; p; p = p.parentElement) {
+            x += p.scrollLeft;
+            y += p.scrollTop;
+          }
+          return { left: box.left + x, top: box.top + y, right: box.right + x };
+        })(),
       };
     }, CONTROLS);
     if (!focus) continue;

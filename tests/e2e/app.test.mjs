@@ -637,11 +637,25 @@ test('par-1. DEP 8 runs DeepSeek-R1 with a layout hint; the engine control names
   const dep = await metricText(page, 'output_tok_s');
   assert.match(dep, /\d/, `a throughput under DEP 8 (${dep})`);
   const hint = async () => (await page.locator('#engine-hint').textContent()).trim();
-  assert.match(await hint(), /Generic \(pooled fit\) on CUDA, fitted on \d+ rows/);
+  assert.match(await hint(), /Generic \(pooled fit\) on CUDA, tuned, fitted on \d+ rows/);
+  // The other deployment is shown beside the throughput (issue 25 §2).
+  await waitUntil(page, 'the stock-launch line', () =>
+    /^stock launch: [\d,]+ tok\/s, [−+]\d+ %, TPOT [\d.,]+ ms\.$/.test(document.querySelector('#deployment-contrast')?.textContent ?? ''),
+  );
   await page.locator('#engine').selectOption('sglang');
   await waitUntil(page, 'the SGLang profile hint', () =>
-    /SGLang on CUDA, fitted on \d+ rows/.test(document.querySelector('#engine-hint')?.textContent ?? ''),
+    /SGLang on CUDA, tuned, fitted on \d+ rows/.test(document.querySelector('#engine-hint')?.textContent ?? ''),
   );
+  // Stock: the control beside Engine picks the stock profile, and the line beside the
+  // throughput now shows the tuned benchmark.
+  await page.locator('#deployment').selectOption('stock');
+  await waitUntil(page, 'the stock SGLang profile hint', () =>
+    /SGLang on CUDA, stock, fitted on \d+ rows/.test(document.querySelector('#engine-hint')?.textContent ?? ''),
+  );
+  await waitUntil(page, 'the tuned-benchmark line', () =>
+    /^tuned benchmark: /.test(document.querySelector('#deployment-contrast')?.textContent ?? ''),
+  );
+  await waitUntil(page, 'the link carrying the deployment', () => /deployment=stock/.test(location.href));
   await page.locator('#gpu').selectOption('mi300x');
   await waitUntil(page, 'the ROCm profile hint', () =>
     /SGLang on ROCm/.test(document.querySelector('#engine-hint')?.textContent ?? ''),
