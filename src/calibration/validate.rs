@@ -484,7 +484,7 @@ fn server_row(
     mode: String,
     scenario: Scenario,
     rate_per_s: f64,
-    mut notes: Vec<String>,
+    notes: Vec<String>,
 ) -> Result<RowResult, String> {
     let config = crate::sim::SimConfig {
         arrivals: crate::sim::Arrivals::Poisson { rate_per_s },
@@ -493,19 +493,83 @@ fn server_row(
         seed: crate::decide::slo_sim::SLO_SIM_SEED,
         ..crate::sim::SimConfig::default()
     };
-    let result = crate::sim::simulate(&scenario, &config)
-        .map_err(|e| format!("simulation rejected: {e}"))?;
-    notes.push(format!(
-        "Poisson arrivals at {rate_per_s} req/s, simulated (20000 requests, seed 1)"
-    ));
+    let what =
+        format!("Poisson arrivals at {rate_per_s} req/s, simulated (20000 requests, seed 1)");
+    // MLPerf reports the mean over tokens; the class is the analytic point's at the simulated
+    // concurrency.
+    simulated_row(
+        record,
+        (id, mode),
+        &scenario,
+        &config,
+        what,
+        |result| {
+            (
+                result.mean_batch.round().max(0.0) as u32,
+                result.tpot_token_mean_ms,
+            )
+        },
+        notes,
+    )
+}
+
+/// A burst (one wave of `N = C` prompts): the benchmark replayed in the simulator (the same
+/// fixed seed as the SLO checks), compared with its throughput over the run and its per-request
+/// mean TTFT and TPOT, as `vllm bench serve` prints them.
+fn burst_row(
+    record: &Record,
+    id: String,
+    mode: String,
+    scenario: Scenario,
+    notes: Vec<String>,
+) -> Result<RowResult, String> {
+    let prompts = scenario.benchmark_prompts();
+    let config = crate::sim::SimConfig {
+        arrivals: crate::sim::Arrivals::Closed {
+            concurrency: scenario.concurrency,
+        },
+        requests: prompts,
+        seed: crate::decide::slo_sim::SLO_SIM_SEED,
+        protocol: crate::scenario::Protocol::Benchmark,
+        ..crate::sim::SimConfig::default()
+    };
+    let what = format!(
+        "burst of {prompts} prompts replayed in the simulator (seed {})",
+        config.seed
+    );
+    let concurrency = scenario.concurrency;
+    simulated_row(
+        record,
+        (id, mode),
+        &scenario,
+        &config,
+        what,
+        |result| (concurrency, result.tpot.mean_ms),
+        notes,
+    )
+}
+
+/// A row run in the simulator under `config`, compared with the run's output tok/s, mean TTFT
+/// and the TPOT `pick` chooses (with the concurrency the row's class is read at).
+fn simulated_row(
+    record: &Record,
+    (id, mode): (String, String),
+    scenario: &Scenario,
+    config: &crate::sim::SimConfig,
+    what: String,
+    pick: impl Fn(&crate::sim::SimResult) -> (u32, f64),
+    mut notes: Vec<String>,
+) -> Result<RowResult, String> {
+    let result =
+        crate::sim::simulate(scenario, config).map_err(|e| format!("simulation rejected: {e}"))?;
+    notes.push(what);
     if result.truncated.is_some() || result.low_confidence {
         notes.push("low-confidence simulation".into());
     }
     let number = |column: &str| csv::number(record, column);
-    let concurrency = result.mean_batch.round().max(0.0) as u32;
-    // The class of the analytic point at the simulated concurrency.
+    let (concurrency, tpot_ms) = pick(&result);
     let class = Class::of(
-        &scenario,
+        scenario,
         &evaluate(&scenario.with_concurrency(concurrency.max(1))),
     );
     Ok(RowResult {
@@ -518,54 +582,7 @@ fn server_row(
         class,
         throughput: number("output_tok_s_total")?
             .and_then(|m| Comparison::new(result.output_tok_s, m)),
-        tpot: number("tpot_ms")?.and_then(|m| Comparison::new(result.tpot_token_mean_ms, m)),
-        ttft: number("ttft_ms")?.and_then(|m| Comparison::new(result.ttft.mean_ms, m)),
-        notes,
-    })
-}
-
-/// A burst (one wave of `N = C` prompts): the benchmark replayed in the simulator (the same
-/// fixed seed as the SLO checks), compared with its throughput over the run and its per-request
-/// mean TTFT and TPOT, as `vllm bench serve` prints them.
-fn burst_row(
-    record: &Record,
-    id: String,
-    mode: String,
-    scenario: Scenario,
-    mut notes: Vec<String>,
-) -> Result<RowResult, String> {
-    let prompts = scenario.benchmark_prompts();
-    let config = crate::sim::SimConfig {
-        arrivals: crate::sim::Arrivals::Closed {
-            concurrency: scenario.concurrency,
-        },
-        requests: prompts,
-        seed: crate::decide::slo_sim::SLO_SIM_SEED,
-        protocol: crate::scenario::Protocol::Benchmark,
-        ..crate::sim::SimConfig::default()
-    };
-    let result = crate::sim::simulate(&scenario, &config)
-        .map_err(|e| format!("simulation rejected: {e}"))?;
-    notes.push(format!(
-        "burst of {prompts} prompts replayed in the simulator (seed {})",
-        config.seed
-    ));
-    if result.truncated.is_some() || result.low_confidence {
-        notes.push("low-confidence simulation".into());
-    }
-    let number = |column: &str| csv::number(record, column);
-    let point = evaluate(&scenario);
-    Ok(RowResult {
-        id,
-        model: scenario.model.id.clone(),
-        gpu: scenario.gpu.id.clone(),
-        gpus: scenario.gpu_count,
-        mode,
-        concurrency: scenario.concurrency,
-        class: Class::of(&scenario, &point),
-        throughput: number("output_tok_s_total")?
-            .and_then(|m| Comparison::new(result.output_tok_s, m)),
-        tpot: number("tpot_ms")?.and_then(|m| Comparison::new(result.tpot.mean_ms, m)),
+        tpot: number("tpot_ms")?.and_then(|m| Comparison::new(tpot_ms, m)),
         ttft: number("ttft_ms")?.and_then(|m| Comparison::new(result.ttft.mean_ms, m)),
         notes,
     })
