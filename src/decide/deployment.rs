@@ -6,7 +6,7 @@
 
 use crate::model::engine::Deployment;
 use crate::model::{evaluate, OperatingPoint};
-use crate::present::report::format_number;
+use crate::present::report::{format_number, group_thousands};
 use crate::scenario::{Scenario, ScenarioInput};
 
 /// The same scenario under the other deployment (`None` when it does not validate, which the
@@ -32,7 +32,8 @@ pub struct Contrast {
 }
 
 impl Contrast {
-    /// "stock launch: 1,480 tok/s, −38 %, TPOT 31 ms".
+    /// "stock launch: 1,480 tok/s, −38 %, TPOT 31 ms" (tok/s of the whole system, as the
+    /// headline's "All N GPUs").
     pub fn sentence(&self) -> String {
         let name = match self.deployment {
             Deployment::Stock => "stock launch",
@@ -40,7 +41,7 @@ impl Contrast {
         };
         format!(
             "{name}: {} tok/s, {}{:.0} %, TPOT {} ms",
-            format_number(self.output_tok_s),
+            group_thousands(&format_number(self.output_tok_s)),
             if self.change < 0.0 { "−" } else { "+" },
             (self.change * 100.0).abs(),
             format_number(self.tpot_ms)

@@ -184,6 +184,15 @@ fn numbers(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) -> Str
             &with(format_number(point.output_tok_s_per_gpu), tok_s),
         ),
         row("Tokens/s per user", &format_number(point.tok_s_per_user)),
+        // The same scenario under the other deployment (issue 25 §2): a tuned number is never
+        // read as a day-one number.
+        row(
+            &format!("Deployment: {}", scenario.profile.deployment.label()),
+            &crate::decide::deployment::other_scenario(scenario).map_or_else(
+                || "the other deployment does not validate".to_string(),
+                |other| crate::decide::deployment::contrast(&other, point).sentence(),
+            ),
+        ),
         row(
             "TPOT (mean)",
             &with(

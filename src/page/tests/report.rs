@@ -150,3 +150,21 @@ fn the_plan_lists_simulated_candidates_and_accounts_for_the_rest() {
         "{plan}"
     );
 }
+
+/// The report names its deployment and shows the other one beside the numbers, as the page's
+/// numbers panel does (issue 25 §2), from the same function.
+#[test]
+fn the_report_shows_the_other_deployment() {
+    let html = report("v=1&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&concurrency=32");
+    let numbers = between(&html, "At 32 in flight", "</table>");
+    assert!(numbers.contains("Deployment: Tuned benchmark"), "{numbers}");
+    assert!(numbers.contains("stock launch: "), "{numbers}");
+    let stock =
+        report("v=1&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&concurrency=32&deployment=stock");
+    let numbers = between(&stock, "At 32 in flight", "</table>");
+    assert!(
+        numbers.contains("Deployment: Stock launch (engine defaults)"),
+        "{numbers}"
+    );
+    assert!(numbers.contains("tuned benchmark: "), "{numbers}");
+}
