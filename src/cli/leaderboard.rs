@@ -85,6 +85,7 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
         base,
         tok_s_per_user: decision.tok_s_per_user,
         slo_tpot_ms: decision.slo_tpot_ms,
+        ttft_ceiling_ms: decision.ttft_ceiling_ms,
         gpus_allowed: decision.gpus_allowed.unwrap_or_default(),
         all_layouts: flags.has(ALL_LAYOUTS),
     }) {
@@ -113,17 +114,24 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
         ..outcome
     };
     if flags.has("--json") {
-        return with_notes(json(&board, &command));
+        return with_notes(json(&board, &command, request.ttft_ceiling_ms));
     }
-    with_notes(Outcome::ok(text(&board, &command)))
+    with_notes(Outcome::ok(text(&board, &command, request.ttft_ceiling_ms)))
 }
 
 /// The board as JSON, each row with its `estimate` command (as arguments and as one line).
-fn json(board: &Leaderboard, command: &dyn Fn(&Row) -> Vec<String>) -> Outcome {
+fn json(
+    board: &Leaderboard,
+    command: &dyn Fn(&Row) -> Vec<String>,
+    ttft_ceiling_ms: f64,
+) -> Outcome {
     let mut value = match serde_json::to_value(board) {
         Ok(value) => value,
         Err(e) => return Outcome::failure(e),
     };
+    if let Some(object) = value.as_object_mut() {
+        object.insert("ttft_ceiling_ms".into(), ttft_ceiling_ms.into());
+    }
     if let Some(rows) = value
         .get_mut("rows")
         .and_then(serde_json::Value::as_array_mut)
@@ -142,10 +150,15 @@ fn json(board: &Leaderboard, command: &dyn Fn(&Row) -> Vec<String>) -> Outcome {
     Outcome::json(&value)
 }
 
-fn text(board: &Leaderboard, command: &dyn Fn(&Row) -> Vec<String>) -> String {
+fn text(
+    board: &Leaderboard,
+    command: &dyn Fn(&Row) -> Vec<String>,
+    ttft_ceiling_ms: f64,
+) -> String {
     let mut out = format!(
-        "Hardware leaderboard at {} ({} layouts swept; catalog typical prices; cheapest $/M output first, GPUs without a price last by throughput)\n",
+        "Hardware leaderboard at {}, mean TTFT <= {} ms ({} layouts swept; catalog typical prices; cheapest $/M output first, GPUs without a price last by throughput)\n",
         board.target.text(),
+        crate::present::report::format_number(ttft_ceiling_ms),
         board.searched
     );
     out.push_str(&board_row(

@@ -65,8 +65,10 @@ USAGE
                      (4-bit weights only when allowed, with a quality caveat; replicas sized to
                      the utilization ceiling; whole servers past one)
   servecost leaderboard --model ID --input-len N --output-len N [length flags]
-                     [--tok-s-per-user X | --slo-tpot-ms Y] [--gpus-allowed id,id,...] [--all-layouts] [--json]
+                     [--tok-s-per-user X | --slo-tpot-ms Y] [--ttft-ceiling-ms T] [--gpus-allowed id,id,...]
+                     [--all-layouts] [--json]
                      every GPU × precision × layout at X tok/s per user (default 50) or mean TPOT Y,
+                     within the KV capacity and a mean TTFT of at most T ms (default 2000),
                      cheapest $/M output first, each row with the `estimate` command that reproduces it
   servecost calibrate --measurements FILE.csv|FILE.json (scenario flags) [--json]
                      fit η_mem, η_compute and overheads to your benchmark (CSV columns concurrency,

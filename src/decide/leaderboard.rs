@@ -41,13 +41,20 @@ use crate::model::precision::Precision;
 use crate::model::{sweep, CurvePoint};
 use crate::scenario::fields::{
     Field, CONCURRENCY, CUSTOM_MODEL, CUSTOM_MODEL_VALUE, FIELDS, GPU, INPUT_LEN, MODEL,
-    OUTPUT_LEN, SLO_TPOT_MS, TOK_S_PER_USER,
+    OUTPUT_LEN, SLO_TPOT_MS, TOK_S_PER_USER, TTFT_CEILING_MS,
 };
 use crate::scenario::{Scenario, ScenarioError, ScenarioInput, AGGREGATED, DISAGGREGATED};
 use serde::Serialize;
 
 /// The interactivity target when none is given: 50 output tokens/s per user (20 ms TPOT).
 pub const DEFAULT_TOK_S_PER_USER: f64 = 50.0;
+
+/// The TTFT ceiling when none is given (issue 26 §3): a row's point must have a mean TTFT of at
+/// most 2 s, MLPerf Inference's server TTFT limit for Llama 2 70B and Mixtral (`measurements.csv`
+/// README, `slo_ttft_ms`), so a point that only reaches its throughput by queueing prefill for
+/// seconds (a disaggregated unit past its prefill pool's capacity, a batch beyond the token
+/// budget) is never ranked. A mean, the analytic model's; the simulator's tails are the plan's.
+pub const DEFAULT_TTFT_CEILING_MS: f64 = 2000.0;
 /// GPUs per replica tried only when a GPU × precision fits on no single node (`TP_CHOICES`).
 pub const MULTI_NODE_GPUS: [u32; 3] = [16, 32, 64];
 /// GPUs of one node: the widest tensor-parallel group a multi-node layout uses (TP 8 × PP).
@@ -90,6 +97,8 @@ pub struct LeaderboardInput {
     /// At most one of the two targets; neither is `DEFAULT_TOK_S_PER_USER`.
     pub tok_s_per_user: Option<f64>,
     pub slo_tpot_ms: Option<f64>,
+    /// Mean TTFT a row's point may not exceed; `None` = `DEFAULT_TTFT_CEILING_MS`.
+    pub ttft_ceiling_ms: Option<f64>,
     /// GPU ids; empty = every catalog GPU with a complete spec.
     pub gpus_allowed: Vec<String>,
     /// Every fitting layout, not only the best per GPU × precision.
@@ -101,6 +110,8 @@ pub struct LeaderboardInput {
 pub struct LeaderboardRequest {
     pub base: ScenarioInput,
     pub target: Target,
+    /// Mean TTFT a row's point may not exceed, ms.
+    pub ttft_ceiling_ms: f64,
     pub gpus_allowed: Vec<String>,
     pub all_layouts: bool,
     /// Aggregated layouts, disaggregated units or both (the base's `serving` text).
@@ -127,10 +138,15 @@ impl TryFrom<LeaderboardInput> for LeaderboardRequest {
             (None, Some(y)) => Target::TpotMs(positive(&SLO_TPOT_MS, y)?),
             (None, None) => Target::TokSPerUser(DEFAULT_TOK_S_PER_USER),
         };
+        let ttft_ceiling_ms = match input.ttft_ceiling_ms {
+            Some(ceiling) => positive(&TTFT_CEILING_MS, ceiling)?,
+            None => DEFAULT_TTFT_CEILING_MS,
+        };
         Ok(LeaderboardRequest {
             serving: ServingSearch::parse(&input.base.serving),
             base: input.base,
             target,
+            ttft_ceiling_ms,
             gpus_allowed: input.gpus_allowed,
             all_layouts: input.all_layouts,
         })
@@ -415,6 +431,9 @@ pub fn rows_for(request: &LeaderboardRequest, gpu: &Gpu, precision: Precision) -
     let mut disaggregated = Vec::new();
     let mut searched = 0;
     let mut best_interactivity: Option<f64> = None;
+    // The lowest mean TTFT of a point meeting the target, when every such point is above the
+    // ceiling (the reason such a GPU × precision is listed as missed).
+    let mut lowest_ttft_at_target: Option<f64> = None;
     let mut last_error = None;
     // Sweep one configuration; its best point meeting the target becomes a row.
     let mut consider = |input: ScenarioInput, rows: &mut Vec<Row>| -> bool {
@@ -429,7 +448,18 @@ pub fn rows_for(request: &LeaderboardRequest, gpu: &Gpu, precision: Precision) -
         let fitting = curve.points.iter().filter(|p| p.fits);
         let fastest = fitting.clone().map(|p| p.tok_s_per_user).fold(None, max);
         best_interactivity = max(best_interactivity, fastest.unwrap_or(f64::NAN));
-        let meeting: Vec<&CurvePoint> = fitting.filter(|p| request.target.met_by(p)).collect();
+        let at_target: Vec<&CurvePoint> = fitting.filter(|p| request.target.met_by(p)).collect();
+        let meeting: Vec<&CurvePoint> = at_target
+            .iter()
+            .copied()
+            .filter(|p| p.ttft_ms <= request.ttft_ceiling_ms)
+            .collect();
+        if meeting.is_empty() {
+            for p in &at_target {
+                lowest_ttft_at_target =
+                    Some(lowest_ttft_at_target.map_or(p.ttft_ms, |low| low.min(p.ttft_ms)));
+            }
+        }
         // Of equal throughputs the lowest concurrency: past a disaggregated unit's prefill
         // capacity the curve is flat (more requests only queue for prefill, TTFT grows).
         let top = meeting
@@ -479,18 +509,23 @@ pub fn rows_for(request: &LeaderboardRequest, gpu: &Gpu, precision: Precision) -
             }
         }
     }
-    let reason = match (searched, best_interactivity) {
-        (0, _) => format!(
+    let reason = match (searched, best_interactivity, lowest_ttft_at_target) {
+        (0, _, _) => format!(
             "does not fit on up to {} GPUs{}",
             MULTI_NODE_GPUS.last().copied().unwrap_or(NODE_GPUS),
             last_error.map(|e| format!(": {e}")).unwrap_or_default()
         ),
-        (_, Some(fastest)) => format!(
+        (_, _, Some(lowest)) => format!(
+            "no layout meets {} with a mean TTFT of at most {} ms (the ceiling): the lowest at the target is {lowest:.0} ms",
+            request.target.text(),
+            request.ttft_ceiling_ms,
+        ),
+        (_, Some(fastest), None) => format!(
             "no layout meets {}: the fastest reaches {:.1} tok/s per user",
             request.target.text(),
             fastest
         ),
-        (_, None) => format!("no layout meets {}", request.target.text()),
+        (_, None, None) => format!("no layout meets {}", request.target.text()),
     };
     if !request.all_layouts {
         rank(&mut rows);
@@ -674,6 +709,52 @@ mod tests {
             ..LeaderboardInput::default()
         })
         .expect("valid")
+    }
+
+    /// The TTFT ceiling (issue 26 §3): every row's mean TTFT is within it (the 2 s default, or a
+    /// typed one), and a ceiling nothing meets ranks nothing, each GPU × precision missed with
+    /// the ceiling and its lowest TTFT at the target in the reason.
+    #[test]
+    fn no_row_queues_past_the_ttft_ceiling() {
+        let mut request = request("llama-3.1-70b", &["h100-sxm", "b200"]);
+        request.serving = ServingSearch::parse("any");
+        assert_eq!(request.ttft_ceiling_ms, DEFAULT_TTFT_CEILING_MS);
+        let board = leaderboard(&request).expect("ranks");
+        assert!(!board.rows.is_empty());
+        assert!(
+            board
+                .rows
+                .iter()
+                .all(|r| r.ttft_ms <= DEFAULT_TTFT_CEILING_MS),
+            "{:?}",
+            board.rows.iter().map(|r| r.ttft_ms).collect::<Vec<_>>()
+        );
+        let lowest = board
+            .rows
+            .iter()
+            .map(|r| r.ttft_ms)
+            .fold(f64::INFINITY, f64::min);
+        let tight = LeaderboardRequest {
+            ttft_ceiling_ms: lowest * 0.5,
+            ..request
+        };
+        let none = leaderboard(&tight).expect("runs");
+        assert!(none.rows.is_empty(), "{:?}", none.rows);
+        assert!(!none.missed.is_empty());
+        for m in &none.missed {
+            assert!(
+                m.reason
+                    .contains("(the ceiling): the lowest at the target is"),
+                "{}",
+                m.reason
+            );
+        }
+        let bad = LeaderboardRequest::try_from(LeaderboardInput {
+            ttft_ceiling_ms: Some(0.0),
+            ..LeaderboardInput::default()
+        })
+        .expect_err("a zero ceiling");
+        assert_eq!(bad.field, TTFT_CEILING_MS.key);
     }
 
     /// Every row meets the target, is the best of its GPU × precision, ranks by $/M with the

@@ -82,7 +82,7 @@ pub enum DecisionAction {
     /// Traffic typed in this unit.
     EditTraffic(TrafficUnit, String),
     /// Replace every input (a JSON import, Reset, a link).
-    Load(DecisionInput),
+    Load(Box<DecisionInput>),
     SetCustomPrice(bool),
     PinsNotice(Option<String>),
     /// Allow or forbid a GPU in the plan; `all` is the full default list the checkbox belongs to.
@@ -227,7 +227,7 @@ impl DecisionState {
                     calibration_text: next.calibration_text.clone(),
                     calibration: next.calibration.clone(),
                     pins_notice: next.pins_notice.clone(),
-                    ..DecisionState::from_input(input)
+                    ..DecisionState::from_input(*input)
                 };
                 next = kept;
             }

@@ -68,6 +68,7 @@ pub fn request_for(
         base,
         tok_s_per_user,
         slo_tpot_ms,
+        ttft_ceiling_ms: decision.ttft_ceiling_ms,
         gpus_allowed: Vec::new(),
         all_layouts: false,
     })

@@ -511,9 +511,9 @@ pub const REPORT_LEADERBOARD_ROWS: usize = 10;
 fn leaderboard_section(scenario: &Scenario, view: &ViewState) -> String {
     let board = request_for(&view.scenario, &view.decision, TargetMode::Interactivity)
         .map_err(|e| format!("{}: {}", e.field, e.message))
-        .and_then(|request| leaderboard(&request));
-    let board = match board {
-        Ok(board) => board,
+        .and_then(|request| leaderboard(&request).map(|board| (board, request.ttft_ceiling_ms)));
+    let (board, ceiling) = match board {
+        Ok(found) => found,
         Err(why) => {
             return format!(
                 "<section><h2>Hardware leaderboard</h2><p>The leaderboard could not run: {}</p></section>",
@@ -528,26 +528,28 @@ fn leaderboard_section(scenario: &Scenario, view: &ViewState) -> String {
         .enumerate()
         .map(|(rank, row)| {
             format!(
-                "<tr><td>{}</td><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><td>{}</td><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 rank + 1,
                 escape(&row.gpu_name),
                 escape(&format!("{}{}", row.precision.to_ascii_uppercase(), if row.quality_caveat { "†" } else { "" })),
                 escape(&format!("{} GPUs, {}", row.gpus, row.layout)),
                 format_number(row.output_tok_s_per_gpu),
                 format_number(row.tok_s_per_user),
+                format_number(row.ttft_ms),
                 escape(&row.usd_per_m_output.map_or_else(|| "no price".into(), format_usd)),
             )
         })
         .collect();
     format!(
         "<section><h2>Hardware leaderboard for {}</h2><p class=\"meta\">Every catalog GPU × \
-         precision × layout at {} ({} layouts swept); the best layout per GPU and precision, \
-         cheapest $/M output first (GPUs without a price last, by throughput). † 4-bit weights: \
-         check accuracy.</p><table class=\"board\"><thead><tr><th>#</th><th>GPU</th><th>Precision</th>\
-         <th>Layout</th><th>Output tok/s per GPU</th><th>Tok/s per user</th><th>$/M output</th>\
+         precision × layout at {} with a mean TTFT of at most {} ms ({} layouts swept); the best \
+         layout per GPU and precision, cheapest $/M output first (GPUs without a price last, by \
+         throughput). † 4-bit weights: check accuracy.</p><table class=\"board\"><thead><tr><th>#</th><th>GPU</th><th>Precision</th>\
+         <th>Layout</th><th>Output tok/s per GPU</th><th>Tok/s per user</th><th>TTFT ms (mean)</th><th>$/M output</th>\
          </tr></thead><tbody>{rows}</tbody></table></section>",
         escape(&scenario.model.name),
         escape(&board.target.text()),
+        format_number(ceiling),
         board.searched,
     )
 }

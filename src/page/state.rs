@@ -225,7 +225,7 @@ pub enum Action {
     /// A control's text or selection changed (any field of `scenario::fields`).
     Edit(&'static Field, String),
     /// The decision panels' inputs changed (the tools module's, already parsed).
-    Decision(DecisionInput),
+    Decision(Box<DecisionInput>),
     /// Replace scenario, pins and chart options at once (a JSON import). If the scenario does
     /// not validate, the last good view stays and the error names the field.
     Load(Box<ViewState>),
@@ -333,8 +333,8 @@ impl State {
                     crate::page::fields::has_text(field) && self.texts.get(field) == text;
                 (!unchanged).then(|| self.edit(field, text))
             }
-            Action::Decision(decision) => (decision != self.decision).then(|| State {
-                decision,
+            Action::Decision(decision) => (*decision != self.decision).then(|| State {
+                decision: *decision,
                 ..self.clone()
             }),
             Action::Load(view) => Some(self.load(*view)),

@@ -125,6 +125,9 @@ pub struct DecisionInput {
     /// The hardware leaderboard's interactivity target (output tokens/s each user sees);
     /// `None` = `decide::leaderboard::DEFAULT_TOK_S_PER_USER`.
     pub tok_s_per_user: Option<f64>,
+    /// The hardware leaderboard's TTFT ceiling, ms (mean TTFT at the row's point);
+    /// `None` = `decide::leaderboard::DEFAULT_TTFT_CEILING_MS`.
+    pub ttft_ceiling_ms: Option<f64>,
     /// GPUs the plan may use; `None` = every catalog GPU with a price and a complete spec.
     pub gpus_allowed: Option<Vec<String>>,
     /// Weight precisions the plan may use (ids, checked by `PlanRequest::try_from`); 4-bit
@@ -165,6 +168,7 @@ impl Default for DecisionInput {
             energy_usd_per_kwh: 0.10,
             energy_pue: 1.3,
             tok_s_per_user: None,
+            ttft_ceiling_ms: None,
             gpus_allowed: None,
             precisions_allowed: DEFAULT_PLAN_PRECISIONS.map(String::from).to_vec(),
             max_utilization: 0.8,
@@ -213,6 +217,9 @@ impl DecisionInput {
         fields::ENERGY_PUE.real(self.energy_pue)?;
         if let Some(target) = self.tok_s_per_user {
             fields::TOK_S_PER_USER.real(target)?;
+        }
+        if let Some(ceiling) = self.ttft_ceiling_ms {
+            fields::TTFT_CEILING_MS.real(ceiling)?;
         }
         fields::MAX_UTILIZATION.real(self.max_utilization)?;
         fields::GPUS_PER_NODE.whole(self.gpus_per_node)?;

@@ -309,7 +309,7 @@ fn a_load_replaces_the_inputs_and_texts_and_keeps_the_plan_and_calibration() {
         traffic: Some(1e9),
         ..DecisionInput::default()
     };
-    let loaded = busy.apply(DecisionAction::Load(input.clone()));
+    let loaded = busy.apply(DecisionAction::Load(Box::new(input.clone())));
     assert_eq!(loaded.input, input);
     assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
     assert_eq!(loaded.text(&SLO_TTFT_MS), "700");

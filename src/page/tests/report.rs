@@ -168,3 +168,16 @@ fn the_report_shows_the_other_deployment() {
     );
     assert!(numbers.contains("tuned benchmark: "), "{numbers}");
 }
+
+/// The report's leaderboard states its TTFT ceiling and lists each row's TTFT (issue 26 §3).
+#[test]
+fn the_report_leaderboard_shows_ttft_and_its_ceiling() {
+    let html =
+        report("v=1&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&concurrency=32&ttft-ceiling-ms=1500");
+    let board = between(&html, "Hardware leaderboard for", "</section>");
+    assert!(
+        board.contains("with a mean TTFT of at most 1500 ms"),
+        "{board}"
+    );
+    assert!(board.contains("<th>TTFT ms (mean)</th>"), "{board}");
+}

@@ -470,13 +470,13 @@ fn an_out_of_range_decision_edit_names_its_field_and_keeps_the_decision() {
 fn the_decision_panels_inputs_replace_the_decision_and_the_same_ones_are_no_change() {
     let state = State::initial();
     assert!(state
-        .apply(Action::Decision(state.decision.clone()))
+        .apply(Action::Decision(Box::new(state.decision.clone())))
         .is_none());
     let decision = DecisionInput {
         slo_tpot_ms: Some(40.0),
         ..DecisionInput::default()
     };
-    let next = apply(&state, Action::Decision(decision.clone()));
+    let next = apply(&state, Action::Decision(Box::new(decision.clone())));
     assert_eq!(next.decision, decision);
     assert!(next.view == state.view, "no re-evaluation");
     assert_eq!(next.view_state().decision, decision);

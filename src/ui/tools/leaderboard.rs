@@ -20,7 +20,7 @@ use crate::page::leaderboard::{
 use crate::page::state::{Action, Shared};
 use crate::present::chart::leaderboard::{chart_height_css_px, draw_leaderboard, Bar};
 use crate::present::report::format_number;
-use crate::scenario::fields::{Field, TOK_S_PER_USER};
+use crate::scenario::fields::{Field, TOK_S_PER_USER, TTFT_CEILING_MS};
 use crate::ui::platform::canvas_backend::{prefers_dark, prepare};
 use crate::ui::platform::download::{chart_png, download_data_url, download_text};
 use crate::ui::tools::decision_panels::LatestState;
@@ -287,10 +287,11 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
         (_, Status::Waiting) => "Waiting until this panel is in view.".to_string(),
         (_, Status::Computing) => "Computing…".to_string(),
         (_, Status::Failed(why)) => format!("The leaderboard could not run: {why}."),
-        (_, Status::Done(b)) => format!(
-            "{} configurations at {} ({} layouts swept). Catalog typical prices; GPUs without a price are ranked last, by throughput.",
+        (Ok(r), Status::Done(b)) => format!(
+            "{} configurations at {} with a mean TTFT of at most {} ms ({} layouts swept). Catalog typical prices; GPUs without a price are ranked last, by throughput.",
             b.rows.len(),
             b.target.text(),
+            format_number(r.ttft_ceiling_ms),
             b.searched
         ),
     };
@@ -312,8 +313,9 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
                     ("slo".to_string(), slo_label),
                 ], mode_value, None, on_mode) }
                 { NumberField { placeholder: Some("50"), ..NumberField::of(&TOK_S_PER_USER, d.text(&TOK_S_PER_USER).to_string(), d.error(&TOK_S_PER_USER).map(str::to_string), edit(&TOK_S_PER_USER)) }.render() }
+                { NumberField { placeholder: Some("2000"), ..NumberField::of(&TTFT_CEILING_MS, d.text(&TTFT_CEILING_MS).to_string(), d.error(&TTFT_CEILING_MS).map(str::to_string), edit(&TTFT_CEILING_MS)) }.render() }
             </div>
-            <p class="hint">{ "Every catalog GPU × precision × layout (TP 1–8; for MoE models also EP and DEP; several nodes only when one does not hold the model) and, marked xPyD in the Serving column, the best disaggregated unit filling one node (x prefill and y decode replicas), each at its highest-throughput batch size meeting the target on its own curve. * FP4/INT4: accuracy depends on the checkpoint." }</p>
+            <p class="hint">{ "Every catalog GPU × precision × layout (TP 1–8; for MoE models also EP and DEP; several nodes only when one does not hold the model) and, marked xPyD in the Serving column, the best disaggregated unit filling one node (x prefill and y decode replicas), each at its highest-throughput batch size meeting the target on its own curve with a mean TTFT within the ceiling (a point beyond the KV capacity, or one that reaches its throughput by queueing prefill, is never ranked). * FP4/INT4: accuracy depends on the checkpoint." }</p>
             <p class="hint" role="status" id="leaderboard-status">{ status_text }</p>
             if let Some(board) = &board {
                 <div class="panel-head">

@@ -188,7 +188,7 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     {
         let dispatcher = state.dispatcher();
         use_effect_with(decisions.input.clone(), move |decision| {
-            dispatcher.dispatch(Action::Decision(decision.clone()));
+            dispatcher.dispatch(Action::Decision(Box::new(decision.clone())));
         });
     }
     use_pin_storage(&state, &decisions.dispatcher(), persist, restore_pins);
@@ -272,7 +272,7 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     let on_import = use_callback(
         (state.dispatcher(), decisions.dispatcher()),
         |view: share::ViewState, (dispatcher, decisions)| {
-            decisions.dispatch(DecisionAction::Load(view.decision.clone()));
+            decisions.dispatch(DecisionAction::Load(Box::new(view.decision.clone())));
             dispatcher.dispatch(Action::Load(Box::new(view)));
         },
     );
