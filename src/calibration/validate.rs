@@ -219,14 +219,6 @@ fn chat_dataset(record: &Record) -> bool {
     described(record).contains("ShareGPT")
 }
 
-/// The chat preset's spreads `(σ_input, σ_output)`.
-fn chat_sigmas() -> (f64, f64) {
-    crate::scenario::WORKLOAD_PRESETS
-        .iter()
-        .find(|preset| preset.id == "chat")
-        .map_or((0.99, 0.86), |chat| (chat.input_sigma, chat.output_sigma))
-}
-
 /// The serving-benchmark source families (the row id's publication prefix): their rows ran
 /// through an API server and a benchmark client at every mode, `batch1` included.
 const SERVING_BENCHMARKS: [&str; 3] = ["IX", "GPS", "DTV"];
@@ -327,7 +319,7 @@ fn run_row(
         None
     };
     let (length_dist, input_sigma, output_sigma) = if chat_dataset(record) {
-        let (si, so) = chat_sigmas();
+        let (si, so) = crate::scenario::chat_sigmas();
         notes.push(format!(
             "chat-dataset lengths: lognormal σ {si} / {so} about the row's means"
         ));

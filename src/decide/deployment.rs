@@ -5,7 +5,10 @@
 //! and the page's numbers panel.
 
 use crate::model::engine::Deployment;
-use crate::model::{evaluate, OperatingPoint};
+#[cfg(test)]
+use crate::model::evaluate;
+use crate::model::evaluate::{evaluate_in, SteadyMemo};
+use crate::model::OperatingPoint;
 use crate::present::report::{format_number, group_thousands};
 use crate::scenario::{Scenario, ScenarioInput};
 
@@ -51,7 +54,13 @@ impl Contrast {
 
 /// `other` (from `other_scenario`) at `point`'s concurrency, against `point`.
 pub fn contrast(other: &Scenario, point: &OperatingPoint) -> Contrast {
-    let there = evaluate(&other.with_concurrency(point.concurrency.max(1)));
+    contrast_in(other, point, &mut SteadyMemo::default())
+}
+
+/// `contrast` with the other scenario's batch steady states kept in `memo` across calls (the
+/// page's slider path: one memoised evaluation per move, as the view's own point).
+pub fn contrast_in(other: &Scenario, point: &OperatingPoint, memo: &mut SteadyMemo) -> Contrast {
+    let there = evaluate_in(&other.with_concurrency(point.concurrency.max(1)), memo);
     Contrast {
         deployment: other.profile.deployment,
         output_tok_s: there.output_tok_s,

@@ -8,7 +8,7 @@
 //! (scheduler, sampler, detokenizer hand-off), its per-layer kernel floor `t_L0`, and its API
 //! server's per-request overhead `t_srv` (`model::ttft`). The knobs are fitted with
 //! `servecost validate data/measurements.csv --fit` on the rows of that engine and stack
-//! (`calibration::fit::fit_profiles`), never per row, model or GPU; `FITTED` is the fit's
+//! (`calibration::profiles::fit_profiles`), never per row, model or GPU; `FITTED` is the fit's
 //! output, and `tests/validation.rs` checks that it still is.
 //!
 //! Profiles are kept per **deployment** as well (issue 25 §2): `tuned`, a performance-tuned
@@ -658,8 +658,10 @@ pub fn engine_limits(
 ) -> Option<(u32, u32)> {
     match (engine, deployment) {
         ("tensorrt-llm" | "nim", _) => Some((2048, 8192)),
-        ("vllm" | "sglang" | "atom", Deployment::Tuned) => Some((1024, 8192)),
-        ("tgi", Deployment::Tuned) => Some((1024, 8192)),
+        // ATOM has no stock source read here: the same limits either way.
+        ("vllm" | "sglang", Deployment::Tuned) | ("atom", _) => Some((1024, 8192)),
+        // No tuned TGI run is in the data: its launcher's documented defaults either way.
+        ("tgi", _) => Some((128, 4096)),
         ("vllm", Deployment::Stock) => {
             let large = memory_gb * 1e9 >= 70.0 * 1024f64.powi(3) && !gpu_id.contains("a100");
             Some(if large { (1024, 8192) } else { (256, 2048) })
@@ -673,8 +675,6 @@ pub fn engine_limits(
                 _ => 16384,
             },
         )),
-        ("tgi", Deployment::Stock) => Some((128, 4096)),
-        ("atom", Deployment::Stock) => Some((1024, 8192)),
         _ => None,
     }
 }

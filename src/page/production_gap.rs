@@ -59,7 +59,7 @@
 
 use crate::model::evaluate;
 use crate::scenario::fields::number_text;
-use crate::scenario::{DecisionInput, LoadUnit, Scenario, ScenarioInput, WORKLOAD_PRESETS};
+use crate::scenario::{chat_sigmas, DecisionInput, LoadUnit, Scenario, ScenarioInput};
 use crate::sim::load::{load_config, operating_point_config, LoadPoint};
 use crate::sim::{simulate, Arrivals, SimConfig, SimConfigError, SimResult};
 
@@ -88,15 +88,6 @@ const RATE_STEP: f64 = 0.1;
 /// production, the waterfall's reference line.
 pub const GLOSSARY_SYNTHETIC_TOK_S: f64 = 4000.0;
 pub const GLOSSARY_PRODUCTION_TOK_S: f64 = 800.0;
-
-/// Lognormal spreads of "production-like" lengths when the user's lengths are fixed: the Azure
-/// conversation fit (MODEL.md §6.4), σ_P 0.99 and σ_O 0.86.
-pub fn chat_sigmas() -> (f64, f64) {
-    WORKLOAD_PRESETS
-        .iter()
-        .find(|preset| preset.id == "chat")
-        .map_or((0.99, 0.86), |chat| (chat.input_sigma, chat.output_sigma))
-}
 
 /// The waterfall's steps, in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -365,6 +365,16 @@ pub struct WorkloadPreset {
     pub source: &'static str,
 }
 
+/// The chat preset's lognormal spreads `(σ_P, σ_O)`: the Azure conversation fit (MODEL.md
+/// §6.4), σ_P 0.99 and σ_O 0.86. What "production-like" lengths mean where a source's lengths
+/// are a chat dataset's (the waterfall's length step, validation's ShareGPT rows).
+pub fn chat_sigmas() -> (f64, f64) {
+    WORKLOAD_PRESETS
+        .iter()
+        .find(|preset| preset.id == "chat")
+        .map_or((0.99, 0.86), |chat| (chat.input_sigma, chat.output_sigma))
+}
+
 /// Workload presets offered by the page and `--workload`.
 pub const WORKLOAD_PRESETS: [WorkloadPreset; 5] = [
     WorkloadPreset { id: "chat", label: "Chat", input_len: 1155.0, output_len: 211.0, input_sigma: 0.99, output_sigma: 0.86, source: "Azure LLM conversation trace (Splitwise), MODEL.md §6.4" },

@@ -92,11 +92,20 @@ pub fn numbers(props: &NumbersProps) -> Html {
     };
     let scenario = props.scenario.clone();
     let other = use_memo(key, move |_| {
-        crate::decide::deployment::other_scenario(&scenario)
+        (
+            crate::decide::deployment::other_scenario(&scenario),
+            std::cell::RefCell::new(crate::model::evaluate::SteadyMemo::default()),
+        )
     });
-    let contrast = (*other)
+    let contrast = other
+        .0
         .as_ref()
-        .map(|other| crate::decide::deployment::contrast(other, p).sentence());
+        .map(|scenario| match other.1.try_borrow_mut() {
+            Ok(mut memo) => {
+                crate::decide::deployment::contrast_in(scenario, p, &mut memo).sentence()
+            }
+            Err(_) => crate::decide::deployment::contrast(scenario, p).sentence(),
+        });
     html! {
         <div class="numbers">
             <div class="metric-group">
