@@ -1,5 +1,4 @@
-//! The model against measurements: predicted vs published rows (`validate`), grid-search
-//! calibration and cross-validation of the efficiency knobs (`fit`), engine profiles fitted
+//! The model against measurements: predicted vs published rows (`validate`), engine profiles fitted
 //! per engine, stack and deployment and cross-validated by publication, GPU type and model
 //! (`profiles`), the expected-error table built from the cross-validation by publication
 //! (`error_bands`), the generated `docs/VALIDATION.md` (`markdown`), and fitting the knobs to a
@@ -7,7 +6,6 @@
 
 pub mod calibrate;
 pub mod error_bands;
-pub mod fit;
 pub mod markdown;
 pub mod profiles;
 pub mod validate;
