@@ -425,8 +425,10 @@ fn explorer_view(
                 </section>
                 <section class="panel numbers-panel" aria-labelledby="numbers-title">
                     <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
+                    // The tools module's other-deployment line (`ui::tools::contrast`).
+                    <div id={crate::ui::tools::contrast::CONTRAST_SLOT_ID}></div>
                     if second_pass {
-                        <Numbers point={view.point.clone()} scenario={view.scenario.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
+                        <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
                             class={crate::model::expected_error::Class::of(&view.scenario, &view.point)} />
                     }
                 </section>

@@ -22,8 +22,6 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct NumbersProps {
     pub point: crate::page::state::Shared<OperatingPoint>,
-    /// The scenario the point belongs to: its other deployment is shown beside the throughput.
-    pub scenario: crate::page::state::Shared<crate::scenario::Scenario>,
     /// The GPU's name, for the hint asking for a price when the scenario has none.
     pub gpu_name: AttrValue,
     /// The scenario's class at this point: which expected errors to show (`model::expected_error`).
@@ -84,28 +82,6 @@ pub fn numbers(props: &NumbersProps) -> Html {
     let pm = |pct: Option<f64>| pct.map(|pct| AttrValue::from(plus_minus(pct)));
     let usd_error = p.cost.as_ref().and(pm(errors.usd_per_m_output_error_pct));
     let tok_s_error = pm(errors.output_tok_s_error_pct);
-    // The same scenario under the other deployment (issue 25 §2), validated once per scenario
-    // and evaluated at each concurrency.
-    let key = crate::scenario::ScenarioInput {
-        concurrency: 1.0,
-        ..props.scenario.input.clone()
-    };
-    let scenario = props.scenario.clone();
-    let other = use_memo(key, move |_| {
-        (
-            crate::decide::deployment::other_scenario(&scenario),
-            std::cell::RefCell::new(crate::model::evaluate::SteadyMemo::default()),
-        )
-    });
-    let contrast = other
-        .0
-        .as_ref()
-        .map(|scenario| match other.1.try_borrow_mut() {
-            Ok(mut memo) => {
-                crate::decide::deployment::contrast_in(scenario, p, &mut memo).sentence()
-            }
-            Err(_) => crate::decide::deployment::contrast(scenario, p).sentence(),
-        });
     html! {
         <div class="numbers">
             <div class="metric-group">
@@ -145,9 +121,6 @@ pub fn numbers(props: &NumbersProps) -> Html {
                         value={number(p.tok_s_per_user)} unit="tok/s"
                         definition={glossary::INTERACTIVITY.definition} />
                 </div>
-                if let Some(text) = contrast {
-                    <p class="hint" id="deployment-contrast" data-term={glossary::DEPLOYMENT.id}>{ format!("{text}.") }</p>
-                }
             </div>
             <div class="metric-group">
                 <h3>{ "Latency (means)" }</h3>

@@ -23,6 +23,7 @@ pub mod assumptions;
 pub mod break_even;
 pub mod calibrate_panel;
 pub mod compare;
+pub mod contrast;
 pub mod cost;
 pub mod decision_data;
 pub mod decision_panels;
@@ -96,6 +97,9 @@ pub struct ToolsProps {
     /// The explorer's `#notes-slot` beside the chart (none: the notes render here, first).
     #[prop_or_default]
     pub notes_slot: Option<web_sys::Element>,
+    /// The explorer's `#deployment-contrast-slot` in the numbers panel (none: no such line).
+    #[prop_or_default]
+    pub contrast_slot: Option<web_sys::Element>,
     /// The explorer's `#production-gap-slot` (none: no waterfall).
     #[prop_or_default]
     pub gap_slot: Option<web_sys::Element>,
@@ -303,6 +307,12 @@ pub fn tools_app(props: &ToolsProps) -> Html {
         Some(slot) => (Some(create_portal(notes, slot)), None),
         None => (None, Some(notes)),
     };
+    let contrast_portal = props.contrast_slot.clone().map(|slot| {
+        create_portal(
+            html! { <contrast::DeploymentContrast scenario={view.scenario.clone()} point={view.point.clone()} /> },
+            slot,
+        )
+    });
     let gap_portal = props.gap_slot.clone().filter(|_| decisions_shown).map(|slot| {
         create_portal(
             html! { <ProductionGapPanel scenario={view.scenario.clone()} decisions={decisions.clone()} /> },
@@ -315,6 +325,7 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             { for measured_portal }
             { for notes_portal }
             { for notes_here }
+            { for contrast_portal }
             { for gap_portal }
             <Assumptions text={assumptions(&view.scenario, &view.point)} />
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
@@ -357,6 +368,7 @@ pub fn mount(within: Option<&web_sys::Element>) -> bool {
                 share_slot: find(SHARE_SLOT_ID),
                 measured_slot: find(measured_panel::MEASURED_SLOT_ID),
                 notes_slot: find(NOTES_SLOT_ID),
+                contrast_slot: find(contrast::CONTRAST_SLOT_ID),
                 gap_slot: find(production_gap::GAP_SLOT_ID),
             };
             yew::Renderer::<ToolsApp>::with_root_and_props(host, props).render();
