@@ -48,7 +48,7 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
     let base = match flags.text("--serving") {
         Some(_) => base,
         None => ScenarioInput {
-            serving: "any".into(),
+            serving: crate::scenario::SERVING_ANY.into(),
             ..base
         },
     };
@@ -126,6 +126,11 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
         ]));
     }
     for (i, c) in plan.candidates.iter().enumerate() {
+        if let Some(check) = c.traffic_check() {
+            out.push_str(&format!("  #{}: checked in the simulator {check}\n", i + 1));
+        }
+    }
+    for (i, c) in plan.candidates.iter().enumerate() {
         if let Some(caveat) = c.quality_caveat {
             out.push_str(&format!("  #{}: {caveat}\n", i + 1));
         }
@@ -147,6 +152,7 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
 fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> {
     let decision = super::args::decision_input(flags)?;
     let ownership = decision.ownership();
+    let energy = crate::decide::sizing::SizingRules::of(&decision).energy;
     Ok(PlanInput {
         base,
         traffic_tok_s: flags.number("--traffic-tok-s")?,
@@ -159,6 +165,7 @@ fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> 
         ownership,
         max_utilization: Some(decision.max_utilization),
         gpus_per_node: Some(decision.gpus_per_node),
+        energy,
     })
 }
 

@@ -17,11 +17,10 @@
 //! error names the field as the flag does (`traffic-req-s`, `top`, `slo-ttft-ms`).
 
 use crate::catalog::{catalog, Gpu};
-use crate::model::economics::{replicas_needed, Ownership, PriceTier, HOURS_PER_MONTH};
-use crate::model::evaluate;
-use crate::model::grid::sweep_grid;
+use crate::decide::sizing::{size, Check, Sized, SizingRules};
+use crate::model::economics::{Energy, Ownership, PriceTier};
 use crate::model::precision::Precision;
-use crate::model::slo::{best_point_meeting, tail_estimate, Slo, SloInput, SloMethod, SloSettings};
+use crate::model::slo::{Slo, SloInput, SloMethod, SloSettings};
 use crate::scenario::fields::{
     CAPEX_USD_PER_GPU, GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION, PRECISIONS_ALLOWED,
 };
@@ -67,6 +66,9 @@ pub struct PlanRequest {
     /// What owning the GPUs costs: the price of the `Owned` tier (the same capex per GPU for
     /// every GPU type searched; power from each GPU's TDP unless stated).
     pub ownership: Option<Ownership>,
+    /// Electricity added to every candidate's bill at its utilization (the decision inputs'
+    /// `energy`), as the Cost panel adds it.
+    pub energy: Option<Energy>,
 }
 
 impl PlanRequest {
@@ -89,6 +91,16 @@ impl PlanRequest {
             max_utilization: DEFAULT_MAX_UTILIZATION,
             gpus_per_node: DEFAULT_GPUS_PER_NODE,
             ownership: None,
+            energy: None,
+        }
+    }
+
+    /// The rules each candidate is sized under (`sizing::size`).
+    pub fn rules(&self) -> SizingRules {
+        SizingRules {
+            max_utilization: self.max_utilization,
+            gpus_per_node: self.gpus_per_node,
+            energy: self.energy,
         }
     }
 
@@ -155,6 +167,8 @@ pub struct PlanInput {
     pub gpus_per_node: Option<f64>,
     /// Needed by the "owned" price tier.
     pub ownership: Option<Ownership>,
+    /// Electricity, when on.
+    pub energy: Option<Energy>,
 }
 
 fn field_error(field: &str, message: impl Into<String>) -> ScenarioError {
@@ -249,6 +263,7 @@ impl TryFrom<PlanInput> for PlanRequest {
             max_utilization,
             gpus_per_node,
             ownership: input.ownership,
+            energy: input.energy,
         })
     }
 }
@@ -291,6 +306,32 @@ pub struct Candidate {
     /// A disaggregated unit's pools (`plan_disagg`), flattened into the JSON; absent when aggregated.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub pools: Option<super::plan_disagg::PlanPools>,
+    /// The deployment checked in the simulator at the traffic (one replica under Poisson
+    /// arrivals at its share: `sizing::size`); absent when the tails are analytic.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_traffic: Option<crate::decide::slo_sim::SimulatedTail>,
+}
+
+impl Candidate {
+    /// The simulated check of the deployment at the traffic (`sizing::size`), in words: "at the
+    /// traffic (3 replicas, each its share of Poisson arrivals): P90 TTFT 451 ms, TPOT 24.6 ms";
+    /// `None` when the tails are analytic.
+    pub fn traffic_check(&self) -> Option<String> {
+        let tail = self.at_traffic?;
+        Some(format!(
+            "at the traffic ({} {}, each its share of Poisson arrivals): P{} TTFT {:.0} ms, TPOT {:.1} ms",
+            self.replicas,
+            match (self.pools.is_some(), self.replicas) {
+                (true, 1) => "unit",
+                (true, _) => "units",
+                (false, 1) => "replica",
+                (false, _) => "replicas",
+            },
+            tail.percentile,
+            tail.ttft_ms,
+            tail.tpot_ms
+        ))
+    }
 }
 
 /// A configuration that lost, and why.
@@ -318,6 +359,19 @@ pub enum Lost {
     NotSimulated,
     /// The weights and one request's KV cache do not fit in GPU memory.
     DoesNotFit,
+}
+
+impl Lost {
+    /// The words a reason of this kind opens with (the client report groups by the kind).
+    pub fn words(self) -> &'static str {
+        match self {
+            Lost::MissedTarget => "misses the targets",
+            Lost::NoPrice => "no price",
+            Lost::CostsMore => "costs more",
+            Lost::NotSimulated => "not simulated",
+            Lost::DoesNotFit => "does not fit",
+        }
+    }
 }
 
 /// A catalog GPU a plan over the whole catalog did not search, and why.
@@ -486,18 +540,14 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     };
     let searched = feasible.len() + disaggregated.len() + rejected.len();
     let met_analytic = feasible.len() + disaggregated.len();
+    // Aggregated replicas and disaggregated units in one cost order: the cheapest of either are
+    // the ones simulated, so a unit never takes the simulator's budget from a cheaper replica.
+    feasible.extend(disaggregated);
     sort(&mut feasible);
     if let (true, Some(slo)) = (request.verify_with_simulator, &request.slo) {
         feasible = verify(feasible, request, slo, &mut rejected);
         sort(&mut feasible);
     }
-    feasible.extend(super::plan_disagg::verify_disaggregated(
-        disaggregated,
-        &gpus,
-        request,
-        &mut rejected,
-    ));
-    sort(&mut feasible);
     let count = feasible.len();
     let top = request.top.max(1);
     let cheapest = feasible.first().map(|c| c.usd_per_month);
@@ -601,41 +651,50 @@ fn verify(
             rejected.push(not_simulated(&candidate, top, None));
             break;
         }
-        let input = ScenarioInput {
-            gpu: candidate.gpu.clone(),
-            gpu_count: f64::from(candidate.gpus_per_replica),
-            tp: Some(f64::from(candidate.tp)),
-            pp: None,
-            ep: None,
-            precision: candidate.precision.into(),
-            usd_per_gpu_hour: Some(candidate.usd_per_gpu_hour),
-            serving: crate::scenario::AGGREGATED.into(),
-            ..request.base.clone()
+        let input = match (candidate.pools, catalog_gpu(&candidate.gpu)) {
+            (Some(pools), Some(gpu)) => super::plan_disagg::unit_input(
+                &request.base,
+                &gpu,
+                Precision::parse(candidate.precision).unwrap_or(Precision::Bf16),
+                Some(candidate.usd_per_gpu_hour),
+                &pools,
+            ),
+            _ => ScenarioInput {
+                gpu: candidate.gpu.clone(),
+                gpu_count: f64::from(candidate.gpus_per_replica),
+                tp: Some(f64::from(candidate.tp)),
+                pp: None,
+                ep: None,
+                precision: candidate.precision.into(),
+                usd_per_gpu_hour: Some(candidate.usd_per_gpu_hour),
+                serving: crate::scenario::AGGREGATED.into(),
+                ..request.base.clone()
+            },
         };
         let Ok(scenario) = Scenario::try_from(input) else {
             continue;
         };
-        match crate::decide::slo_sim::best_point_meeting_simulated(&scenario, slo) {
-            Some((point, tail)) => {
-                let at = scenario.with_concurrency(point.concurrency);
-                let simulated_point = evaluate(&at);
-                if let Ok(mut c) = price(&at, request, &simulated_point) {
-                    c.ttft_ms = tail.ttft_ms;
-                    c.tpot_ms = tail.tpot_ms;
-                    c.percentile = Some(slo.percentile);
-                    c.latency_method = "simulated";
-                    verified.push(c);
-                }
-            }
-            None => rejected.push(Rejected {
+        let traffic = request.traffic_output_tok_s;
+        match size(
+            &scenario,
+            traffic,
+            Some(slo),
+            &request.rules(),
+            Check::Simulated,
+        ) {
+            Ok(sized) => verified.push(candidate_of(&scenario, request, sized, candidate.pools)),
+            Err(reason) => rejected.push(Rejected {
                 gpu: candidate.gpu.clone(),
                 tp: candidate.tp,
                 precision: candidate.precision,
                 lost: Lost::MissedTarget,
-                reason: format!(
-                    "misses the SLO in simulation (the analytic estimate passed): no concurrency meets P{} TTFT ≤ {} ms and TPOT ≤ {} ms",
-                    slo.percentile, slo.ttft_ms, slo.tpot_ms
-                ),
+                reason: match candidate.pools {
+                    Some(p) => format!(
+                        "{}P(TP{}) + {}D(TP{}): {reason} (the analytic estimate passed)",
+                        p.prefill_replicas, p.prefill_tp, p.decode_replicas, p.decode_tp
+                    ),
+                    None => format!("{reason} (the analytic estimate passed)"),
+                },
             }),
         }
     }
@@ -644,6 +703,11 @@ fn verify(
     let budget_spent = (verified.len() < top).then_some(budget);
     rejected.extend(candidates.map(|candidate| not_simulated(&candidate, top, budget_spent)));
     verified
+}
+
+/// A catalog GPU by id (the candidate's, which the plan read from the catalog).
+fn catalog_gpu(id: &str) -> Option<Gpu> {
+    catalog().ok()?.gpu(id).cloned()
 }
 
 /// Why a candidate that met the SLO by the analytic tails is not listed when the plan verifies
@@ -667,113 +731,62 @@ fn not_simulated(candidate: &Candidate, top: usize, budget: Option<usize>) -> Re
     }
 }
 
-/// The best operating point of one replica configuration and what the traffic then costs.
+/// The best operating point of one replica configuration and what the traffic then costs, by
+/// the analytic tails (`sizing::size`).
 fn evaluate_candidate(scenario: &Scenario, request: &PlanRequest) -> Result<Candidate, String> {
-    let (point, ttft_ms, tpot_ms, percentile) = match &request.slo {
-        Some(slo) => match best_point_meeting(scenario, slo) {
-            Some((point, tail)) => (point, tail.ttft_ms, tail.tpot_ms, Some(slo.percentile)),
-            None => return Err(why_slo_missed(scenario, slo)),
-        },
-        None => {
-            let point = evaluate(&scenario.with_concurrency(scenario.max_feasible_concurrency()));
-            let (ttft, tpot) = (point.ttft_ms, point.tpot_ms);
-            (point, ttft, tpot, None)
-        }
-    };
-    let mut candidate = price(scenario, request, &point)?;
-    candidate.ttft_ms = ttft_ms;
-    candidate.tpot_ms = tpot_ms;
-    candidate.percentile = percentile;
-    candidate.latency_method = if percentile.is_some() {
-        "analytic"
-    } else {
-        "mean"
-    };
-    Ok(candidate)
-}
-
-/// Replicas, GPUs and money for carrying the traffic at one operating point.
-fn price(
-    scenario: &Scenario,
-    request: &PlanRequest,
-    point: &crate::model::OperatingPoint,
-) -> Result<Candidate, String> {
-    // Sized so the traffic fills at most the ceiling's share of the capacity bought.
-    let ceiling = request.max_utilization.clamp(1e-3, 1.0);
-    let replicas = replicas_needed(request.traffic_output_tok_s, point.output_tok_s * ceiling)
-        .ok_or("produces no output at any concurrency")?;
-    let gpus_per_replica = scenario.par.gpus_per_replica();
-    let (replicas, total_gpus) = deployment_size(replicas, gpus_per_replica, request.gpus_per_node);
-    // Candidates are priced by their tier (`plan` skips a GPU without one), so this holds.
-    let usd_per_gpu_hour = scenario
-        .usd_per_gpu_hour
-        .ok_or("no price per GPU-hour to rank by")?;
-    let usd_per_m_blended_at_capacity = point
-        .usd_per_m_blended
-        .ok_or("no price per GPU-hour to rank by")?;
-    let usd_per_month = f64::from(total_gpus) * usd_per_gpu_hour * HOURS_PER_MONTH;
-    let capacity = point.output_tok_s * f64::from(replicas);
-    let utilization = (request.traffic_output_tok_s / capacity).min(1.0);
-    let usd_per_m_output =
-        usd_per_month / (request.traffic_output_tok_s * 3600.0 * HOURS_PER_MONTH) * 1e6;
-    Ok(Candidate {
-        gpu: scenario.gpu.id.clone(),
-        serving: crate::scenario::AGGREGATED,
-        gpus_per_replica,
-        tp: scenario.par.tp,
-        replicas,
-        total_gpus,
-        precision: scenario.precision.id(),
-        concurrency: point.concurrency,
-        output_tok_s_per_replica: point.output_tok_s,
-        ttft_ms: point.ttft_ms,
-        tpot_ms: point.tpot_ms,
-        percentile: None,
-        usd_per_gpu_hour,
-        price_source: request.price_tier.provenance(&scenario.gpu),
-        usd_per_month,
-        usd_per_m_output,
-        usd_per_m_blended: usd_per_m_blended_at_capacity / utilization.max(1e-9),
-        utilization,
-        meets_slo: true,
-        latency_method: "mean",
-        quality_caveat: matches!(scenario.precision, Precision::Fp4 | Precision::Int4)
-            .then_some(FOUR_BIT_CAVEAT),
-        warnings: scenario.warnings.clone(),
-        pools: None,
-    })
-}
-
-/// Name the target no concurrency can meet: the best tail each metric reaches on its own.
-fn why_slo_missed(scenario: &Scenario, slo: &Slo) -> String {
-    let mut best_ttft = f64::INFINITY;
-    let mut best_tpot = f64::INFINITY;
-    for c in sweep_grid(scenario.engine_limit(), scenario.kv_capacity()) {
-        let s = scenario.with_concurrency(c);
-        let point = evaluate(&s);
-        if !point.fits {
-            continue;
-        }
-        let tail = tail_estimate(&s, &point, slo.percentile);
-        best_ttft = best_ttft.min(tail.ttft_ms);
-        best_tpot = best_tpot.min(tail.tpot_ms);
+    let sized = size(
+        scenario,
+        request.traffic_output_tok_s,
+        request.slo.as_ref(),
+        &request.rules(),
+        Check::Analytic,
+    )?;
+    if scenario.usd_per_gpu_hour.is_none() {
+        return Err("no price per GPU-hour to rank by".into());
     }
-    let p = slo.percentile;
-    match (best_ttft > slo.ttft_ms, best_tpot > slo.tpot_ms) {
-        (true, true) => format!(
-            "misses TTFT and TPOT: best P{p} TTFT {best_ttft:.0} ms, TPOT {best_tpot:.1} ms"
-        ),
-        (true, false) => format!(
-            "misses TTFT: best P{p} TTFT {best_ttft:.0} ms > {} ms",
-            slo.ttft_ms
-        ),
-        (false, true) => format!(
-            "misses TPOT: best P{p} TPOT {best_tpot:.1} ms > {} ms",
-            slo.tpot_ms
-        ),
-        (false, false) => {
-            format!("misses TTFT and TPOT together: no single concurrency meets both (P{p})")
-        }
+    Ok(candidate_of(scenario, request, sized, None))
+}
+
+/// A sized configuration as a plan row (aggregated, or a disaggregated unit with its `pools`).
+pub fn candidate_of(
+    unit: &Scenario,
+    request: &PlanRequest,
+    sized: Sized,
+    pools: Option<super::plan_disagg::PlanPools>,
+) -> Candidate {
+    let s = sized.sizing;
+    let usd_per_month = s.usd_per_month.unwrap_or(f64::INFINITY);
+    Candidate {
+        gpu: unit.gpu.id.clone(),
+        serving: if pools.is_some() {
+            crate::scenario::DISAGGREGATED
+        } else {
+            crate::scenario::AGGREGATED
+        },
+        gpus_per_replica: s.gpus_per_replica,
+        tp: pools.map_or(unit.par.tp, |p| p.decode_tp),
+        replicas: s.replicas,
+        total_gpus: s.gpus,
+        precision: unit.precision.id(),
+        concurrency: sized.point.concurrency,
+        output_tok_s_per_replica: sized.point.output_tok_s,
+        ttft_ms: sized.ttft_ms,
+        tpot_ms: sized.tpot_ms,
+        percentile: sized.percentile,
+        usd_per_gpu_hour: unit.usd_per_gpu_hour.unwrap_or(0.0),
+        price_source: request.price_tier.provenance(&unit.gpu),
+        usd_per_month,
+        usd_per_m_output: s.usd_per_m_output.unwrap_or(f64::INFINITY),
+        usd_per_m_blended: sized.point.usd_per_m_blended.unwrap_or(f64::INFINITY)
+            / s.utilization.max(1e-9),
+        utilization: s.utilization,
+        meets_slo: true,
+        latency_method: sized.method,
+        quality_caveat: matches!(unit.precision, Precision::Fp4 | Precision::Int4)
+            .then_some(FOUR_BIT_CAVEAT),
+        warnings: unit.warnings.clone(),
+        pools,
+        at_traffic: sized.at_traffic,
     }
 }
 

@@ -3,18 +3,17 @@
 //! KV hand-off stays on NVLink — for every GPU and precision the plan searches. Each unit's best
 //! operating point meeting the SLO (`model::slo::best_point_meeting`, analytic tails: the
 //! decode pool has no prefill stalls, so the TPOT tail is its step; the TTFT tail adds the long
-//! prompt's own prefill), then units = ⌈traffic ÷ unit throughput⌉ and $/month as for any
-//! candidate (MODEL.md §7). `plan` appends these to its aggregated candidates and ranks them all.
+//! prompt's own prefill), then units and $/month by `sizing::size`, as for any candidate
+//! (MODEL.md §7). `plan` appends these to its aggregated candidates and ranks them all.
 //!
 //! DistServe searches the same space (instances per phase and each phase's parallelism, then
 //! replicates the unit to the traffic: Zhong et al., OSDI '24, §4.1 "placement for
 //! high node-affinity clusters"); so does NVIDIA AIConfigurator for xPyD.
 
-use super::plan::{Candidate, Lost, PlanRequest, Rejected, TP_CHOICES};
+use super::plan::{candidate_of, Candidate, Lost, PlanRequest, Rejected, TP_CHOICES};
+use super::sizing::{size, Check};
 use crate::catalog::Gpu;
-use crate::model::economics::{replicas_needed, HOURS_PER_MONTH};
 use crate::model::precision::Precision;
-use crate::model::slo::best_point_meeting;
 use crate::scenario::{Scenario, ScenarioInput};
 use serde::Serialize;
 
@@ -41,7 +40,7 @@ impl ServingSearch {
                 aggregated: false,
                 disaggregated: true,
             },
-            "any" => ServingSearch {
+            crate::scenario::SERVING_ANY => ServingSearch {
                 aggregated: true,
                 disaggregated: true,
             },
@@ -165,7 +164,8 @@ pub fn disaggregated_candidates(
                 if let Some(last) = lost.pop() {
                     rejected.push(Rejected {
                         reason: format!(
-                            "disaggregated: none of {} xPyD units qualifies; e.g. {}",
+                            "{}: disaggregated, none of {} xPyD units qualifies; e.g. {}",
+                            last.lost.words(),
                             lost.len() + 1,
                             last.reason
                         ),
@@ -183,141 +183,17 @@ fn unit_candidate(
     request: &PlanRequest,
     pools: PlanPools,
 ) -> Result<Candidate, String> {
-    let (point, ttft_ms, tpot_ms, percentile) = match &request.slo {
-        Some(slo) => match best_point_meeting(scenario, slo) {
-            Some((point, tail)) => (point, tail.ttft_ms, tail.tpot_ms, Some(slo.percentile)),
-            None => return Err("misses the SLO at every concurrency".into()),
-        },
-        None => {
-            let at = scenario.with_concurrency(scenario.max_feasible_concurrency());
-            let point = crate::model::evaluate(&at);
-            let (ttft, tpot) = (point.ttft_ms, point.tpot_ms);
-            (point, ttft, tpot, None)
-        }
-    };
-    priced(
+    let sized = size(
         scenario,
-        request,
-        pools,
-        &point,
-        (ttft_ms, tpot_ms, percentile),
-    )
-}
-
-/// As `plan`'s own verification: the cheapest disaggregated units (in cost order, at most
-/// `3·top + 3`) are searched again with simulated percentiles (`slo_sim`, which runs
-/// `sim::disagg`), until `top` pass; those failing in simulation are rejected.
-pub fn verify_disaggregated(
-    mut candidates: Vec<Candidate>,
-    gpus: &[&Gpu],
-    request: &PlanRequest,
-    rejected: &mut Vec<Rejected>,
-) -> Vec<Candidate> {
-    let Some(slo) = request.slo.filter(|_| request.verify_with_simulator) else {
-        return candidates;
-    };
-    candidates.sort_by(|a, b| a.usd_per_month.total_cmp(&b.usd_per_month));
-    let top = request.top.max(1);
-    let mut verified = Vec::new();
-    for candidate in candidates.into_iter().take(top * 3 + 3) {
-        if verified.len() >= top {
-            break;
-        }
-        let (Some(pools), Some(gpu), Some(precision)) = (
-            candidate.pools,
-            gpus.iter().find(|g| g.id == candidate.gpu),
-            Precision::ALL
-                .into_iter()
-                .find(|p| p.id() == candidate.precision),
-        ) else {
-            continue;
-        };
-        let input = unit_input(
-            &request.base,
-            gpu,
-            precision,
-            Some(candidate.usd_per_gpu_hour),
-            &pools,
-        );
-        let Ok(scenario) = Scenario::try_from(input) else {
-            continue;
-        };
-        match crate::decide::slo_sim::best_point_meeting_simulated(&scenario, &slo) {
-            Some((point, tail)) => {
-                let at = scenario.with_concurrency(point.concurrency);
-                let at_point = crate::model::evaluate(&at);
-                let tails = (tail.ttft_ms, tail.tpot_ms, Some(slo.percentile));
-                if let Ok(mut c) = priced(&at, request, pools, &at_point, tails) {
-                    c.latency_method = "simulated";
-                    verified.push(c);
-                }
-            }
-            None => rejected.push(Rejected {
-                gpu: candidate.gpu.clone(),
-                tp: candidate.tp,
-                precision: candidate.precision,
-                lost: Lost::MissedTarget,
-                reason: format!(
-                    "{}P(TP{}) + {}D(TP{}): misses the SLO in simulation (the analytic estimate passed)",
-                    pools.prefill_replicas, pools.prefill_tp, pools.decode_replicas, pools.decode_tp
-                ),
-            }),
-        }
+        request.traffic_output_tok_s,
+        request.slo.as_ref(),
+        &request.rules(),
+        Check::Analytic,
+    )?;
+    if scenario.usd_per_gpu_hour.is_none() {
+        return Err("no price to rank by".into());
     }
-    verified
-}
-
-/// Units, GPUs and money for carrying the traffic at one operating point of a unit, with the
-/// tails `(ttft_ms, tpot_ms, percentile)` it was chosen by.
-fn priced(
-    scenario: &Scenario,
-    request: &PlanRequest,
-    pools: PlanPools,
-    point: &crate::model::OperatingPoint,
-    (ttft_ms, tpot_ms, percentile): (f64, f64, Option<f64>),
-) -> Result<Candidate, String> {
-    // Sized under the buyer's utilization ceiling, as aggregated candidates are (`plan::price`).
-    let ceiling = request.max_utilization.clamp(1e-3, 1.0);
-    let units = replicas_needed(request.traffic_output_tok_s, point.output_tok_s * ceiling)
-        .ok_or("produces no output at any concurrency")?;
-    let per_unit = scenario.total_gpus();
-    let total_gpus = units.saturating_mul(per_unit);
-    let usd_per_gpu_hour = scenario.usd_per_gpu_hour.ok_or("no price to rank by")?;
-    let blended = point.usd_per_m_blended.ok_or("no price to rank by")?;
-    let usd_per_month = f64::from(total_gpus) * usd_per_gpu_hour * HOURS_PER_MONTH;
-    let capacity = point.output_tok_s * f64::from(units);
-    let utilization = (request.traffic_output_tok_s / capacity).min(1.0);
-    Ok(Candidate {
-        gpu: scenario.gpu.id.clone(),
-        serving: crate::scenario::DISAGGREGATED,
-        gpus_per_replica: per_unit,
-        tp: pools.decode_tp,
-        replicas: units,
-        total_gpus,
-        precision: scenario.precision.id(),
-        concurrency: point.concurrency,
-        output_tok_s_per_replica: point.output_tok_s,
-        ttft_ms,
-        tpot_ms,
-        percentile,
-        usd_per_gpu_hour,
-        price_source: request.price_tier.provenance(&scenario.gpu),
-        usd_per_month,
-        usd_per_m_output: usd_per_month / (request.traffic_output_tok_s * 3600.0 * HOURS_PER_MONTH)
-            * 1e6,
-        usd_per_m_blended: blended / utilization.max(1e-9),
-        utilization,
-        meets_slo: true,
-        latency_method: if percentile.is_some() {
-            "analytic"
-        } else {
-            "mean"
-        },
-        quality_caveat: matches!(scenario.precision, Precision::Fp4 | Precision::Int4)
-            .then_some(super::plan::FOUR_BIT_CAVEAT),
-        warnings: scenario.warnings.clone(),
-        pools: Some(pools),
-    })
+    Ok(candidate_of(scenario, request, sized, Some(pools)))
 }
 
 #[cfg(test)]

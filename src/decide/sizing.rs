@@ -6,12 +6,15 @@
 //! number means the same everywhere. Formulas: MODEL.md §7 (`$/month = GPUs × $/GPU-hour × 730`,
 //! utilization = traffic ÷ capacity of what is bought); SLO point as in `model::slo`.
 
-use crate::decide::plan::Candidate;
+use crate::decide::plan::{
+    deployment_size, Candidate, DEFAULT_GPUS_PER_NODE, DEFAULT_MAX_UTILIZATION,
+};
+use crate::decide::slo_sim::{best_point_meeting_simulated, simulated_tail_at_rate, SimulatedTail};
 use crate::model::economics::{energy_usd_per_gpu_hour, replicas_needed, Energy, HOURS_PER_MONTH};
 use crate::model::grid::sweep_grid;
-use crate::model::slo::{tail_estimate, Slo, TailEstimate};
+use crate::model::slo::{best_point_meeting, tail_estimate, Slo, TailEstimate};
 use crate::model::{evaluate, OperatingPoint};
-use crate::scenario::{Scenario, ScenarioInput};
+use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
 
 /// Seconds in a day, for "tokens per day".
 pub const SECONDS_PER_DAY: f64 = 86_400.0;
@@ -106,6 +109,60 @@ pub fn per_replica_output_tok_s(point: &OperatingPoint) -> f64 {
     point.output_tok_s / f64::from(busy)
 }
 
+/// The buyer's rules every deployment is sized under, on every surface (the Cost panel, Plan on
+/// the page and in the CLI, Compare, the client report): the utilization ceiling (traffic ÷
+/// capacity bought; 0.8 by default, `plan::DEFAULT_MAX_UTILIZATION`), the GPUs per server (past
+/// one server, whole servers are bought: `plan::deployment_size`) and electricity when it is on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SizingRules {
+    pub max_utilization: f64,
+    pub gpus_per_node: u32,
+    pub energy: Option<Energy>,
+}
+
+impl SizingRules {
+    /// The rules the decision inputs state (the page's and the CLI's `max-utilization`,
+    /// `gpus-per-node`, `energy`); out-of-range values fall back to the defaults (the inputs
+    /// are checked, with their field named, by `DecisionInput::validate`).
+    pub fn of(decision: &DecisionInput) -> SizingRules {
+        let gpus_per_node = decision.gpus_per_node;
+        SizingRules {
+            max_utilization: if decision.max_utilization > 0.0 && decision.max_utilization <= 1.0 {
+                decision.max_utilization
+            } else {
+                DEFAULT_MAX_UTILIZATION
+            },
+            gpus_per_node: if (1.0..=1024.0).contains(&gpus_per_node) {
+                gpus_per_node as u32
+            } else {
+                DEFAULT_GPUS_PER_NODE
+            },
+            energy: decision.energy_on.then_some(Energy {
+                usd_per_kwh: decision.energy_usd_per_kwh,
+                pue: decision.energy_pue,
+            }),
+        }
+    }
+}
+
+impl Default for SizingRules {
+    fn default() -> SizingRules {
+        SizingRules {
+            max_utilization: DEFAULT_MAX_UTILIZATION,
+            gpus_per_node: DEFAULT_GPUS_PER_NODE,
+            energy: None,
+        }
+    }
+}
+
+/// How a sizing judges the SLO: the analytic tail estimates (`model::slo`, fast enough for a
+/// whole search) or the simulator's percentiles (`slo_sim`, what the page shows a verdict by).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    Analytic,
+    Simulated,
+}
+
 /// What a traffic level needs of this scenario's replica configuration.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sizing {
@@ -123,38 +180,220 @@ pub struct Sizing {
     pub usd_per_m_output: Option<f64>,
 }
 
-/// Replicas = ceil(traffic ÷ per-replica throughput at `point`); GPUs = replicas × GPUs per
-/// replica (a disaggregated unit: replicas of the whole unit × both pools' GPUs); $/month = GPUs × (rental + energy at the resulting utilization) × 730 h (no money
-/// without a price per GPU-hour). `None` when the traffic is not positive or the point produces nothing.
-pub fn size_for_traffic(
+/// One answer to "how many GPUs, and what per month, for this traffic at this SLO" for one
+/// replica configuration: the operating point a replica runs at, its tails, and the deployment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sized {
+    /// One replica (a disaggregated scenario: one unit of both pools) at the concurrency it is
+    /// sized at: the best point meeting the SLO, or without one the max-throughput point.
+    pub point: OperatingPoint,
+    /// At the SLO's percentile (simulated or analytic, `method`), or the means without an SLO.
+    pub ttft_ms: f64,
+    pub tpot_ms: f64,
+    pub percentile: Option<f64>,
+    /// "simulated", "analytic" or "mean" (no SLO).
+    pub method: &'static str,
+    pub sizing: Sizing,
+    /// Checked in the simulator: one replica under Poisson arrivals at its share of the traffic
+    /// (traffic ÷ replicas), the tails the deployment's users would see; `None` under the
+    /// analytic check or without an SLO.
+    pub at_traffic: Option<SimulatedTail>,
+}
+
+/// Most replicas added beyond the ceiling's count when the simulated check at the traffic
+/// misses the SLO, before the configuration is called unable to carry it.
+pub const MAX_EXTRA_REPLICAS: u32 = 4;
+
+/// The scenario the sizing replicates: a disaggregated scenario is one unit of both pools
+/// (MODEL.md §4.4; DistServe §4.1 replicates the placement unit); an aggregated one is cut to one
+/// replica (`one_replica_input`), so the page's 16 × H100 at TP 2 and the plan's TP 2 candidate
+/// are searched identically.
+pub fn unit_of(scenario: &Scenario) -> Result<Scenario, String> {
+    if scenario.pools.is_some() || scenario.replicas <= 1 {
+        return Ok(scenario.clone());
+    }
+    Scenario::try_from(one_replica_input(scenario))
+        .map_err(|e| format!("{}: {}", e.field, e.message))
+}
+
+/// **The one sizing function** (issue 26 §1): the Cost panel, Plan (the page's and `servecost
+/// plan`), Compare, the client report and Apply all size a configuration through it.
+///
+/// 1. The point: the highest-throughput concurrency of one replica (`unit`, see `unit_of`)
+///    whose tails meet the SLO — analytic (`model::slo::best_point_meeting`) or simulated
+///    (`slo_sim::best_point_meeting_simulated`) as `check` says — or, without an SLO, the
+///    largest concurrency that fits.
+/// 2. The deployment: replicas = ⌈traffic ÷ (ceiling × the replica's output tok/s)⌉, whole
+///    servers past one (`plan::deployment_size`), $/month = GPUs × ($/GPU-hour + electricity at
+///    the resulting utilization) × 730 h (MODEL.md §7).
+/// 3. Under `Check::Simulated` with an SLO, the deployment itself: one replica simulated under
+///    Poisson arrivals at traffic ÷ replicas; while its tails miss, one more replica is bought
+///    (at most `MAX_EXTRA_REPLICAS`). A closed loop at the point's concurrency is not the open
+///    loop a sized deployment sees: at a 99 % ceiling it passes where 30 req/s of Poisson
+///    arrivals miss (issue 26's 14 × H100 case).
+///
+/// Errors say why no deployment of this configuration carries the traffic.
+pub fn size(
+    unit: &Scenario,
+    traffic_output_tok_s: f64,
+    slo: Option<&Slo>,
+    rules: &SizingRules,
+    check: Check,
+) -> Result<Sized, String> {
+    if !(traffic_output_tok_s > 0.0 && traffic_output_tok_s.is_finite()) {
+        return Err(format!(
+            "traffic must be a positive number of output tokens/s (got {traffic_output_tok_s})"
+        ));
+    }
+    let (point, ttft_ms, tpot_ms, percentile, method) = match (slo, check) {
+        (Some(slo), Check::Analytic) => {
+            let (point, tail) =
+                best_point_meeting(unit, slo).ok_or_else(|| why_slo_missed(unit, slo))?;
+            (
+                point,
+                tail.ttft_ms,
+                tail.tpot_ms,
+                Some(slo.percentile),
+                "analytic",
+            )
+        }
+        (Some(slo), Check::Simulated) => {
+            let (point, tail) = best_point_meeting_simulated(unit, slo).ok_or_else(|| {
+                format!(
+                    "misses the SLO in simulation: no concurrency meets P{} TTFT ≤ {} ms and TPOT ≤ {} ms",
+                    slo.percentile, slo.ttft_ms, slo.tpot_ms
+                )
+            })?;
+            (
+                point,
+                tail.ttft_ms,
+                tail.tpot_ms,
+                Some(slo.percentile),
+                "simulated",
+            )
+        }
+        (None, _) => {
+            let point = evaluate(&unit.with_concurrency(unit.max_feasible_concurrency()));
+            let (ttft, tpot) = (point.ttft_ms, point.tpot_ms);
+            (point, ttft, tpot, None, "mean")
+        }
+    };
+    let ceiling = rules.max_utilization.clamp(1e-3, 1.0);
+    let needed = replicas_needed(traffic_output_tok_s, point.output_tok_s * ceiling)
+        .ok_or("produces no output at any concurrency")?;
+    let deploy = |replicas: u32| {
+        deployment(unit, &point, traffic_output_tok_s, replicas, rules)
+            .ok_or_else(|| "produces no output at any concurrency".to_string())
+    };
+    let sized = |sizing: Sizing, at_traffic: Option<SimulatedTail>| Sized {
+        point: point.clone(),
+        ttft_ms,
+        tpot_ms,
+        percentile,
+        method,
+        sizing,
+        at_traffic,
+    };
+    let (Some(slo), Check::Simulated) = (slo, check) else {
+        return Ok(sized(deploy(needed)?, None));
+    };
+    let request_rate = traffic_output_tok_s / unit.workload.output_mean.max(1.0);
+    let at = unit.with_concurrency(point.concurrency);
+    let mut want = needed;
+    let mut last = None;
+    for _ in 0..=MAX_EXTRA_REPLICAS {
+        let sizing = deploy(want)?;
+        let rate = request_rate / f64::from(sizing.replicas.max(1));
+        let Some(tail) = simulated_tail_at_rate(&at, rate, slo.percentile) else {
+            return Ok(sized(sizing, None));
+        };
+        if tail.ttft_ms <= slo.ttft_ms && tail.tpot_ms <= slo.tpot_ms {
+            return Ok(sized(sizing, Some(tail)));
+        }
+        last = Some((sizing.replicas, tail));
+        want = sizing.replicas.saturating_add(1);
+    }
+    let (replicas, tail) = last.ok_or("no deployment was simulated")?;
+    Err(format!(
+        "misses the SLO at the traffic in simulation: with {replicas} replicas, each at {:.2} req/s of Poisson arrivals, P{} TTFT {:.0} ms and TPOT {:.1} ms (targets {} and {} ms)",
+        request_rate / f64::from(replicas.max(1)),
+        slo.percentile,
+        tail.ttft_ms,
+        tail.tpot_ms,
+        slo.ttft_ms,
+        slo.tpot_ms
+    ))
+}
+
+/// A configuration as the page shows it (any number of replicas, or a disaggregated unit) sized
+/// for the traffic: `size` of its unit (`unit_of`), checked in the simulator when an SLO is set
+/// (the page shows its verdicts by simulated tails), else at the max-throughput point. What the
+/// Cost panel, Compare and the client report show for "this configuration for that traffic".
+pub fn size_configuration(
     scenario: &Scenario,
+    traffic_output_tok_s: f64,
+    slo: Option<&Slo>,
+    rules: &SizingRules,
+) -> Result<Sized, String> {
+    let unit = unit_of(scenario)?;
+    let check = match slo {
+        Some(_) => Check::Simulated,
+        None => Check::Analytic,
+    };
+    size(&unit, traffic_output_tok_s, slo, rules, check)
+}
+
+/// The rules and the check a sizing was done under, in one sentence for every surface: "Sized
+/// at ≤ 80 % utilization, whole servers of 8 past one; checked in the simulator at the traffic:
+/// P90 TTFT 412 ms, TPOT 35.1 ms per replica at 2.50 req/s."
+pub fn rules_sentence(rules: &SizingRules, sized: &Sized) -> String {
+    let mut out = format!(
+        "Sized at ≤ {:.0} % utilization (the plan's ceiling), whole servers of {} past one{}",
+        rules.max_utilization * 100.0,
+        rules.gpus_per_node,
+        if rules.energy.is_some() {
+            ", electricity included"
+        } else {
+            ""
+        }
+    );
+    match (&sized.at_traffic, sized.method) {
+        (Some(tail), _) => out.push_str(&format!(
+            "; checked in the simulator at the traffic (Poisson arrivals, each replica its share): P{} TTFT {:.0} ms, TPOT {:.1} ms.",
+            tail.percentile, tail.ttft_ms, tail.tpot_ms
+        )),
+        (None, "mean") => out.push_str("; no SLO set, so at the largest batch that fits (mean latencies)."),
+        (None, method) => out.push_str(&format!("; tails {method}.")),
+    }
+    out
+}
+
+/// `replicas` of `unit` at `point` carrying the traffic: GPUs (whole servers past one), the
+/// utilization and what it costs. `None` when the point produces nothing.
+fn deployment(
+    unit: &Scenario,
     point: &OperatingPoint,
     traffic_output_tok_s: f64,
-    energy: Option<&Energy>,
+    replicas: u32,
+    rules: &SizingRules,
 ) -> Option<Sizing> {
-    if traffic_output_tok_s.is_nan() || traffic_output_tok_s <= 0.0 {
+    let per_replica = point.output_tok_s;
+    if per_replica.is_nan() || per_replica <= 0.0 {
         return None;
     }
-    // A disaggregated scenario is one unit of both pools: it is what is replicated (MODEL.md
-    // §4.4; DistServe §4.1 replicates the placement unit), so its rate is the whole point's and
-    // its GPUs are both pools'.
-    let (per_replica, gpus_per_replica) = if scenario.pools.is_some() {
-        (point.output_tok_s, scenario.total_gpus().max(1))
+    let gpus_per_replica = if unit.pools.is_some() {
+        unit.total_gpus().max(1)
     } else {
-        (
-            per_replica_output_tok_s(point),
-            scenario.par.gpus_per_replica().max(1),
-        )
+        unit.par.gpus_per_replica().max(1)
     };
-    let replicas = replicas_needed(traffic_output_tok_s, per_replica)?;
-    let gpus = replicas.saturating_mul(gpus_per_replica);
+    let (replicas, gpus) = deployment_size(replicas.max(1), gpus_per_replica, rules.gpus_per_node);
     let utilization = (traffic_output_tok_s / (per_replica * f64::from(replicas))).clamp(0.0, 1.0);
-    let energy_per_gpu_hour = match (energy, scenario.gpu.tdp_w) {
+    let energy_per_gpu_hour = match (&rules.energy, unit.gpu.tdp_w) {
         (Some(energy), Some(tdp_w)) => energy_usd_per_gpu_hour(tdp_w, utilization, energy),
         _ => 0.0,
     };
     let energy_usd_per_hour = f64::from(gpus) * energy_per_gpu_hour;
-    let usd_per_hour = scenario
+    let usd_per_hour = unit
         .usd_per_gpu_hour
         .map(|usd_per_gpu_hour| f64::from(gpus) * usd_per_gpu_hour + energy_usd_per_hour);
     Some(Sizing {
@@ -167,6 +406,39 @@ pub fn size_for_traffic(
         usd_per_month: usd_per_hour.map(|usd| usd * HOURS_PER_MONTH),
         usd_per_m_output: usd_per_hour.map(|usd| usd / (traffic_output_tok_s * 3600.0) * 1e6),
     })
+}
+
+/// Name the target no concurrency can meet: the best tail each metric reaches on its own.
+pub fn why_slo_missed(scenario: &Scenario, slo: &Slo) -> String {
+    let mut best_ttft = f64::INFINITY;
+    let mut best_tpot = f64::INFINITY;
+    for c in sweep_grid(scenario.engine_limit(), scenario.kv_capacity()) {
+        let s = scenario.with_concurrency(c);
+        let point = evaluate(&s);
+        if !point.fits {
+            continue;
+        }
+        let tail = tail_estimate(&s, &point, slo.percentile);
+        best_ttft = best_ttft.min(tail.ttft_ms);
+        best_tpot = best_tpot.min(tail.tpot_ms);
+    }
+    let p = slo.percentile;
+    match (best_ttft > slo.ttft_ms, best_tpot > slo.tpot_ms) {
+        (true, true) => format!(
+            "misses TTFT and TPOT: best P{p} TTFT {best_ttft:.0} ms, TPOT {best_tpot:.1} ms"
+        ),
+        (true, false) => format!(
+            "misses TTFT: best P{p} TTFT {best_ttft:.0} ms > {} ms",
+            slo.ttft_ms
+        ),
+        (false, true) => format!(
+            "misses TPOT: best P{p} TPOT {best_tpot:.1} ms > {} ms",
+            slo.tpot_ms
+        ),
+        (false, false) => {
+            format!("misses TTFT and TPOT together: no single concurrency meets both (P{p})")
+        }
+    }
 }
 
 /// The scenario's input cut down to one replica (GPU count = GPUs per replica, TP fixed): what a
@@ -277,34 +549,64 @@ mod tests {
         assert!(loose.checks.iter().all(|c| c.meets == c.fits));
     }
 
+    fn rules(max_utilization: f64) -> SizingRules {
+        SizingRules {
+            max_utilization,
+            ..SizingRules::default()
+        }
+    }
+
     #[test]
-    fn sizing_rounds_replicas_up_and_bills_idle_capacity() {
+    fn sizing_rounds_replicas_up_under_the_ceiling_and_bills_idle_capacity() {
         let scenario = default_scenario();
-        let (point, tail) = capacity_point(&scenario, None).expect("a max-throughput point");
-        assert!(tail.is_none());
-        assert_eq!(point.concurrency, scenario.max_feasible_concurrency());
-        let per_replica = per_replica_output_tok_s(&point);
-        // 2.5 replicas' worth of traffic buys 3 replicas of 2 GPUs.
-        let sizing = size_for_traffic(&scenario, &point, 2.5 * per_replica, None).expect("sized");
-        assert_eq!(sizing.replicas, 3);
-        assert_eq!(sizing.gpus_per_replica, 2);
-        assert_eq!(sizing.gpus, 6);
-        assert!((sizing.utilization - 2.5 / 3.0).abs() < 1e-9);
-        let usd_per_month = sizing.usd_per_month.expect("priced");
-        assert!((usd_per_month - 6.0 * 3.125 * 730.0).abs() < 1e-6);
-        let usd_per_hour = sizing.usd_per_hour.expect("priced");
-        let bill_per_token = usd_per_hour / (2.5 * per_replica * 3600.0) * 1e6;
-        assert!((sizing.usd_per_m_output.expect("priced") - bill_per_token).abs() < 1e-12);
+        let unit = unit_of(&scenario).expect("one replica");
+        assert_eq!(unit.replicas, 1);
+        let at_full = size(&unit, 1.0, None, &rules(1.0), Check::Analytic).expect("sized");
+        assert_eq!(at_full.point.concurrency, unit.max_feasible_concurrency());
+        let per_replica = at_full.point.output_tok_s;
+        let gpus_per_replica = unit.par.gpus_per_replica();
+        // 2.5 replicas' worth of traffic buys 3 replicas at a 100 % ceiling, 4 at 80 %.
+        let traffic = 2.5 * per_replica;
+        let full = size(&unit, traffic, None, &rules(1.0), Check::Analytic).expect("sized");
+        assert_eq!(full.sizing.replicas, 3);
+        assert_eq!(full.sizing.gpus, 3 * gpus_per_replica);
+        assert!((full.sizing.utilization - 2.5 / 3.0).abs() < 1e-9);
+        let capped = size(&unit, traffic, None, &rules(0.8), Check::Analytic).expect("sized");
+        assert_eq!(capped.sizing.replicas, 4);
+        assert!(capped.sizing.utilization <= 0.8 + 1e-12);
+        let price = unit.usd_per_gpu_hour.expect("priced");
+        let usd_per_month = full.sizing.usd_per_month.expect("priced");
+        assert!((usd_per_month - f64::from(full.sizing.gpus) * price * 730.0).abs() < 1e-6);
+        let usd_per_hour = full.sizing.usd_per_hour.expect("priced");
+        let bill_per_token = usd_per_hour / (traffic * 3600.0) * 1e6;
+        assert!((full.sizing.usd_per_m_output.expect("priced") - bill_per_token).abs() < 1e-12);
+        // Past one server of 8, whole servers: 5 replicas of 2 GPUs buy 16 GPUs, 8 replicas.
+        if gpus_per_replica == 2 {
+            let many =
+                size(&unit, 4.5 * per_replica, None, &rules(1.0), Check::Analytic).expect("sized");
+            assert_eq!((many.sizing.replicas, many.sizing.gpus), (8, 16));
+        }
         // Energy adds GPUs × (idle + (TDP − idle)·u) × PUE × $/kWh.
         let energy = Energy {
             usd_per_kwh: 0.10,
             pue: 1.3,
         };
-        let with_energy =
-            size_for_traffic(&scenario, &point, 2.5 * per_replica, Some(&energy)).expect("sized");
-        let expected = 6.0 * energy_usd_per_gpu_hour(700.0, 2.5 / 3.0, &energy);
-        assert!((with_energy.energy_usd_per_hour - expected).abs() < 1e-9);
-        assert!(size_for_traffic(&scenario, &point, 0.0, None).is_none());
+        let with_energy = size(
+            &unit,
+            traffic,
+            None,
+            &SizingRules {
+                energy: Some(energy),
+                ..rules(1.0)
+            },
+            Check::Analytic,
+        )
+        .expect("sized");
+        let tdp = unit.gpu.tdp_w.expect("a TDP");
+        let expected =
+            3.0 * f64::from(gpus_per_replica) * energy_usd_per_gpu_hour(tdp, 2.5 / 3.0, &energy);
+        assert!((with_energy.sizing.energy_usd_per_hour - expected).abs() < 1e-9);
+        assert!(size(&unit, 0.0, None, &rules(1.0), Check::Analytic).is_err());
     }
 
     /// Without a price the replicas and GPUs are still counted; the money is not made up.
@@ -316,14 +618,21 @@ mod tests {
             ..ScenarioInput::default()
         })
         .expect("valid without a price");
-        let (point, _) = capacity_point(&scenario, None).expect("a max-throughput point");
-        let per_replica = per_replica_output_tok_s(&point);
-        let sizing = size_for_traffic(&scenario, &point, 2.5 * per_replica, None).expect("sized");
-        assert_eq!(sizing.replicas, 3);
-        assert_eq!(sizing.gpus, 3 * sizing.gpus_per_replica);
-        assert_eq!(sizing.usd_per_hour, None);
-        assert_eq!(sizing.usd_per_month, None);
-        assert_eq!(sizing.usd_per_m_output, None);
+        let unit = unit_of(&scenario).expect("one replica");
+        let one = size(&unit, 1.0, None, &rules(1.0), Check::Analytic).expect("sized");
+        let sized = size(
+            &unit,
+            2.5 * one.point.output_tok_s,
+            None,
+            &rules(1.0),
+            Check::Analytic,
+        )
+        .expect("sized");
+        assert_eq!(sized.sizing.replicas, 3);
+        assert_eq!(sized.sizing.gpus, 3 * sized.sizing.gpus_per_replica);
+        assert_eq!(sized.sizing.usd_per_hour, None);
+        assert_eq!(sized.sizing.usd_per_month, None);
+        assert_eq!(sized.sizing.usd_per_m_output, None);
     }
 
     #[test]
@@ -394,10 +703,18 @@ mod tests {
             ..ScenarioInput::default()
         })
         .expect("valid");
-        let point = crate::model::evaluate(&unit);
+        let one = size(&unit, 1.0, None, &rules(1.0), Check::Analytic).expect("sized");
+        let point = one.point;
         assert!(point.output_tok_s > 0.0);
-        let sizing =
-            size_for_traffic(&unit, &point, 2.5 * point.output_tok_s, None).expect("sized");
+        let sizing = size(
+            &unit,
+            2.5 * point.output_tok_s,
+            None,
+            &rules(1.0),
+            Check::Analytic,
+        )
+        .expect("sized")
+        .sizing;
         assert_eq!(
             (sizing.replicas, sizing.gpus_per_replica, sizing.gpus),
             (3, 6, 18)

@@ -73,6 +73,35 @@ pub fn simulated_tail(scenario: &Scenario, percentile: f64) -> Option<(Simulated
     Some((tail, result))
 }
 
+/// Simulate the scenario under Poisson arrivals at `rate_per_s` requests/s (fixed seed and
+/// sample, as `simulated_tail`) and read the tails at `percentile`: the check of a sized
+/// deployment at its share of the traffic (`sizing::size`). `None` when the rate is not
+/// positive or the simulation cannot run.
+pub fn simulated_tail_at_rate(
+    scenario: &Scenario,
+    rate_per_s: f64,
+    percentile: f64,
+) -> Option<SimulatedTail> {
+    if !(rate_per_s > 0.0 && rate_per_s.is_finite()) {
+        return None;
+    }
+    let config = SimConfig {
+        arrivals: Arrivals::Poisson { rate_per_s },
+        requests: SLO_SIM_REQUESTS,
+        seed: SLO_SIM_SEED,
+        ..SimConfig::default()
+    };
+    let result = simulate(scenario, &config).ok()?;
+    Some(SimulatedTail {
+        percentile,
+        ttft_ms: percentile_ms(&result.ttft, percentile),
+        tpot_ms: percentile_ms(&result.tpot, percentile),
+        output_tok_s: result.output_tok_s,
+        method: "simulated",
+        low_confidence: result.low_confidence,
+    })
+}
+
 /// A saturated point with its latency headline from the simulator (issue 12 §5): where the
 /// analytic closed form cannot follow the admission queue (`OperatingPoint::saturated`, steady
 /// protocol), TTFT and E2E become the simulated means of the same closed loop (fixed seed and

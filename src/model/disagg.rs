@@ -55,6 +55,11 @@ use crate::units::Seconds;
 
 /// Highest prefill utilization the closed loop is solved up to; the rest of `C` queues there.
 const MAX_PREFILL_UTILIZATION: f64 = 0.995;
+/// Prefill-pool utilization from which a point is infeasible, as a full KV cache is (issue 26
+/// §5): the prefill pool is a queue whose wait grows as ρ/(1−ρ) (Kingman's formula, the
+/// `PrefillPool::wait` above), 19 prefill times at 95 % busy, so past it TTFT is set by a queue
+/// that grows without bound with load, not by the configuration.
+pub const PREFILL_SATURATED: f64 = 0.95;
 /// Prompt lengths the prefill lane's cost per token is averaged over.
 const LANE_QUANTILES: u32 = 8;
 /// Bisection steps (the interval shrinks 2⁻⁴⁰: far below one request).
@@ -307,6 +312,14 @@ pub fn evaluate_disaggregated(scenario: &Scenario) -> OperatingPoint {
     let (_, decode_capacity) = pool_capacities(&pools.prefill, scenario);
     let prefill_utilization = prefill.utilization(rate).min(1.0);
     let decode_utilization = (rate / decode_capacity.max(f64::MIN_POSITIVE)).min(1.0);
+    if prefill_utilization >= PREFILL_SATURATED && point.fits {
+        point.fits = false;
+        point.warnings.push(format!(
+            "the prefill pool is {:.0} % busy: requests queue {:.0} ms for prefill, a queue that grows without bound with load, so this point counts as infeasible (as a full KV cache does); add prefill GPUs or lower the concurrency",
+            100.0 * prefill_utilization,
+            queue_wait.ms()
+        ));
+    }
     if prefill_utilization >= SATURATION_SHARE
         || state.batch >= SATURATION_SHARE * decode_batch_cap(scenario)
     {

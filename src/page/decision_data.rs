@@ -5,13 +5,62 @@
 //! The page's hook (`ui::tools::decision_data`) recomputes this only when a scenario (not its
 //! concurrency), the pins or the SLO change.
 
-use crate::decide::sizing::{capacity_point, slo_sweep, SloSweep};
+use crate::decide::sizing::{
+    capacity_point, size_configuration, slo_sweep, Sized, SizingRules, SloSweep,
+};
 use crate::model::slo::{Slo, TailEstimate};
 use crate::model::{sweep, Curve, OperatingPoint};
 use crate::page::pins::pin_label;
 use crate::page::state::Shared;
 use crate::present::chart::{Overlay, PinPoint, PinnedCurve};
+use crate::scenario::{DecisionInput, TrafficUnit};
 use crate::scenario::{Scenario, ScenarioInput};
+
+/// What the decision inputs ask of every scenario on the page: the SLO, the traffic and the
+/// rules a deployment is sized under. The decision panels' hook recomputes only when this (or a
+/// scenario) changes.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Demand {
+    pub slo: Option<Slo>,
+    /// As typed, in its unit (requests/s or tokens/day: each scenario converts it with its own
+    /// lengths).
+    pub traffic: Option<(f64, TrafficUnit)>,
+    pub rules: SizingRules,
+}
+
+impl Demand {
+    /// An SLO alone: no traffic to size for.
+    pub fn slo(slo: Option<Slo>) -> Demand {
+        Demand {
+            slo,
+            ..Demand::default()
+        }
+    }
+
+    /// The decision inputs' demand, with the SLO they give (`DecisionState::slo`).
+    pub fn of(decision: &DecisionInput, slo: Option<Slo>) -> Demand {
+        Demand {
+            slo,
+            traffic: decision.traffic.map(|t| (t, decision.traffic_unit)),
+            rules: SizingRules::of(decision),
+        }
+    }
+
+    /// Output tokens/s of the traffic for a scenario with these mean lengths.
+    pub fn traffic_output_tok_s(&self, input_len: f64, output_len: f64) -> Option<f64> {
+        let (traffic, unit) = self.traffic?;
+        let req_s = match unit {
+            TrafficUnit::RequestsPerS => Some(traffic),
+            TrafficUnit::TokensPerDay => {
+                crate::decide::sizing::req_s_from_tokens_per_day(traffic, input_len, output_len)
+            }
+        }?;
+        Some(crate::decide::sizing::output_tok_s_from_req_s(
+            req_s, output_len,
+        ))
+        .filter(|t| *t > 0.0)
+    }
+}
 
 /// One scenario judged against the SLO.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,15 +70,23 @@ pub struct ScenarioDecision {
     /// The best point meeting the SLO (with its tails), or without an SLO the max-throughput
     /// point; `None` when no point meets the SLO.
     pub capacity: Option<(OperatingPoint, Option<TailEstimate>)>,
+    /// This configuration sized for the traffic (`sizing::size_configuration`, the one sizing
+    /// function): `None` without a traffic level, else the deployment or why there is none.
+    pub sized: Option<Result<Sized, String>>,
 }
 
-pub fn decide(scenario: &Scenario, slo: Option<Slo>) -> ScenarioDecision {
+pub fn decide(scenario: &Scenario, demand: Demand) -> ScenarioDecision {
+    let slo = demand.slo;
     let sweep = slo.as_ref().map(|slo| slo_sweep(scenario, slo));
     let capacity = capacity_point(scenario, sweep.as_ref());
+    let sized = demand
+        .traffic_output_tok_s(scenario.workload.input_mean, scenario.workload.output_mean)
+        .map(|traffic| size_configuration(scenario, traffic, slo.as_ref(), &demand.rules));
     ScenarioDecision {
         slo,
         sweep,
         capacity,
+        sized,
     }
 }
 
@@ -42,11 +99,11 @@ pub struct PinnedView {
     pub evaluated: Result<(Scenario, Curve, ScenarioDecision), String>,
 }
 
-pub fn evaluate_pin(input: &ScenarioInput, slo: Option<Slo>) -> PinnedView {
+pub fn evaluate_pin(input: &ScenarioInput, demand: Demand) -> PinnedView {
     let evaluated = Scenario::try_from(input.clone())
         .map(|scenario| {
             let curve = sweep(&scenario);
-            let decision = decide(&scenario, slo);
+            let decision = decide(&scenario, demand);
             (scenario, curve, decision)
         })
         .map_err(|e| format!("{}: {}", e.field, e.message));

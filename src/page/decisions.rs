@@ -312,7 +312,12 @@ pub fn plan_request(
     top: usize,
 ) -> Result<PlanRequest, String> {
     PlanRequest::try_from(PlanInput {
-        base: scenario.input.clone(),
+        // The CLI's search space: aggregated replicas and disaggregated xPyD units (`plan
+        // --serving any`, its default), whatever the page's own serving is.
+        base: ScenarioInput {
+            serving: crate::scenario::SERVING_ANY.into(),
+            ..scenario.input.clone()
+        },
         traffic_tok_s: Some(traffic_tok_s),
         traffic_req_s: None,
         slo: SloInput {
@@ -326,6 +331,7 @@ pub fn plan_request(
         max_utilization: Some(decision.max_utilization),
         gpus_per_node: Some(decision.gpus_per_node),
         ownership: decision.ownership(),
+        energy: energy_of(decision),
     })
     .map_err(|e| format!("{}: {}", e.field, e.message))
 }

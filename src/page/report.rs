@@ -17,7 +17,7 @@
 use crate::decide::leaderboard::leaderboard;
 use crate::decide::plan::{plan, Lost, Plan};
 use crate::decide::pricing::{price_provenance, PointCost};
-use crate::decide::sizing::{size_for_traffic, slo_sweep};
+use crate::decide::sizing::{rules_sentence, size_configuration, slo_sweep, SizingRules};
 use crate::decide::slo_sim::simulated_tail;
 use crate::model::economics::PriceTier;
 use crate::model::expected_error::{plus_minus, point_errors, throughput_by_regime, Class};
@@ -336,8 +336,8 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
     }
     if let Some(req_s) = traffic_req_s(view) {
         let traffic_tok_s = req_s * scenario.input.output_len;
-        let energy = decisions::energy_of(decision);
-        let sized = size_for_traffic(scenario, point, traffic_tok_s, energy.as_ref());
+        let rules = SizingRules::of(decision);
+        let sized = size_configuration(scenario, traffic_tok_s, slo.as_ref(), &rules);
         rows.push(row(
             "Traffic",
             &format!(
@@ -347,18 +347,25 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
             ),
         ));
         match sized {
-            Some(s) => rows.push(row(
+            Ok(sized) => {
+                let s = sized.sizing;
+                rows.push(row(
+                    "This configuration for that traffic",
+                    &format!(
+                        "{} replicas, {} GPUs, {} % utilized, {} per month, at {} in flight per replica. {}",
+                        s.replicas,
+                        s.gpus,
+                        format_number(s.utilization * 100.0),
+                        s.usd_per_month.map_or_else(|| "no price".into(), usd_amount),
+                        sized.point.concurrency,
+                        rules_sentence(&rules, &sized)
+                    ),
+                ))
+            }
+            Err(why) => rows.push(row(
                 "This configuration for that traffic",
-                &format!(
-                    "{} replicas, {} GPUs, {} % utilized, {} per month",
-                    s.replicas,
-                    s.gpus,
-                    format_number(s.utilization * 100.0),
-                    s.usd_per_month
-                        .map_or_else(|| "no price".into(), usd_amount)
-                ),
+                &format!("none: {why}"),
             )),
-            None => rows.push(row("Sizing", "this point produces no tokens")),
         }
     }
     format!(

@@ -227,6 +227,8 @@ pub struct ScenarioInput {
 pub const AGGREGATED: &str = "aggregated";
 /// Separate prefill and decode pools (issue 14, `scenario::pools`).
 pub const DISAGGREGATED: &str = "disaggregated";
+/// What `plan --serving` searches by default: both (`decide::plan_disagg::ServingSearch`).
+pub const SERVING_ANY: &str = "any";
 
 fn is_aggregated(serving: &String) -> bool {
     serving == AGGREGATED

@@ -3,7 +3,7 @@
 
 use crate::model::slo::Slo;
 use crate::model::{evaluate, sweep};
-use crate::page::decision_data::{decide, evaluate_pin, overlay, slo_miss_label};
+use crate::page::decision_data::{decide, evaluate_pin, overlay, slo_miss_label, Demand};
 use crate::page::pins::pin_label;
 use crate::scenario::{Scenario, ScenarioInput};
 
@@ -22,7 +22,7 @@ fn slo(ttft_ms: f64, tpot_ms: f64) -> Slo {
 #[test]
 fn without_an_slo_the_capacity_is_the_max_throughput_point() {
     let scenario = scenario();
-    let decision = decide(&scenario, None);
+    let decision = decide(&scenario, Demand::slo(None));
     assert_eq!(decision.sweep, None);
     let (point, tails) = decision.capacity.expect("a capacity");
     assert_eq!(tails, None);
@@ -35,14 +35,14 @@ fn without_an_slo_the_capacity_is_the_max_throughput_point() {
 #[test]
 fn a_loose_slo_is_met_and_an_impossible_one_leaves_no_capacity() {
     let scenario = scenario();
-    let loose = decide(&scenario, Some(slo(1e9, 1e9)));
+    let loose = decide(&scenario, Demand::slo(Some(slo(1e9, 1e9))));
     let (point, tails) = loose.capacity.expect("met");
     assert!(tails.is_some(), "sized with its tails");
     let sweep = loose.sweep.as_ref().expect("judged");
     assert!(sweep.checks.iter().filter(|c| c.fits).all(|c| c.meets));
     assert!(point.fits);
 
-    let impossible = decide(&scenario, Some(slo(1e-3, 1e-3)));
+    let impossible = decide(&scenario, Demand::slo(Some(slo(1e-3, 1e-3))));
     assert_eq!(impossible.capacity, None);
     let checks = &impossible.sweep.as_ref().expect("judged").checks;
     assert!(checks.iter().any(|c| c.fits), "points fit, none meets");
@@ -52,7 +52,7 @@ fn a_loose_slo_is_met_and_an_impossible_one_leaves_no_capacity() {
 #[test]
 fn the_overlay_marks_the_fitting_points_that_miss_the_slo() {
     let scenario = scenario();
-    let missed = decide(&scenario, Some(slo(1e-3, 1e-3)));
+    let missed = decide(&scenario, Demand::slo(Some(slo(1e-3, 1e-3))));
     let fitting: Vec<u32> = missed
         .sweep
         .as_ref()
@@ -68,10 +68,10 @@ fn the_overlay_marks_the_fitting_points_that_miss_the_slo() {
     assert_eq!(marked.slo_label, "misses P90 SLO");
     assert!(marked.pins.is_empty());
 
-    let plain = overlay(&decide(&scenario, None), &[]);
+    let plain = overlay(&decide(&scenario, Demand::slo(None)), &[]);
     assert!(plain.slo_missed.is_empty());
     assert_eq!(plain.slo_label, "");
-    let met = overlay(&decide(&scenario, Some(slo(1e9, 1e9))), &[]);
+    let met = overlay(&decide(&scenario, Demand::slo(Some(slo(1e9, 1e9)))), &[]);
     assert!(met.slo_missed.is_empty(), "nothing missed");
 }
 
@@ -85,7 +85,10 @@ fn pins_are_evaluated_labelled_and_drawn_and_a_broken_one_is_named() {
         model: "no-such-model".into(),
         ..ScenarioInput::default()
     };
-    let pinned = [evaluate_pin(&good, None), evaluate_pin(&broken, None)];
+    let pinned = [
+        evaluate_pin(&good, Demand::slo(None)),
+        evaluate_pin(&broken, Demand::slo(None)),
+    ];
     let [first, second] = &pinned;
     assert_eq!(first.label, pin_label(&good));
     let (scenario, curve, decision) = first.evaluated.as_ref().expect("valid");
@@ -94,7 +97,7 @@ fn pins_are_evaluated_labelled_and_drawn_and_a_broken_one_is_named() {
     let why = second.evaluated.as_ref().expect_err("no such model");
     assert!(why.starts_with("model: "), "{why}");
 
-    let drawn = overlay(&decide(&self::scenario(), None), &pinned);
+    let drawn = overlay(&decide(&self::scenario(), Demand::slo(None)), &pinned);
     let labels: Vec<&str> = drawn.pins.iter().map(|p| p.label.as_str()).collect();
     assert_eq!(
         labels,
@@ -114,7 +117,10 @@ fn pins_are_evaluated_labelled_and_drawn_and_a_broken_one_is_named() {
 
 #[test]
 fn a_pin_is_judged_against_the_slo_too() {
-    let pin = evaluate_pin(&ScenarioInput::default(), Some(slo(1e-3, 1e-3)));
+    let pin = evaluate_pin(
+        &ScenarioInput::default(),
+        Demand::slo(Some(slo(1e-3, 1e-3))),
+    );
     let (_, _, decision) = pin.evaluated.expect("valid");
     assert!(decision.sweep.is_some());
     assert_eq!(decision.capacity, None);

@@ -5,7 +5,6 @@
 //! The table downloads as CSV (`#compare-csv`), built when clicked.
 
 use crate::decide::pricing::PointCost;
-use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
 use crate::page::decision_data::{DecisionData, ScenarioDecision};
 use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::pins::{pin_label, PinAction};
@@ -57,11 +56,12 @@ fn row_numbers(
         energy,
     )
     .map(|cost| cost.at_capacity());
-    let sized = d
-        .traffic_req_s(input_len, output_len)
-        .map(|req_s| output_tok_s_from_req_s(req_s, output_len))
-        .and_then(|out| size_for_traffic(scenario, at, out, energy.as_ref()))
-        .map(|s| (s.gpus, s.usd_per_month));
+    // The one sizing function's answer (`sizing::size_configuration`, in the decision data).
+    let sized = decision
+        .sized
+        .as_ref()
+        .and_then(|sized| sized.as_ref().ok())
+        .map(|s| (s.sizing.gpus, s.sizing.usd_per_month));
     Ok(RowNumbers {
         per_gpu: at.output_tok_s / f64::from(at.gpus.max(1)),
         per_user: at.tok_s_per_user,

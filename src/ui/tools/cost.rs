@@ -11,7 +11,6 @@
 //! effective $/GPU-hour (`economics::Ownership::cost`, NVIDIA's TCO method), broken down.
 
 use crate::decide::pricing::{tier_of, PointCost, UTILIZATION_STEPS, YOUR_PRICE};
-use crate::decide::sizing::{output_tok_s_from_req_s, size_for_traffic};
 use crate::model::economics::{energy_usd_per_gpu_hour, Energy, PriceTier};
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{sig_text, DecisionAction, DecisionState, LoadUnit};
@@ -259,22 +258,15 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
         None => format!("The catalog has no TDP for the {}: no electricity is added.", gpu.name),
     };
 
-    // Traffic at the SLO (or at max throughput without one).
-    let traffic_out = d
-        .traffic_req_s(input_len, output_len)
-        .map(|req_s| output_tok_s_from_req_s(req_s, output_len))
-        .filter(|out| *out > 0.0);
-    let energy = d.energy();
-    let sizing = match (&props.data.current.capacity, traffic_out) {
-        (Some((at, _)), Some(out)) => size_for_traffic(scenario, at, out, energy.as_ref()),
-        _ => None,
-    };
+    // This configuration sized for the traffic by the one sizing function (`sizing::size`,
+    // computed with the decision data): at the SLO, checked in the simulator, or at max
+    // throughput without one; under the Plan's utilization ceiling and GPUs per server.
+    let rules = crate::decide::sizing::SizingRules::of(&d.input);
     let sized_at = if props.data.current.slo.is_some() {
-        "at the SLO"
+        "at the SLO, checked in the simulator"
     } else {
         "at max throughput"
     };
-
     html! {
         <section class="panel decision cost-panel" aria-labelledby="cost-title">
             <h2 id="cost-title">{ "Cost" }</h2>
@@ -362,23 +354,29 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
             </div>
             }
             <h3>{ format!("For the traffic, {sized_at}") }</h3>
-            { match (sizing, traffic_out, &props.data.current.capacity) {
-                (Some(s), _, Some((at, _))) => html! {
+            { match &props.data.current.sized {
+                Some(Ok(sized)) => {
+                    let s = sized.sizing;
+                    html! {
+                    <>
                     <div class="metrics">
                         <Metric name="gpus_needed" label="GPUs needed" primary=true value={s.gpus.to_string()} unit="GPUs"
-                            definition={format!("Replicas × {} GPUs per replica; replicas = ceil(traffic output tok/s ÷ one replica's output tok/s at C = {} {sized_at}).", s.gpus_per_replica, at.concurrency)} />
+                            definition={format!("Replicas × {} GPUs per replica; replicas = ceil(traffic output tok/s ÷ ({} % × one replica's output tok/s at C = {} {sized_at})), whole servers of {} past one.", s.gpus_per_replica, percent(rules.max_utilization), sized.point.concurrency, rules.gpus_per_node)} />
                         <Metric name="replicas_needed" label="Replicas" value={s.replicas.to_string()} unit="replicas"
-                            definition="ceil(traffic output tok/s ÷ one replica's output tok/s at the sizing point)." />
+                            definition="ceil(traffic output tok/s ÷ (utilization ceiling × one replica's output tok/s at the sizing point)), plus any the simulated check at the traffic added." />
                         <Metric name="usd_per_month" label="Monthly" primary=true value={amount_or_dash(s.usd_per_month)} unit="per month"
                             definition="GPUs needed × ($/GPU-hour + electricity when on) × 730 hours." />
                         <Metric name="traffic_utilization_pct" label="Utilization" value={percent(s.utilization)} unit="%"
-                            definition="Traffic ÷ the capacity of the replicas bought (the last replica is rarely full)." />
+                            definition="Traffic ÷ the capacity of the replicas bought, at most the utilization ceiling." />
                         <Metric name="traffic_usd_per_m_output" label="Served output" value={usd_or_dash(s.usd_per_m_output)} unit="per M"
                             definition="The monthly bill ÷ the output tokens the traffic actually generates, per million." />
                     </div>
-                },
-                (_, None, _) => html! { <p class="muted">{ "Enter a traffic volume under Targets to size a deployment." }</p> },
-                _ => html! { <p class="muted">{ "No batch size of this configuration meets the SLO, so no number of replicas does; loosen a target or run the plan." }</p> },
+                    <p class="hint" id="sizing-rules">{ crate::decide::sizing::rules_sentence(&rules, sized) }</p>
+                    </>
+                    }
+                }
+                Some(Err(why)) => html! { <p class="muted" id="sizing-none">{ format!("This configuration cannot carry the traffic within the SLO: {why}. Loosen a target or run the plan.") }</p> },
+                None => html! { <p class="muted">{ "Enter a traffic volume under Targets to size a deployment." }</p> },
             } }
         </section>
     }

@@ -1,10 +1,11 @@
 //! The decision panels' hook: derives `page::decision_data` for the scenarios on the page.
 //!
-//! Speed: this is recomputed only when a scenario (not its concurrency), the pins or the SLO
-//! change: the memo keys on the curve's `Shared` pointer, which a slider move keeps.
+//! Speed: this is recomputed only when a scenario (not its concurrency), the pins or the demand
+//! (SLO, traffic, sizing rules) change: the memo keys on the curve's `Shared` pointer, which a slider move keeps.
 
-use crate::model::slo::Slo;
-use crate::page::decision_data::{decide, evaluate_pin, overlay, DecisionData, ScenarioDecision};
+use crate::page::decision_data::{
+    decide, evaluate_pin, overlay, DecisionData, Demand, ScenarioDecision,
+};
 use crate::page::state::{Shared, View};
 use crate::scenario::ScenarioInput;
 use yew::prelude::*;
@@ -14,23 +15,27 @@ use yew::prelude::*;
 pub fn use_decision_data(
     view: Option<&View>,
     pins: &[ScenarioInput],
-    slo: Option<Slo>,
+    demand: Demand,
 ) -> DecisionData {
     let scenario = view.map(|v| v.scenario.clone());
-    let current = use_memo((view.map(|v| v.curve.clone()), slo), move |(_, slo)| {
-        Shared::new(match scenario {
-            Some(scenario) => decide(&scenario, *slo),
-            None => ScenarioDecision {
-                slo: *slo,
-                sweep: None,
-                capacity: None,
-            },
-        })
-    });
-    let pinned = use_memo((pins.to_vec(), slo), |(pins, slo)| {
+    let current = use_memo(
+        (view.map(|v| v.curve.clone()), demand),
+        move |(_, demand)| {
+            Shared::new(match scenario {
+                Some(scenario) => decide(&scenario, *demand),
+                None => ScenarioDecision {
+                    slo: demand.slo,
+                    sweep: None,
+                    capacity: None,
+                    sized: None,
+                },
+            })
+        },
+    );
+    let pinned = use_memo((pins.to_vec(), demand), |(pins, demand)| {
         Shared::new(
             pins.iter()
-                .map(|input| evaluate_pin(input, *slo))
+                .map(|input| evaluate_pin(input, *demand))
                 .collect::<Vec<_>>(),
         )
     });

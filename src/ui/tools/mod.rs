@@ -217,7 +217,7 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     let data = use_decision_data(
         state.view.as_ref().filter(|_| decisions_shown),
         &state.pins,
-        decisions.slo(),
+        crate::page::decision_data::Demand::of(&decisions.input, decisions.slo()),
     );
     // The measured rows matching the scenario, recomputed when the curve (the scenario, not its
     // concurrency) changes; shown on the chart while the toggle is on.

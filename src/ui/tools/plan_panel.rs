@@ -163,7 +163,7 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
             <td data-col="usd_per_month">{ usd_amount(c.usd_per_month) }</td>
             <td>{ format_usd(c.usd_per_m_output) }</td>
             <td>{ format!("{} %", percent(c.utilization)) }</td>
-            <td data-col="slo_check">{ check }</td>
+            <td data-col="slo_check" title={c.traffic_check().unwrap_or_default()}>{ check }</td>
             <td><button type="button" class="button small" id={format!("plan-apply-{rank}")}
                 aria-label={format!("Apply plan {rank}: {} × {}", c.total_gpus, gpu_name(&c.gpu))} {onclick}>{ "Apply" }</button></td>
         </tr>
@@ -305,7 +305,7 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
             if !left_out.is_empty() {
                 <p class="hint" id="plan-skipped">{ format!("Not listed (no typical rental price in the catalog, or an incomplete spec): {}.", left_out.join(", ")) }</p>
             }
-            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8, up to one server) × ticked precision, each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas that the traffic fills at most the utilization ceiling of their capacity (whole servers once past one); 4-bit weights (FP4, INT4) can cost accuracy, which the model does not predict, so they are left out unless ticked and flagged † when listed; the cheapest are then re-searched in the simulator, each at the largest batch whose simulated tails meet the SLO, as `servecost plan` does (any that meets it at no batch is dropped: see why the others lost). Prices: the tier chosen in Cost (a catalog quote, dated; or owned hardware, the same capex per GPU for every GPU type; typical when the price is your own)." }</p>
+            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8, up to one server) × ticked precision, and disaggregated xPyD units on one server (a prefill and a decode pool), each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas that the traffic fills at most the utilization ceiling of their capacity (whole servers once past one); 4-bit weights (FP4, INT4) can cost accuracy, which the model does not predict, so they are left out unless ticked and flagged † when listed; the cheapest are then re-searched in the simulator, each at the largest batch whose simulated tails meet the SLO, and the deployment is simulated at the traffic (each replica its share of Poisson arrivals), buying one more replica while its tails miss: the same sizing (`decide::sizing::size`) as the Cost panel, Compare, the client report and `servecost plan` (any that meets it at no batch is dropped: see why the others lost). Prices: the tier chosen in Cost (a catalog quote, dated; or owned hardware, the same capex per GPU for every GPU type; typical when the price is your own)." }</p>
             <div class="panel-head">
                 <button type="button" class="button" id="plan-run" disabled={running || now.is_err()} onclick={on_run}>
                     { if running { "Searching…" } else { "Find the cheapest" } }

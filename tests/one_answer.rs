@@ -1,0 +1,158 @@
+//! Issue 26 §1, one question, one answer: "how many GPUs, and what per month, for 30 req/s of
+//! chat at P90 TTFT ≤ 500 ms and TPOT ≤ 40 ms?" (Llama 3.1 70B FP8) asked through `servecost
+//! plan`, the page's Plan, the Cost panel after Apply and the client report gets the same GPUs
+//! and $/month, because each of them sizes through `decide::sizing::size`.
+
+#![allow(
+    clippy::expect_used,
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use servecost::decide::sizing::{size_configuration, SizingRules};
+use servecost::page::decision_data::{decide, Demand};
+use servecost::page::decisions::{plan_price_tier, plan_request};
+use servecost::page::report::{client_report, ReportContext};
+use servecost::present::report::usd_amount;
+use servecost::scenario::{DecisionInput, Scenario, ScenarioInput, TrafficUnit};
+use servecost::share::ViewState;
+use std::process::Command;
+
+const GPUS: &str = "h100-sxm,h200-sxm";
+
+fn question() -> (ScenarioInput, DecisionInput) {
+    let mut base = ScenarioInput {
+        model: "llama-3.1-70b".into(),
+        precision: "fp8".into(),
+        ..ScenarioInput::default()
+    };
+    base.apply_workload_preset("chat").expect("preset");
+    let decision = DecisionInput {
+        slo_ttft_ms: Some(500.0),
+        slo_tpot_ms: Some(40.0),
+        slo_percentile: 90.0,
+        traffic: Some(30.0),
+        traffic_unit: TrafficUnit::RequestsPerS,
+        gpus_allowed: Some(GPUS.split(',').map(str::to_string).collect()),
+        precisions_allowed: vec!["fp8".into()],
+        ..DecisionInput::default()
+    };
+    (base, decision)
+}
+
+#[test]
+fn the_procurement_question_gets_one_answer_from_every_surface() {
+    let (base, decision) = question();
+    let scenario = Scenario::try_from(base.clone()).expect("the page's scenario");
+    let traffic_tok_s = 30.0 * scenario.workload.output_mean;
+
+    // The page's Plan panel.
+    let tier = plan_price_tier(&scenario, &decision, false);
+    let allowed = decision.gpus_allowed.clone().unwrap_or_default();
+    let request =
+        plan_request(&scenario, &decision, tier, traffic_tok_s, allowed, 5).expect("a request");
+    let plan = servecost::decide::plan::plan(&request).expect("plans");
+    let best = plan.candidates.first().expect("a deployment meets the SLO");
+    assert_eq!(best.latency_method, "simulated");
+    let checked = best
+        .at_traffic
+        .expect("checked at the traffic in the simulator");
+    assert!(
+        checked.ttft_ms <= 500.0 && checked.tpot_ms <= 40.0,
+        "{checked:?}"
+    );
+    assert!(
+        best.utilization <= 0.8 + 1e-9,
+        "the plan's ceiling: {}",
+        best.utilization
+    );
+
+    // The CLI's plan.
+    let output = Command::new(env!("CARGO_BIN_EXE_servecost"))
+        .args([
+            "plan",
+            "--model",
+            "llama-3.1-70b",
+            "--workload",
+            "chat",
+            "--precisions-allowed",
+            "fp8",
+            "--gpus-allowed",
+            GPUS,
+            "--traffic-req-s",
+            "30",
+            "--slo-ttft-ms",
+            "500",
+            "--slo-tpot-ms",
+            "40",
+            "--slo-percentile",
+            "90",
+            "--json",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let cli = &json[0];
+    assert_eq!(cli["gpu"], best.gpu.as_str());
+    assert_eq!(cli["total_gpus"].as_u64(), Some(u64::from(best.total_gpus)));
+    let cli_month = cli["usd_per_month"].as_f64().expect("$/month");
+    assert!(
+        (cli_month - best.usd_per_month).abs() < 0.01,
+        "{cli_month} vs {}",
+        best.usd_per_month
+    );
+
+    // Apply, then the Cost panel (and Compare) on the applied configuration.
+    let applied = servecost::decide::sizing::candidate_input(&scenario.input, best);
+    let applied_scenario = Scenario::try_from(applied.clone()).expect("applies");
+    let slo = Some(servecost::model::slo::Slo {
+        ttft_ms: 500.0,
+        tpot_ms: 40.0,
+        percentile: 90.0,
+    });
+    let cost_panel = decide(&applied_scenario, Demand::of(&decision, slo))
+        .sized
+        .expect("a traffic is set")
+        .expect("the applied configuration carries it");
+    assert_eq!(cost_panel.sizing.gpus, best.total_gpus);
+    let month = cost_panel.sizing.usd_per_month.expect("priced");
+    assert!(
+        (month - best.usd_per_month).abs() < 0.01,
+        "{month} vs {}",
+        best.usd_per_month
+    );
+    assert_eq!(cost_panel.point.concurrency, best.concurrency);
+    let direct = size_configuration(
+        &applied_scenario,
+        traffic_tok_s,
+        slo.as_ref(),
+        &SizingRules::of(&decision),
+    )
+    .expect("sized");
+    assert_eq!(direct, cost_panel);
+
+    // The client report of the applied view says the same in its sizing row and plan.
+    let view = ViewState {
+        scenario: applied,
+        decision: DecisionInput {
+            // The report's leaderboard runs over the same two GPUs, to stay quick.
+            ..decision.clone()
+        },
+        ..ViewState::default()
+    };
+    let report = client_report(&view, &ReportContext::default()).expect("a report");
+    let sizing_row = format!("{} GPUs", best.total_gpus);
+    let amount = usd_amount(best.usd_per_month);
+    let row = report
+        .split("This configuration for that traffic")
+        .nth(1)
+        .and_then(|rest| rest.split("</tr>").next())
+        .expect("the sizing row");
+    assert!(row.contains(&sizing_row) && row.contains(&amount), "{row}");
+}
