@@ -132,8 +132,13 @@ fn links_saved_before_the_table_still_open() {
     expected.scenario.concurrency = 37.0;
     expected.scenario.efficiency.eta_mem = Some(0.7);
     expected.scenario.spec_decode = "eagle".into();
+    // A version-1 link naming no price meant the old default's $3.125 (issue 26 §6 made the
+    // unstated price the GPU's catalog quote from version 2 on).
+    let legacy = Some(servecost::share::LEGACY_UNSTATED_PRICE);
+    expected.scenario.usd_per_gpu_hour = legacy;
     expected.pins.push(ScenarioInput {
         gpu: "h200-sxm".into(),
+        usd_per_gpu_hour: legacy,
         ..ScenarioInput::default()
     });
     expected.chart.x = "tpot".into();
@@ -171,6 +176,7 @@ fn links_saved_before_the_table_still_open() {
     s.spec_len = Some(3.0);
     s.efficiency.step_overhead_ms = Some(1.5);
     s.efficiency.moe_imbalance = Some(1.2);
+    s.usd_per_gpu_hour = legacy;
     expected.embed.embed = true;
     expected.embed.controls = vec!["model".into(), "gpu".into(), "gpus".into()];
     expected.embed.theme = "dark".into();
@@ -199,7 +205,7 @@ fn decision_inputs_travel_in_links() {
     );
     assert_eq!(decode(&encode(&view)).0, view);
     // Defaults stay out of links.
-    assert_eq!(encode(&ViewState::default()), "v=1");
+    assert_eq!(encode(&ViewState::default()), "v=2");
 }
 
 fn library_files(dir: &Path, out: &mut Vec<PathBuf>) {

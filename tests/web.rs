@@ -451,9 +451,13 @@ async fn the_embed_widget_shows_chart_slider_cost_and_only_the_controls_asked_fo
     assert_eq!(open.get_attribute("target").as_deref(), Some("_blank"));
     assert_eq!(open.get_attribute("rel").as_deref(), Some("noopener"));
 
-    // The cost says which price it assumes (the link names none: the default's).
+    // The cost says which price it assumes and its basis (the link names none: the GPU's
+    // catalog typical quote, issue 26 §6).
     let label = text(&root, "#embed .metric-primary .metric-label");
-    assert_eq!(label, "Cost at $3.125/GPU-h");
+    assert!(
+        label.starts_with("Cost at $") && label.ends_with("/GPU-h, catalog typical"),
+        "{label}"
+    );
     // Cost and throughput carry their expected error, as in the explorer.
     for name in ["usd_per_m_output", "output_tok_s_per_gpu"] {
         let error = text(&root, &format!("#embed [data-error={name}]"));
@@ -594,8 +598,8 @@ async fn pinning_scenarios_fills_the_compare_table_and_a_fifth_is_refused() {
     assert_eq!(rows, 3, "current + two pins");
     let table = text(&root, "#compare-table");
     assert!(table.contains("pin 1: Llama 3.1 70B"), "{table}");
-    // The default $3.125 is typed, not a catalog quote: every row says so.
-    assert!(table.contains("(your price)"), "{table}");
+    // The default price is the catalog's typical quote, and every row says so (issue 26 §6).
+    assert!(table.contains("(catalog typical, as of "), "{table}");
     assert!(table.contains("pin 2: Llama 3.1 8B"), "{table}");
     assert!(draws() > draws_before, "the pinned curves are drawn");
     // Each row has numbers: throughput at the SLO, $/M and GPUs for the default traffic.

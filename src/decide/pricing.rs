@@ -53,23 +53,18 @@ pub fn tier_of(gpu: &Gpu, usd_per_gpu_hour: f64) -> Option<PriceTier> {
     }
 }
 
-/// The price per GPU-hour of a scenario that names `gpu_id` but no price (a link, an import, a
-/// pin): none for a GPU the catalog has no rental price for (its costs show "—" and ask for a
-/// price, as when the GPU control picks it, `page::state`), never another GPU's; otherwise the
-/// default scenario's price, as links have always read (`tests/fields.rs`: old links open to the
-/// view they described). The explorer and the embed read every link through this one rule
-/// (`share::decode`), so the same link shows the same $/M in both.
+/// The price per GPU-hour of a scenario that names `gpu_id` but no price (the default scenario,
+/// a link, an embed, an import, a pin, the GPU control): the catalog's typical rental quote for
+/// that GPU (issue 26 §6: one price basis, labelled "catalog typical, as of …" wherever it is
+/// shown), none for a GPU the catalog has no rental price for or does not know (its costs show
+/// "—" and ask for a price). The explorer, the embed, Compare and the report read every
+/// scenario through this one rule (`share::decode`), so the same link shows the same $/M in
+/// each. Version-1 links read the old default instead (`share::LEGACY_UNSTATED_PRICE`).
 pub fn price_when_unstated(gpu_id: &str) -> Option<f64> {
-    let defaults = crate::scenario::ScenarioInput::default();
-    let unpriced = crate::catalog::catalog()
+    crate::catalog::catalog()
         .ok()
         .and_then(|catalog| catalog.gpu(gpu_id.trim()))
-        .is_some_and(|gpu| gpu.usd_per_gpu_hour_typical.is_none());
-    if unpriced {
-        None
-    } else {
-        defaults.usd_per_gpu_hour
-    }
+        .and_then(|gpu| gpu.usd_per_gpu_hour_typical)
 }
 
 /// What a typed price is called wherever it is shown.
@@ -247,7 +242,8 @@ mod tests {
             close(prices.usd_per_m_blended, model.usd_per_m_blended),
             "3:1 as in model::cost"
         );
-        assert!(close(prices.usd_per_hour, 8.0 * 3.125));
+        let price = scenario.usd_per_gpu_hour.expect("priced");
+        assert!(close(prices.usd_per_hour, 8.0 * price));
         assert_eq!(prices.energy_usd_per_hour, 0.0);
     }
 
@@ -327,27 +323,32 @@ mod tests {
         assert!(price_provenance(&h100, 1.234, Some(1.234)).starts_with("owned"));
     }
 
-    /// A GPU without a catalog price named without a price has none (never the default GPU's
-    /// rate); a priced GPU keeps the defaults' price, as old links read. The embed and the
-    /// explorer read a link's price through this.
+    /// One price basis (issue 26 §6): a GPU named without a price has its catalog typical quote
+    /// (the default scenario's too), none for a GPU without one (never another GPU's rate). The
+    /// embed and the explorer read a link's price through this.
     #[test]
-    fn an_unstated_price_is_none_for_a_gpu_without_a_catalog_price() {
+    fn an_unstated_price_is_the_gpus_catalog_typical_quote() {
         let defaults = crate::scenario::ScenarioInput::default();
         assert_eq!(
             price_when_unstated(&defaults.gpu),
             defaults.usd_per_gpu_hour
         );
-        assert_eq!(
-            price_when_unstated("a100-sxm-80gb"),
-            defaults.usd_per_gpu_hour
-        );
+        let catalog = crate::catalog::catalog().expect("catalog");
+        for gpu in &catalog.gpus {
+            assert_eq!(
+                price_when_unstated(&gpu.id),
+                gpu.usd_per_gpu_hour_typical,
+                "{}",
+                gpu.id
+            );
+        }
         for unpriced in ["gb200", "mi355x", "gaudi3"] {
             assert_eq!(price_when_unstated(unpriced), None, "{unpriced}");
         }
-        assert_eq!(
-            price_when_unstated("no-such-gpu"),
-            defaults.usd_per_gpu_hour
-        );
+        assert_eq!(price_when_unstated("no-such-gpu"), None);
+        let h100 = catalog.gpu(&defaults.gpu).expect("the default GPU");
+        let price = defaults.usd_per_gpu_hour.expect("priced");
+        assert_eq!(tier_of(h100, price), Some(PriceTier::Typical));
     }
 
     /// No price per GPU-hour, nothing to price: no made-up rate behind any panel's number.

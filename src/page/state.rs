@@ -9,7 +9,6 @@
 //! Speed: a slider move evaluates one operating point and keeps the swept `Curve` (same `Rc`);
 //! only a change of the scenario itself re-sweeps.
 
-use crate::catalog::catalog;
 use crate::model::evaluate::{evaluate, evaluate_in, SteadyMemo};
 use crate::model::pareto::sweep_in;
 use crate::model::pareto::{concurrency_to_slider, slider_to_concurrency, SLIDER_STEPS};
@@ -551,12 +550,10 @@ impl State {
             return self.revalidate(next, parsed);
         }
         if *field == GPU && text != self.texts.get(&GPU) {
-            // A new GPU brings its catalog price; a GPU without one empties the price box (its
-            // costs show "—" and ask for a price) rather than keep another GPU's price.
-            let typical = catalog()
-                .ok()
-                .and_then(|c| c.gpu(text.trim()))
-                .and_then(|gpu| gpu.usd_per_gpu_hour_typical);
+            // A new GPU brings its catalog price, by the rule links read (`price_when_unstated`);
+            // a GPU without one empties the price box (its costs show "—" and ask for a price)
+            // rather than keep another GPU's price.
+            let typical = crate::decide::pricing::price_when_unstated(&text);
             next.texts.set(
                 &USD_PER_GPU_HOUR,
                 typical.map_or_else(String::new, crate::page::fields::number_text),

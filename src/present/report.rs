@@ -481,9 +481,16 @@ mod tests {
     #[test]
     fn the_price_line_and_costs_say_when_there_is_no_price() {
         let priced = text_for(ScenarioInput::default());
+        // The default price is the catalog's typical H100 quote, and says so (issue 26 §6).
+        assert!(priced.contains("per GPU-hour, $"), "{priced}");
+        assert!(priced.contains("(catalog typical, as of "), "{priced}");
+        let typed = text_for(ScenarioInput {
+            usd_per_gpu_hour: Some(3.125),
+            ..ScenarioInput::default()
+        });
         assert!(
-            priced.contains("Price: $3.125 per GPU-hour, $25.00/hour in all (your price)"),
-            "{priced}"
+            typed.contains("Price: $3.125 per GPU-hour, $25.00/hour in all (your price)"),
+            "{typed}"
         );
         let unpriced = text_for(ScenarioInput {
             gpu: "gb200".into(),

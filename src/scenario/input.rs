@@ -234,9 +234,15 @@ fn is_aggregated(serving: &String) -> bool {
     serving == AGGREGATED
 }
 
+/// The default scenario's GPU.
+pub const DEFAULT_GPU: &str = "h100-sxm";
+/// Its catalog typical price, read once.
+static DEFAULT_GPU_PRICE: std::sync::OnceLock<Option<f64>> = std::sync::OnceLock::new();
+
 impl Default for ScenarioInput {
-    /// The glossary's own example: Llama 3 70B on 8×H100 SXM in FP8 at $3.125/GPU-hour
-    /// ($25/hour for the node), chat-like lengths: the Azure LLM conversation trace, means 1155
+    /// The glossary's own example: Llama 3 70B on 8×H100 SXM in FP8 at the catalog's typical
+    /// H100 rental quote (issue 26 §6: the default price is a catalog tier and says so; until
+    /// link version 2 it was a typed-looking $3.125), chat-like lengths: the Azure LLM conversation trace, means 1155
     /// prompt and 211 output tokens, lognormal σ 0.99 / 0.86 (MODEL.md §6.4). MODEL.md §4.1 asks
     /// for a length distribution by default: fixed lengths hide the batching policies' gap.
     fn default() -> ScenarioInput {
@@ -245,7 +251,7 @@ impl Default for ScenarioInput {
             engine: crate::model::engine::GENERIC.into(),
             deployment: crate::model::engine::Deployment::Tuned.id().into(),
             custom_model: None,
-            gpu: "h100-sxm".into(),
+            gpu: DEFAULT_GPU.into(),
             gpu_count: 8.0,
             tp: None,
             pp: None,
@@ -259,7 +265,14 @@ impl Default for ScenarioInput {
             input_sigma: 0.99,
             output_sigma: 0.86,
             prefix_hit: 0.0,
-            usd_per_gpu_hour: Some(3.125),
+            usd_per_gpu_hour: DEFAULT_GPU_PRICE
+                .get_or_init(|| {
+                    crate::catalog::catalog()
+                        .ok()
+                        .and_then(|catalog| catalog.gpu(DEFAULT_GPU))
+                        .and_then(|gpu| gpu.usd_per_gpu_hour_typical)
+                })
+                .to_owned(),
             concurrency: 64.0,
             max_num_seqs: None,
             chunk_tokens: None,

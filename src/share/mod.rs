@@ -18,7 +18,18 @@ pub use page::{
 };
 
 /// Version of the URL/JSON state format; older versions are read as far as their keys allow.
-pub const STATE_VERSION: u32 = 1;
+/// Version 2 (issue 26 §6): a scenario naming no price has its GPU's catalog typical price;
+/// version 1 had the old default, $3.125, for every priced GPU (`LEGACY_UNSTATED_PRICE`).
+pub const STATE_VERSION: u32 = 2;
+
+/// What a version-1 link or export meant by an unstated price (on a GPU the catalog prices):
+/// the old default scenario's $3.125, so an old link opens to the view it described.
+pub const LEGACY_UNSTATED_PRICE: f64 = 3.125;
+
+/// Whether a link or export of `version` reads an unstated price as version 1 did.
+fn legacy_price(version: Option<&str>) -> bool {
+    version.is_some_and(|v| v.trim() == "1")
+}
 /// Longest query accepted; anything longer is ignored with a notice (hostile or truncated links).
 pub const MAX_QUERY_LEN: usize = 16_384;
 /// Longest single value accepted (a pasted `config.json` fits; a megabyte of junk does not).
@@ -128,10 +139,14 @@ fn defaults_for(input: &ScenarioInput) -> ScenarioInput {
     }
 }
 
-/// Give a decoded scenario that named no price its GPU's unstated price.
-fn price_unstated(input: &mut ScenarioInput, price_given: bool) {
+/// Give a decoded scenario that named no price its GPU's unstated price (a version-1 link's:
+/// `LEGACY_UNSTATED_PRICE` where the catalog prices the GPU).
+fn price_unstated(input: &mut ScenarioInput, price_given: bool, legacy: bool) {
     if !price_given {
         input.usd_per_gpu_hour = price_when_unstated(&input.gpu);
+        if legacy && input.usd_per_gpu_hour.is_some() {
+            input.usd_per_gpu_hour = Some(LEGACY_UNSTATED_PRICE);
+        }
     }
 }
 
@@ -196,7 +211,7 @@ fn encode_pin(input: &ScenarioInput) -> String {
         .join(";")
 }
 
-/// The query string (without `?`) for a view: `v=1`, then only non-default values.
+/// The query string (without `?`) for a view: `v=2`, then only non-default values.
 pub fn encode(view: &ViewState) -> String {
     let mut parts = vec![format!("v={STATE_VERSION}")];
     for (key, value) in changed_view_pairs(view) {
@@ -253,6 +268,7 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
         return (view, notices);
     }
     let mut price_given = false;
+    let legacy = legacy_price(query.split('&').find_map(|part| part.strip_prefix("v=")));
     for part in query.split('&').filter(|p| !p.is_empty()) {
         let (raw_key, raw_value) = part.split_once('=').unwrap_or((part, ""));
         let (Some(key), Some(value)) = (percent_decode(raw_key), percent_decode(raw_value)) else {
@@ -268,7 +284,8 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
         }
         match key.as_str() {
             "v" => {
-                if value.trim() != STATE_VERSION.to_string() {
+                // Version 1 is read as it was meant (`legacy_price`); anything else is not ours.
+                if value.trim() != STATE_VERSION.to_string() && !legacy_price(Some(&value)) {
                     notices.push(format!(
                         "link version `{}` read as version {STATE_VERSION}",
                         shown(&value)
@@ -292,7 +309,7 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
                         Err(why) => notices.push(format!("ignored pinned `{}`: {why}", shown(k))),
                     }
                 }
-                price_unstated(&mut pin, pin_price_given);
+                price_unstated(&mut pin, pin_price_given, legacy);
                 view.pins.push(pin);
             }
             "x" => match value.as_str() {
@@ -342,7 +359,7 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
             }
         }
     }
-    price_unstated(&mut view.scenario, price_given);
+    price_unstated(&mut view.scenario, price_given, legacy);
     (view, notices)
 }
 
@@ -466,6 +483,11 @@ pub fn read_json(text: &str) -> Result<ViewState, String> {
         _ => None,
     };
     let mut view = ViewState::default();
+    let version = object
+        .iter()
+        .find(|(k, _)| k == "v")
+        .and_then(|(_, v)| text_of(v));
+    let legacy = legacy_price(version.as_deref());
     for (key, value) in object {
         match key.as_str() {
             "v" => {}
@@ -503,6 +525,7 @@ pub fn read_json(text: &str) -> Result<ViewState, String> {
                     price_unstated(
                         &mut input,
                         fields.iter().any(|(k, _)| k == USD_PER_GPU_HOUR.key),
+                        legacy,
                     );
                     Scenario::try_from(input.clone())
                         .map_err(|e| format!("pins[{index}].{}: {}", e.field, e.message))?;
@@ -521,6 +544,7 @@ pub fn read_json(text: &str) -> Result<ViewState, String> {
     price_unstated(
         &mut view.scenario,
         object.iter().any(|(k, _)| k == USD_PER_GPU_HOUR.key),
+        legacy,
     );
     Ok(view)
 }
@@ -596,7 +620,7 @@ mod tests {
     fn round_trip_reproduces_the_view() {
         let view = custom();
         let query = encode(&view);
-        assert!(query.starts_with("v=1&"));
+        assert!(query.starts_with("v=2&"));
         assert!(
             !query.contains("output-len"),
             "defaults stay out of the link: {query}"
@@ -642,9 +666,36 @@ mod tests {
         );
     }
 
+    /// One price basis (issue 26 §6): a link naming a GPU and no price has that GPU's catalog
+    /// typical quote, as the GPU control gives it; a version-1 link keeps what it meant then
+    /// (the old default $3.125), so old links open to the view they described.
+    #[test]
+    fn an_unstated_price_is_the_catalog_typical_except_in_old_links() {
+        let b200 = crate::catalog::catalog()
+            .expect("catalog")
+            .gpu("b200")
+            .and_then(|g| g.usd_per_gpu_hour_typical);
+        assert!(b200.is_some());
+        let (now, notices) = decode("v=2&gpu=b200");
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(now.scenario.usd_per_gpu_hour, b200);
+        let (embed, _) = decode("embed=1&gpu=b200");
+        assert_eq!(
+            embed.scenario.usd_per_gpu_hour, b200,
+            "an embed without a version"
+        );
+        let (old, notices) = decode("v=1&gpu=b200");
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(old.scenario.usd_per_gpu_hour, Some(LEGACY_UNSTATED_PRICE));
+        let (old_unpriced, _) = decode("v=1&gpu=gb200");
+        assert_eq!(old_unpriced.scenario.usd_per_gpu_hour, None);
+        // The link of a view on b200 at its catalog price carries no price.
+        assert_eq!(encode(&now), "v=2&gpu=b200");
+    }
+
     #[test]
     fn defaults_encode_to_the_version_alone() {
-        assert_eq!(encode(&ViewState::default()), "v=1");
+        assert_eq!(encode(&ViewState::default()), "v=2");
     }
 
     #[test]

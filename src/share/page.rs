@@ -264,7 +264,7 @@ mod tests {
         view.embed.theme = "dark".into();
         let snippet = embed_snippet("https://example.com/sc/", &view, "Cost of \"Llama\" <8B>");
         assert!(
-            snippet.starts_with("<iframe src=\"https://example.com/sc/?v=1&amp;model="),
+            snippet.starts_with("<iframe src=\"https://example.com/sc/?v=2&amp;model="),
             "{snippet}"
         );
         assert!(snippet.contains("&amp;embed=1"));

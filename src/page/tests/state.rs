@@ -374,7 +374,7 @@ fn a_sync_that_changes_only_the_pins_or_the_chart_reloads_them() {
     assert_eq!(synced.chart.y, "usd");
 }
 
-const LINK: &str = "v=1&model=llama-3.1-8b&gpu=a100-sxm-80gb&gpus=2&precision=bf16&input-len=2000&output-len=300&usd-per-gpu-hour=1.8&concurrency=37";
+const LINK: &str = "v=2&model=llama-3.1-8b&gpu=a100-sxm-80gb&gpus=2&precision=bf16&input-len=2000&output-len=300&usd-per-gpu-hour=1.8&concurrency=37";
 
 /// The link part of the browser test `a_link_reproduces_the_numbers_of_the_scenario_it_names`:
 /// a state built from a link encodes back to the same link and shows the model's numbers.

@@ -165,13 +165,19 @@ pub fn embed_view(props: &EmbedProps) -> Html {
     let pm = |pct: Option<f64>| pct.map(|pct| AttrValue::from(plus_minus(pct)));
     let usd_error = p.cost.as_ref().and(pm(errors.usd_per_m_output_error_pct));
     let tok_s_error = pm(errors.output_tok_s_error_pct);
-    // The price the cost assumes, beside it: an embedded figure travels without the explorer's
-    // price control, and a link that names another GPU but no price keeps the default one
-    // (docs/EMBED.md).
+    // The price the cost assumes and its basis, beside it (issue 26 §6): an embedded figure
+    // travels without the explorer's price control; a link naming a GPU but no price has the
+    // catalog's typical quote for it, as the explorer does (docs/EMBED.md).
     let price_clause = |per: &str| {
         scenario
             .usd_per_gpu_hour
-            .map(|price| format!(" at ${price}{per}"))
+            .map(|price| {
+                let basis = crate::decide::pricing::tier_of(&scenario.gpu, price)
+                    .map_or(crate::decide::pricing::YOUR_PRICE.to_string(), |tier| {
+                        format!("catalog {}", tier.id())
+                    });
+                format!(" at ${price}{per}, {basis}")
+            })
             .unwrap_or_default()
     };
     let summary = format!(
