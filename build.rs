@@ -60,6 +60,35 @@ fn split(name: &str, out_dir: &Path) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
+/// `data/error_bands.csv` without its `rows` column (the ids each band stands on, about half its
+/// gzip): the explorer's ± needs only the figures; the ids are read where the page shows them
+/// (the tools module's "± expected error" details, `model::expected_error::band_rows`).
+fn error_band_facts(out_dir: &Path) -> Result<(), Box<dyn Error>> {
+    let path = "data/error_bands.csv";
+    println!("cargo:rerun-if-changed={path}");
+    let text = std::fs::read_to_string(path)?;
+    let rows = csv::parse_rows(&text).map_err(|e| format!("{path}: {e}"))?;
+    let header = rows
+        .first()
+        .ok_or_else(|| format!("{path}: no header row"))?;
+    let kept: Vec<usize> = (0..header.len())
+        .filter(|&i| header.get(i).is_some_and(|h| h != "rows"))
+        .collect();
+    let facts: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| {
+            kept.iter()
+                .map(|&i| row.get(i).cloned().unwrap_or_default())
+                .collect()
+        })
+        .collect();
+    std::fs::write(
+        out_dir.join("error_bands_facts.csv"),
+        csv::write_rows(&facts),
+    )?;
+    Ok(())
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=src/catalog/csv.rs");
@@ -67,5 +96,6 @@ fn main() -> Result<(), Box<dyn Error>> {
     for name in ["gpus", "models"] {
         split(name, Path::new(&out_dir))?;
     }
+    error_band_facts(Path::new(&out_dir))?;
     Ok(())
 }

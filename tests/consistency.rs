@@ -241,15 +241,12 @@ fn the_reported_b200_point_agrees_and_is_marked_saturated() {
     assert!(sim.mean_batch > 1000.0, "{}", sim.mean_batch);
     assert!(point.saturated);
     assert_eq!(point.headline_source, "simulator");
-    let headline = servecost::decide::slo_sim::with_simulated_headline(&s, &point);
+    let headline = servecost::decide::headline::simulated_headline(&s, &point);
     assert!(
         rel(headline.ttft_ms, sim.ttft.mean_ms).abs() < 0.05,
         "{headline:?}"
     );
-    assert!(headline
-        .warnings
-        .iter()
-        .any(|w| w.starts_with("saturated:")));
+    assert!(headline.warnings.iter().any(|w| w.starts_with("saturated")));
     // An unsaturated point keeps its analytic headline.
     let light = scenario(
         ("gpt-oss-120b", "b200", 1, "fp4"),
@@ -259,7 +256,7 @@ fn the_reported_b200_point_agrees_and_is_marked_saturated() {
     let light_point = evaluate(&light);
     assert!(!light_point.saturated);
     assert_eq!(
-        servecost::decide::slo_sim::with_simulated_headline(&light, &light_point),
+        servecost::decide::headline::simulated_headline(&light, &light_point),
         light_point
     );
 }

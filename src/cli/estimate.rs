@@ -71,8 +71,8 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
         } else {
             scenario
         };
-        let point =
-            crate::decide::slo_sim::with_simulated_headline(&scenario, &evaluate(&scenario));
+        // The headline as the page shows it beside its simulator panel (issue 26 §4).
+        let point = crate::decide::headline::simulated_headline(&scenario, &evaluate(&scenario));
         // `--slo-percentile P` alone reports the tails at P (what `plan` quotes).
         let tail = settings.percentile.map(|p| {
             if simulated {
@@ -213,7 +213,7 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
         ),
     );
     let source = if p.headline_source == "simulator" {
-        " (saturated: simulated)"
+        " (simulated)"
     } else {
         ""
     };

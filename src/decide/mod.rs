@@ -1,9 +1,11 @@
 //! Decisions built on the model: the cheapest configuration meeting an SLO (`plan`), replicas,
 //! GPUs and $ per month for a traffic level (`sizing`), blended and effective prices (`pricing`),
 //! SLO checks with simulated percentiles (`slo_sim`), and the hardware leaderboard at a fixed
-//! interactivity (`leaderboard`), the other deployment beside the headline (`deployment`). Uses the core; the core never uses it.
+//! interactivity (`leaderboard`), the other deployment beside the headline (`deployment`), the
+//! headline reconciled with the simulator (`headline`). Uses the core; the core never uses it.
 
 pub mod deployment;
+pub mod headline;
 pub mod leaderboard;
 pub mod plan;
 pub mod plan_disagg;

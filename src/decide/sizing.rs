@@ -483,6 +483,14 @@ pub fn candidate_input(base: &ScenarioInput, candidate: &Candidate) -> ScenarioI
         tp: Some(f64::from(candidate.tp)),
         pp: None,
         ep: None,
+        // A plan's base searches both servings (`SERVING_ANY`); the candidate is one.
+        serving: crate::scenario::AGGREGATED.into(),
+        prefill_gpus: None,
+        prefill_tp: None,
+        prefill_ep: None,
+        decode_gpus: None,
+        decode_tp: None,
+        decode_ep: None,
         precision: candidate.precision.to_string(),
         usd_per_gpu_hour: Some(candidate.usd_per_gpu_hour),
         concurrency: f64::from(candidate.concurrency) * f64::from(candidate.replicas.max(1)),
@@ -682,6 +690,15 @@ mod tests {
             "{} vs {planned}",
             point.output_tok_s
         );
+        // The page's plan searches both servings (`SERVING_ANY` in its base); an aggregated
+        // candidate applied from it is an aggregated scenario that validates.
+        let any = ScenarioInput {
+            serving: crate::scenario::SERVING_ANY.into(),
+            ..base.clone()
+        };
+        let applied = Scenario::try_from(candidate_input(&any, best)).expect("valid");
+        assert!(applied.pools.is_none());
+        assert_eq!(applied.gpu_count, best.total_gpus);
     }
 
     /// A disaggregated unit (2 prefill GPUs of TP 2 + 4 decode GPUs of TP 2, Qwen3-32B on H200)

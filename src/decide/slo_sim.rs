@@ -102,34 +102,6 @@ pub fn simulated_tail_at_rate(
     })
 }
 
-/// A saturated point with its latency headline from the simulator (issue 12 §5): where the
-/// analytic closed form cannot follow the admission queue (`OperatingPoint::saturated`, steady
-/// protocol), TTFT and E2E become the simulated means of the same closed loop (fixed seed and
-/// sample, as `simulated_tail`), and a warning gives the analytic figure. Throughput and TPOT
-/// stay analytic: there the two agree within 10 % and 15 % (tests/consistency.rs). Any other
-/// point is returned as it is.
-pub fn with_simulated_headline(scenario: &Scenario, point: &OperatingPoint) -> OperatingPoint {
-    let mut point = point.clone();
-    if point.headline_source != "simulator" {
-        return point;
-    }
-    let Some((_, result)) = simulated_tail(scenario, 50.0) else {
-        point.headline_source = "analytic";
-        return point;
-    };
-    if result.measured == 0 {
-        point.headline_source = "analytic";
-        return point;
-    }
-    point.warnings.push(format!(
-        "saturated: requests queue for admission (KV cache, engine limit or token budget nearly full); TTFT and E2E are the simulator's means over {} requests (seed {SLO_SIM_SEED}); the analytic form says TTFT {:.0} ms",
-        result.requests, point.ttft_ms
-    ));
-    point.ttft_ms = result.ttft.mean_ms;
-    point.e2e_ms = result.e2e.mean_ms;
-    point
-}
-
 /// The highest-throughput concurrency whose simulated tails meet the SLO. Latency grows with
 /// concurrency, so the grid is scanned upward and stops after the first two misses in a row.
 pub fn best_point_meeting_simulated(

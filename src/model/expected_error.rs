@@ -42,6 +42,10 @@ pub const BAND_QUANTILE: f64 = 0.68;
 
 /// The shipped table (see the module doc).
 pub const ERROR_BANDS_CSV: &str = include_str!("../../data/error_bands.csv");
+/// The same table without its `rows` column (`build.rs`), which is all the ± need: the first
+/// load carries no row ids (`band_rows` reads them where they are shown).
+const ERROR_BANDS_FACTS_CSV: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/error_bands_facts.csv"));
 
 /// Where an operating point sits (module doc).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -282,7 +286,7 @@ pub struct Band {
     /// Rows it stands on.
     pub n: u32,
     pub fallback: Fallback,
-    /// Their ids, space-separated, in file order.
+    /// Their ids, space-separated, in file order (empty in `shipped()`'s bands: `band_rows`).
     pub rows: String,
 }
 
@@ -333,10 +337,20 @@ pub fn parse(text: &str) -> Vec<Band> {
         .collect()
 }
 
-/// The shipped table, parsed once.
+/// The shipped table, parsed once, without the row ids (`Band::rows` is empty: `band_rows`).
 pub fn shipped() -> &'static [Band] {
     static BANDS: OnceLock<Vec<Band>> = OnceLock::new();
-    BANDS.get_or_init(|| parse(ERROR_BANDS_CSV))
+    BANDS.get_or_init(|| parse(ERROR_BANDS_FACTS_CSV))
+}
+
+/// The ids of the rows a class's band for a metric stands on, space-separated, in file order
+/// (the whole table, parsed once on first use: the tools module's details and the CLI).
+pub fn band_rows(class: Class, metric: Metric) -> Option<&'static str> {
+    static FULL: OnceLock<Vec<Band>> = OnceLock::new();
+    FULL.get_or_init(|| parse(ERROR_BANDS_CSV))
+        .iter()
+        .find(|b| b.class == class && b.metric == metric)
+        .map(|b| b.rows.as_str())
 }
 
 /// A class's band for a metric in the shipped table.
@@ -413,7 +427,8 @@ mod tests {
             for metric in Metric::ALL {
                 let b = band(class, metric).unwrap_or_else(|| panic!("{}", class.id()));
                 assert!(b.error_pct > 0.0 && b.n as usize >= MIN_BAND_ROWS, "{b:?}");
-                assert_eq!(b.rows.split(' ').count(), b.n as usize);
+                let rows = band_rows(class, metric).unwrap_or_default();
+                assert_eq!(rows.split(' ').count(), b.n as usize);
             }
         }
     }

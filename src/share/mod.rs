@@ -211,6 +211,16 @@ fn encode_pin(input: &ScenarioInput) -> String {
         .join(";")
 }
 
+/// A scenario's key between the page's two modules: the query of a view holding only it (the
+/// tools module's simulated headline names the scenario it ran, and the explorer shows it only
+/// on that scenario).
+pub fn scenario_key(input: &ScenarioInput) -> String {
+    encode(&ViewState {
+        scenario: input.clone(),
+        ..ViewState::default()
+    })
+}
+
 /// The query string (without `?`) for a view: `v=2`, then only non-default values.
 pub fn encode(view: &ViewState) -> String {
     let mut parts = vec![format!("v={STATE_VERSION}")];

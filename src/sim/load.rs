@@ -24,10 +24,13 @@ pub const LOAD_TO_FRACTION: f64 = 1.1;
 /// Requests per open-loop run: enough for a P99 from ~1000 measured requests, small enough for
 /// a few milliseconds per run (MODEL.md §6.6).
 pub const LOAD_REQUESTS: u32 = 1500;
-/// The closed-loop run samples `2 × C` requests, within these bounds (at least 2000 as MODEL.md
-/// §6.6 suggests; at most 4000 so one run stays short in the browser).
+/// The closed-loop run samples `3 × C` requests, within these bounds (at least 2000 as MODEL.md
+/// §6.6 suggests; at most 16,000 so one run stays short in the browser). Three rounds of the
+/// loop: with fewer requests than `C` every request starts at once and the run measures the
+/// first burst, not a steady state (issue 26 §4: DeepSeek-R1 DEP 8 at 4,096 in flight read a
+/// 320 ms TTFT from 4,000 requests that all arrived at t = 0).
 pub const OPERATING_REQUESTS_MIN: u32 = 2000;
-pub const OPERATING_REQUESTS_MAX: u32 = 4000;
+pub const OPERATING_REQUESTS_MAX: u32 = 16_000;
 /// Scheduler passes allowed per run (MODEL.md §6.6 caps a point at 10⁵ iterations; a macro-step
 /// covers many iterations, so this bounds the run's time, not its accuracy).
 pub const RUN_MAX_EVENTS: u64 = 200_000;
@@ -76,7 +79,7 @@ pub fn operating_point_config(concurrency: u32) -> SimConfig {
             concurrency: concurrency.max(1),
         },
         requests: concurrency
-            .saturating_mul(2)
+            .saturating_mul(3)
             .clamp(OPERATING_REQUESTS_MIN, OPERATING_REQUESTS_MAX),
         seed: SEED,
         max_events: RUN_MAX_EVENTS,
@@ -159,8 +162,10 @@ pub struct LoadCurve {
 }
 
 impl LoadCurve {
-    /// Where the simulated engine saturates: the most requests/s any run completed, if some run
-    /// was saturated (otherwise the sweep never reached the engine's limit).
+    /// Where the simulated engine saturates: the most requests/s any run completed (each run's
+    /// count capped at its own arrivals, so a run that drained a burst never reads above the
+    /// sweep's rates: issue 26 §4, one saturation point), if some run was saturated (otherwise
+    /// the sweep never reached the engine's limit).
     pub fn saturation_per_s(&self) -> Option<f64> {
         saturation_per_s(&self.points)
     }
@@ -173,7 +178,14 @@ pub fn saturation_per_s(points: &[LoadPoint]) -> Option<f64> {
     }
     points
         .iter()
-        .map(|p| p.achieved_per_s)
+        .map(|p| {
+            let arrived = if p.arrivals_per_s.is_finite() && p.arrivals_per_s > 0.0 {
+                p.arrivals_per_s
+            } else {
+                p.rate_per_s
+            };
+            p.achieved_per_s.min(arrived.max(p.rate_per_s))
+        })
         .filter(|r| r.is_finite())
         .reduce(f64::max)
 }

@@ -663,6 +663,29 @@ test('par-1. DEP 8 runs DeepSeek-R1 with a layout hint; the engine control names
   console.log(`DEP 8 on 8xH200: ${dep} tok/s; ${await hint()}`);
 });
 
+test('one-1. a saturated headline takes the simulator\'s TTFT and says so; the Cost panel sizes for the traffic under the plan\'s ceiling', async (t) => {
+  const { page } = await openApp(t);
+  await page.locator('#model').selectOption('llama-3.1-8b');
+  await page.locator('#gpus').fill('1');
+  await page.locator('#batch-size-number').fill('1024');
+  await page.locator('#batch-size-number').press('Enter');
+  // Past the KV capacity the closed form is saturated; once the simulator panel's run of the
+  // point is in, the headline TTFT is its mean, labelled (issue 26 §4).
+  await waitUntil(page, 'the simulated TTFT headline', () =>
+    [...document.querySelectorAll('.metric-label')].some((l) => l.textContent.trim() === 'TTFT (simulated)'),
+  undefined, 30_000);
+  const headline = Number((await metricText(page, 'ttft_ms')).replace(/,/g, ''));
+  const simMean = Number((await page.locator('[data-metric="ttft_ms_mean"]').first().textContent()).replace(/,/g, ''));
+  assert.ok(Math.abs(headline - simMean) <= 0.01 * simMean + 1, `headline ${headline} vs the simulator's mean ${simMean}`);
+  // The Cost panel sizes the configuration for the traffic (default 10 req/s) under the plan's
+  // ceiling and says so.
+  await waitUntil(page, 'the sizing rules line', () =>
+    /Sized at ≤ 80 % utilization/.test(document.querySelector('#sizing-rules')?.textContent ?? ''),
+  undefined, 30_000);
+  const util = Number((await metricText(page, 'traffic_utilization_pct')).replace(/[^\d.]/g, ''));
+  assert.ok(util <= 80, `utilization ${util} % within the ceiling`);
+});
+
 test('i. no network request while using the decision tools', async (t) => {
   const { page, log } = await openApp(t);
   await page.locator('#pin').click();

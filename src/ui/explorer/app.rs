@@ -213,7 +213,7 @@ pub fn app(props: &AppProps) -> Html {
             }
         }
     });
-    let overlay = use_tools_link(
+    let (overlay, headline) = use_tools_link(
         LinkOptions {
             host: if embed { None } else { props.tools.clone() },
             load: props.sync_location && !embed,
@@ -347,7 +347,7 @@ pub fn app(props: &AppProps) -> Html {
                     }
                 </section>
                 if let Some(view) = view {
-                    { explorer_view(&state, view, overlay, on_chart, on_move, on_type, second_pass) }
+                    { explorer_view(&state, view, (overlay, headline), on_chart, on_move, on_type, second_pass) }
                 } else {
                     <section class="panel hero unfit" aria-labelledby="chart-title">
                         <h2 id="chart-title">{ "No curve for this scenario" }</h2>
@@ -368,7 +368,10 @@ pub fn app(props: &AppProps) -> Html {
 fn explorer_view(
     state: &State,
     view: View,
-    overlay: crate::page::state::Shared<crate::present::chart::Overlay>,
+    (overlay, headline): (
+        crate::page::state::Shared<crate::present::chart::Overlay>,
+        Option<crate::ui::platform::tools_link::SimulatedHeadline>,
+    ),
     on_chart: Callback<share::ChartOptions>,
     on_move: Callback<u32>,
     on_type: Callback<String>,
@@ -376,6 +379,12 @@ fn explorer_view(
 ) -> Html {
     let (status, beyond) = kv_status(&view);
     let concurrency = view.concurrency();
+    // The simulator's headline figures, when they belong to this scenario and point (issue 26
+    // §4: the headline never contradicts the simulator beside it).
+    let simulated = headline
+        .filter(|(_, r)| r.concurrency == view.point.concurrency)
+        .filter(|(key, _)| *key == share::scenario_key(&view.scenario.input))
+        .map(|(_, r)| r);
     let value_text = match concurrency {
         1 => "1 request in flight".to_string(),
         c => format!("{c} requests in flight"),
@@ -428,7 +437,7 @@ fn explorer_view(
                     // The tools module's other-deployment line (`ui::tools::contrast`).
                     <div id={crate::ui::tools::contrast::CONTRAST_SLOT_ID}></div>
                     if second_pass {
-                        <Numbers point={view.point.clone()} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
+                        <Numbers point={view.point.clone()} {simulated} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
                             class={crate::model::expected_error::Class::of(&view.scenario, &view.point)} />
                     }
                 </section>

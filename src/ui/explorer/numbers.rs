@@ -6,10 +6,11 @@
 //! share of GPU time over input tokens; blended mixes 3 input : 1 output. Terms that the
 //! glossary defines (TPOT, TTFT, interactivity, $/M) take their definition from it. Without a
 //! price per GPU-hour the costs read "—" and a hint asks for a price. Throughput, TPOT, TTFT and
-//! $/M output carry their expected error ("±18 %", `model::expected_error`), and a `<details>`
-//! below the latencies says which class, rows and fallback it comes from.
+//! $/M output carry their expected error ("±18 %", `model::expected_error`), and the tools
+//! module's `<details>` below the latencies (`ui::tools::error_source`) says which class, rows
+//! and fallback it comes from.
 
-use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric as ErrorMetric};
+use crate::model::expected_error::{plus_minus, point_errors, Class};
 use crate::model::memory::MemorySplit;
 use crate::model::step::StepBreakdown;
 use crate::model::OperatingPoint;
@@ -26,41 +27,10 @@ pub struct NumbersProps {
     pub gpu_name: AttrValue,
     /// The scenario's class at this point: which expected errors to show (`model::expected_error`).
     pub class: Class,
-}
-
-/// The `<details>` saying where the expected errors come from.
-pub const ERROR_SOURCE_ID: &str = "error-source";
-
-#[derive(Properties, PartialEq)]
-struct ErrorSourceProps {
-    class: Class,
-}
-
-/// The expected errors' source, one click away: class, rows, fallback (issue 13 §1). A
-/// component of its own so a slider move that keeps the class skips it.
-#[function_component(ErrorSource)]
-fn error_source(props: &ErrorSourceProps) -> Html {
-    let class = props.class;
-    let line = |label: &str, metric: ErrorMetric| match band(class, metric) {
-        Some(b) => html! {
-            <li data-band={metric.id()}>
-                { format!("{label} {}: {} rows (fallback: {}): ", plus_minus(b.error_pct), b.n, b.fallback.id()) }
-                <span class="band-rows">{ b.rows.clone() }</span>
-            </li>
-        },
-        None => html! {},
-    };
-    html! {
-        <details class="error-source" id={ERROR_SOURCE_ID}>
-            <summary>{ format!("± expected error: {}", class.id()) }</summary>
-            <p>{ "Cross-validated against data/measurements.csv (each row predicted with its whole publication held out: what a source the model never saw should expect; docs/VALIDATION.md). $/M's ± follows from tok/s's: E/(1−E)." }</p>
-            <ul>
-                { line("tok/s", ErrorMetric::OutputTokS) }
-                { line("TPOT", ErrorMetric::TpotMs) }
-                { line("TTFT", ErrorMetric::TtftMs) }
-            </ul>
-        </details>
-    }
+    /// The simulator's figures that replace the analytic ones at this point (`decide::headline`),
+    /// once the tools module's run of it is in.
+    #[prop_or_default]
+    pub simulated: Option<crate::decide::headline::Reconciled>,
 }
 
 /// The hint under the costs when there is no price per GPU-hour.
@@ -77,6 +47,18 @@ fn gb(value: f64) -> AttrValue {
 #[function_component(Numbers)]
 pub fn numbers(props: &NumbersProps) -> Html {
     let p = &*props.point;
+    // The simulator's figures where its run of this point replaces the analytic ones
+    // (`decide::headline`), each labelled "(simulated)".
+    let sim = props.simulated.unwrap_or_default();
+    let label = |base: &str, replaced: Option<f64>| match replaced {
+        Some(_) => format!("{base} (simulated)"),
+        None => base.to_string(),
+    };
+    const SIM_NOTE: &str = " Here the simulator's mean at this point (closed loop, the simulator panel's run): the analytic form is saturated or differs from it by more than the stated error.";
+    let tok_s = sim.output_tok_s.unwrap_or(p.output_tok_s);
+    let tok_s_per_gpu = tok_s / f64::from(p.gpus.max(1));
+    let tpot_ms = sim.tpot_ms.unwrap_or(p.tpot_ms);
+    let ttft_ms = sim.ttft_ms.unwrap_or(p.ttft_ms);
     let gpus = p.gpus;
     let errors = point_errors(props.class);
     let pm = |pct: Option<f64>| pct.map(|pct| AttrValue::from(plus_minus(pct)));
@@ -111,11 +93,11 @@ pub fn numbers(props: &NumbersProps) -> Html {
             <div class="metric-group">
                 <h3>{ "Throughput" }</h3>
                 <div class="metrics">
-                    <Metric name="output_tok_s_per_gpu" label="Per GPU" primary=true
-                        value={number(p.output_tok_s_per_gpu)} unit="output tok/s" error={tok_s_error.clone()}
+                    <Metric name="output_tok_s_per_gpu" label={label("Per GPU", sim.output_tok_s)} primary=true
+                        value={number(tok_s_per_gpu)} unit="output tok/s" error={tok_s_error.clone()}
                         definition="Output tokens per second divided by the number of GPUs: the chart's y axis." />
                     <Metric name="output_tok_s" label={format!("All {gpus} GPUs")}
-                        value={number(p.output_tok_s)} unit="output tok/s" error={tok_s_error}
+                        value={number(tok_s)} unit="output tok/s" error={tok_s_error}
                         definition="Generated tokens per second across every GPU, in steady state with this many requests in flight (closed loop)." />
                     <Metric name="tok_s_per_user" label="Per user"
                         value={number(p.tok_s_per_user)} unit="tok/s"
@@ -125,22 +107,31 @@ pub fn numbers(props: &NumbersProps) -> Html {
             <div class="metric-group">
                 <h3>{ "Latency (means)" }</h3>
                 <div class="metrics">
-                    <Metric name="tpot_ms" label="TPOT"
-                        value={number(p.tpot_ms)} unit="ms" error={pm(errors.tpot_ms_error_pct)}
-                        definition={glossary::TPOT.definition} />
-                    // A saturated point's TTFT is the simulator's to give (issue 12 §5).
+                    <Metric name="tpot_ms" label={label("TPOT", sim.tpot_ms)}
+                        value={number(tpot_ms)} unit="ms" error={pm(errors.tpot_ms_error_pct)}
+                        definition={match sim.tpot_ms {
+                            Some(_) => AttrValue::from(format!("{}{SIM_NOTE}", glossary::TPOT.definition)),
+                            None => AttrValue::from(glossary::TPOT.definition),
+                        }} />
+                    // A saturated point's TTFT is the simulator's to give (issue 12 §5; 26 §4): the
+                    // analytic figure stands only until the tools module's run of this point is in.
                     <Metric name="ttft_ms"
-                        label={if p.saturated { "TTFT (saturated)" } else { "TTFT" }}
-                        value={number(p.ttft_ms)} error={pm(errors.ttft_ms_error_pct)}
-                        unit={if p.saturated { "ms · see the simulator" } else { "ms" }}
-                        definition={if p.saturated {
-                            AttrValue::from(format!("{} Saturated: requests queue for admission here (KV cache, engine limit or token budget nearly full), a queue the closed form cannot follow; the simulator panel's TTFT is the headline.", glossary::TTFT.definition))
-                        } else {
-                            AttrValue::from(glossary::TTFT.definition)
+                        label={match (sim.ttft_ms, p.saturated) {
+                            (Some(_), _) => "TTFT (simulated)",
+                            (None, true) => "TTFT (saturated)",
+                            (None, false) => "TTFT",
+                        }}
+                        value={number(ttft_ms)} error={pm(errors.ttft_ms_error_pct)}
+                        unit={if p.saturated && sim.ttft_ms.is_none() { "ms · simulating…" } else { "ms" }}
+                        definition={match (sim.ttft_ms, p.saturated) {
+                            (Some(_), _) => AttrValue::from(format!("{}{SIM_NOTE}", glossary::TTFT.definition)),
+                            (None, true) => AttrValue::from(format!("{} Saturated: requests queue for admission here (KV cache, engine limit or token budget nearly full), a queue the closed form cannot follow; the simulator's mean replaces this figure once its run is in.", glossary::TTFT.definition)),
+                            (None, false) => AttrValue::from(glossary::TTFT.definition),
                         }} />
                 </div>
             </div>
-            <ErrorSource class={props.class} />
+            // The tools module's "± expected error" details (`ui::tools::error_source`).
+            <div id={crate::ui::tools::error_source::ERROR_SOURCE_SLOT_ID}></div>
             <div class="metric-group">
                 <h3>{ "What limits it" }</h3>
                 <div class="metrics">

@@ -6,10 +6,13 @@
 //! delegates events from its own root, and a nested root would also see (and misroute) the other
 //! module's events.
 
+use crate::decide::headline::Reconciled;
 use crate::page::state::{Shared, State};
 use crate::present::chart::Overlay;
 use crate::share;
-use crate::ui::tools::{APPLY_EVENT, IDEAL_ATTR, OVERLAY_EVENT, STATE_ATTR, TOOLS_ROOT_ID};
+use crate::ui::tools::{
+    APPLY_EVENT, HEADLINE_EVENT, IDEAL_ATTR, OVERLAY_EVENT, STATE_ATTR, TOOLS_ROOT_ID,
+};
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
@@ -91,8 +94,9 @@ pub fn use_tools_link(
     options: LinkOptions,
     state: &UseReducerHandle<State>,
     on_apply: Callback<share::ViewState>,
-) -> Shared<Overlay> {
+) -> (Shared<Overlay>, Option<SimulatedHeadline>) {
     let overlay = use_state(|| Shared::new(Overlay::default()));
+    let headline = use_state(|| None::<SimulatedHeadline>);
     let host = options.host.clone();
     let written = use_mut_ref(|| None::<(String, bool)>);
     {
@@ -117,6 +121,7 @@ pub fn use_tools_link(
     }
     {
         let setter = overlay.setter();
+        let headline_setter = headline.setter();
         let LinkOptions {
             load,
             persist,
@@ -146,7 +151,14 @@ pub fn use_tools_link(
                         on_apply.emit(share::decode(&query).0);
                     }
                 });
-                (on_overlay, on_apply)
+                let on_headline = EventListener::new(host, HEADLINE_EVENT, move |event| {
+                    let parsed = detail(event).and_then(|text| {
+                        let (key, figures) = text.split_once('\n')?;
+                        Some((key.to_string(), Reconciled::decode(figures)?))
+                    });
+                    headline_setter.set(parsed);
+                });
+                (on_overlay, on_apply, on_headline)
             });
             if load && listeners.is_some() {
                 // After this render's chart draw (effects run children first), in a task of its own.
@@ -155,5 +167,9 @@ pub fn use_tools_link(
             move || drop(listeners)
         });
     }
-    (*overlay).clone()
+    ((*overlay).clone(), (*headline).clone())
 }
+
+/// The simulator's headline figures the tools module sent (`decide::headline`), with the key
+/// of the scenario they belong to (`share::scenario_key`).
+pub type SimulatedHeadline = (String, Reconciled);

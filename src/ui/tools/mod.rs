@@ -27,6 +27,7 @@ pub mod contrast;
 pub mod cost;
 pub mod decision_data;
 pub mod decision_panels;
+pub mod error_source;
 pub mod export;
 pub mod leaderboard;
 pub mod load_canvas;
@@ -71,6 +72,9 @@ pub const IDEAL_ATTR: &str = "data-ideal-roofline";
 pub const OVERLAY_EVENT: &str = "servecost:overlay";
 /// Event: a state the tools changed (detail: a share query) for the explorer to load.
 pub const APPLY_EVENT: &str = "servecost:apply";
+/// tools → explorer: the simulator's headline figures for the slider's point (detail:
+/// `share::scenario_key`, a line break, `decide::headline::Reconciled::encode`; issue 26 §4).
+pub const HEADLINE_EVENT: &str = "servecost:headline";
 
 /// Dispatch a `CustomEvent` named `name` with a string `detail` on `target`.
 pub fn send(target: &web_sys::Element, name: &str, detail: &str) {
@@ -100,6 +104,9 @@ pub struct ToolsProps {
     /// The explorer's `#deployment-contrast-slot` in the numbers panel (none: no such line).
     #[prop_or_default]
     pub contrast_slot: Option<web_sys::Element>,
+    /// The explorer's `#error-source-slot` below the latencies (none: no such details).
+    #[prop_or_default]
+    pub error_source_slot: Option<web_sys::Element>,
     /// The explorer's `#production-gap-slot` (none: no waterfall).
     #[prop_or_default]
     pub gap_slot: Option<web_sys::Element>,
@@ -280,6 +287,15 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             dispatcher.dispatch(Action::Load(Box::new(view)));
         },
     );
+    let on_headline = {
+        let host = host.clone();
+        use_callback(
+            (),
+            move |(key, r): (String, crate::decide::headline::Reconciled), _| {
+                send(&host, HEADLINE_EVENT, &format!("{key}\n{}", r.encode()));
+            },
+        )
+    };
     let Some(view) = state.view.clone() else {
         return Html::default();
     };
@@ -313,6 +329,10 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             slot,
         )
     });
+    let error_source_portal = props.error_source_slot.clone().map(|slot| {
+        let class = crate::model::expected_error::Class::of(&view.scenario, &view.point);
+        create_portal(html! { <error_source::ErrorSource {class} /> }, slot)
+    });
     let gap_portal = props.gap_slot.clone().filter(|_| decisions_shown).map(|slot| {
         create_portal(
             html! { <ProductionGapPanel scenario={view.scenario.clone()} decisions={decisions.clone()} /> },
@@ -326,9 +346,10 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             { for notes_portal }
             { for notes_here }
             { for contrast_portal }
+            { for error_source_portal }
             { for gap_portal }
             <Assumptions text={assumptions(&view.scenario, &view.point)} />
-            <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} />
+            <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} {on_headline} />
             if decisions_shown {
                 <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
             }
@@ -369,6 +390,7 @@ pub fn mount(within: Option<&web_sys::Element>) -> bool {
                 measured_slot: find(measured_panel::MEASURED_SLOT_ID),
                 notes_slot: find(NOTES_SLOT_ID),
                 contrast_slot: find(contrast::CONTRAST_SLOT_ID),
+                error_source_slot: find(error_source::ERROR_SOURCE_SLOT_ID),
                 gap_slot: find(production_gap::GAP_SLOT_ID),
             };
             yew::Renderer::<ToolsApp>::with_root_and_props(host, props).render();

@@ -216,6 +216,10 @@ pub struct SimPanelProps {
     pub scenario: Shared<Scenario>,
     /// Its analytic operating point, to compare with.
     pub point: Shared<OperatingPoint>,
+    /// Called with the scenario's key and the headline figures this run replaces
+    /// (`decide::headline::reconcile`), once per finished run of the current point.
+    #[prop_or_default]
+    pub on_headline: Callback<(String, crate::decide::headline::Reconciled)>,
 }
 
 fn ms(value: f64) -> String {
@@ -293,6 +297,20 @@ pub fn sim_panel(props: &SimPanelProps) -> Html {
     let operating_stale = view.operating_generation != view.wanted;
     let load_stale = view.load_generation != view.wanted || !view.load_done;
     let result = view.operating.as_ref().and_then(|r| r.as_ref().ok());
+    // The headline beside the chart takes this run's figures where the analytic point is
+    // saturated or differs beyond its stated error (issue 26 §4), in a message to the explorer.
+    let reconciled = result
+        .filter(|_| !operating_stale && view.operating_concurrency == props.point.concurrency)
+        .map(|r| crate::decide::headline::reconcile(&props.scenario, &props.point, r));
+    {
+        let on_headline = props.on_headline.clone();
+        let key = crate::share::scenario_key(&props.scenario.input);
+        use_effect_with(reconciled, move |r| {
+            if let Some(r) = r {
+                on_headline.emit((key, *r));
+            }
+        });
+    }
     let status = match (&view.operating, operating_stale) {
         (None, _) => "Simulating…".to_string(),
         (_, true) => "updating…".to_string(),
