@@ -358,7 +358,7 @@ async fn sleep(ms: i32) {
         .expect("timer");
 }
 
-const LINK: &str = "v=1&model=llama-3.1-8b&gpu=a100-sxm-80gb&gpus=2&precision=bf16&input-len=2000&output-len=300&usd-per-gpu-hour=1.8&concurrency=37";
+const LINK: &str = "v=2&model=llama-3.1-8b&gpu=a100-sxm-80gb&gpus=2&precision=bf16&input-len=2000&output-len=300&usd-per-gpu-hour=1.8&concurrency=37";
 
 #[wasm_bindgen_test]
 async fn a_link_reproduces_the_numbers_of_the_scenario_it_names() {
@@ -418,7 +418,7 @@ async fn a_hostile_link_shows_a_notice_as_text_and_the_defaults() {
     assert!(text(&root, ".slider-value").contains('1'));
     root.remove();
 
-    let too_long = format!("v=1&model={}", "a".repeat(20_000));
+    let too_long = format!("v=2&model={}", "a".repeat(20_000));
     let root = mount_link(&too_long).await;
     assert!(text(&root, "#url-notice").contains("limit"));
     root.remove();
@@ -426,7 +426,7 @@ async fn a_hostile_link_shows_a_notice_as_text_and_the_defaults() {
 
 #[wasm_bindgen_test]
 async fn the_embed_widget_shows_chart_slider_cost_and_only_the_controls_asked_for() {
-    let root = mount_link("v=1&embed=1&model=llama-3.1-8b&gpus=1&controls=gpu,bogus").await;
+    let root = mount_link("v=2&embed=1&model=llama-3.1-8b&gpus=1&controls=gpu,bogus").await;
     find(&root, "#embed");
     find(&root, "#pareto-chart");
     assert!(root
@@ -519,7 +519,7 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
         .get_item(servecost::ui::platform::share_sync::STORAGE_KEY)
         .expect("get");
     history
-        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?v=1&gpus=4&tp=4"))
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("?v=2&gpus=4&tp=4"))
         .expect("replaceState");
 
     let root = mount_props(AppProps {
@@ -539,7 +539,7 @@ async fn the_page_writes_its_link_and_remembers_the_scenario_after_a_pause() {
     sleep(450).await;
     let written = search();
     assert!(
-        written.starts_with("?v=1&") && written.contains("gpus=4"),
+        written.starts_with("?v=2&") && written.contains("gpus=4"),
         "{written}"
     );
     assert!(written.contains("concurrency=1"), "{written}");

@@ -153,7 +153,10 @@ fn error_band_json(class: Class) -> serde_json::Value {
                 "fallback": b.fallback,
                 "basis": b.fallback.basis(class),
                 "n": b.n,
-                "rows": b.rows.split(' ').collect::<Vec<_>>(),
+                "rows": crate::model::expected_error::band_rows(class, m)
+                    .unwrap_or_default()
+                    .split(' ')
+                    .collect::<Vec<_>>(),
             })
         })
     };

@@ -129,6 +129,9 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
         if let Some(check) = c.traffic_check() {
             out.push_str(&format!("  #{}: checked in the simulator {check}\n", i + 1));
         }
+        if let Some(range) = &c.range {
+            out.push_str(&format!("  #{}: {}\n", i + 1, range.sentence()));
+        }
     }
     for (i, c) in plan.candidates.iter().enumerate() {
         if let Some(caveat) = c.quality_caveat {

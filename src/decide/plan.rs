@@ -310,6 +310,9 @@ pub struct Candidate {
     /// arrivals at its share: `sizing::size`); absent when the tails are analytic.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at_traffic: Option<crate::decide::slo_sim::SimulatedTail>,
+    /// GPUs and $/month within the expected throughput error (issue 26 §7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<crate::decide::sizing::SizingRange>,
 }
 
 impl Candidate {
@@ -787,6 +790,7 @@ pub fn candidate_of(
         warnings: unit.warnings.clone(),
         pools,
         at_traffic: sized.at_traffic,
+        range: sized.range,
     }
 }
 

@@ -15,6 +15,7 @@ use crate::model::grid::sweep_grid;
 use crate::model::slo::{best_point_meeting, tail_estimate, Slo, TailEstimate};
 use crate::model::{evaluate, OperatingPoint};
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
+use serde::Serialize;
 
 /// Seconds in a day, for "tokens per day".
 pub const SECONDS_PER_DAY: f64 = 86_400.0;
@@ -198,6 +199,98 @@ pub struct Sized {
     /// (traffic ÷ replicas), the tails the deployment's users would see; `None` under the
     /// analytic check or without an SLO.
     pub at_traffic: Option<SimulatedTail>,
+    /// GPUs and $/month within the expected error of the replica's throughput (issue 26 §7);
+    /// `None` when no band covers the point's class.
+    pub range: Option<SizingRange>,
+}
+
+/// What a sizing could be if a replica serves as much more or less than modeled as the page's
+/// expected throughput error says (issue 26 §7: "12–15 GPUs, $26–33k/month"): the replicas
+/// for `(1 ± E) ×` the modeled rate under the same rules, the sized deployment always inside.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SizingRange {
+    /// E, per cent: the cross-validated tok/s error of the point's class
+    /// (`model::expected_error`, the ± beside the headline).
+    pub error_pct: f64,
+    pub gpus_low: u32,
+    /// `None` when E reaches 100 % (a replica might serve nothing: no upper bound).
+    pub gpus_high: Option<u32>,
+    pub usd_per_month_low: Option<f64>,
+    pub usd_per_month_high: Option<f64>,
+    /// What the figure rests on: "modeled" (the engine profile fitted to published
+    /// measurements) or "calibrated" (efficiency knobs set for this scenario, as Calibrate's
+    /// fit to the user's own benchmark sets them).
+    pub basis: &'static str,
+}
+
+impl SizingRange {
+    /// "5–8 GPUs, $16,140–$25,820/month within the ±18 % expected throughput error (modeled)".
+    pub fn sentence(&self) -> String {
+        let gpus = match self.gpus_high {
+            Some(high) if high == self.gpus_low => format!("{high} GPUs"),
+            Some(high) => format!("{}–{high} GPUs", self.gpus_low),
+            None => format!("{} GPUs or more", self.gpus_low),
+        };
+        let money = match (self.usd_per_month_low, self.usd_per_month_high) {
+            (Some(low), Some(high)) => format!(
+                ", {}–{}/month",
+                crate::present::report::usd_amount(low),
+                crate::present::report::usd_amount(high)
+            ),
+            (Some(low), None) => {
+                format!(
+                    ", {}/month or more",
+                    crate::present::report::usd_amount(low)
+                )
+            }
+            _ => String::new(),
+        };
+        format!(
+            "{gpus}{money} within the ±{:.0} % expected throughput error ({})",
+            self.error_pct, self.basis
+        )
+    }
+}
+
+/// The range of a sizing (`SizingRange`); `None` without a band for the point's class.
+fn range(
+    unit: &Scenario,
+    point: &OperatingPoint,
+    traffic_output_tok_s: f64,
+    rules: &SizingRules,
+    sizing: &Sizing,
+) -> Option<SizingRange> {
+    use crate::model::expected_error::{band, Class, Metric};
+    let error_pct = band(Class::of(unit, point), Metric::OutputTokS)?.error_pct;
+    let e = error_pct / 100.0;
+    let ceiling = rules.max_utilization.clamp(1e-3, 1.0);
+    let at = |factor: f64| {
+        let mut scaled = point.clone();
+        scaled.output_tok_s *= factor;
+        let needed = replicas_needed(traffic_output_tok_s, scaled.output_tok_s * ceiling)?;
+        deployment(unit, &scaled, traffic_output_tok_s, needed, rules)
+    };
+    let low = at(1.0 + e)?;
+    let high = (e < 1.0).then(|| at(1.0 - e)).flatten();
+    let (gpus_low, month_low) = if low.gpus < sizing.gpus {
+        (low.gpus, low.usd_per_month)
+    } else {
+        (sizing.gpus, sizing.usd_per_month)
+    };
+    let (gpus_high, month_high) = match high {
+        Some(h) if h.gpus > sizing.gpus => (Some(h.gpus), h.usd_per_month),
+        Some(_) => (Some(sizing.gpus), sizing.usd_per_month),
+        None => (None, None),
+    };
+    let calibrated = unit.input.efficiency != crate::scenario::EfficiencyOverrides::default();
+    Some(SizingRange {
+        error_pct,
+        gpus_low,
+        gpus_high,
+        usd_per_month_low: month_low,
+        usd_per_month_high: month_high,
+        basis: if calibrated { "calibrated" } else { "modeled" },
+    })
 }
 
 /// Most replicas added beyond the ceiling's count when the simulated check at the traffic
@@ -286,6 +379,7 @@ pub fn size(
             .ok_or_else(|| "produces no output at any concurrency".to_string())
     };
     let sized = |sizing: Sizing, at_traffic: Option<SimulatedTail>| Sized {
+        range: range(unit, &point, traffic_output_tok_s, rules, &sizing),
         point: point.clone(),
         ttft_ms,
         tpot_ms,
@@ -615,6 +709,42 @@ mod tests {
             3.0 * f64::from(gpus_per_replica) * energy_usd_per_gpu_hour(tdp, 2.5 / 3.0, &energy);
         assert!((with_energy.sizing.energy_usd_per_hour - expected).abs() < 1e-9);
         assert!(size(&unit, 0.0, None, &rules(1.0), Check::Analytic).is_err());
+    }
+
+    /// Issue 26 §7: a sizing carries the GPUs and $/month within the expected throughput error,
+    /// the sized deployment inside, said as modeled (or calibrated once knobs are set).
+    #[test]
+    fn a_sizing_carries_its_range_from_the_expected_error() {
+        let unit = unit_of(&default_scenario()).expect("one replica");
+        let one = size(&unit, 1.0, None, &rules(0.8), Check::Analytic).expect("sized");
+        let mut widest = 0;
+        for replicas in [1.5, 2.9, 3.9, 7.3, 11.0] {
+            let traffic = replicas * one.point.output_tok_s;
+            let sized = size(&unit, traffic, None, &rules(1.0), Check::Analytic).expect("sized");
+            let range = sized.range.expect("a band for the default class");
+            assert!(range.error_pct > 0.0);
+            let high = range.gpus_high.expect("E < 100 %");
+            let gpus = sized.sizing.gpus;
+            assert!(range.gpus_low <= gpus && gpus <= high, "{range:?}");
+            widest = widest.max(high - range.gpus_low);
+            let month = sized.sizing.usd_per_month.expect("priced");
+            let low_usd = range.usd_per_month_low.expect("priced");
+            let high_usd = range.usd_per_month_high.expect("priced");
+            assert!(low_usd <= month && month <= high_usd, "{range:?}");
+            assert_eq!(range.basis, "modeled");
+            assert!(range.sentence().contains("GPUs") && range.sentence().contains("(modeled)"));
+        }
+        assert!(widest > 0, "some traffic level has a real range");
+        let calibrated = Scenario::try_from(ScenarioInput {
+            efficiency: crate::scenario::EfficiencyOverrides {
+                eta_mem: Some(0.7),
+                ..Default::default()
+            },
+            ..one_replica_input(&default_scenario())
+        })
+        .expect("valid");
+        let sized = size(&calibrated, 1000.0, None, &rules(0.8), Check::Analytic).expect("sized");
+        assert_eq!(sized.range.expect("range").basis, "calibrated");
     }
 
     /// Without a price the replicas and GPUs are still counted; the money is not made up.

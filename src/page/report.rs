@@ -126,7 +126,9 @@ fn chart_svg(
 fn title(scenario: &Scenario) -> String {
     format!(
         "servecost report: {} on {} × {}",
-        scenario.model.name, scenario.gpu_count, scenario.gpu.name
+        scenario.model.name,
+        scenario.total_gpus(),
+        scenario.gpu.name
     )
 }
 
@@ -352,13 +354,17 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
                 rows.push(row(
                     "This configuration for that traffic",
                     &format!(
-                        "{} replicas, {} GPUs, {} % utilized, {} per month, at {} in flight per replica. {}",
+                        "{} replicas, {} GPUs, {} % utilized, {} per month, at {} in flight per replica. {}{}",
                         s.replicas,
                         s.gpus,
                         format_number(s.utilization * 100.0),
                         s.usd_per_month.map_or_else(|| "no price".into(), usd_amount),
                         sized.point.concurrency,
-                        rules_sentence(&rules, &sized)
+                        rules_sentence(&rules, &sized),
+                        sized
+                            .range
+                            .map(|r| format!(" Range: {}.", r.sentence()))
+                            .unwrap_or_default()
                     ),
                 ))
             }

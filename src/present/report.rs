@@ -100,7 +100,7 @@ fn price_text(scenario: &Scenario) -> String {
         Some(usd_per_gpu_hour) => format!(
             "Price: ${:.3} per GPU-hour, ${:.2}/hour in all ({}); input/output split by GPU time (prefill vs decode); blended = 3:1 input:output",
             usd_per_gpu_hour,
-            f64::from(scenario.gpu_count) * usd_per_gpu_hour,
+            f64::from(scenario.total_gpus()) * usd_per_gpu_hour,
             crate::decide::pricing::price_provenance(&scenario.gpu, usd_per_gpu_hour, None)
         ),
         None => format!(
@@ -312,7 +312,7 @@ pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
         ),
         format!(
             "Hardware: {} × {} ({:.0} GB HBM at {:.2} TB/s, {} dense BF16 TFLOP/s each)",
-            scenario.gpu_count,
+            scenario.total_gpus(),
             scenario.gpu.name,
             scenario.gpu.memory_gb,
             scenario.gpu.memory_bw_tb_s,

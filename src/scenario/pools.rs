@@ -147,6 +147,9 @@ fn pool(
     Scenario::try_from(pool_input).map_err(|e| {
         let field = match e.field.as_str() {
             f if f == fields::GPUS.key => names.gpus.key,
+            // An automatic TP's error is the GPU count's, the field the user typed (issue 26
+            // §5: 3 prefill GPUs are not "Prefill pool TP"'s fault when TP was left to auto).
+            f if f == fields::TP.key && tp.is_none() => names.gpus.key,
             f if f == fields::TP.key => names.tp.key,
             f if f == fields::EP.key || f == fields::DP_ATTENTION.key => names.ep.key,
             _ => return e,
@@ -321,6 +324,32 @@ mod tests {
         assert_eq!(e.field, "serving");
         let e = qwen(|i| i.batching = "static".into()).expect_err("static");
         assert_eq!(e.field, "serving");
+    }
+
+    /// Issue 26 §5: 3 prefill GPUs of a model that needs TP 2 are the typed GPU count's error,
+    /// not "Prefill pool TP"'s (left to auto); a TP the user typed keeps its own field.
+    #[test]
+    fn an_automatic_tp_that_cannot_split_the_typed_gpus_names_the_gpus() {
+        let llama = |edit: &dyn Fn(&mut ScenarioInput)| {
+            let mut input = ScenarioInput {
+                model: "llama-3.1-70b".into(),
+                precision: "bf16".into(),
+                gpu: "h100-sxm".into(),
+                gpu_count: 8.0,
+                serving: "disaggregated".into(),
+                ..ScenarioInput::default()
+            };
+            edit(&mut input);
+            Scenario::try_from(input)
+        };
+        let e = llama(&|i| i.prefill_gpus = Some(3.0)).expect_err("TP 2 does not divide 3");
+        assert_eq!(e.field, "prefill-gpus", "{}", e.message);
+        let e = llama(&|i| {
+            i.prefill_gpus = Some(3.0);
+            i.prefill_tp = Some(2.0);
+        })
+        .expect_err("typed TP 2 does not divide 3");
+        assert_eq!(e.field, "prefill-tp", "{}", e.message);
     }
 
     /// When no automatic split fits, the error says which split it tried last and why that one

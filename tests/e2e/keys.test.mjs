@@ -91,7 +91,7 @@ test('infeasible: the embed says why in the chart place, and its notices stay of
   assert.match(await page.locator('#open-explorer').getAttribute('href'), /model=deepseek-r1/, 'the explorer link keeps it');
 
   // A scenario that fits, with a link that holds parts the widget cannot use.
-  const { page: widget } = await open(t, '?v=1&embed=1&model=llama-3.1-8b&gpus=1&controls=gpu,bogus,nope&x=evil', frame);
+  const { page: widget } = await open(t, '?v=2&embed=1&model=llama-3.1-8b&gpus=1&controls=gpu,bogus,nope&x=evil', frame);
   const notice = widget.locator('#url-notice');
   assert.equal(await notice.count(), 1);
   assert.match(await notice.textContent(), /bogus/);
@@ -106,7 +106,7 @@ test('infeasible: the embed says why in the chart place, and its notices stay of
 // ------------------------------------------------------------------------------------------ price
 
 test('price: a GPU without a catalog price shows the same $/M in the explorer and the embed', async (t) => {
-  for (const query of ['?v=1&gpu=mi355x', '?v=1&gpu=gb200&usd-per-gpu-hour=5']) {
+  for (const query of ['?v=2&gpu=mi355x', '?v=2&gpu=gb200&usd-per-gpu-hour=5']) {
     const { page: explorer } = await open(t, query);
     const { page: embed } = await open(t, `${query}&embed=1`);
     const [a, b] = [await metric(explorer, 'usd_per_m_output'), await metric(embed, 'usd_per_m_output')];
@@ -120,7 +120,7 @@ test('price: a GPU without a catalog price shows the same $/M in the explorer an
 // --------------------------------------------------------------------------------------- keyboard
 
 test('keyboard: every arrow press changes the batch size; the number box takes a typed one', async (t) => {
-  const { page } = await open(t, '?v=1');
+  const { page } = await open(t, '?v=2');
   const slider = page.locator('#batch-size');
   await slider.focus();
   await page.keyboard.press('Home');
@@ -176,7 +176,7 @@ test('keyboard: every arrow press changes the batch size; the number box takes a
 // ----------------------------------------------------------------------------------------- narrow
 
 test('narrow: at 375 px the model and GPU controls sit above the chart, errors under their field, tables show they scroll', async (t) => {
-  const { page, log } = await open(t, '?v=1', { viewport: { width: 375, height: 800 } });
+  const { page, log } = await open(t, '?v=2', { viewport: { width: 375, height: 800 } });
   const chart = await page.locator('#pareto-chart').boundingBox();
   for (const id of ['#model', '#precision', '#gpu', '#gpus']) {
     const box = await page.locator(id).boundingBox();

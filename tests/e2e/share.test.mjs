@@ -113,7 +113,7 @@ test('link: a scenario set with the controls round-trips through the URL and loc
   await page.locator('#gpus').fill('2');
   await page.locator('#gpus').blur();
   await page.locator('#batch-size').fill('700');
-  await waitForSearch(page, [/[?&]v=1(&|$)/, /model=llama-3\.1-8b/, /gpus=2/, /concurrency=\d+/]);
+  await waitForSearch(page, [/[?&]v=2(&|$)/, /model=llama-3\.1-8b/, /gpus=2/, /concurrency=\d+/]);
   const shown = await metrics(page);
   assert.notDeepEqual(shown, defaults, 'the controls changed the numbers');
   const link = page.url();
@@ -136,13 +136,13 @@ test('link: a scenario set with the controls round-trips through the URL and loc
   assert.deepEqual(await metrics(again), shown, 'restored from localStorage');
   const stored = await again.evaluate(() => localStorage.getItem('servecost.last.v1'));
   // Stored as the same query a link carries (version first).
-  assert.ok(stored.startsWith('v=1'), `stored: ${stored}`);
-  assert.equal(new URLSearchParams(stored).get('v'), '1');
+  assert.ok(stored.startsWith('v=2'), `stored: ${stored}`);
+  assert.equal(new URLSearchParams(stored).get('v'), '2');
 
   // An explicit link wins over storage; corrupt storage is ignored.
-  await again.goto(`${site.baseUrl}?v=1`, { waitUntil: 'load' });
+  await again.goto(`${site.baseUrl}?v=2`, { waitUntil: 'load' });
   await waitForApp(again);
-  assert.deepEqual(await metrics(again), defaults, '?v=1 is the defaults, whatever is stored');
+  assert.deepEqual(await metrics(again), defaults, '?v=2 is the defaults, whatever is stored');
   await again.evaluate(() => localStorage.setItem('servecost.last.v1', '{"gpus": "lots", '));
   await again.goto(site.baseUrl, { waitUntil: 'load' });
   await waitForApp(again);
@@ -186,7 +186,7 @@ test('link: decision inputs travel, so a reopened link shows the same $/month; C
 
   // Reset to defaults: every input back, the link is the version alone, storage follows.
   await page.locator('#reset-defaults').click();
-  await page.waitForFunction(() => location.search === '?v=1' || location.search === '', null, { timeout: STEP_TIMEOUT_MS, polling: 50 });
+  await page.waitForFunction(() => location.search === '?v=2' || location.search === '', null, { timeout: STEP_TIMEOUT_MS, polling: 50 });
   assert.equal(await page.locator('#slo-ttft-ms').inputValue(), '');
   assert.equal(await page.locator('#traffic').inputValue(), '10');
   assert.equal(await page.locator('#model').inputValue(), 'llama-3.1-70b');
@@ -194,11 +194,11 @@ test('link: decision inputs travel, so a reopened link shows the same $/month; C
 });
 
 test('hostile: bad, injected and oversized links load the defaults with a notice and no error', async (t) => {
-  const { page: reference } = await openApp(t, '?v=1');
+  const { page: reference } = await openApp(t, '?v=2');
   const defaults = await metrics(reference);
   const hostile = [
     '?gpus=abc&model=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E&tp=3&%E0%A4%A&pin=tp:5;gpus:x&x=evil&y=%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E&zzz=1',
-    `?v=1&model=${'a'.repeat(12_000)}`,
+    `?v=2&model=${'a'.repeat(12_000)}`,
     '?v=99&input-len=-5&output-len=1e999&concurrency=NaN&usd-per-gpu-hour=%00',
     '?embed=1&controls=%3Cb%3E,model,,,bogus&theme=%22%3E%3Cscript%3E',
   ];
@@ -301,7 +301,7 @@ test('embed: fits 600×400 and 375 px, and its first load is measured', async (t
     const body = await r.body().catch(() => null);
     if (body) responses.push({ url: r.url(), raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length });
   });
-  await page.goto(`${site.baseUrl}?v=1&embed=1`, { waitUntil: 'load' });
+  await page.goto(`${site.baseUrl}?v=2&embed=1`, { waitUntil: 'load' });
   await waitForApp(page);
   const navToDraw = await page.evaluate(() => performance.getEntriesByName('servecost:first-draw')[0]?.startTime);
   await page.waitForTimeout(200);
@@ -325,7 +325,7 @@ test('embed: fits 600×400 and 375 px, and its first load is measured', async (t
   );
 
   await page.setViewportSize({ width: 375, height: 520 });
-  await page.goto(`${site.baseUrl}?v=1&embed=1&controls=model,gpu&theme=dark`, { waitUntil: 'load' });
+  await page.goto(`${site.baseUrl}?v=2&embed=1&controls=model,gpu&theme=dark`, { waitUntil: 'load' });
   await waitForApp(page);
   await page.waitForTimeout(200);
   const phone = await page.evaluate(() => ({
@@ -340,7 +340,7 @@ test('embed: fits 600×400 and 375 px, and its first load is measured', async (t
 });
 
 test('embed: every field of the table is a control, technique and decision fields included', async (t) => {
-  const { page, log } = await openApp(t, '?v=1&embed=1&controls=batching,spec-decode,workload,gpus,slo-ttft-ms,gpu-count');
+  const { page, log } = await openApp(t, '?v=2&embed=1&controls=batching,spec-decode,workload,gpus,slo-ttft-ms,gpu-count');
   const ids = await page.evaluate(() => [...document.querySelectorAll('.embed select, .embed input[type=text]')].map((e) => e.id));
   assert.deepEqual(ids, ['batching', 'spec-decode', 'workload', 'gpus', 'slo-ttft-ms'], 'in order, the old gpu-count name folded into gpus');
   assert.equal(await page.locator('#url-notice').count(), 0, 'no control is refused');
@@ -351,7 +351,7 @@ test('embed: every field of the table is a control, technique and decision field
   await page.locator('#workload').selectOption('code');
   await page.waitForFunction(() => document.querySelector('#workload')?.value === 'code', null, { timeout: STEP_TIMEOUT_MS });
   const unknown = await newPage(t);
-  await unknown.page.goto(`${site.baseUrl}?v=1&embed=1&controls=model,no-such-field`, { waitUntil: 'load' });
+  await unknown.page.goto(`${site.baseUrl}?v=2&embed=1&controls=model,no-such-field`, { waitUntil: 'load' });
   await waitForApp(unknown.page);
   assert.match(await unknown.page.locator('#url-notice').textContent(), /no-such-field/);
   assert.deepEqual(log.pageErrors, []);
@@ -370,14 +370,14 @@ test('hosting: the built site works under a sub-path (explorer, tools and embed)
   t.after(() => sub.close());
   assert.match(sub.url, /\/tools\/servecost\/$/);
   const { page, log } = await newPage(t);
-  const response = await page.goto(sub.url + '?v=1&model=llama-3.1-8b&gpus=1', { waitUntil: 'load' });
+  const response = await page.goto(sub.url + '?v=2&model=llama-3.1-8b&gpus=1', { waitUntil: 'load' });
   assert.equal(response?.status(), 200);
   await waitForApp(page);
   assert.ok(await page.locator('#share-slot .share-bar').isVisible(), 'the tools module loaded from the sub-path');
   const outside = log.requests.filter((u) => u.startsWith(new URL(sub.url).origin) && !u.startsWith(sub.url));
   assert.deepEqual(outside, [], 'every asset loads from under the sub-path');
   const embed = await newPage(t);
-  await embed.page.goto(sub.url + '?v=1&embed=1&model=llama-3.1-8b&gpus=1', { waitUntil: 'load' });
+  await embed.page.goto(sub.url + '?v=2&embed=1&model=llama-3.1-8b&gpus=1', { waitUntil: 'load' });
   await waitForApp(embed.page);
   assert.ok(await embed.page.locator('[data-metric="usd_per_m_output"]').first().isVisible(), 'the embed under the sub-path');
   assert.deepEqual([...log.pageErrors, ...embed.log.pageErrors], []);
@@ -391,7 +391,7 @@ test('hosting: the built site works under a sub-path (explorer, tools and embed)
 });
 
 test('report: Download report saves one self-contained HTML file that opens offline and prints on three A4 pages at most', async (t) => {
-  const { page, log } = await openApp(t, '?v=1&model=llama-3.1-8b&gpus=1&concurrency=32&slo-tpot-ms=50&slo-ttft-ms=2000&traffic=20&gpus-allowed=h100-sxm,l40s');
+  const { page, log } = await openApp(t, '?v=2&model=llama-3.1-8b&gpus=1&concurrency=32&slo-tpot-ms=50&slo-ttft-ms=2000&traffic=20&gpus-allowed=h100-sxm,l40s');
   const [file] = await Promise.all([
     page.waitForEvent('download', { timeout: 30_000 }),
     page.locator('#download-report').click(),
@@ -416,7 +416,7 @@ test('report: Download report saves one self-contained HTML file that opens offl
     assert.ok(text.includes(section), `report section ${section}`);
   }
   assert.ok(await reader.locator('svg').count() >= 1, 'the chart is inline SVG');
-  assert.match(text, /Reopen this view: http:\/\/127\.0\.0\.1:\d+\/\?v=1&model=llama-3\.1-8b/);
+  assert.match(text, /Reopen this view: http:\/\/127\.0\.0\.1:\d+\/\?v=2&model=llama-3\.1-8b/);
   const pdf = await reader.pdf({ format: 'A4' });
   const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
   console.log(`report: ${html.length} B, ${pages} A4 pages`);
@@ -425,11 +425,11 @@ test('report: Download report saves one self-contained HTML file that opens offl
 });
 
 test('export: JSON, CSV and PNG downloads, import, embed snippet and print, all without the network', async (t) => {
-  const { page, log } = await openApp(t, '?v=1&model=llama-3.1-8b&gpus=2&concurrency=37');
+  const { page, log } = await openApp(t, '?v=2&model=llama-3.1-8b&gpus=2&concurrency=37');
 
   const json = await download(page, '#export-json');
   const exported = JSON.parse(json.bytes.toString('utf8'));
-  assert.equal(exported.v, 1);
+  assert.equal(exported.v, 2);
   assert.equal(exported.model, 'llama-3.1-8b');
   assert.match(json.name, /^servecost-llama-3\.1-8b-2x-h100-sxm-c37\.json$/);
 
@@ -461,7 +461,7 @@ test('export: JSON, CSV and PNG downloads, import, embed snippet and print, all 
   // Embed snippet for the current view.
   await page.locator('#embed-button').click();
   const snippet = await page.locator('#embed-snippet').inputValue();
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?v=1&amp;model=llama-3\.1-8b&amp;gpus=4.*&amp;embed=1" title="servecost: Llama 3\.1 8B/);
+  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?v=2&amp;model=llama-3\.1-8b&amp;gpus=4.*&amp;embed=1" title="servecost: Llama 3\.1 8B/);
   assert.equal(await page.locator('#embed-snippet').evaluate((e) => e.readOnly), true);
 
   // Print: the button calls window.print(); the print stylesheet keeps chart, numbers, assumptions and the link.
@@ -480,7 +480,7 @@ test('export: JSON, CSV and PNG downloads, import, embed snippet and print, all 
   for (const sel of ['.share-bar', '#model', '#batch-size', '#glossary']) {
     assert.equal(await page.locator(sel).first().isVisible(), false, `${sel} not printed`);
   }
-  assert.match(await page.locator('.print-link').textContent(), /\?v=1&model=llama-3\.1-8b&gpus=4/);
+  assert.match(await page.locator('.print-link').textContent(), /\?v=2&model=llama-3\.1-8b&gpus=4/);
   await page.emulateMedia({ media: 'screen' });
 
   await page.waitForTimeout(300);

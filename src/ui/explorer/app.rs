@@ -391,7 +391,12 @@ fn explorer_view(
     };
     let chart_axes = projection(&state.chart);
     let model_name = view.scenario.model.name.clone();
-    let hardware = format!("{} × {}", view.scenario.gpu_count, view.scenario.gpu.name);
+    // Every GPU, both pools of a disaggregated scenario included (issue 26 §5).
+    let hardware = format!(
+        "{} × {}",
+        view.scenario.total_gpus(),
+        view.scenario.gpu.name
+    );
     html! {
         <>
                 <section class="panel hero" aria-labelledby="chart-title">

@@ -183,7 +183,7 @@ pub fn embed_view(props: &EmbedProps) -> Html {
     let summary = format!(
         "Throughput–latency chart for {} on {} × {}: at {} requests in flight, {} tok/s per user and {} output tok/s per GPU, {}.",
         scenario.model.name,
-        scenario.gpu_count,
+        scenario.total_gpus(),
         scenario.gpu.name,
         p.concurrency,
         format_number(p.tok_s_per_user),
@@ -213,7 +213,7 @@ pub fn embed_view(props: &EmbedProps) -> Html {
             // above it.
             <UrlNotice notices={props.notices.clone()} />
             <div class="embed-head">
-                <h1 class="embed-title">{ format!("{} on {} × {}", scenario.model.name, scenario.gpu_count, scenario.gpu.name) }</h1>
+                <h1 class="embed-title">{ format!("{} on {} × {}", scenario.model.name, scenario.total_gpus(), scenario.gpu.name) }</h1>
                 <a id={OPEN_EXPLORER_ID} class="embed-open" href={props.explorer_href.clone()} target="_blank" rel="noopener">
                     { "Open in the full explorer" }<span aria-hidden="true">{ " ↗" }</span>
                 </a>

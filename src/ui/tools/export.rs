@@ -135,7 +135,9 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
     let stem = share::export_file_stem(scenario);
     let title = format!(
         "servecost: {} on {} × {}",
-        scenario.model.name, scenario.gpu_count, scenario.gpu.name
+        scenario.model.name,
+        scenario.total_gpus(),
+        scenario.gpu.name
     );
 
     let report = {
