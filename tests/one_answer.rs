@@ -155,4 +155,22 @@ fn the_procurement_question_gets_one_answer_from_every_surface() {
         .and_then(|rest| rest.split("</tr>").next())
         .expect("the sizing row");
     assert!(row.contains(&sizing_row) && row.contains(&amount), "{row}");
+    // The same answer carries its range, goodput and the API comparison for the traffic
+    // (issue 26 §7–9).
+    assert!(
+        row.contains("Range: ") && row.contains("expected throughput error"),
+        "{row}"
+    );
+    assert!(report.contains("Max req/s under the SLO (simulated goodput)"));
+    let goodput = report
+        .split("Max req/s under the SLO")
+        .nth(1)
+        .and_then(|r| r.split("</tr>").next())
+        .unwrap_or_default();
+    assert!(
+        goodput.contains("ttft_ms ≤ 500, tpot_ms ≤ 40 for 90 % of requests"),
+        "{goodput}"
+    );
+    assert!(report.contains("SLO attainment at the traffic (simulated)"));
+    assert!(report.contains("For the traffic: ") && report.contains("tokens/day"));
 }

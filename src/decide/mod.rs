@@ -2,9 +2,11 @@
 //! GPUs and $ per month for a traffic level (`sizing`), blended and effective prices (`pricing`),
 //! SLO checks with simulated percentiles (`slo_sim`), and the hardware leaderboard at a fixed
 //! interactivity (`leaderboard`), the other deployment beside the headline (`deployment`), the
-//! headline reconciled with the simulator (`headline`). Uses the core; the core never uses it.
+//! headline reconciled with the simulator (`headline`), goodput and SLO attainment from the
+//! simulator (`goodput`). Uses the core; the core never uses it.
 
 pub mod deployment;
+pub mod goodput;
 pub mod headline;
 pub mod leaderboard;
 pub mod plan;

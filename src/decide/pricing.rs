@@ -8,7 +8,7 @@
 //! `N·(P_idle + (P_tdp − P_idle)·busy)·PUE·$/kWh/1000` per hour with busy = the utilization;
 //! `u* = self-hosted $/hour ÷ API bill per hour for the same tokens at capacity`.
 
-use crate::catalog::Gpu;
+use crate::catalog::{ApiPrice, Gpu};
 use crate::model::cost::{cost_breakdown, BLEND_INPUT_PER_OUTPUT};
 use crate::model::economics::{
     break_even, energy_usd_per_gpu_hour, BreakEven, Energy, PriceTier, HOURS_PER_MONTH,
@@ -209,6 +209,103 @@ impl PointCost {
     }
 }
 
+/// Self-hosting against each API for the traffic the user typed (issue 26 §9), not at the
+/// slider's point: $/month on each side and the daily volume from which self-hosting is
+/// cheaper.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrafficVsApi {
+    /// The traffic, prompt + output tokens per day.
+    pub tokens_per_day: f64,
+    /// The GPUs the one sizing function bought for it (`sizing::size`).
+    pub gpus: u32,
+    /// Self-hosted $/month of those GPUs at each price the GPU has: the catalog's rental tiers
+    /// (low, typical, high) and, with capex given, owned; the scenario's own price first as
+    /// `YOUR_PRICE` when it is none of them. Electricity is added as the sizing adds it.
+    pub self_hosted: Vec<(String, f64)>,
+    /// Each API's bill for the same tokens, cheapest first.
+    pub apis: Vec<ApiMonthly>,
+}
+
+/// One API's side of `TrafficVsApi`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiMonthly {
+    pub provider: String,
+    /// (input tokens × $/M input + output tokens × $/M output) per month.
+    pub usd_per_month: f64,
+    /// The daily volume (prompt + output tokens) from which self-hosting at the scenario's
+    /// price is cheaper: one replica's monthly cost ÷ the API's price per token-day, when one
+    /// replica under the utilization ceiling can carry that volume; `None` when even a full
+    /// replica costs more than the API would for its tokens (the API is cheaper at any volume).
+    pub break_even_tokens_per_day: Option<f64>,
+    pub as_of: String,
+}
+
+/// $/month for `input_tok_s` and `output_tok_s` at an API's list prices (730-hour month).
+pub fn api_usd_per_month(price: &ApiPrice, input_tok_s: f64, output_tok_s: f64) -> f64 {
+    (input_tok_s * price.usd_per_m_input + output_tok_s * price.usd_per_m_output) / 1e6
+        * 3600.0
+        * HOURS_PER_MONTH
+}
+
+/// The comparison for a configuration sized for the traffic (`sized`, from `sizing::size` of
+/// `scenario`'s unit) at `traffic_output_tok_s`; `None` without a price or with no API price for
+/// the model in the catalog.
+pub fn traffic_vs_api(
+    scenario: &Scenario,
+    sized: &crate::decide::sizing::Sized,
+    traffic_output_tok_s: f64,
+    rules: &crate::decide::sizing::SizingRules,
+    ownership: Option<&crate::model::economics::Ownership>,
+) -> Option<TrafficVsApi> {
+    let price = scenario.usd_per_gpu_hour?;
+    let mix = scenario.workload.input_mean / scenario.workload.output_mean.max(1e-9);
+    let input_tok_s = traffic_output_tok_s * mix;
+    let tokens_per_day = (input_tok_s + traffic_output_tok_s) * 86_400.0;
+    let s = sized.sizing;
+    let gpus = f64::from(s.gpus);
+    let energy_per_month = s.energy_usd_per_hour * HOURS_PER_MONTH;
+    let month_at =
+        |usd_per_gpu_hour: f64| gpus * usd_per_gpu_hour * HOURS_PER_MONTH + energy_per_month;
+    let gpu = &scenario.gpu;
+    let mut self_hosted = Vec::new();
+    if tier_of(gpu, price).is_none() {
+        self_hosted.push((YOUR_PRICE.to_string(), month_at(price)));
+    }
+    for tier in PriceTier::RENTAL.into_iter().chain([PriceTier::Owned]) {
+        if let Some(p) = tier.price_with(gpu, ownership) {
+            self_hosted.push((tier.id().to_string(), month_at(p)));
+        }
+    }
+    // One replica under the ceiling: its monthly cost and the tokens a day it can carry.
+    let replica_month = f64::from(s.gpus_per_replica) * price * HOURS_PER_MONTH;
+    let ceiling = rules.max_utilization.clamp(1e-3, 1.0);
+    let replica_tokens_per_day = sized.point.output_tok_s * ceiling * (1.0 + mix) * 86_400.0;
+    let mut apis: Vec<ApiMonthly> = crate::catalog::api_prices_for(&scenario.model.id)
+        .into_iter()
+        .map(|api| {
+            let per_token_day = api_usd_per_month(api, input_tok_s, traffic_output_tok_s)
+                / tokens_per_day.max(1e-9);
+            let volume = replica_month / per_token_day.max(1e-300);
+            ApiMonthly {
+                provider: api.provider.clone(),
+                usd_per_month: api_usd_per_month(api, input_tok_s, traffic_output_tok_s),
+                break_even_tokens_per_day: (volume <= replica_tokens_per_day).then_some(volume),
+                as_of: api.as_of.clone(),
+            }
+        })
+        .collect();
+    if apis.is_empty() {
+        return None;
+    }
+    apis.sort_by(|a, b| a.usd_per_month.total_cmp(&b.usd_per_month));
+    Some(TrafficVsApi {
+        tokens_per_day,
+        gpus: s.gpus,
+        self_hosted,
+        apis,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -363,5 +460,59 @@ mod tests {
         let point = evaluate(&scenario);
         assert!(point.output_tok_s > 0.0);
         assert_eq!(PointCost::new(&scenario, &point, 3.0, None), None);
+    }
+
+    /// Issue 26 §9: for a typed traffic, each side's $/month, the API's bill linear in the
+    /// tokens, the break-even volume below one replica's capacity where it exists, and the
+    /// self-hosted bill at every tier the GPU has.
+    #[test]
+    fn self_hosting_against_apis_for_the_traffic() {
+        use crate::decide::sizing::{size, unit_of, Check, SizingRules};
+        let scenario = Scenario::default_scenario().expect("default");
+        let unit = unit_of(&scenario).expect("unit");
+        let rules = SizingRules::default();
+        let traffic = 2110.0; // 10 req/s of 211 output tokens
+        let sized = size(&unit, traffic, None, &rules, Check::Analytic).expect("sized");
+        let cmp = traffic_vs_api(&unit, &sized, traffic, &rules, None)
+            .expect("API prices for Llama 3.1 70B");
+        let mix = 1155.0 / 211.0;
+        assert!(
+            (cmp.tokens_per_day - traffic * (1.0 + mix) * 86_400.0).abs()
+                < 1e-6 * cmp.tokens_per_day
+        );
+        assert_eq!(cmp.gpus, sized.sizing.gpus);
+        let typical = cmp
+            .self_hosted
+            .iter()
+            .find(|(t, _)| t == "typical")
+            .expect("typical tier");
+        let month = sized.sizing.usd_per_month.expect("priced");
+        assert!(
+            (typical.1 - month).abs() < 1e-6 * month,
+            "the default price is the typical tier"
+        );
+        for api in &cmp.apis {
+            let doubled = traffic_vs_api(&unit, &sized, 2.0 * traffic, &rules, None)
+                .expect("again")
+                .apis
+                .into_iter()
+                .find(|a| a.provider == api.provider)
+                .expect("same provider");
+            assert!(
+                (doubled.usd_per_month - 2.0 * api.usd_per_month).abs() < 1e-6 * api.usd_per_month
+            );
+            if let Some(v) = api.break_even_tokens_per_day {
+                // At the break-even volume the API's bill equals one replica's.
+                let per_token_day = api.usd_per_month / cmp.tokens_per_day;
+                let replica = f64::from(sized.sizing.gpus_per_replica)
+                    * scenario.usd_per_gpu_hour.expect("priced")
+                    * HOURS_PER_MONTH;
+                assert!((v * per_token_day - replica).abs() < 1e-6 * replica);
+            }
+        }
+        assert!(cmp
+            .apis
+            .windows(2)
+            .all(|w| w[0].usd_per_month <= w[1].usd_per_month));
     }
 }

@@ -73,20 +73,38 @@ pub struct ScenarioDecision {
     /// This configuration sized for the traffic (`sizing::size_configuration`, the one sizing
     /// function): `None` without a traffic level, else the deployment or why there is none.
     pub sized: Option<Result<Sized, String>>,
+    /// With an SLO: the most requests/s this configuration serves with the SLO's percentile of
+    /// requests meeting both bounds (`decide::goodput`, simulated).
+    pub goodput: Option<crate::decide::goodput::Goodput>,
+    /// With an SLO and a traffic: the share of requests meeting it at that traffic, each
+    /// replica its share of Poisson arrivals (simulated).
+    pub attainment_at_traffic: Option<f64>,
 }
 
 pub fn decide(scenario: &Scenario, demand: Demand) -> ScenarioDecision {
     let slo = demand.slo;
     let sweep = slo.as_ref().map(|slo| slo_sweep(scenario, slo));
     let capacity = capacity_point(scenario, sweep.as_ref());
-    let sized = demand
-        .traffic_output_tok_s(scenario.workload.input_mean, scenario.workload.output_mean)
-        .map(|traffic| size_configuration(scenario, traffic, slo.as_ref(), &demand.rules));
+    let traffic =
+        demand.traffic_output_tok_s(scenario.workload.input_mean, scenario.workload.output_mean);
+    let sized =
+        traffic.map(|traffic| size_configuration(scenario, traffic, slo.as_ref(), &demand.rules));
+    let goodput = slo
+        .as_ref()
+        .and_then(|slo| crate::decide::goodput::configuration_goodput(scenario, slo));
+    let attainment_at_traffic = match (&slo, traffic) {
+        (Some(slo), Some(traffic)) => {
+            crate::decide::goodput::configuration_attainment(scenario, slo, traffic)
+        }
+        _ => None,
+    };
     ScenarioDecision {
         slo,
         sweep,
         capacity,
         sized,
+        goodput,
+        attainment_at_traffic,
     }
 }
 

@@ -336,6 +336,33 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
             "the simulator could not run this scenario",
         )),
     }
+    // Goodput, named as vLLM names its objectives (issue 26 §8, `decide::goodput`).
+    if let Some(slo) = &slo {
+        if let Some(goodput) = crate::decide::goodput::configuration_goodput(scenario, slo) {
+            rows.push(row(
+                "Max req/s under the SLO (simulated goodput)",
+                &goodput.sentence(slo),
+            ));
+        }
+        let attainment = traffic_req_s(view).and_then(|req_s| {
+            crate::decide::goodput::configuration_attainment(
+                scenario,
+                slo,
+                req_s * scenario.input.output_len,
+            )
+        });
+        if let Some(attainment) = attainment {
+            rows.push(row(
+                "SLO attainment at the traffic (simulated)",
+                &format!(
+                    "{:.1} % of requests meet ttft_ms ≤ {} and tpot_ms ≤ {}",
+                    attainment * 100.0,
+                    format_number(slo.ttft_ms),
+                    format_number(slo.tpot_ms)
+                ),
+            ));
+        }
+    }
     if let Some(req_s) = traffic_req_s(view) {
         let traffic_tok_s = req_s * scenario.input.output_len;
         let rules = SizingRules::of(decision);
@@ -614,8 +641,70 @@ fn api_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
         "<section><h2>Against API prices</h2><p class=\"meta\">Self-hosted at full load: {} per \
          million tokens at this workload's input:output mix.</p><table class=\"api\"><thead><tr>\
          <th>Provider</th><th>$/M in / out</th><th>$/M at this mix</th><th>Self-hosting is cheaper</th>\
-         <th>Source (as of)</th></tr></thead><tbody>{rows}</tbody></table></section>",
-        format_usd(cost.at_capacity().usd_per_m_blended)
+         <th>Source (as of)</th></tr></thead><tbody>{rows}</tbody></table>{}</section>",
+        format_usd(cost.at_capacity().usd_per_m_blended),
+        traffic_vs_api_html(scenario, view)
+    )
+}
+
+/// Self-hosting against each API for the typed traffic (issue 26 §9), as the page's Self-host
+/// or API panel shows it: $/month on each side, the break-even volume in tokens/day.
+fn traffic_vs_api_html(scenario: &Scenario, view: &ViewState) -> String {
+    let decision = &view.decision;
+    let Some(req_s) = traffic_req_s(view) else {
+        return String::new();
+    };
+    let traffic = req_s * scenario.input.output_len;
+    let rules = SizingRules::of(decision);
+    let slo = SloSettings::try_from(decision.slo_input())
+        .ok()
+        .and_then(|s| s.slo);
+    let Ok(sized) = size_configuration(scenario, traffic, slo.as_ref(), &rules) else {
+        return String::new();
+    };
+    let Some(cmp) = crate::decide::pricing::traffic_vs_api(
+        scenario,
+        &sized,
+        traffic,
+        &rules,
+        decision.ownership().as_ref(),
+    ) else {
+        return String::new();
+    };
+    let own = sized.sizing.usd_per_month.unwrap_or(f64::INFINITY);
+    let rows: String = cmp
+        .apis
+        .iter()
+        .map(|api| {
+            format!(
+                "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&api.provider),
+                usd_amount(api.usd_per_month),
+                api.break_even_tokens_per_day.map_or_else(
+                    || "never (the API is cheaper)".to_string(),
+                    |v| format!("{} tokens/day", format_number(v))
+                ),
+                if own <= api.usd_per_month {
+                    "self-hosting"
+                } else {
+                    "API"
+                }
+            )
+        })
+        .collect();
+    let tiers = cmp
+        .self_hosted
+        .iter()
+        .map(|(tier, usd)| format!("{} {}", escape(tier), usd_amount(*usd)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "<h3>For the traffic: {} tokens/day</h3><p class=\"meta\">Self-hosted on the {} GPUs \
+         sized above: {tiers} per month.</p><table class=\"api\"><thead><tr><th>Provider</th>\
+         <th>API $/month</th><th>Self-hosting cheaper from</th><th>At this traffic</th></tr>\
+         </thead><tbody>{rows}</tbody></table>",
+        format_number(cmp.tokens_per_day),
+        cmp.gpus
     )
 }
 

@@ -684,6 +684,18 @@ test('one-1. a saturated headline takes the simulator\'s TTFT and says so; the C
   undefined, 30_000);
   const util = Number((await metricText(page, 'traffic_utilization_pct')).replace(/[^\d.]/g, ''));
   assert.ok(util <= 80, `utilization ${util} % within the ceiling`);
+  assert.match(await page.locator('#sizing-range').textContent(), /GPUs.*within the ±\d+ % expected throughput error \((modeled|calibrated)\)/);
+  // With an SLO, the Targets panel shows the simulated goodput and the attainment at the
+  // traffic (issue 26 §8), and Compare a goodput column.
+  await page.locator('#slo-ttft-ms').fill('3000');
+  await page.locator('#slo-tpot-ms').fill('100');
+  await waitUntil(page, 'the goodput', () =>
+    /\d/.test(document.querySelector('[data-metric="goodput_req_s"]')?.textContent ?? ''),
+  undefined, 30_000);
+  assert.match(await metricText(page, 'slo_attainment_pct'), /^\d+(\.\d)?$/);
+  await waitUntil(page, 'the Compare goodput cell', () =>
+    /\d/.test(document.querySelector('#compare-table [data-col="goodput_req_s"]')?.textContent ?? ''),
+  undefined, 30_000);
 });
 
 test('i. no network request while using the decision tools', async (t) => {

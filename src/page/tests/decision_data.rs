@@ -136,3 +136,50 @@ fn the_miss_label_names_the_percentile_as_typed() {
     assert_eq!(slo_miss_label(&tail(90.0)), "misses P90 SLO");
     assert_eq!(slo_miss_label(&tail(99.9)), "misses P99.9 SLO");
 }
+
+/// Issue 26 §1 and §8: with an SLO and a traffic the decision holds the one sizing's answer, the
+/// simulated goodput of the configuration and its SLO attainment at the traffic; the sizing
+/// stays within the plan's ceiling and the attainment at a traffic the sizing carries meets
+/// the percentile's goal on the sized deployment's replicas.
+#[test]
+fn with_an_slo_and_a_traffic_the_decision_sizes_and_carries_goodput() {
+    use crate::scenario::{DecisionInput, TrafficUnit};
+    let scenario = Scenario::try_from(ScenarioInput {
+        model: "llama-3.1-8b".into(),
+        gpu_count: 2.0,
+        ..ScenarioInput::default()
+    })
+    .expect("valid");
+    let decision_input = DecisionInput {
+        traffic: Some(5.0),
+        traffic_unit: TrafficUnit::RequestsPerS,
+        ..DecisionInput::default()
+    };
+    let tight = slo(1500.0, 50.0);
+    let decision = decide(&scenario, Demand::of(&decision_input, Some(tight)));
+    let sized = decision
+        .sized
+        .expect("a traffic is set")
+        .expect("the configuration carries it");
+    assert!(sized.sizing.utilization <= 0.8 + 1e-9);
+    assert_eq!(sized.method, "simulated");
+    let goodput = decision.goodput.expect("an SLO is set");
+    assert!(
+        goodput.max_req_s > 0.0 && goodput.target == 0.9,
+        "{goodput:?}"
+    );
+    assert_eq!(goodput.replicas, scenario.replicas);
+    let attainment = decision.attainment_at_traffic.expect("SLO and traffic");
+    assert!((0.0..=1.0).contains(&attainment));
+    // Below the goodput rate the attainment meets the goal.
+    if 5.0 < goodput.max_req_s {
+        assert!(
+            attainment >= 0.9,
+            "{attainment} at 5 req/s, goodput {goodput:?}"
+        );
+    }
+    // Without an SLO there is no goodput.
+    let none = decide(&scenario, Demand::of(&decision_input, None));
+    assert_eq!(none.goodput, None);
+    assert_eq!(none.attainment_at_traffic, None);
+}

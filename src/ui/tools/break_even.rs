@@ -23,6 +23,71 @@ pub const BREAK_EVEN_NO_PRICE_ID: &str = "break-even-no-price";
 pub struct BreakEvenPanelProps {
     pub view: View,
     pub decisions: UseReducerHandle<DecisionState>,
+    /// The decision data: the configuration sized for the traffic (`sizing::size`).
+    pub data: crate::page::decision_data::DecisionData,
+}
+
+/// Self-hosting against each API for the typed traffic (issue 26 §9): $/month on each side
+/// and the daily volume from which self-hosting is cheaper.
+fn for_the_traffic(props: &BreakEvenPanelProps) -> Html {
+    let d = &*props.decisions;
+    let scenario = &props.view.scenario;
+    let w = &scenario.workload;
+    let Some(traffic) = d
+        .traffic_req_s(w.input_mean, w.output_mean)
+        .map(|r| r * w.output_mean)
+        .filter(|t| *t > 0.0)
+    else {
+        return html! { <p class="muted" id="traffic-vs-api-none">{ "Enter a traffic volume under Targets to compare monthly bills for it." }</p> };
+    };
+    let Some(Ok(sized)) = props.data.current.sized.as_ref() else {
+        return Html::default();
+    };
+    let rules = crate::decide::sizing::SizingRules::of(&d.input);
+    let Some(cmp) = crate::decide::pricing::traffic_vs_api(
+        scenario,
+        sized,
+        traffic,
+        &rules,
+        d.input.ownership().as_ref(),
+    ) else {
+        return Html::default();
+    };
+    let grouped = |v: f64| crate::ui::widgets::metric::group_thousands(&format!("{v:.0}"));
+    let self_line = cmp
+        .self_hosted
+        .iter()
+        .map(|(tier, usd)| format!("{tier} {}", crate::present::report::usd_amount(*usd)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    // At the scenario's own price, as the break-even volume is.
+    let own = sized.sizing.usd_per_month.unwrap_or(f64::INFINITY);
+    html! {
+        <div id="traffic-vs-api">
+            <h3>{ format!("For your traffic: {} tokens/day", grouped(cmp.tokens_per_day)) }</h3>
+            <p class="hint" id="traffic-self-hosted">{ format!("Self-hosted on the {} GPUs the Cost panel sizes: {self_line} per month.", cmp.gpus) }</p>
+            <div class="table-scroll">
+                <table class="data-table" id="traffic-vs-api-table">
+                    <thead><tr>
+                        <th scope="col">{ "Provider" }</th>
+                        <th scope="col">{ "API $/month" }</th>
+                        <th scope="col">{ "Self-hosting cheaper from" }</th>
+                        <th scope="col">{ "At your traffic" }</th>
+                    </tr></thead>
+                    <tbody>
+                        { for cmp.apis.iter().map(|api| html! {
+                            <tr>
+                                <th scope="row">{ api.provider.clone() }</th>
+                                <td data-col="api_usd_per_month">{ crate::present::report::usd_amount(api.usd_per_month) }</td>
+                                <td data-col="break_even_tokens_per_day">{ api.break_even_tokens_per_day.map_or_else(|| "never (the API is cheaper)".to_string(), |v| format!("{} tokens/day", grouped(v))) }</td>
+                                <td>{ if own <= api.usd_per_month { "self-hosting" } else { "API" } }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+        </div>
+    }
 }
 
 pub fn break_even_panel(props: &BreakEvenPanelProps) -> Html {
@@ -96,6 +161,7 @@ pub fn break_even_panel(props: &BreakEvenPanelProps) -> Html {
                         </tbody>
                     </table>
                 </div>
+                { for_the_traffic(props) }
             }
         </section>
     }

@@ -36,6 +36,8 @@ struct RowNumbers {
     sized: Option<(u32, Option<f64>)>,
     /// "$2.65 (catalog typical, as of 2026-05)", "$3.125 (your price)", or "—".
     price: String,
+    /// Max req/s under the SLO (simulated goodput); `None` without an SLO.
+    goodput_req_s: Option<f64>,
 }
 
 fn row_numbers(
@@ -62,12 +64,14 @@ fn row_numbers(
         .as_ref()
         .and_then(|sized| sized.as_ref().ok())
         .map(|s| (s.sizing.gpus, s.sizing.usd_per_month));
+    let goodput_req_s = decision.goodput.map(|g| g.max_req_s);
     Ok(RowNumbers {
         per_gpu: at.output_tok_s / f64::from(at.gpus.max(1)),
         per_user: at.tok_s_per_user,
         usd_per_m_output: cost.map(|c| c.usd_per_m_output),
         usd_per_m_blended: cost.map(|c| c.usd_per_m_blended),
         sized,
+        goodput_req_s,
         price: scenario.usd_per_gpu_hour.map_or_else(
             || "—".to_string(),
             |p| {
@@ -115,10 +119,11 @@ fn cells(numbers: &Result<RowNumbers, String>) -> Html {
                 <td data-col="usd_per_m_blended">{ usd_or_dash(n.usd_per_m_blended) }</td>
                 <td data-col="gpus_needed">{ gpus }</td>
                 <td data-col="usd_per_month">{ month }</td>
+                <td data-col="goodput_req_s">{ n.goodput_req_s.map_or_else(|| "–".to_string(), grouped) }</td>
                 <td data-col="price">{ n.price.clone() }</td>
             </> }
         }
-        Err(why) => html! { <td colspan="7" class="muted">{ why.clone() }</td> },
+        Err(why) => html! { <td colspan="8" class="muted">{ why.clone() }</td> },
     }
 }
 
@@ -136,6 +141,7 @@ fn table_csv(
         "usd_per_m_blended",
         "gpus_needed",
         "usd_per_month",
+        "goodput_req_s",
         "usd_per_gpu_hour_source",
         "note",
     ]
@@ -153,12 +159,15 @@ fn table_csv(
                 .map(|(gpus, _)| gpus.to_string())
                 .unwrap_or_default(),
             money(n.sized.and_then(|(_, month)| month)),
+            n.goodput_req_s
+                .map(|g| format!("{g:.2}"))
+                .unwrap_or_default(),
             n.price.clone(),
             String::new(),
         ],
         Err(why) => {
             let mut cells = vec![name.to_string()];
-            cells.extend(std::iter::repeat_n(String::new(), 7));
+            cells.extend(std::iter::repeat_n(String::new(), 8));
             cells.push(why.clone());
             cells
         }
@@ -269,6 +278,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
                         { head("col-cmp-usd-blend", "$/M blended", "", "(r × input + decode-share output price) ÷ (r + 1) at the chosen blend ratio, at full utilization.".into()) }
                         { head("col-cmp-gpus", "GPUs", "for the traffic", "ceil(traffic output tok/s ÷ one replica's output tok/s) × GPUs per replica; traffic from the Targets panel with each scenario's own lengths.".into()) }
                         { head("col-cmp-month", "$/month", "", "GPUs for the traffic × ($/GPU-hour + electricity when on) × 730 hours.".into()) }
+                        { head("col-cmp-goodput", "Goodput", "req/s", "With an SLO: the most requests/s the scenario serves with the SLO's percentile of requests meeting ttft_ms and tpot_ms, in the simulator (vLLM's request goodput, DistServe's max rate at the attainment goal).".into()) }
                         { head("col-cmp-price", "Price", "$/GPU-hour", "The scenario's price per GPU-hour and where it comes from: a catalog tier and the date of its quotes, owned hardware, or your price.".into()) }
                         <th scope="col"><span class="visually-hidden">{ "Actions" }</span></th>
                     </tr></thead>

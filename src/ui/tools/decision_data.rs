@@ -28,6 +28,8 @@ pub fn use_decision_data(
                     sweep: None,
                     capacity: None,
                     sized: None,
+                    goodput: None,
+                    attainment_at_traffic: None,
                 },
             })
         },

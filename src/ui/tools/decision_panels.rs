@@ -60,7 +60,7 @@ pub fn decision_panels(props: &DecisionPanelsProps) -> Html {
             <div class="decision-grid">
                 { targets_panel(&TargetsPanelProps { view: view.clone(), decisions: props.decisions.clone(), data: props.data.clone() }) }
                 { cost_panel(&CostPanelProps { view: view.clone(), decisions: props.decisions.clone(), data: props.data.clone(), on_edit: props.on_edit.clone() }) }
-                { break_even_panel(&BreakEvenPanelProps { view, decisions: props.decisions.clone() }) }
+                { break_even_panel(&BreakEvenPanelProps { view, decisions: props.decisions.clone(), data: props.data.clone() }) }
                 <ComparePanel latest={latest.clone()} decisions={props.decisions.clone()} data={props.data.clone()} pins={props.state.pins.clone()} />
                 <PlanPanel latest={latest.clone()} decisions={props.decisions.clone()} key_scenario={key.clone()} />
                 <LeaderboardPanel latest={latest.clone()} decisions={props.decisions.clone()} key_scenario={key.clone()} />

@@ -125,6 +125,17 @@ pub fn targets_panel(props: &TargetsPanelProps) -> Html {
                     <p class="notice" id="slo-unmet" role="status">{ format!("No batch size meets {} on this configuration. Loosen a target, or run the plan below to search other GPUs and precisions.", decision.slo.as_ref().map(slo_text).unwrap_or_default()) }</p>
                 },
             } }
+            if let (Some(slo), Some(goodput)) = (decision.slo, decision.goodput) {
+                <h3>{ "Goodput (simulated)" }</h3>
+                <div class="metrics">
+                    <Metric name="goodput_req_s" label="Max req/s under the SLO" primary=true value={format_number(goodput.max_req_s)} unit="req/s"
+                        definition={format!("The highest Poisson request rate at which {:.0} % of requests meet ttft_ms ≤ {} and tpot_ms ≤ {} in the simulator (DistServe's goodput; vLLM's bench serve --goodput ttft:… tpot:…), all {} replicas sharing the load.", goodput.target * 100.0, format_number(slo.ttft_ms), format_number(slo.tpot_ms), goodput.replicas)} />
+                    if let Some(attainment) = decision.attainment_at_traffic {
+                        <Metric name="slo_attainment_pct" label="SLO attainment at the traffic" value={format!("{:.1}", attainment * 100.0)} unit="%"
+                            definition="Share of requests meeting both targets (ttft_ms and tpot_ms) when this configuration serves the traffic above, each replica its share of Poisson arrivals, in the simulator." />
+                    }
+                </div>
+            }
             if let Some(verdict) = verdict {
                 <div class="metrics">
                     <Metric name="current_ttft_ms_tail" label={format!("P{p} TTFT now")} value={format_number(current_tail.ttft_ms)} unit="ms"
