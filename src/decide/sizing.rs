@@ -202,6 +202,9 @@ pub struct Sized {
     /// GPUs and $/month within the expected error of the replica's throughput (issue 26 §7);
     /// `None` when no band covers the point's class.
     pub range: Option<SizingRange>,
+    /// How an automatic TP was chosen for this sizing (issue 26 §2: "auto chose TP 2: the
+    /// cheapest meeting …"); `None` when the TP was typed (or the scenario is disaggregated).
+    pub layout: Option<String>,
 }
 
 /// What a sizing could be if a replica serves as much more or less than modeled as the page's
@@ -380,6 +383,7 @@ pub fn size(
     };
     let sized = |sizing: Sizing, at_traffic: Option<SimulatedTail>| Sized {
         range: range(unit, &point, traffic_output_tok_s, rules, &sizing),
+        layout: None,
         point: point.clone(),
         ttft_ms,
         tpot_ms,
@@ -429,12 +433,94 @@ pub fn size_configuration(
     slo: Option<&Slo>,
     rules: &SizingRules,
 ) -> Result<Sized, String> {
-    let unit = unit_of(scenario)?;
     let check = match slo {
         Some(_) => Check::Simulated,
         None => Check::Analytic,
     };
-    size(&unit, traffic_output_tok_s, slo, rules, check)
+    let auto = scenario.input.tp.is_none() && scenario.pools.is_none();
+    if let (true, Some(slo)) = (auto, slo) {
+        if let Some((_, sized)) = auto_layout(scenario, traffic_output_tok_s, slo, rules, check) {
+            return Ok(sized);
+        }
+    }
+    let unit = unit_of(scenario)?;
+    let mut sized = size(&unit, traffic_output_tok_s, slo, rules, check)?;
+    if auto && scenario.pools.is_none() {
+        sized.layout = Some(format!(
+            "auto TP {}: the smallest TP that fits (set an SLO and the sizing chooses the layout by cost)",
+            unit.par.tp
+        ));
+    }
+    Ok(sized)
+}
+
+/// Tensor-parallel degrees "auto" chooses among for an SLO: one server's (`plan::TP_CHOICES`).
+const AUTO_TP: [u32; 4] = crate::decide::plan::TP_CHOICES;
+
+/// "Auto" TP for the question asked (issue 26 §2): with an SLO and a traffic, every TP of one
+/// server (dividing the GPUs per server) is sized (`size`, with `check`: the page's and the
+/// report's simulated check), and the cheapest deployment meeting the SLO wins (fewest GPUs
+/// without a price), as the plan ranks them; its one-replica unit and the sizing, whose
+/// `layout` names the choice and the others' costs ("auto chose TP 2: the cheapest meeting P90
+/// TTFT ≤ 500 ms and TPOT ≤ 40 ms for the traffic; TP 1: misses the SLO; …"). The default rule
+/// (the smallest TP that fits) sized a 70B model on H200 at TP 1, 94 GPUs, where TP 2 needs 12.
+/// `None` when no TP meets the SLO (the caller's own sizing then says why).
+pub fn auto_layout(
+    scenario: &Scenario,
+    traffic_output_tok_s: f64,
+    slo: &Slo,
+    rules: &SizingRules,
+    check: Check,
+) -> Option<(Scenario, Sized)> {
+    let pp = scenario.par.pp.max(1);
+    let mut best: Option<(f64, u32, u32, Scenario, Sized)> = None;
+    let mut others = Vec::new();
+    for tp in AUTO_TP
+        .into_iter()
+        .filter(|tp| *tp <= rules.gpus_per_node && rules.gpus_per_node.is_multiple_of(*tp))
+    {
+        let input = ScenarioInput {
+            tp: Some(f64::from(tp)),
+            gpu_count: f64::from(tp * pp),
+            concurrency: 1.0,
+            ..scenario.input.clone()
+        };
+        let Ok(unit) = Scenario::try_from(input) else {
+            others.push(format!("TP {tp}: does not fit"));
+            continue;
+        };
+        match size(&unit, traffic_output_tok_s, Some(slo), rules, check) {
+            Ok(sized) => {
+                let gpus = sized.sizing.gpus;
+                let key = sized.sizing.usd_per_month.unwrap_or(f64::from(gpus));
+                others.push(format!(
+                    "TP {tp}: {gpus} GPUs{}",
+                    sized
+                        .sizing
+                        .usd_per_month
+                        .map(|usd| format!(", {}/month", crate::present::report::usd_amount(usd)))
+                        .unwrap_or_default()
+                ));
+                let better = best
+                    .as_ref()
+                    .is_none_or(|(k, g, _, _, _)| key < *k || (key == *k && gpus < *g));
+                if better {
+                    best = Some((key, gpus, tp, unit, sized));
+                }
+            }
+            Err(_) => others.push(format!("TP {tp}: misses the SLO")),
+        }
+    }
+    let (_, _, tp, unit, mut sized) = best?;
+    sized.layout = Some(format!(
+        "auto chose TP {tp}: the cheapest meeting P{} TTFT ≤ {} ms and TPOT ≤ {} ms for the traffic ({} tails; {})",
+        slo.percentile,
+        slo.ttft_ms,
+        slo.tpot_ms,
+        sized.method,
+        others.join("; ")
+    ));
+    Some((unit, sized))
 }
 
 /// The rules and the check a sizing was done under, in one sentence for every surface: "Sized

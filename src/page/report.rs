@@ -389,6 +389,11 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
                         sized.point.concurrency,
                         rules_sentence(&rules, &sized),
                         sized
+                            .layout
+                            .as_ref()
+                            .map(|l| format!(" {l}."))
+                            .unwrap_or_default()
+                            + &sized
                             .range
                             .map(|r| format!(" Range: {}.", r.sentence()))
                             .unwrap_or_default()

@@ -372,6 +372,9 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
                             definition="The monthly bill ÷ the output tokens the traffic actually generates, per million." />
                     </div>
                     <p class="hint" id="sizing-rules">{ crate::decide::sizing::rules_sentence(&rules, sized) }</p>
+                    if let Some(layout) = &sized.layout {
+                        <p class="hint" id="sizing-layout">{ format!("{layout}.") }</p>
+                    }
                     if let Some(range) = &sized.range {
                         <p class="hint" id="sizing-range">{ format!("Range: {}.", range.sentence()) }</p>
                     }
