@@ -12,7 +12,7 @@ use super::Outcome;
 use crate::decide::leaderboard::{
     estimate_args, leaderboard, shell_line, Leaderboard, LeaderboardInput, LeaderboardRequest, Row,
 };
-use crate::present::report::{format_number, format_usd};
+use crate::present::report::format_number;
 use crate::scenario::fields::{
     CONCURRENCY, DECODE_EP, DECODE_GPUS, DECODE_TP, DP_ATTENTION, EP, GPU, GPUS, PP, PRECISION,
     PREFILL_EP, PREFILL_GPUS, PREFILL_TP, SERVING, SLO_TTFT_MS, TP, USD_PER_GPU_HOUR,
@@ -191,8 +191,7 @@ fn text(
             format_number(r.tok_s_per_user),
             format_number(r.tpot_ms),
             format_number(r.ttft_ms),
-            r.usd_per_m_output
-                .map_or_else(|| "no price".to_string(), format_usd),
+            r.usd_text(),
         ]));
     }
     if board.rows.iter().any(|r| r.pools.is_some()) {

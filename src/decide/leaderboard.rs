@@ -196,6 +196,9 @@ pub struct Row {
     pub usd_per_gpu_hour: Option<f64>,
     /// All-in $/M output tokens at this point (`model::cost`), `None` without a price.
     pub usd_per_m_output: Option<f64>,
+    /// Its range within the expected throughput error of the row's class (issue 26 §7,
+    /// `expected_error::Class::usd_per_m_range`), as (low, high).
+    pub usd_per_m_output_range: Option<(f64, f64)>,
     /// The scenario of the row at its concurrency: what `estimate` and the page's Load take.
     #[serde(skip)]
     pub input: ScenarioInput,
@@ -291,6 +294,22 @@ pub fn layout_name(par: Parallelism) -> String {
 }
 
 impl Row {
+    /// "$0.509 ($0.45–0.58)": the $/M and its range within the expected throughput error, or
+    /// "no price".
+    pub fn usd_text(&self) -> String {
+        use crate::present::report::format_usd;
+        match (self.usd_per_m_output, self.usd_per_m_output_range) {
+            (Some(usd), Some((low, high))) => format!(
+                "{} ({}–{})",
+                format_usd(usd),
+                format_usd(low),
+                format_usd(high).trim_start_matches('$')
+            ),
+            (Some(usd), None) => format_usd(usd),
+            (None, _) => "no price".to_string(),
+        }
+    }
+
     /// The serving mark of the table: `aggregated`, or the xPyD unit (`3P5D`).
     pub fn serving_mark(&self) -> String {
         match self.pools {
@@ -589,6 +608,9 @@ fn row(scenario: &Scenario, gpu: &Gpu, precision: Precision, point: &CurvePoint)
         ttft_ms: point.ttft_ms,
         usd_per_gpu_hour: scenario.usd_per_gpu_hour,
         usd_per_m_output: point.usd_per_m_output,
+        usd_per_m_output_range: point.usd_per_m_output.and_then(|usd| {
+            crate::model::expected_error::Class::at(scenario, point.regime).usd_per_m_range(usd)
+        }),
         input: ScenarioInput {
             concurrency: f64::from(point.concurrency),
             ..scenario.input.clone()

@@ -163,6 +163,24 @@ impl Class {
         }
     }
 
+    /// The class of a scenario at a curve point's regime (`pareto::CurvePoint::regime`).
+    pub fn at(scenario: &Scenario, regime: Regime) -> Class {
+        Class {
+            arch: scenario.model.arch,
+            vendor: Vendor::of(&scenario.gpu),
+            deployment: scenario.profile.deployment,
+            regime,
+        }
+    }
+
+    /// `$/M`'s range from this class's expected tok/s error `E`: `[$/M ÷ (1 + E), $/M ÷ (1 − E)]`
+    /// (a replica serving (1 ± E)× the modeled tokens for the same bill); `None` without a band
+    /// or when `E` reaches 100 %.
+    pub fn usd_per_m_range(&self, usd_per_m: f64) -> Option<(f64, f64)> {
+        let e = band(*self, Metric::OutputTokS)?.error_pct / 100.0;
+        (e < 1.0).then(|| (usd_per_m / (1.0 + e), usd_per_m / (1.0 - e)))
+    }
+
     /// `moe/nvidia/tuned/throughput-bound`.
     pub fn id(&self) -> String {
         format!(
@@ -523,5 +541,18 @@ mod tests {
             "{CSV_HEADER}\nmoe,amd,nowhere,tpot_ms,1,4,none,a b c d\n"
         ))
         .is_empty());
+    }
+
+    /// Issue 26 §7: a $/M's range brackets it, from the class's tok/s band.
+    #[test]
+    fn a_cost_range_brackets_the_cost() {
+        for class in Class::all() {
+            if let Some((low, high)) = class.usd_per_m_range(1.0) {
+                let e = band(class, Metric::OutputTokS).expect("band").error_pct / 100.0;
+                assert!(low < 1.0 && 1.0 < high, "{low} {high}");
+                assert!((low - 1.0 / (1.0 + e)).abs() < 1e-12);
+                assert!((high - 1.0 / (1.0 - e)).abs() < 1e-12);
+            }
+        }
     }
 }

@@ -263,8 +263,7 @@ pub fn configuration_label(row: &Row) -> String {
 
 /// "$0.736" or "no price".
 pub fn price_text(row: &Row) -> String {
-    row.usd_per_m_output
-        .map_or_else(|| "no price".to_string(), format_usd)
+    row.usd_text()
 }
 
 /// The chart's bars: the first `limit` rows in the table's order.
@@ -316,7 +315,7 @@ pub fn csv(board: &Leaderboard, order: &[usize], model: &str) -> String {
         "# servecost hardware leaderboard: {model} at {} (catalog typical prices)\n",
         board.target.text()
     );
-    out.push_str("rank,gpu,gpu_name,precision,quality_caveat,layout,serving,prefill_replicas,prefill_tp,decode_replicas,decode_tp,gpus,tp,pp,ep,dp_attention,concurrency,output_tok_s_per_gpu,tok_s_per_user,tpot_ms,ttft_ms,usd_per_gpu_hour,usd_per_m_output\n");
+    out.push_str("rank,gpu,gpu_name,precision,quality_caveat,layout,serving,prefill_replicas,prefill_tp,decode_replicas,decode_tp,gpus,tp,pp,ep,dp_attention,concurrency,output_tok_s_per_gpu,tok_s_per_user,tpot_ms,ttft_ms,usd_per_gpu_hour,usd_per_m_output,usd_per_m_output_low,usd_per_m_output_high\n");
     for &i in order {
         let Some(r) = board.rows.get(i) else {
             continue;
@@ -345,6 +344,8 @@ pub fn csv(board: &Leaderboard, order: &[usize], model: &str) -> String {
             format!("{}", r.ttft_ms),
             optional(r.usd_per_gpu_hour),
             optional(r.usd_per_m_output),
+            optional(r.usd_per_m_output_range.map(|(low, _)| low)),
+            optional(r.usd_per_m_output_range.map(|(_, high)| high)),
         ];
         out.push_str(&cells.join(","));
         out.push('\n');

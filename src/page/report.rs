@@ -581,7 +581,7 @@ fn leaderboard_section(scenario: &Scenario, view: &ViewState) -> String {
                 format_number(row.output_tok_s_per_gpu),
                 format_number(row.tok_s_per_user),
                 format_number(row.ttft_ms),
-                escape(&row.usd_per_m_output.map_or_else(|| "no price".into(), format_usd)),
+                escape(&row.usd_text()),
             )
         })
         .collect();
