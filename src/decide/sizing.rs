@@ -205,6 +205,9 @@ pub struct Sized {
     /// How an automatic TP was chosen for this sizing (issue 26 §2: "auto chose TP 2: the
     /// cheapest meeting …"); `None` when the TP was typed (or the scenario is disaggregated).
     pub layout: Option<String>,
+    /// The TP an automatic layout chose for the SLO (`auto_layout`), which the Cost panel
+    /// offers to show on the chart.
+    pub layout_tp: Option<u32>,
 }
 
 /// What a sizing could be if a replica serves as much more or less than modeled as the page's
@@ -384,6 +387,7 @@ pub fn size(
     let sized = |sizing: Sizing, at_traffic: Option<SimulatedTail>| Sized {
         range: range(unit, &point, traffic_output_tok_s, rules, &sizing),
         layout: None,
+        layout_tp: None,
         point: point.clone(),
         ttft_ms,
         tpot_ms,
@@ -512,6 +516,7 @@ pub fn auto_layout(
         }
     }
     let (_, _, tp, unit, mut sized) = best?;
+    sized.layout_tp = Some(tp);
     sized.layout = Some(format!(
         "auto chose TP {tp}: the cheapest meeting P{} TTFT ≤ {} ms and TPOT ≤ {} ms for the traffic ({} tails; {})",
         slo.percentile,
