@@ -196,7 +196,10 @@ fn auto_tp_chooses_the_cheapest_layout_meeting_the_slo() {
     let layout = sized.layout.clone().expect("auto says how it chose");
     assert!(layout.starts_with("auto chose TP "), "{layout}");
     let chosen = sized.layout_tp.expect("the chosen TP");
-    assert!(layout.starts_with(&format!("auto chose TP {chosen}:")), "{layout}");
+    assert!(
+        layout.starts_with(&format!("auto chose TP {chosen}:")),
+        "{layout}"
+    );
     println!("{layout}: {} GPUs", sized.sizing.gpus);
     // Each TP by hand: the auto choice is the cheapest of them (by the analytic sizing that
     // ranks them, then checked in the simulator).
