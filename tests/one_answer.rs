@@ -172,7 +172,7 @@ fn the_procurement_question_gets_one_answer_from_every_surface() {
         "{goodput}"
     );
     assert!(report.contains("SLO attainment at the traffic (simulated)"));
-    assert!(report.contains("For the traffic: ") && report.contains("tokens/day"));
+    assert!(report.contains("For the traffic, ") && report.contains("API $/month for the traffic"));
 }
 
 /// Issue 26 §2: with an SLO set, "auto" TP sizes the layout that meets it most cheaply and says

@@ -616,17 +616,39 @@ fn api_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
                 self-hosting cannot be compared with API prices.</p></section>"
             .into();
     };
-    let rows: String = cost
-        .break_even(&scenario.model.id)
+    // For the typed traffic (issue 26 §9): each API's $/month and the break-even volume, in the
+    // same table; the self-hosted bills above it.
+    let traffic = traffic_vs_api(scenario, view);
+    let own = traffic
+        .as_ref()
+        .and_then(|(sized, _)| sized.sizing.usd_per_month)
+        .unwrap_or(f64::INFINITY);
+    let all = cost.break_even(&scenario.model.id);
+    let more = all.len().saturating_sub(REPORT_API_ROWS);
+    let rows: String = all
         .iter()
+        .take(REPORT_API_ROWS)
         .map(|b| {
             let verdict = if b.break_even_utilization > 1.0 {
                 "never (API cheaper even at full load)".to_string()
             } else {
                 format!("above {} % utilization", format_number(b.break_even_utilization * 100.0))
             };
+            let for_traffic = traffic
+                .as_ref()
+                .and_then(|(_, cmp)| cmp.apis.iter().find(|a| a.provider == b.provider))
+                .map(|api| {
+                    format!(
+                        "<td>{}{}</td><td>{}</td>",
+                        usd_amount(api.usd_per_month),
+                        if own <= api.usd_per_month { " (more than self-hosting)" } else { "" },
+                        api.break_even_tokens_per_day
+                            .map_or_else(|| "never".to_string(), volume)
+                    )
+                })
+                .unwrap_or_default();
             format!(
-                "<tr><th scope=\"row\">{}</th><td>{} / {}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                "<tr><th scope=\"row\">{}</th><td>{} / {}</td><td>{}</td><td>{}</td>{for_traffic}<td>{}</td></tr>",
                 escape(&b.provider),
                 format_usd(b.api_usd_per_m_input),
                 format_usd(b.api_usd_per_m_output),
@@ -642,75 +664,77 @@ fn api_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
             escape(&scenario.model.name)
         );
     }
+    let (traffic_meta, traffic_heads) = match &traffic {
+        Some((_, cmp)) => (
+            format!(
+                " For the traffic, {}: self-hosted on the {} GPUs sized above, {} per month.",
+                volume(cmp.tokens_per_day),
+                cmp.gpus,
+                cmp.self_hosted
+                    .iter()
+                    .map(|(tier, usd)| format!("{} {}", escape(tier), usd_amount(*usd)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            "<th>API $/month for the traffic</th><th>Self-hosting cheaper from</th>",
+        ),
+        None => (String::new(), ""),
+    };
     format!(
         "<section><h2>Against API prices</h2><p class=\"meta\">Self-hosted at full load: {} per \
-         million tokens at this workload's input:output mix.</p><table class=\"api\"><thead><tr>\
+         million tokens at this workload's input:output mix.{traffic_meta}</p><table class=\"api\"><thead><tr>\
          <th>Provider</th><th>$/M in / out</th><th>$/M at this mix</th><th>Self-hosting is cheaper</th>\
-         <th>Source (as of)</th></tr></thead><tbody>{rows}</tbody></table>{}</section>",
+         {traffic_heads}<th>Source (as of)</th></tr></thead><tbody>{rows}</tbody></table>{}</section>",
         format_usd(cost.at_capacity().usd_per_m_blended),
-        traffic_vs_api_html(scenario, view)
+        if more > 0 {
+            format!(
+                "<p class=\"meta\">{more} dearer providers are left out here; the page's Self-host or \
+                 API panel lists them all.</p>"
+            )
+        } else {
+            String::new()
+        }
     )
 }
 
+/// API rows the report lists (cheapest first; the page's panel lists every one).
+pub const REPORT_API_ROWS: usize = 6;
+
+/// A daily token volume, short: "2.36 B tokens/day", "636 M tokens/day".
+fn volume(tokens_per_day: f64) -> String {
+    if tokens_per_day >= 1e9 {
+        format!("{:.2} B tokens/day", tokens_per_day / 1e9)
+    } else if tokens_per_day >= 1e6 {
+        format!("{:.0} M tokens/day", tokens_per_day / 1e6)
+    } else {
+        format!("{} tokens/day", format_number(tokens_per_day))
+    }
+}
+
 /// Self-hosting against each API for the typed traffic (issue 26 §9), as the page's Self-host
-/// or API panel shows it: $/month on each side, the break-even volume in tokens/day.
-fn traffic_vs_api_html(scenario: &Scenario, view: &ViewState) -> String {
+/// or API panel shows it: the one sizing of this configuration and the comparison.
+fn traffic_vs_api(
+    scenario: &Scenario,
+    view: &ViewState,
+) -> Option<(
+    crate::decide::sizing::Sized,
+    crate::decide::pricing::TrafficVsApi,
+)> {
     let decision = &view.decision;
-    let Some(req_s) = traffic_req_s(view) else {
-        return String::new();
-    };
-    let traffic = req_s * scenario.input.output_len;
+    let traffic = traffic_req_s(view)? * scenario.input.output_len;
     let rules = SizingRules::of(decision);
     let slo = SloSettings::try_from(decision.slo_input())
         .ok()
         .and_then(|s| s.slo);
-    let Ok(sized) = size_configuration(scenario, traffic, slo.as_ref(), &rules) else {
-        return String::new();
-    };
-    let Some(cmp) = crate::decide::pricing::traffic_vs_api(
+    let sized = size_configuration(scenario, traffic, slo.as_ref(), &rules).ok()?;
+    let cmp = crate::decide::pricing::traffic_vs_api(
         scenario,
         &sized,
         traffic,
         &rules,
         decision.ownership().as_ref(),
-    ) else {
-        return String::new();
-    };
-    let own = sized.sizing.usd_per_month.unwrap_or(f64::INFINITY);
-    let rows: String = cmp
-        .apis
-        .iter()
-        .map(|api| {
-            format!(
-                "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&api.provider),
-                usd_amount(api.usd_per_month),
-                api.break_even_tokens_per_day.map_or_else(
-                    || "never (the API is cheaper)".to_string(),
-                    |v| format!("{} tokens/day", format_number(v))
-                ),
-                if own <= api.usd_per_month {
-                    "self-hosting"
-                } else {
-                    "API"
-                }
-            )
-        })
-        .collect();
-    let tiers = cmp
-        .self_hosted
-        .iter()
-        .map(|(tier, usd)| format!("{} {}", escape(tier), usd_amount(*usd)))
-        .collect::<Vec<_>>()
-        .join(", ");
-    format!(
-        "<h3>For the traffic: {} tokens/day</h3><p class=\"meta\">Self-hosted on the {} GPUs \
-         sized above: {tiers} per month.</p><table class=\"api\"><thead><tr><th>Provider</th>\
-         <th>API $/month</th><th>Self-hosting cheaper from</th><th>At this traffic</th></tr>\
-         </thead><tbody>{rows}</tbody></table>",
-        format_number(cmp.tokens_per_day),
-        cmp.gpus
-    )
+    )?;
+    Some((sized, cmp))
 }
 
 /// An API price's source as a short link and its date (the catalog row it came from).
@@ -728,14 +752,22 @@ fn api_source(price: &crate::model::economics::BreakEven) -> String {
     format!("<a href=\"{}\">{}</a>{date}", escape(url), escape(host))
 }
 
+/// The inputs that differ from servecost's defaults, by group, and how many are at their
+/// defaults (issue 28 §2: the report lists what was chosen, not 80 values many of them "auto";
+/// the link in the header reopens every one).
 fn inputs_section(view: &ViewState) -> String {
     let inputs = view.inputs();
+    let defaults = crate::scenario::fields::Inputs::default();
+    let differs = |field: &&crate::scenario::fields::Field| {
+        !field.derived && field.get(&inputs) != field.get(&defaults)
+    };
+    let at_default = FIELDS.iter().filter(|f| !f.derived && !differs(f)).count();
     let groups: String = Group::ALL
         .iter()
         .map(|group| {
             let rows: String = FIELDS
                 .iter()
-                .filter(|f| f.group == *group && !f.derived)
+                .filter(|f| f.group == *group && differs(f))
                 .map(|field| {
                     let value = field.get(&inputs);
                     let value = if value.is_empty() {
@@ -755,10 +787,17 @@ fn inputs_section(view: &ViewState) -> String {
                     )
                 })
                 .collect();
+            if rows.is_empty() {
+                return String::new();
+            }
             format!("<h3>{}</h3><dl>{rows}</dl>", escape(group.title()))
         })
         .collect();
-    format!("<section class=\"inputs\"><h2>Every input</h2>{groups}</section>")
+    format!(
+        "<section class=\"inputs\"><h2>Every input that differs from the defaults</h2>{groups}\
+         <p class=\"meta\">The other {at_default} inputs are at servecost's defaults; the link \
+         at the top reopens this view with every one of them.</p></section>"
+    )
 }
 
 fn assumptions_section(scenario: &Scenario, point: &OperatingPoint) -> String {

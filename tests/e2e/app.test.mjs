@@ -580,7 +580,9 @@ test('lb-1. the hardware leaderboard ranks once in view, sorts and loads a row',
   const firstUnpriced = prices.indexOf('no price');
   assert.ok(firstUnpriced > 0, `priced rows first, then unpriced: ${prices}`);
   assert.ok(prices.slice(firstUnpriced).every((p) => p === 'no price'), `unpriced last: ${prices}`);
-  const dollars = prices.slice(0, firstUnpriced).map((p) => Number(p.replace(/[$,]/g, '')));
+  // "$0.509 ($0.454–0.579)": the $/M, then its range within the expected error (issue 26 §7).
+  assert.ok(prices.slice(0, firstUnpriced).every((p) => /^\$[\d.,]+ \(\$[\d.,]+–[\d.,]+\)$/.test(p)), `each $/M with its range: ${prices}`);
+  const dollars = prices.slice(0, firstUnpriced).map((p) => parseFloat(p.replace(/[$,]/g, '')));
   assert.ok(dollars.every((d, i) => i === 0 || dollars[i - 1] <= d), `cheapest first: ${dollars}`);
   await page.locator('#leaderboard-sort-tok-s-gpu').click();
   assert.equal(await page.locator('#leaderboard-sort-tok-s-gpu').locator('xpath=..').getAttribute('aria-sort'), 'descending');

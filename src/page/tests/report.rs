@@ -57,13 +57,24 @@ fn the_report_is_self_contained_and_holds_every_section_and_input() {
     ] {
         assert!(html.contains(section), "missing {section:?}");
     }
+    // Every input that differs from the defaults is listed by its label; the rest are counted.
+    let defaults = crate::scenario::fields::Inputs::default();
+    let inputs = crate::share::decode(query).0.inputs();
+    let mut at_default = 0;
     for field in FIELDS.iter().filter(|f| !f.derived) {
-        assert!(
-            html.contains(&escape(field.label)),
-            "input {} missing",
-            field.key
-        );
+        if field.get(&inputs) == field.get(&defaults) {
+            at_default += 1;
+        } else {
+            assert!(
+                html.contains(&escape(field.label)),
+                "input {} missing",
+                field.key
+            );
+        }
     }
+    assert!(html.contains(&format!(
+        "The other {at_default} inputs are at servecost's defaults"
+    )));
     // An empty price is the catalog's typical tier, named with its date.
     assert!(html.contains("$2.65 (catalog typical, as of 2026-05)"));
     assert!(!html.contains("your price"));
