@@ -86,6 +86,7 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
         tok_s_per_user: decision.tok_s_per_user,
         slo_tpot_ms: decision.slo_tpot_ms,
         ttft_ceiling_ms: decision.ttft_ceiling_ms,
+        ttft_percentile: Some(decision.slo_percentile),
         gpus_allowed: decision.gpus_allowed.unwrap_or_default(),
         all_layouts: flags.has(ALL_LAYOUTS),
     }) {
@@ -114,16 +115,24 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
         ..outcome
     };
     if flags.has("--json") {
-        return with_notes(json(&board, &command, request.ttft_ceiling_ms));
+        return with_notes(json(
+            &board,
+            &command,
+            (request.ttft_ceiling_ms, request.ttft_percentile),
+        ));
     }
-    with_notes(Outcome::ok(text(&board, &command, request.ttft_ceiling_ms)))
+    with_notes(Outcome::ok(text(
+        &board,
+        &command,
+        (request.ttft_ceiling_ms, request.ttft_percentile),
+    )))
 }
 
 /// The board as JSON, each row with its `estimate` command (as arguments and as one line).
 fn json(
     board: &Leaderboard,
     command: &dyn Fn(&Row) -> Vec<String>,
-    ttft_ceiling_ms: f64,
+    (ttft_ceiling_ms, ttft_percentile): (f64, f64),
 ) -> Outcome {
     let mut value = match serde_json::to_value(board) {
         Ok(value) => value,
@@ -131,6 +140,7 @@ fn json(
     };
     if let Some(object) = value.as_object_mut() {
         object.insert("ttft_ceiling_ms".into(), ttft_ceiling_ms.into());
+        object.insert("ttft_percentile".into(), ttft_percentile.into());
     }
     if let Some(rows) = value
         .get_mut("rows")
@@ -153,11 +163,12 @@ fn json(
 fn text(
     board: &Leaderboard,
     command: &dyn Fn(&Row) -> Vec<String>,
-    ttft_ceiling_ms: f64,
+    (ttft_ceiling_ms, ttft_percentile): (f64, f64),
 ) -> String {
     let mut out = format!(
-        "Hardware leaderboard at {}, mean TTFT <= {} ms ({} layouts swept; catalog typical prices; cheapest $/M output first, GPUs without a price last by throughput)\n",
+        "Hardware leaderboard at {}, P{} TTFT <= {} ms ({} layouts swept; catalog typical prices; cheapest $/M output first, GPUs without a price last by throughput)\n",
         board.target.text(),
+        ttft_percentile,
         crate::present::report::format_number(ttft_ceiling_ms),
         board.searched
     );
@@ -173,7 +184,7 @@ fn text(
             "tok/s/GPU",
             "tok/s/user",
             "TPOT ms",
-            "TTFT ms",
+            "tail TTFT",
             "$/M out",
         ]
         .map(String::from),
@@ -190,7 +201,7 @@ fn text(
             format_number(r.output_tok_s_per_gpu),
             format_number(r.tok_s_per_user),
             format_number(r.tpot_ms),
-            format_number(r.ttft_ms),
+            format_number(r.ttft_tail_ms),
             r.usd_text(),
         ]));
     }

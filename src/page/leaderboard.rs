@@ -69,6 +69,7 @@ pub fn request_for(
         tok_s_per_user,
         slo_tpot_ms,
         ttft_ceiling_ms: decision.ttft_ceiling_ms,
+        ttft_percentile: Some(decision.slo_percentile),
         gpus_allowed: Vec::new(),
         all_layouts: false,
     })
@@ -137,7 +138,7 @@ impl Column {
             Column::TokSPerGpu => "tok/s per GPU",
             Column::TokSPerUser => "tok/s per user",
             Column::Tpot => "TPOT ms",
-            Column::Ttft => "TTFT ms",
+            Column::Ttft => "tail TTFT ms",
             Column::UsdPerM => "$/M output",
         }
     }
@@ -205,7 +206,7 @@ fn compare(a: &Row, b: &Row, column: Column) -> Ordering {
         Column::TokSPerGpu => number(a.output_tok_s_per_gpu, b.output_tok_s_per_gpu),
         Column::TokSPerUser => number(a.tok_s_per_user, b.tok_s_per_user),
         Column::Tpot => number(a.tpot_ms, b.tpot_ms),
-        Column::Ttft => number(a.ttft_ms, b.ttft_ms),
+        Column::Ttft => number(a.ttft_tail_ms, b.ttft_tail_ms),
         Column::UsdPerM => match (a.usd_per_m_output, b.usd_per_m_output) {
             (Some(x), Some(y)) => number(x, y),
             _ => Ordering::Equal,
@@ -315,7 +316,7 @@ pub fn csv(board: &Leaderboard, order: &[usize], model: &str) -> String {
         "# servecost hardware leaderboard: {model} at {} (catalog typical prices)\n",
         board.target.text()
     );
-    out.push_str("rank,gpu,gpu_name,precision,quality_caveat,layout,serving,prefill_replicas,prefill_tp,decode_replicas,decode_tp,gpus,tp,pp,ep,dp_attention,concurrency,output_tok_s_per_gpu,tok_s_per_user,tpot_ms,ttft_ms,usd_per_gpu_hour,usd_per_m_output,usd_per_m_output_low,usd_per_m_output_high\n");
+    out.push_str("rank,gpu,gpu_name,precision,quality_caveat,layout,serving,prefill_replicas,prefill_tp,decode_replicas,decode_tp,gpus,tp,pp,ep,dp_attention,concurrency,output_tok_s_per_gpu,tok_s_per_user,tpot_ms,ttft_ms,ttft_tail_ms,usd_per_gpu_hour,usd_per_m_output,usd_per_m_output_low,usd_per_m_output_high\n");
     for &i in order {
         let Some(r) = board.rows.get(i) else {
             continue;
@@ -342,6 +343,7 @@ pub fn csv(board: &Leaderboard, order: &[usize], model: &str) -> String {
             format!("{}", r.tok_s_per_user),
             format!("{}", r.tpot_ms),
             format!("{}", r.ttft_ms),
+            format!("{}", r.ttft_tail_ms),
             optional(r.usd_per_gpu_hour),
             optional(r.usd_per_m_output),
             optional(r.usd_per_m_output_range.map(|(low, _)| low)),

@@ -556,8 +556,11 @@ pub const REPORT_LEADERBOARD_ROWS: usize = 10;
 fn leaderboard_section(scenario: &Scenario, view: &ViewState) -> String {
     let board = request_for(&view.scenario, &view.decision, TargetMode::Interactivity)
         .map_err(|e| format!("{}: {}", e.field, e.message))
-        .and_then(|request| leaderboard(&request).map(|board| (board, request.ttft_ceiling_ms)));
-    let (board, ceiling) = match board {
+        .and_then(|request| {
+            leaderboard(&request)
+                .map(|board| (board, (request.ttft_ceiling_ms, request.ttft_percentile)))
+        });
+    let (board, (ceiling, percentile)) = match board {
         Ok(found) => found,
         Err(why) => {
             return format!(
@@ -580,17 +583,17 @@ fn leaderboard_section(scenario: &Scenario, view: &ViewState) -> String {
                 escape(&format!("{} GPUs, {}", row.gpus, row.layout)),
                 format_number(row.output_tok_s_per_gpu),
                 format_number(row.tok_s_per_user),
-                format_number(row.ttft_ms),
+                format_number(row.ttft_tail_ms),
                 escape(&row.usd_text()),
             )
         })
         .collect();
     format!(
         "<section><h2>Hardware leaderboard for {}</h2><p class=\"meta\">Every catalog GPU × \
-         precision × layout at {} with a mean TTFT of at most {} ms ({} layouts swept); the best \
+         precision × layout at {} with a P{percentile} TTFT of at most {} ms ({} layouts swept); the best \
          layout per GPU and precision, cheapest $/M output first (GPUs without a price last, by \
          throughput). † 4-bit weights: check accuracy.</p><table class=\"board\"><thead><tr><th>#</th><th>GPU</th><th>Precision</th>\
-         <th>Layout</th><th>Output tok/s per GPU</th><th>Tok/s per user</th><th>TTFT ms (mean)</th><th>$/M output</th>\
+         <th>Layout</th><th>Output tok/s per GPU</th><th>Tok/s per user</th><th>TTFT ms (P{percentile})</th><th>$/M output</th>\
          </tr></thead><tbody>{rows}</tbody></table></section>",
         escape(&scenario.model.name),
         escape(&board.target.text()),

@@ -125,7 +125,7 @@ pub struct DecisionInput {
     /// The hardware leaderboard's interactivity target (output tokens/s each user sees);
     /// `None` = `decide::leaderboard::DEFAULT_TOK_S_PER_USER`.
     pub tok_s_per_user: Option<f64>,
-    /// The hardware leaderboard's TTFT ceiling, ms (mean TTFT at the row's point);
+    /// The hardware leaderboard's TTFT ceiling, ms (the row's TTFT at the SLO percentile);
     /// `None` = `decide::leaderboard::DEFAULT_TTFT_CEILING_MS`.
     pub ttft_ceiling_ms: Option<f64>,
     /// GPUs the plan may use; `None` = every catalog GPU with a price and a complete spec.

@@ -187,8 +187,8 @@ fn the_report_leaderboard_shows_ttft_and_its_ceiling() {
         report("v=1&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&concurrency=32&ttft-ceiling-ms=1500");
     let board = between(&html, "Hardware leaderboard for", "</section>");
     assert!(
-        board.contains("with a mean TTFT of at most 1500 ms"),
+        board.contains("with a P90 TTFT of at most 1500 ms"),
         "{board}"
     );
-    assert!(board.contains("<th>TTFT ms (mean)</th>"), "{board}");
+    assert!(board.contains("<th>TTFT ms (P90)</th>"), "{board}");
 }

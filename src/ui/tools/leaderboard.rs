@@ -288,9 +288,10 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
         (_, Status::Computing) => "Computing…".to_string(),
         (_, Status::Failed(why)) => format!("The leaderboard could not run: {why}."),
         (Ok(r), Status::Done(b)) => format!(
-            "{} configurations at {} with a mean TTFT of at most {} ms ({} layouts swept). Catalog typical prices; GPUs without a price are ranked last, by throughput.",
+            "{} configurations at {} with a P{} TTFT of at most {} ms ({} layouts swept). Catalog typical prices; GPUs without a price are ranked last, by throughput.",
             b.rows.len(),
             b.target.text(),
+            r.ttft_percentile,
             format_number(r.ttft_ceiling_ms),
             b.searched
         ),
@@ -315,7 +316,7 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
                 { NumberField { placeholder: Some("50"), ..NumberField::of(&TOK_S_PER_USER, d.text(&TOK_S_PER_USER).to_string(), d.error(&TOK_S_PER_USER).map(str::to_string), edit(&TOK_S_PER_USER)) }.render() }
                 { NumberField { placeholder: Some("2000"), ..NumberField::of(&TTFT_CEILING_MS, d.text(&TTFT_CEILING_MS).to_string(), d.error(&TTFT_CEILING_MS).map(str::to_string), edit(&TTFT_CEILING_MS)) }.render() }
             </div>
-            <p class="hint">{ "Every catalog GPU × precision × layout (TP 1–8; for MoE models also EP and DEP; several nodes only when one does not hold the model) and, marked xPyD in the Serving column, the best disaggregated unit filling one node (x prefill and y decode replicas), each at its highest-throughput batch size meeting the target on its own curve with a mean TTFT within the ceiling (a point beyond the KV capacity, or one that reaches its throughput by queueing prefill, is never ranked). * FP4/INT4: accuracy depends on the checkpoint." }</p>
+            <p class="hint">{ "Every catalog GPU × precision × layout (TP 1–8; for MoE models also EP and DEP; several nodes only when one does not hold the model) and, marked xPyD in the Serving column, the best disaggregated unit filling one node (x prefill and y decode replicas), each at its highest-throughput batch size meeting the target on its own curve with a TTFT within the ceiling at the SLO's percentile (the analytic tail, shown in the TTFT column) (a point beyond the KV capacity, or one that reaches its throughput by queueing prefill, is never ranked). * FP4/INT4: accuracy depends on the checkpoint." }</p>
             <p class="hint" role="status" id="leaderboard-status">{ status_text }</p>
             if let Some(board) = &board {
                 <div class="panel-head">
@@ -342,7 +343,7 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
                                     <td data-col={Column::TokSPerGpu.id()}>{ format_number(r.output_tok_s_per_gpu) }</td>
                                     <td data-col={Column::TokSPerUser.id()}>{ format_number(r.tok_s_per_user) }</td>
                                     <td data-col={Column::Tpot.id()}>{ format_number(r.tpot_ms) }</td>
-                                    <td data-col={Column::Ttft.id()}>{ format_number(r.ttft_ms) }</td>
+                                    <td data-col={Column::Ttft.id()}>{ format_number(r.ttft_tail_ms) }</td>
                                     <td data-col={Column::UsdPerM.id()}>{ price_text(r) }</td>
                                     <td>{ load_button(i + 1, configuration_label(r), load(i)) }</td>
                                 </tr>
