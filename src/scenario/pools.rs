@@ -8,8 +8,10 @@
 //!
 //! **The split.** `--prefill-gpus`/`--decode-gpus` fix it; one of them leaves the other the
 //! rest of `--gpus` (the total of both pools). With neither, every split of `--gpus` is tried
-//! and the one with the highest system rate at the pools' capacities, `min(X_p, X_d)`
-//! (`model::disagg::pool_capacities`), is kept: DistServe's placement rule (Zhong et al., OSDI
+//! and, evaluated at the scenario's own concurrency, the one with the highest throughput whose
+//! prefill pool stays within `AUTO_SPLIT_PREFILL_CEILING` is kept (issue 26 §5); when none
+//! does, the one with the highest system rate at the pools' capacities, `min(X_p, X_d)`
+//! (`model::disagg::pool_capacities`): DistServe's placement rule (Zhong et al., OSDI
 //! '24, §4: choose the prefill and decode instance counts that maximise per-GPU goodput; without
 //! an SLO, goodput is the throughput) and Splitwise's pool sizing (Patel et al., ISCA '24, §5)
 //! at one operating point, the capacity. `plan --serving` searches splits against the SLO itself.
@@ -158,6 +160,16 @@ fn pool(
     })
 }
 
+/// The busiest the prefill pool may be at the scenario's concurrency for the automatic split
+/// (issue 26 §5): the plan's default utilization ceiling (`decide::plan::DEFAULT_MAX_UTILIZATION`).
+/// The prefill pool is a queue in front of the decode pool whose wait, hence TTFT, grows as
+/// ρ/(1−ρ) (`model::disagg`): DistServe sizes the prefill instances so that their queueing
+/// stays within the TTFT SLO (Zhong et al., OSDI '24, §3.1, §4) and Splitwise keeps the prompt
+/// pool from becoming the bottleneck (Patel et al., ISCA '24, §5). Maximising the pools'
+/// capacities alone chose a 4P + 4D split whose prefill pool ran 98 % busy with a 7 s queue at
+/// 256 in flight.
+pub const AUTO_SPLIT_PREFILL_CEILING: f64 = 0.8;
+
 fn optional_whole(field: &Field, value: Option<f64>) -> Result<Option<u32>, ScenarioError> {
     value.map(|v| field.whole(v)).transpose()
 }
@@ -193,7 +205,7 @@ fn build(input: &ScenarioInput) -> Result<Scenario, ScenarioError> {
             "disaggregated serving needs at least 2 GPUs: one prefill and one decode pool",
         ));
     }
-    let mut best: Option<(f64, Scenario, Scenario)> = None;
+    let mut fitting: Vec<(f64, Scenario, Scenario)> = Vec::new();
     let mut last_error = None;
     for (p, d) in splits {
         let built =
@@ -204,15 +216,12 @@ fn build(input: &ScenarioInput) -> Result<Scenario, ScenarioError> {
         match built {
             Ok((prefill, decode)) => {
                 let (x_p, x_d) = pool_capacities(&prefill, &decode);
-                let rate = x_p.min(x_d);
-                if best.as_ref().is_none_or(|(r, _, _)| rate > *r) {
-                    best = Some((rate, prefill, decode));
-                }
+                fitting.push((x_p.min(x_d), prefill, decode));
             }
             Err(e) => last_error = Some((p, d, e)),
         }
     }
-    let Some((_, prefill, mut decode)) = best else {
+    if fitting.is_empty() {
         return Err(match (auto_split, last_error) {
             (false, Some((_, _, e))) => e,
             (_, last) => error(
@@ -227,7 +236,69 @@ fn build(input: &ScenarioInput) -> Result<Scenario, ScenarioError> {
                 ),
             ),
         });
+    }
+    let candidates: Vec<(f64, Scenario)> = fitting
+        .into_iter()
+        .map(|(rate, prefill, decode)| (rate, assemble(input, prefill, decode, auto_split)))
+        .collect();
+    if !auto_split {
+        return candidates
+            .into_iter()
+            .next()
+            .map(|(_, s)| s)
+            .ok_or_else(|| error(fields::GPUS.key, "no split of the GPUs fits"));
+    }
+    // At the scenario's own concurrency, the split with the highest throughput whose prefill
+    // pool stays within the ceiling (issue 26 §5); failing that, the old rule: the highest rate
+    // at both pools' capacity.
+    let at_concurrency = |s: &Scenario| crate::model::disagg::evaluate_disaggregated(s);
+    let balanced = candidates
+        .iter()
+        .map(|(_, s)| (at_concurrency(s), s))
+        .filter(|(p, _)| {
+            p.fits
+                && p.disagg
+                    .is_some_and(|d| d.prefill_utilization <= AUTO_SPLIT_PREFILL_CEILING)
+        })
+        .max_by(|a, b| a.0.output_tok_s.total_cmp(&b.0.output_tok_s))
+        .map(|(_, s)| s.clone());
+    let (mut chosen, rule) = match balanced {
+        Some(s) => (
+            s,
+            format!(
+                "the split with the highest throughput at {} in flight whose prefill pool is at most {:.0} % busy there",
+                input.concurrency,
+                AUTO_SPLIT_PREFILL_CEILING * 100.0
+            ),
+        ),
+        None => (
+            candidates
+                .into_iter()
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, s)| s)
+                .ok_or_else(|| error(fields::GPUS.key, "no split of the GPUs fits"))?,
+            format!(
+                "the split with the highest throughput at both pools' capacity (none keeps the prefill pool at most {:.0} % busy at {} in flight)",
+                AUTO_SPLIT_PREFILL_CEILING * 100.0,
+                input.concurrency
+            ),
+        ),
     };
+    let prefill_gpus = chosen.pools.as_deref().map_or(0, |p| p.prefill.gpu_count);
+    chosen.warnings.push(format!(
+        "pools not given: chose {prefill_gpus} prefill + {} decode GPUs of {total}, {rule}",
+        chosen.gpu_count
+    ));
+    Ok(chosen)
+}
+
+/// A decode-pool scenario carrying its prefill pool and the KV link between them.
+fn assemble(
+    input: &ScenarioInput,
+    prefill: Scenario,
+    mut decode: Scenario,
+    auto_split: bool,
+) -> Scenario {
     let gpu = &decode.gpu;
     let both = prefill.gpu_count.saturating_add(decode.gpu_count);
     let nvlink = both <= scale_up_domain(gpu) && gpu.link_gb_s.is_some();
@@ -245,12 +316,6 @@ fn build(input: &ScenarioInput) -> Result<Scenario, ScenarioError> {
             nvlink,
         }
     };
-    if auto_split {
-        decode.warnings.push(format!(
-            "pools not given: chose {} prefill + {} decode GPUs of {total}, the split with the highest throughput at both pools' capacity",
-            prefill.gpu_count, decode.gpu_count
-        ));
-    }
     // The decode pool reports for the whole deployment: the user's own input travels.
     decode.input = input.clone();
     decode.pools = Some(Arc::new(Pools {
@@ -258,7 +323,7 @@ fn build(input: &ScenarioInput) -> Result<Scenario, ScenarioError> {
         link,
         auto_split,
     }));
-    Ok(decode)
+    decode
 }
 
 #[cfg(test)]
@@ -350,6 +415,30 @@ mod tests {
         })
         .expect_err("typed TP 2 does not divide 3");
         assert_eq!(e.field, "prefill-tp", "{}", e.message);
+    }
+
+    /// Issue 26 §5: at the scenario's concurrency the automatic split keeps its prefill pool
+    /// within the ceiling whenever some split does, and says which rule chose it.
+    #[test]
+    fn the_automatic_split_keeps_the_prefill_pool_within_the_ceiling() {
+        for concurrency in [16.0, 64.0, 256.0] {
+            let auto = qwen(|i| i.concurrency = concurrency).expect("valid");
+            let point = crate::model::evaluate(&auto);
+            let figures = point.disagg.expect("disaggregated figures");
+            let note = auto
+                .warnings
+                .iter()
+                .find(|w| w.starts_with("pools not given"))
+                .expect("says how it split");
+            if note.contains("whose prefill pool is at most") {
+                assert!(
+                    figures.prefill_utilization <= AUTO_SPLIT_PREFILL_CEILING + 1e-9,
+                    "{figures:?}"
+                );
+            } else {
+                assert!(note.contains("none keeps the prefill pool"), "{note}");
+            }
+        }
     }
 
     /// When no automatic split fits, the error says which split it tried last and why that one
