@@ -538,7 +538,16 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
         }
     }
     let disaggregated = match search.disaggregated {
-        true => super::plan_disagg::disaggregated_candidates(&gpus, request, &mut rejected),
+        true => {
+            // Units need only beat the aggregated candidates the list could still show.
+            let mut months: Vec<f64> = feasible
+                .iter()
+                .map(|c: &Candidate| c.usd_per_month)
+                .collect();
+            months.sort_by(f64::total_cmp);
+            let bound = months.get(request.top.max(1).saturating_sub(1)).copied();
+            super::plan_disagg::disaggregated_candidates(&gpus, request, &mut rejected, bound)
+        }
         false => Vec::new(),
     };
     let searched = feasible.len() + disaggregated.len() + rejected.len();

@@ -120,10 +120,16 @@ pub fn unit_input(
 }
 
 /// Every disaggregated unit on `gpus` that meets the request's SLO, priced; the rest rejected.
+///
+/// `bound`: the $/month a unit must beat to be listed (the `top`-th cheapest aggregated
+/// candidate's): a unit whose lower bound already costs more — its GPUs times the units its
+/// capacity needs at the utilization ceiling, the capacity `min(X_p, X_d)` of both pools
+/// (`model::disagg::pool_capacities`, which no concurrency exceeds) — is not searched.
 pub fn disaggregated_candidates(
     gpus: &[&Gpu],
     request: &PlanRequest,
     rejected: &mut Vec<Rejected>,
+    bound: Option<f64>,
 ) -> Vec<Candidate> {
     let mut feasible = Vec::new();
     for gpu in gpus {
@@ -153,6 +159,17 @@ pub fn disaggregated_candidates(
                         continue;
                     }
                 };
+                if let (Some(bound), Some(low)) = (bound, lower_bound(&scenario, request)) {
+                    if low > bound {
+                        lost.push(reject(
+                            Lost::CostsMore,
+                            format!(
+                                "costs more: at least ${low:.0}/month at its pools' capacity vs ${bound:.0}/month for aggregated ones"
+                            ),
+                        ));
+                        continue;
+                    }
+                }
                 match unit_candidate(&scenario, request, pools) {
                     Ok(c) => feasible.push(c),
                     Err(reason) => lost.push(reject(Lost::MissedTarget, reason)),
@@ -176,6 +193,24 @@ pub fn disaggregated_candidates(
         }
     }
     feasible
+}
+
+/// The least a unit can cost for the request's traffic: at its pools' capacity under the
+/// utilization ceiling, GPUs × price × 730 h. `None` when it has no pools or no price.
+fn lower_bound(scenario: &Scenario, request: &PlanRequest) -> Option<f64> {
+    let prefill = &scenario.pools.as_deref()?.prefill;
+    let (x_p, x_d) = crate::model::disagg::pool_capacities(prefill, scenario);
+    let capacity = x_p.min(x_d) * scenario.workload.output_mean;
+    let ceiling = request.max_utilization.clamp(1e-3, 1.0);
+    let units =
+        crate::model::economics::replicas_needed(request.traffic_output_tok_s, capacity * ceiling)?;
+    let price = scenario.usd_per_gpu_hour?;
+    Some(
+        f64::from(units)
+            * f64::from(scenario.total_gpus())
+            * price
+            * crate::model::economics::HOURS_PER_MONTH,
+    )
 }
 
 fn unit_candidate(
