@@ -530,7 +530,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
                         continue;
                     }
                 };
-                match evaluate_candidate(&scenario, request) {
+                match evaluate_candidate(&scenario, request, None) {
                     Ok(candidate) => feasible.push(candidate),
                     Err(reason) => rejected.push(reject(Lost::MissedTarget, reason)),
                 }
@@ -743,9 +743,13 @@ fn not_simulated(candidate: &Candidate, top: usize, budget: Option<usize>) -> Re
     }
 }
 
-/// The best operating point of one replica configuration and what the traffic then costs, by
-/// the analytic tails (`sizing::size`).
-fn evaluate_candidate(scenario: &Scenario, request: &PlanRequest) -> Result<Candidate, String> {
+/// The best operating point of one replica configuration (or disaggregated unit, with its
+/// `pools`) and what the traffic then costs, by the analytic tails (`sizing::size`).
+pub fn evaluate_candidate(
+    scenario: &Scenario,
+    request: &PlanRequest,
+    pools: Option<super::plan_disagg::PlanPools>,
+) -> Result<Candidate, String> {
     let sized = size(
         scenario,
         request.traffic_output_tok_s,
@@ -756,7 +760,7 @@ fn evaluate_candidate(scenario: &Scenario, request: &PlanRequest) -> Result<Cand
     if scenario.usd_per_gpu_hour.is_none() {
         return Err("no price per GPU-hour to rank by".into());
     }
-    Ok(candidate_of(scenario, request, sized, None))
+    Ok(candidate_of(scenario, request, sized, pools))
 }
 
 /// A sized configuration as a plan row (aggregated, or a disaggregated unit with its `pools`).

@@ -10,8 +10,7 @@
 //! replicates the unit to the traffic: Zhong et al., OSDI '24, §4.1 "placement for
 //! high node-affinity clusters"); so does NVIDIA AIConfigurator for xPyD.
 
-use super::plan::{candidate_of, Candidate, Lost, PlanRequest, Rejected, TP_CHOICES};
-use super::sizing::{size, Check};
+use super::plan::{Candidate, Lost, PlanRequest, Rejected, TP_CHOICES};
 use crate::catalog::Gpu;
 use crate::model::precision::Precision;
 use crate::scenario::{Scenario, ScenarioInput};
@@ -170,7 +169,7 @@ pub fn disaggregated_candidates(
                         continue;
                     }
                 }
-                match unit_candidate(&scenario, request, pools) {
+                match super::plan::evaluate_candidate(&scenario, request, Some(pools)) {
                     Ok(c) => feasible.push(c),
                     Err(reason) => lost.push(reject(Lost::MissedTarget, reason)),
                 }
@@ -211,24 +210,6 @@ fn lower_bound(scenario: &Scenario, request: &PlanRequest) -> Option<f64> {
             * price
             * crate::model::economics::HOURS_PER_MONTH,
     )
-}
-
-fn unit_candidate(
-    scenario: &Scenario,
-    request: &PlanRequest,
-    pools: PlanPools,
-) -> Result<Candidate, String> {
-    let sized = size(
-        scenario,
-        request.traffic_output_tok_s,
-        request.slo.as_ref(),
-        &request.rules(),
-        Check::Analytic,
-    )?;
-    if scenario.usd_per_gpu_hour.is_none() {
-        return Err("no price to rank by".into());
-    }
-    Ok(candidate_of(scenario, request, sized, Some(pools)))
 }
 
 #[cfg(test)]

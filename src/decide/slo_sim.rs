@@ -62,15 +62,19 @@ pub fn simulated_tail(scenario: &Scenario, percentile: f64) -> Option<(Simulated
         ..SimConfig::default()
     };
     let result = simulate(scenario, &config).ok()?;
-    let tail = SimulatedTail {
+    Some((tail_of(&result, percentile), result))
+}
+
+/// A run's tails at `percentile`.
+fn tail_of(result: &SimResult, percentile: f64) -> SimulatedTail {
+    SimulatedTail {
         percentile,
         ttft_ms: percentile_ms(&result.ttft, percentile),
         tpot_ms: percentile_ms(&result.tpot, percentile),
         output_tok_s: result.output_tok_s,
         method: "simulated",
         low_confidence: result.low_confidence,
-    };
-    Some((tail, result))
+    }
 }
 
 /// Simulate the scenario under Poisson arrivals at `rate_per_s` requests/s (fixed seed and
@@ -92,14 +96,7 @@ pub fn simulated_tail_at_rate(
         ..SimConfig::default()
     };
     let result = simulate(scenario, &config).ok()?;
-    Some(SimulatedTail {
-        percentile,
-        ttft_ms: percentile_ms(&result.ttft, percentile),
-        tpot_ms: percentile_ms(&result.tpot, percentile),
-        output_tok_s: result.output_tok_s,
-        method: "simulated",
-        low_confidence: result.low_confidence,
-    })
+    Some(tail_of(&result, percentile))
 }
 
 /// The highest-throughput concurrency whose simulated tails meet the SLO. Latency grows with
