@@ -68,7 +68,8 @@ USAGE
                      [--tok-s-per-user X | --slo-tpot-ms Y] [--ttft-ceiling-ms T] [--gpus-allowed id,id,...]
                      [--all-layouts] [--json]
                      every GPU × precision × layout at X tok/s per user (default 50) or mean TPOT Y,
-                     within the KV capacity and a mean TTFT of at most T ms (default 2000),
+                     within the KV capacity and a TTFT at the SLO percentile (--slo-percentile, default 90)
+                     of at most T ms (--ttft-ceiling-ms, default 2000),
                      cheapest $/M output first, each row with the `estimate` command that reproduces it
   servecost calibrate --measurements FILE.csv|FILE.json (scenario flags) [--json]
                      fit η_mem, η_compute and overheads to your benchmark (CSV columns concurrency,

@@ -61,8 +61,8 @@ fn ttft_tail(scenario: &Scenario, point: &CurvePoint, percentile: f64) -> f64 {
     crate::model::slo::tail_estimate(&at, &evaluated, percentile).ttft_ms
 }
 
-/// The TTFT ceiling when none is given (issue 26 §3): a row's point must have a mean TTFT of at
-/// most 2 s, MLPerf Inference's server TTFT limit for Llama 2 70B and Mixtral (`measurements.csv`
+/// The TTFT ceiling when none is given (issue 26 §3): a row's point must have its TTFT at the
+/// ceiling's percentile (P90 by default) at most 2 s, MLPerf Inference's server TTFT limit for Llama 2 70B and Mixtral (`measurements.csv`
 /// README, `slo_ttft_ms`), so a point that only reaches its throughput by queueing prefill for
 /// seconds (a disaggregated unit past its prefill pool's capacity, a batch beyond the token
 /// budget) is never ranked. A mean, the analytic model's; the simulator's tails are the plan's.
@@ -474,7 +474,7 @@ pub fn rows_for(request: &LeaderboardRequest, gpu: &Gpu, precision: Precision) -
     let mut disaggregated = Vec::new();
     let mut searched = 0;
     let mut best_interactivity: Option<f64> = None;
-    // The lowest mean TTFT of a point meeting the target, when every such point is above the
+    // The lowest tail TTFT of a point meeting the target, when every such point is above the
     // ceiling (the reason such a GPU × precision is listed as missed).
     let mut lowest_ttft_at_target: Option<f64> = None;
     let mut last_error = None;
@@ -766,7 +766,7 @@ mod tests {
         .expect("valid")
     }
 
-    /// The TTFT ceiling (issue 26 §3): every row's mean TTFT is within it (the 2 s default, or a
+    /// The TTFT ceiling (issue 26 §3): every row's P90 TTFT is within it (the 2 s default, or a
     /// typed one), and a ceiling nothing meets ranks nothing, each GPU × precision missed with
     /// the ceiling and its lowest TTFT at the target in the reason.
     #[test]

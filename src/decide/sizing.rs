@@ -138,10 +138,30 @@ impl SizingRules {
             } else {
                 DEFAULT_GPUS_PER_NODE
             },
-            energy: decision.energy_on.then_some(Energy {
-                usd_per_kwh: decision.energy_usd_per_kwh,
-                pue: decision.energy_pue,
-            }),
+            energy: energy_of(decision),
+        }
+    }
+}
+
+/// Electricity, when the decision inputs switch it on (every panel, the report, the CLI).
+pub fn energy_of(decision: &DecisionInput) -> Option<Energy> {
+    decision.energy_on.then_some(Energy {
+        usd_per_kwh: decision.energy_usd_per_kwh,
+        pue: decision.energy_pue,
+    })
+}
+
+/// Requests/s of a traffic as typed, in its unit, for a workload with these mean lengths.
+pub fn req_s_of(
+    traffic: f64,
+    unit: crate::scenario::TrafficUnit,
+    input_len: f64,
+    output_len: f64,
+) -> Option<f64> {
+    match unit {
+        crate::scenario::TrafficUnit::RequestsPerS => Some(traffic),
+        crate::scenario::TrafficUnit::TokensPerDay => {
+            req_s_from_tokens_per_day(traffic, input_len, output_len)
         }
     }
 }

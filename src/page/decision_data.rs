@@ -49,12 +49,7 @@ impl Demand {
     /// Output tokens/s of the traffic for a scenario with these mean lengths.
     pub fn traffic_output_tok_s(&self, input_len: f64, output_len: f64) -> Option<f64> {
         let (traffic, unit) = self.traffic?;
-        let req_s = match unit {
-            TrafficUnit::RequestsPerS => Some(traffic),
-            TrafficUnit::TokensPerDay => {
-                crate::decide::sizing::req_s_from_tokens_per_day(traffic, input_len, output_len)
-            }
-        }?;
+        let req_s = crate::decide::sizing::req_s_of(traffic, unit, input_len, output_len)?;
         Some(crate::decide::sizing::output_tok_s_from_req_s(
             req_s, output_len,
         ))

@@ -11,7 +11,7 @@
 use crate::calibration::calibrate::Calibration;
 use crate::decide::plan::{Plan, PlanInput, PlanRequest};
 use crate::decide::pricing::tier_of;
-use crate::decide::sizing::{req_s_from_tokens_per_day, tokens_per_day_from_req_s};
+use crate::decide::sizing::tokens_per_day_from_req_s;
 use crate::model::economics::{Energy, PriceTier};
 use crate::model::slo::{Slo, SloInput, SloMethod, SloSettings};
 use crate::page::state::Shared;
@@ -338,17 +338,15 @@ pub fn plan_request(
 
 /// Electricity, when the decision inputs switch it on (the panels and the client report).
 pub fn energy_of(decision: &DecisionInput) -> Option<Energy> {
-    decision.energy_on.then_some(Energy {
-        usd_per_kwh: decision.energy_usd_per_kwh,
-        pue: decision.energy_pue,
-    })
+    crate::decide::sizing::energy_of(decision)
 }
 
 /// Requests/s of the decision inputs' traffic for a workload with these mean lengths.
 pub fn traffic_req_s(decision: &DecisionInput, input_len: f64, output_len: f64) -> Option<f64> {
-    let traffic = decision.traffic?;
-    match decision.traffic_unit {
-        TrafficUnit::RequestsPerS => Some(traffic),
-        TrafficUnit::TokensPerDay => req_s_from_tokens_per_day(traffic, input_len, output_len),
-    }
+    crate::decide::sizing::req_s_of(
+        decision.traffic?,
+        decision.traffic_unit,
+        input_len,
+        output_len,
+    )
 }

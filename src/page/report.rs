@@ -17,7 +17,7 @@
 use crate::decide::leaderboard::leaderboard;
 use crate::decide::plan::{plan, Lost, Plan};
 use crate::decide::pricing::{price_provenance, PointCost};
-use crate::decide::sizing::{rules_sentence, size_configuration, slo_sweep, SizingRules};
+use crate::decide::sizing::{rules_sentence, SizingRules};
 use crate::decide::slo_sim::simulated_tail;
 use crate::model::economics::PriceTier;
 use crate::model::expected_error::{plus_minus, point_errors, throughput_by_regime, Class};
@@ -25,6 +25,7 @@ use crate::model::pareto::Curve;
 use crate::model::slo::SloSettings;
 use crate::model::techniques::TechniqueStudy;
 use crate::model::{evaluate, sweep, OperatingPoint};
+use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::{self, plan_price_tier, plan_request};
 use crate::page::leaderboard::{request_for, TargetMode};
 use crate::present::chart::{
@@ -74,10 +75,19 @@ pub fn client_report(view: &ViewState, context: &ReportContext) -> Result<String
          above ({} in flight).</figcaption></figure></section>",
         point.concurrency
     ));
-    body.push_str(&slo_section(&scenario, &point, view));
+    // Judged once, by the function the page's decision panels use (`decision_data::decide`: SLO
+    // sweep, the one sizing, goodput), and read by every section below.
+    let slo = SloSettings::try_from(view.decision.slo_input())
+        .ok()
+        .and_then(|s| s.slo);
+    let decided = crate::page::decision_data::decide(
+        &scenario,
+        crate::page::decision_data::Demand::of(&view.decision, slo),
+    );
+    body.push_str(&slo_section(&scenario, &point, view, &decided));
     body.push_str(&plan_section(&scenario, view));
     body.push_str(&leaderboard_section(&scenario, view));
-    body.push_str(&api_section(&scenario, &point, view));
+    body.push_str(&api_section(&scenario, &point, view, &decided));
     body.push_str(&inputs_section(view));
     body.push_str(&assumptions_section(&scenario, &point));
     Ok(format!(
@@ -276,10 +286,14 @@ fn price_text(scenario: &Scenario, view: &ViewState) -> String {
     }
 }
 
-fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) -> String {
+fn slo_section(
+    scenario: &Scenario,
+    point: &OperatingPoint,
+    view: &ViewState,
+    decided: &ScenarioDecision,
+) -> String {
     let decision = &view.decision;
-    let settings = SloSettings::try_from(decision.slo_input()).ok();
-    let slo = settings.as_ref().and_then(|s| s.slo);
+    let slo = decided.slo;
     let percentile = decision.slo_percentile;
     let mut rows = Vec::new();
     let target = match (&slo, decision.slo_ttft_ms, decision.slo_tpot_ms) {
@@ -292,8 +306,7 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
         ),
     };
     rows.push(row("SLO", &target));
-    if let Some(slo) = &slo {
-        let found = slo_sweep(scenario, slo);
+    if let Some(found) = &decided.sweep {
         match &found.best {
             Some((best, tail)) => rows.push(row(
                 "Best batch size meeting it (analytic tails)",
@@ -338,20 +351,13 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
     }
     // Goodput, named as vLLM names its objectives (issue 26 §8, `decide::goodput`).
     if let Some(slo) = &slo {
-        if let Some(goodput) = crate::decide::goodput::configuration_goodput(scenario, slo) {
+        if let Some(goodput) = decided.goodput {
             rows.push(row(
                 "Max req/s under the SLO (simulated goodput)",
                 &goodput.sentence(slo),
             ));
         }
-        let attainment = traffic_req_s(view).and_then(|req_s| {
-            crate::decide::goodput::configuration_attainment(
-                scenario,
-                slo,
-                req_s * scenario.input.output_len,
-            )
-        });
-        if let Some(attainment) = attainment {
+        if let Some(attainment) = decided.attainment_at_traffic {
             rows.push(row(
                 "SLO attainment at the traffic (simulated)",
                 &format!(
@@ -366,7 +372,6 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
     if let Some(req_s) = traffic_req_s(view) {
         let traffic_tok_s = req_s * scenario.input.output_len;
         let rules = SizingRules::of(decision);
-        let sized = size_configuration(scenario, traffic_tok_s, slo.as_ref(), &rules);
         rows.push(row(
             "Traffic",
             &format!(
@@ -375,8 +380,8 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
                 format_number(traffic_tok_s)
             ),
         ));
-        match sized {
-            Ok(sized) => {
+        match &decided.sized {
+            Some(Ok(sized)) => {
                 let s = sized.sizing;
                 rows.push(row(
                     "This configuration for that traffic",
@@ -387,7 +392,7 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
                         format_number(s.utilization * 100.0),
                         s.usd_per_month.map_or_else(|| "no price".into(), usd_amount),
                         sized.point.concurrency,
-                        rules_sentence(&rules, &sized),
+                        rules_sentence(&rules, sized),
                         sized
                             .layout
                             .as_ref()
@@ -400,10 +405,11 @@ fn slo_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
                     ),
                 ))
             }
-            Err(why) => rows.push(row(
+            Some(Err(why)) => rows.push(row(
                 "This configuration for that traffic",
                 &format!("none: {why}"),
             )),
+            None => {}
         }
     }
     format!(
@@ -609,7 +615,12 @@ fn gpu_name(id: &str) -> String {
         .map_or_else(|| id.to_string(), |gpu| gpu.name.clone())
 }
 
-fn api_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) -> String {
+fn api_section(
+    scenario: &Scenario,
+    point: &OperatingPoint,
+    view: &ViewState,
+    decided: &ScenarioDecision,
+) -> String {
     let blend = view
         .decision
         .blend
@@ -621,7 +632,7 @@ fn api_section(scenario: &Scenario, point: &OperatingPoint, view: &ViewState) ->
     };
     // For the typed traffic (issue 26 §9): each API's $/month and the break-even volume, in the
     // same table; the self-hosted bills above it.
-    let traffic = traffic_vs_api(scenario, view);
+    let traffic = traffic_vs_api(scenario, view, decided);
     let own = traffic
         .as_ref()
         .and_then(|(sized, _)| sized.sizing.usd_per_month)
@@ -719,22 +730,19 @@ fn volume(tokens_per_day: f64) -> String {
 fn traffic_vs_api(
     scenario: &Scenario,
     view: &ViewState,
+    decided: &ScenarioDecision,
 ) -> Option<(
     crate::decide::sizing::Sized,
     crate::decide::pricing::TrafficVsApi,
 )> {
     let decision = &view.decision;
     let traffic = traffic_req_s(view)? * scenario.input.output_len;
-    let rules = SizingRules::of(decision);
-    let slo = SloSettings::try_from(decision.slo_input())
-        .ok()
-        .and_then(|s| s.slo);
-    let sized = size_configuration(scenario, traffic, slo.as_ref(), &rules).ok()?;
+    let sized = decided.sized.as_ref()?.as_ref().ok()?.clone();
     let cmp = crate::decide::pricing::traffic_vs_api(
         scenario,
         &sized,
         traffic,
-        &rules,
+        &SizingRules::of(decision),
         decision.ownership().as_ref(),
     )?;
     Some((sized, cmp))
