@@ -195,7 +195,7 @@ fn auto_tp_chooses_the_cheapest_layout_meeting_the_slo() {
     let sized = size_configuration(&auto, traffic, Some(&slo), &rules).expect("sized");
     let layout = sized.layout.clone().expect("auto says how it chose");
     assert!(layout.starts_with("auto chose TP "), "{layout}");
-    let chosen = sized.layout_tp.expect("the chosen TP");
+    let chosen = sized.layout_par.expect("the chosen layout").tp;
     assert!(
         layout.starts_with(&format!("auto chose TP {chosen}:")),
         "{layout}"
@@ -225,4 +225,71 @@ fn auto_tp_chooses_the_cheapest_layout_meeting_the_slo() {
         .layout
         .expect("says")
         .contains("the smallest TP that fits"));
+}
+
+/// Issue 26 §2 on the page: the explorer draws the layout auto chose for the question asked, not
+/// the default rule's. With the SLO alone (no traffic) on 8 × H200, the decision picks the layout
+/// with the most tok/s per GPU meeting it; applied as the tools module applies it, the view's
+/// scenario runs that layout while the input still says auto (links keep "auto"), and the
+/// decision on the drawn scenario chooses the same layout again (no flip-flop). Without a target
+/// the default rule stands.
+#[test]
+fn the_page_draws_the_layout_auto_chose() {
+    use servecost::page::knobs::{layout_key, AutoLayout, KnobAction};
+    use servecost::page::state::{Action, State};
+    let (mut base, decision) = question();
+    base.gpu = "h200-sxm".into();
+    let state = State::from_input(base.clone());
+    let view = state.view.clone().expect("a view");
+    assert!(view.scenario.tp_auto, "the default rule before a choice");
+    let slo = servecost::model::slo::Slo {
+        ttft_ms: 500.0,
+        tpot_ms: 40.0,
+        percentile: 90.0,
+    };
+    let demand = Demand {
+        traffic: None,
+        ..Demand::of(&decision, Some(slo))
+    };
+    let choice = decide(&view.scenario, demand)
+        .layout
+        .expect("auto chooses for the SLO");
+    assert!(choice.why.starts_with("auto chose "), "{}", choice.why);
+    assert!(choice.why.contains("P90 TTFT ≤ 500 ms"), "{}", choice.why);
+    assert_ne!(
+        choice.par.tp, view.scenario.par.tp,
+        "H200 at TP 1 (the smallest that fits) is not the cheapest under this SLO: {}",
+        choice.why
+    );
+    let applied = state
+        .apply(Action::Knob(KnobAction::AutoLayout(Some(AutoLayout {
+            key: layout_key(&view.scenario.input),
+            tp: choice.par.tp,
+            ep: choice.par.ep,
+            why: choice.why.clone(),
+        }))))
+        .expect("the choice changes the view");
+    let drawn = applied.view.clone().expect("a view");
+    assert_eq!(drawn.scenario.par.tp, choice.par.tp);
+    assert_eq!(drawn.scenario.input.tp, None, "the link keeps auto");
+    assert_eq!(
+        decide(&drawn.scenario, demand).layout.map(|c| c.par),
+        Some(choice.par),
+        "the drawn scenario's decision keeps the choice"
+    );
+    // A choice made for another scenario does not apply.
+    let other = applied
+        .apply(Action::Edit(
+            &servecost::scenario::fields::GPU,
+            "h100-sxm".into(),
+        ))
+        .expect("edited");
+    assert!(other.view.expect("a view").scenario.tp_auto);
+    // No target: no choice, the default rule.
+    let none = Demand {
+        slo: None,
+        traffic: None,
+        ..Demand::of(&decision, None)
+    };
+    assert_eq!(decide(&view.scenario, none).layout, None);
 }

@@ -12,6 +12,7 @@ mod api_prices;
 pub mod csv;
 mod gpus;
 mod hf_config;
+pub mod measurements;
 mod model_json;
 mod models;
 

@@ -12,6 +12,7 @@ use crate::decide::plan::{
 use crate::decide::slo_sim::{best_point_meeting_simulated, simulated_tail_at_rate, SimulatedTail};
 use crate::model::economics::{energy_usd_per_gpu_hour, replicas_needed, Energy, HOURS_PER_MONTH};
 use crate::model::grid::sweep_grid;
+use crate::model::parallelism::Parallelism;
 use crate::model::slo::{best_point_meeting, tail_estimate, Slo, TailEstimate};
 use crate::model::{evaluate, OperatingPoint};
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
@@ -222,18 +223,18 @@ pub struct Sized {
     /// GPUs and $/month within the expected error of the replica's throughput (issue 26 §7);
     /// `None` when no band covers the point's class.
     pub range: Option<SizingRange>,
-    /// How an automatic TP was chosen for this sizing (issue 26 §2: "auto chose TP 2: the
-    /// cheapest meeting …"); `None` when the TP was typed (or the scenario is disaggregated).
+    /// How an automatic layout was chosen for this sizing (issue 26 §2: "auto chose TP 2: the
+    /// cheapest meeting …"); `None` when the layout was typed (or the scenario is disaggregated).
     pub layout: Option<String>,
-    /// The TP an automatic layout chose for the SLO (`auto_layout`), which the Cost panel
-    /// offers to show on the chart.
-    pub layout_tp: Option<u32>,
+    /// The layout an automatic choice made for the SLO (`auto_layout`), which the page then
+    /// shows on the chart (`page::knobs::AutoLayout`).
+    pub layout_par: Option<Parallelism>,
 }
 
 /// What a sizing could be if a replica serves as much more or less than modeled as the page's
 /// expected throughput error says (issue 26 §7: "12–15 GPUs, $26–33k/month"): the replicas
 /// for `(1 ± E) ×` the modeled rate under the same rules, the sized deployment always inside.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SizingRange {
     /// E, per cent: the cross-validated tok/s error of the point's class
     /// (`model::expected_error`, the ± beside the headline).
@@ -243,10 +244,93 @@ pub struct SizingRange {
     pub gpus_high: Option<u32>,
     pub usd_per_month_low: Option<f64>,
     pub usd_per_month_high: Option<f64>,
-    /// What the figure rests on: "modeled" (the engine profile fitted to published
-    /// measurements) or "calibrated" (efficiency knobs set for this scenario, as Calibrate's
-    /// fit to the user's own benchmark sets them).
-    pub basis: &'static str,
+    /// What the figure rests on (the badge beside it).
+    pub basis: Basis,
+    /// A published measurement of the same configuration near the sized point, when one exists
+    /// (`Basis::Measured`): the range holds the GPUs its throughput needs.
+    pub measured: Option<MeasuredAnchor>,
+}
+
+/// What a sizing figure rests on (issue 26 §7's badge).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Basis {
+    /// The engine profile fitted to published measurements (`model::engine::FITTED`).
+    Modeled,
+    /// Efficiency knobs set for this scenario, as Calibrate's fit to the user's own benchmark
+    /// sets them.
+    Calibrated,
+    /// A published measurement of this configuration near the sized point backs the figure
+    /// (`MeasuredAnchor`).
+    Measured,
+}
+
+impl Basis {
+    pub fn id(self) -> &'static str {
+        match self {
+            Basis::Modeled => "modeled",
+            Basis::Calibrated => "calibrated",
+            Basis::Measured => "measured",
+        }
+    }
+}
+
+/// A published measurement (`data/measurements.csv`) of the sized configuration — same model,
+/// GPU, precision, engine, GPUs per replica and lengths — at a concurrency near the sized point
+/// (`page::measured::at_point`), and the GPUs the traffic needs at its throughput.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MeasuredAnchor {
+    /// The row's id (`IX-012`).
+    pub id: String,
+    pub concurrency: f64,
+    /// The measured output tok/s of one replica (the row's GPUs are one replica).
+    pub output_tok_s_per_replica: f64,
+    /// GPUs the traffic needs at that throughput under the same rules.
+    pub gpus: u32,
+}
+
+impl Sized {
+    /// Anchor the sizing to a published measurement of its configuration (`MeasuredAnchor`):
+    /// the replicas the traffic needs at the measured throughput under the same ceiling and
+    /// whole servers, and the range widened to hold them; the badge says "measured". The
+    /// monthly figure scales with the GPUs at this sizing's $/GPU-month.
+    pub fn anchor(
+        &mut self,
+        traffic_output_tok_s: f64,
+        rules: &SizingRules,
+        id: String,
+        concurrency: f64,
+        output_tok_s_per_replica: f64,
+    ) {
+        let s = self.sizing;
+        let ceiling = rules.max_utilization.clamp(1e-3, 1.0);
+        let Some(replicas) =
+            replicas_needed(traffic_output_tok_s, output_tok_s_per_replica * ceiling)
+        else {
+            return;
+        };
+        let (_, gpus) = deployment_size(replicas.max(1), s.gpus_per_replica, rules.gpus_per_node);
+        let per_gpu_month = s.usd_per_month.map(|m| m / f64::from(s.gpus.max(1)));
+        let month = per_gpu_month.map(|m| m * f64::from(gpus));
+        let Some(range) = self.range.as_mut() else {
+            return;
+        };
+        if gpus < range.gpus_low {
+            range.gpus_low = gpus;
+            range.usd_per_month_low = month;
+        }
+        if range.gpus_high.is_some_and(|high| gpus > high) {
+            range.gpus_high = Some(gpus);
+            range.usd_per_month_high = month;
+        }
+        range.basis = Basis::Measured;
+        range.measured = Some(MeasuredAnchor {
+            id,
+            concurrency,
+            output_tok_s_per_replica,
+            gpus,
+        });
+    }
 }
 
 impl SizingRange {
@@ -271,9 +355,23 @@ impl SizingRange {
             }
             _ => String::new(),
         };
+        let measured = self
+            .measured
+            .as_ref()
+            .map(|m| {
+                format!(
+                    " and the published measurement {} of this configuration ({} output tok/s per replica at C = {}: {} GPUs)",
+                    m.id,
+                    crate::present::report::format_number(m.output_tok_s_per_replica),
+                    crate::present::report::format_number(m.concurrency),
+                    m.gpus
+                )
+            })
+            .unwrap_or_default();
         format!(
-            "{gpus}{money} within the ±{:.0} % expected throughput error ({})",
-            self.error_pct, self.basis
+            "{gpus}{money} within the ±{:.0} % expected throughput error{measured} ({})",
+            self.error_pct,
+            self.basis.id()
         )
     }
 }
@@ -315,7 +413,32 @@ fn range(
         gpus_high,
         usd_per_month_low: month_low,
         usd_per_month_high: month_high,
-        basis: if calibrated { "calibrated" } else { "modeled" },
+        basis: if calibrated {
+            Basis::Calibrated
+        } else {
+            Basis::Modeled
+        },
+        measured: None,
+    })
+}
+
+/// The published measurement of an aggregated unit's configuration near its sized point
+/// (`catalog::measurements::at_point`), if any.
+fn measured_at(unit: &Scenario, sized: &Sized) -> Option<(String, f64, f64)> {
+    if unit.pools.is_some() {
+        return None;
+    }
+    crate::catalog::measurements::at_point(&crate::catalog::measurements::Configuration {
+        model_id: &unit.model.id,
+        gpu_id: &unit.gpu.id,
+        lengths: (unit.workload.input_mean, unit.workload.output_mean),
+        precision: unit.precision.id(),
+        engine: &unit.profile.engine,
+        deployment: unit.profile.deployment.id(),
+        gpus_per_replica: sized.sizing.gpus_per_replica,
+        tp: unit.par.tp,
+        ep: unit.par.ep,
+        concurrency: sized.point.concurrency,
     })
 }
 
@@ -404,17 +527,23 @@ pub fn size(
         deployment(unit, &point, traffic_output_tok_s, replicas, rules)
             .ok_or_else(|| "produces no output at any concurrency".to_string())
     };
-    let sized = |sizing: Sizing, at_traffic: Option<SimulatedTail>| Sized {
-        range: range(unit, &point, traffic_output_tok_s, rules, &sizing),
-        layout: None,
-        layout_tp: None,
-        point: point.clone(),
-        ttft_ms,
-        tpot_ms,
-        percentile,
-        method,
-        sizing,
-        at_traffic,
+    let sized = |sizing: Sizing, at_traffic: Option<SimulatedTail>| {
+        let mut sized = Sized {
+            range: range(unit, &point, traffic_output_tok_s, rules, &sizing),
+            layout: None,
+            layout_par: None,
+            point: point.clone(),
+            ttft_ms,
+            tpot_ms,
+            percentile,
+            method,
+            sizing,
+            at_traffic,
+        };
+        if let Some((id, concurrency, tok_s)) = measured_at(unit, &sized) {
+            sized.anchor(traffic_output_tok_s, rules, id, concurrency, tok_s);
+        }
+        sized
     };
     let (Some(slo), Check::Simulated) = (slo, check) else {
         return Ok(sized(deploy(needed)?, None));
@@ -461,7 +590,7 @@ pub fn size_configuration(
         Some(_) => Check::Simulated,
         None => Check::Analytic,
     };
-    let auto = scenario.input.tp.is_none() && scenario.pools.is_none();
+    let auto = layout_is_auto(scenario);
     if let (true, Some(slo)) = (auto, slo) {
         if let Some((_, sized)) = auto_layout(scenario, traffic_output_tok_s, slo, rules, check) {
             return Ok(sized);
@@ -469,26 +598,64 @@ pub fn size_configuration(
     }
     let unit = unit_of(scenario)?;
     let mut sized = size(&unit, traffic_output_tok_s, slo, rules, check)?;
-    if auto && scenario.pools.is_none() {
-        sized.layout = Some(format!(
-            "auto TP {}: the smallest TP that fits (set an SLO and the sizing chooses the layout by cost)",
-            unit.par.tp
-        ));
+    if scenario.tp_auto && scenario.pools.is_none() {
+        sized.layout = Some(default_rule_sentence(unit.par.tp));
     }
     Ok(sized)
 }
 
-/// Tensor-parallel degrees "auto" chooses among for an SLO: one server's (`plan::TP_CHOICES`).
-const AUTO_TP: [u32; 4] = crate::decide::plan::TP_CHOICES;
+/// What "auto" says when no target chose the layout: today's rule, and how to choose by cost.
+pub fn default_rule_sentence(tp: u32) -> String {
+    format!("auto TP {tp}: the smallest TP that fits (set an SLO or a target tok/s per user and auto chooses the layout by cost)")
+}
 
-/// "Auto" TP for the question asked (issue 26 §2): with an SLO and a traffic, every TP of one
-/// server (dividing the GPUs per server) is sized (`size`, with `check`: the page's and the
-/// report's simulated check), and the cheapest deployment meeting the SLO wins (fewest GPUs
-/// without a price), as the plan ranks them; its one-replica unit and the sizing, whose
-/// `layout` names the choice and the others' costs ("auto chose TP 2: the cheapest meeting P90
-/// TTFT ≤ 500 ms and TPOT ≤ 40 ms for the traffic; TP 1: misses the SLO; …"). The default rule
-/// (the smallest TP that fits) sized a 70B model on H200 at TP 1, 94 GPUs, where TP 2 needs 12.
-/// `None` when no TP meets the SLO (the caller's own sizing then says why).
+/// GPUs per replica "auto" chooses among: one server's (`plan::TP_CHOICES`).
+const AUTO_GPUS: [u32; 4] = crate::decide::plan::TP_CHOICES;
+
+/// Whether the scenario leaves its layout to "auto": no TP, EP or attention DP typed, aggregated.
+pub fn layout_is_auto(scenario: &Scenario) -> bool {
+    let i = &scenario.input;
+    i.tp.is_none() && i.ep.is_none() && i.dp_attention.is_none() && scenario.pools.is_none()
+}
+
+/// The layouts "auto" chooses among, each as one replica (`unit`): every GPUs-per-replica count
+/// of one server (1, 2, 4, 8, dividing the GPUs per server and the scenario's GPU count, so the
+/// page can draw the choice on the GPUs it has) as TP, and for an MoE model also EP inside the
+/// TP group and DEP (`leaderboard::layouts`, MODEL.md §2.8). `Err` names why a layout does not fit.
+pub fn auto_layouts(
+    scenario: &Scenario,
+    gpus_per_node: u32,
+) -> Vec<(Parallelism, Result<Scenario, String>)> {
+    let pp = scenario.par.pp.max(1);
+    let gpus = scenario.total_gpus().max(1);
+    let moe = scenario.arch.experts > 1.0;
+    let mut out = Vec::new();
+    for g in AUTO_GPUS.into_iter().filter(|g| {
+        *g <= gpus_per_node && gpus_per_node.is_multiple_of(*g) && gpus.is_multiple_of(*g * pp)
+    }) {
+        for par in crate::decide::leaderboard::layouts(g, moe) {
+            let input = ScenarioInput {
+                tp: Some(f64::from(par.tp)),
+                ep: (par.ep > 1).then_some(f64::from(par.ep)),
+                gpu_count: f64::from(g * pp),
+                concurrency: 1.0,
+                ..scenario.input.clone()
+            };
+            let unit = Scenario::try_from(input).map_err(|e| e.message);
+            out.push((Parallelism { pp, ..par }, unit));
+        }
+    }
+    out
+}
+
+/// "Auto" layout for the question asked (issue 26 §2): with an SLO and a traffic, every layout of
+/// `auto_layouts` is sized (`size`, with `check`: the page's and the report's simulated check),
+/// and the cheapest deployment meeting the SLO wins (fewest GPUs without a price), as the plan
+/// ranks them; its one-replica unit and the sizing, whose `layout` names the choice and the
+/// others' costs ("auto chose TP 2: the cheapest meeting P90 TTFT ≤ 500 ms and TPOT ≤ 40 ms
+/// for the traffic; TP 1: misses the SLO; …"). The default rule (the smallest TP that fits)
+/// sized a 70B model on H200 at TP 1, 94 GPUs, where TP 2 needs 12. `None` when no layout meets
+/// the SLO (the caller's own sizing then says why).
 pub fn auto_layout(
     scenario: &Scenario,
     traffic_output_tok_s: f64,
@@ -496,21 +663,12 @@ pub fn auto_layout(
     rules: &SizingRules,
     check: Check,
 ) -> Option<(Scenario, Sized)> {
-    let pp = scenario.par.pp.max(1);
-    let mut best: Option<(f64, u32, u32, Scenario, Sized)> = None;
+    let mut best: Option<(f64, u32, Parallelism, Scenario, Sized)> = None;
     let mut others = Vec::new();
-    for tp in AUTO_TP
-        .into_iter()
-        .filter(|tp| *tp <= rules.gpus_per_node && rules.gpus_per_node.is_multiple_of(*tp))
-    {
-        let input = ScenarioInput {
-            tp: Some(f64::from(tp)),
-            gpu_count: f64::from(tp * pp),
-            concurrency: 1.0,
-            ..scenario.input.clone()
-        };
-        let Ok(unit) = Scenario::try_from(input) else {
-            others.push(format!("TP {tp}: does not fit"));
+    for (par, unit) in auto_layouts(scenario, rules.gpus_per_node) {
+        let name = crate::decide::leaderboard::layout_name(par);
+        let Ok(unit) = unit else {
+            others.push(format!("{name}: does not fit"));
             continue;
         };
         match size(&unit, traffic_output_tok_s, Some(slo), rules, check) {
@@ -518,7 +676,7 @@ pub fn auto_layout(
                 let gpus = sized.sizing.gpus;
                 let key = sized.sizing.usd_per_month.unwrap_or(f64::from(gpus));
                 others.push(format!(
-                    "TP {tp}: {gpus} GPUs{}",
+                    "{name}: {gpus} GPUs{}",
                     sized
                         .sizing
                         .usd_per_month
@@ -529,16 +687,17 @@ pub fn auto_layout(
                     .as_ref()
                     .is_none_or(|(k, g, _, _, _)| key < *k || (key == *k && gpus < *g));
                 if better {
-                    best = Some((key, gpus, tp, unit, sized));
+                    best = Some((key, gpus, par, unit, sized));
                 }
             }
-            Err(_) => others.push(format!("TP {tp}: misses the SLO")),
+            Err(_) => others.push(format!("{name}: misses the SLO")),
         }
     }
-    let (_, _, tp, unit, mut sized) = best?;
-    sized.layout_tp = Some(tp);
+    let (_, _, par, unit, mut sized) = best?;
+    sized.layout_par = Some(par);
     sized.layout = Some(format!(
-        "auto chose TP {tp}: the cheapest meeting P{} TTFT ≤ {} ms and TPOT ≤ {} ms for the traffic ({} tails; {})",
+        "auto chose {}: the cheapest meeting P{} TTFT ≤ {} ms and TPOT ≤ {} ms for the traffic ({} tails; {})",
+        crate::decide::leaderboard::layout_name(par),
         slo.percentile,
         slo.ttft_ms,
         slo.tpot_ms,
@@ -546,6 +705,87 @@ pub fn auto_layout(
         others.join("; ")
     ));
     Some((unit, sized))
+}
+
+/// A target without a traffic level: the layout gives the most output tokens/s per GPU (the
+/// lowest $/M on one GPU type) where it holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LayoutTarget {
+    /// The SLO's tails (analytic, as the chart's SLO marks).
+    Slo(Slo),
+    /// At least this many tokens/s per user (the leaderboard's target interactivity).
+    TokSPerUser(f64),
+}
+
+/// What "auto" chose for the question asked, for the page to draw (`page::knobs::AutoLayout`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayoutChoice {
+    pub par: Parallelism,
+    /// "auto chose TP 2: the cheapest meeting …", with the others' figures.
+    pub why: String,
+}
+
+/// "Auto" layout for a target without a traffic level (issue 26 §2): among `auto_layouts`, the
+/// one with the most output tokens/s per GPU at its best point meeting the target — the SLO's
+/// analytic tails (`model::slo::best_point_meeting`) or the highest-throughput point of the
+/// curve at the tokens/s per user (as the leaderboard picks) — which on one GPU type is the
+/// lowest $/M. `None` when no layout meets it.
+pub fn layout_for_target(
+    scenario: &Scenario,
+    target: LayoutTarget,
+    gpus_per_node: u32,
+) -> Option<LayoutChoice> {
+    let mut best: Option<(f64, Parallelism)> = None;
+    let mut others = Vec::new();
+    for (par, unit) in auto_layouts(scenario, gpus_per_node) {
+        let name = crate::decide::leaderboard::layout_name(par);
+        let Ok(unit) = unit else {
+            others.push(format!("{name}: does not fit"));
+            continue;
+        };
+        let per_gpu = f64::from(unit.total_gpus().max(1));
+        let tok_s = match target {
+            LayoutTarget::Slo(slo) => best_point_meeting(&unit, &slo).map(|(p, _)| p.output_tok_s),
+            LayoutTarget::TokSPerUser(x) => crate::model::sweep(&unit)
+                .points
+                .iter()
+                .filter(|p| p.fits && p.tok_s_per_user >= x)
+                .map(|p| p.output_tok_s)
+                .reduce(f64::max),
+        }
+        .map(|t| t / per_gpu);
+        match tok_s {
+            Some(t) => {
+                others.push(format!(
+                    "{name}: {} tok/s per GPU",
+                    crate::present::report::format_number(t)
+                ));
+                if best.is_none_or(|(b, _)| t > b) {
+                    best = Some((t, par));
+                }
+            }
+            None => others.push(format!("{name}: misses it")),
+        }
+    }
+    let (_, par) = best?;
+    let asked = match target {
+        LayoutTarget::Slo(slo) => format!(
+            "P{} TTFT ≤ {} ms and TPOT ≤ {} ms (analytic tails)",
+            slo.percentile, slo.ttft_ms, slo.tpot_ms
+        ),
+        LayoutTarget::TokSPerUser(x) => format!(
+            "≥ {} tok/s per user",
+            crate::present::report::format_number(x)
+        ),
+    };
+    Some(LayoutChoice {
+        par,
+        why: format!(
+            "auto chose {}: the most output tok/s per GPU (lowest $/M) meeting {asked}; {}",
+            crate::decide::leaderboard::layout_name(par),
+            others.join("; ")
+        ),
+    })
 }
 
 /// The rules and the check a sizing was done under, in one sentence for every surface: "Sized
@@ -822,6 +1062,60 @@ mod tests {
         assert!(size(&unit, 0.0, None, &rules(1.0), Check::Analytic).is_err());
     }
 
+    /// Issue 26 §7's "measured" badge: a sizing whose point a published measurement of the same
+    /// configuration backs (InferenceX, DeepSeek-R1 FP8 on 8 × H200, SGLang TP 8, 1k/8k at C =
+    /// 32: IX-045) says so, names the row and holds the GPUs its measured throughput needs; the
+    /// SLO is set between the model's own tails at C = 32 and the next grid point, so the sizing
+    /// lands on 32 whatever the fit.
+    #[test]
+    fn a_sizing_backed_by_a_published_measurement_says_measured() {
+        let s = Scenario::try_from(ScenarioInput {
+            model: "deepseek-r1".into(),
+            gpu: "h200-sxm".into(),
+            gpu_count: 8.0,
+            tp: Some(8.0),
+            precision: "fp8".into(),
+            engine: "sglang".into(),
+            input_len: 1000.0,
+            output_len: 8000.0,
+            ..ScenarioInput::default()
+        })
+        .expect("valid");
+        let tail = |c: u32| {
+            let at = s.with_concurrency(c);
+            tail_estimate(&at, &evaluate(&at), 90.0)
+        };
+        let (at32, next) = (tail(32), tail(38));
+        assert!(next.tpot_ms > at32.tpot_ms);
+        let slo = Slo {
+            ttft_ms: at32.ttft_ms.max(next.ttft_ms) * 2.0,
+            tpot_ms: (at32.tpot_ms + next.tpot_ms) / 2.0,
+            percentile: 90.0,
+        };
+        let one = evaluate(&s.with_concurrency(32)).output_tok_s;
+        let sized = size(&s, 5.0 * one, Some(&slo), &rules(0.8), Check::Analytic).expect("sized");
+        assert_eq!(sized.point.concurrency, 32);
+        let range = sized.range.expect("a range");
+        assert_eq!(range.basis, Basis::Measured);
+        let m = range.measured.clone().expect("the measurement");
+        assert_eq!((m.id.as_str(), m.concurrency), ("IX-045", 32.0));
+        assert!(range.gpus_low <= m.gpus && range.gpus_high.is_none_or(|h| m.gpus <= h));
+        let text = range.sentence();
+        assert!(
+            text.contains("IX-045") && text.ends_with("(measured)"),
+            "{text}"
+        );
+        // The same configuration at another engine has no measurement: modeled.
+        let vllm = Scenario::try_from(ScenarioInput {
+            engine: "vllm".into(),
+            ..s.input.clone()
+        })
+        .expect("valid");
+        if let Ok(other) = size(&vllm, 5.0 * one, Some(&slo), &rules(0.8), Check::Analytic) {
+            assert_eq!(other.range.expect("a range").basis, Basis::Modeled);
+        }
+    }
+
     /// Issue 26 §7: a sizing carries the GPUs and $/month within the expected throughput error,
     /// the sized deployment inside, said as modeled (or calibrated once knobs are set).
     #[test]
@@ -842,7 +1136,7 @@ mod tests {
             let low_usd = range.usd_per_month_low.expect("priced");
             let high_usd = range.usd_per_month_high.expect("priced");
             assert!(low_usd <= month && month <= high_usd, "{range:?}");
-            assert_eq!(range.basis, "modeled");
+            assert_eq!(range.basis, Basis::Modeled);
             assert!(range.sentence().contains("GPUs") && range.sentence().contains("(modeled)"));
         }
         assert!(widest > 0, "some traffic level has a real range");
@@ -855,7 +1149,7 @@ mod tests {
         })
         .expect("valid");
         let sized = size(&calibrated, 1000.0, None, &rules(0.8), Check::Analytic).expect("sized");
-        assert_eq!(sized.range.expect("range").basis, "calibrated");
+        assert_eq!(sized.range.expect("range").basis, Basis::Calibrated);
     }
 
     /// Without a price the replicas and GPUs are still counted; the money is not made up.

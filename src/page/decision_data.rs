@@ -6,7 +6,8 @@
 //! concurrency), the pins or the SLO change.
 
 use crate::decide::sizing::{
-    capacity_point, size_configuration, slo_sweep, Sized, SizingRules, SloSweep,
+    capacity_point, layout_for_target, layout_is_auto, size_configuration, slo_sweep, LayoutChoice,
+    LayoutTarget, Sized, SizingRules, SloSweep,
 };
 use crate::model::slo::{Slo, TailEstimate};
 use crate::model::{sweep, Curve, OperatingPoint};
@@ -26,6 +27,9 @@ pub struct Demand {
     /// lengths).
     pub traffic: Option<(f64, TrafficUnit)>,
     pub rules: SizingRules,
+    /// The target interactivity (tokens/s per user) when one is set: without an SLO, what
+    /// "auto" chooses the layout for.
+    pub tok_s_per_user: Option<f64>,
 }
 
 impl Demand {
@@ -43,6 +47,7 @@ impl Demand {
             slo,
             traffic: decision.traffic.map(|t| (t, decision.traffic_unit)),
             rules: SizingRules::of(decision),
+            tok_s_per_user: decision.tok_s_per_user,
         }
     }
 
@@ -74,6 +79,36 @@ pub struct ScenarioDecision {
     /// With an SLO and a traffic: the share of requests meeting it at that traffic, each
     /// replica its share of Poisson arrivals (simulated).
     pub attainment_at_traffic: Option<f64>,
+    /// What "auto" chose for the question asked when the scenario leaves its layout to auto
+    /// (issue 26 §2): with a traffic and an SLO, the sizing's cheapest layout; with an SLO or a
+    /// target interactivity alone, the most tokens/s per GPU meeting it
+    /// (`sizing::layout_for_target`); `None` without a target (the default rule).
+    pub layout: Option<LayoutChoice>,
+}
+
+/// What "auto" chose for `scenario` under `demand`, given its sizing (module doc of `decide`).
+fn layout_choice(
+    scenario: &Scenario,
+    demand: &Demand,
+    sized: Option<&Result<Sized, String>>,
+) -> Option<LayoutChoice> {
+    if !layout_is_auto(scenario) {
+        return None;
+    }
+    if let Some(Ok(sized)) = sized {
+        if let (Some(par), Some(why)) = (sized.layout_par, &sized.layout) {
+            return Some(LayoutChoice {
+                par,
+                why: why.clone(),
+            });
+        }
+    }
+    let target = match (demand.slo, demand.tok_s_per_user) {
+        (Some(slo), _) => LayoutTarget::Slo(slo),
+        (None, Some(x)) => LayoutTarget::TokSPerUser(x),
+        (None, None) => return None,
+    };
+    layout_for_target(scenario, target, demand.rules.gpus_per_node)
 }
 
 pub fn decide(scenario: &Scenario, demand: Demand) -> ScenarioDecision {
@@ -93,6 +128,7 @@ pub fn decide(scenario: &Scenario, demand: Demand) -> ScenarioDecision {
         }
         _ => None,
     };
+    let layout = layout_choice(scenario, &demand, sized.as_ref());
     ScenarioDecision {
         slo,
         sweep,
@@ -100,6 +136,17 @@ pub fn decide(scenario: &Scenario, demand: Demand) -> ScenarioDecision {
         sized,
         goodput,
         attainment_at_traffic,
+        layout,
+    }
+}
+
+/// `input` with a chosen layout applied (TP and EP of one replica), as `page::knobs` applies it
+/// to the page's own scenario.
+pub fn with_layout(input: &ScenarioInput, choice: &LayoutChoice) -> ScenarioInput {
+    ScenarioInput {
+        tp: Some(f64::from(choice.par.tp)),
+        ep: (choice.par.ep > 1).then_some(f64::from(choice.par.ep)),
+        ..input.clone()
     }
 }
 
@@ -115,10 +162,26 @@ pub struct PinnedView {
 pub fn evaluate_pin(input: &ScenarioInput, demand: Demand) -> PinnedView {
     let evaluated = Scenario::try_from(input.clone())
         .map(|scenario| {
-            let curve = sweep(&scenario);
             let decision = decide(&scenario, demand);
-            (scenario, curve, decision)
+            // A pin on auto is drawn with the layout auto chose for it, as the page's scenario is.
+            let chosen = decision
+                .layout
+                .as_ref()
+                .filter(|choice| choice.par != scenario.par)
+                .and_then(|choice| Scenario::try_from(with_layout(input, choice)).ok())
+                .map(|mut chosen| {
+                    chosen.input = scenario.input.clone();
+                    chosen
+                });
+            match chosen {
+                Some(chosen) => {
+                    let decision = decide(&chosen, demand);
+                    (sweep(&chosen), chosen, decision)
+                }
+                None => (sweep(&scenario), scenario, decision),
+            }
         })
+        .map(|(curve, scenario, decision)| (scenario, curve, decision))
         .map_err(|e| format!("{}: {}", e.field, e.message));
     PinnedView {
         input: input.clone(),

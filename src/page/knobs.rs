@@ -1,5 +1,6 @@
 //! The page flags and the pasted model, beside the field texts (`fields.rs`): the "ideal roofline"
-//! switch and a custom model pasted as a Hugging Face `config.json`.
+//! switch, a custom model pasted as a Hugging Face `config.json`, and the layout "auto" chose for
+//! the question asked (`AutoLayout`).
 //!
 //! The ideal-roofline switch is a page flag, not a scenario field: `f64::INFINITY` (the blend
 //! exponent it needs) cannot travel in a URL, so `effective` applies it only to the scenario
@@ -32,6 +33,54 @@ pub struct Knobs {
     pub custom_model: Option<ModelSpec>,
     /// Why the pasted text is not a model (the parser's message, naming the key).
     pub custom_error: Option<String>,
+    /// The layout "auto" chose for the SLO, traffic or target interactivity (the tools module
+    /// decides it once, `page::decision_data::ScenarioDecision::layout`, and both modules apply it).
+    pub auto_layout: Option<AutoLayout>,
+}
+
+/// The layout "auto" chose for the question asked (issue 26 §2): TP and EP of one replica, and
+/// why ("auto chose TP 2: the cheapest meeting P90 TTFT ≤ 500 ms …"). It applies to the scenario
+/// it was chosen for (`key`, `layout_key`) while that scenario leaves its layout to auto; any
+/// other scenario keeps the default rule until the tools module decides for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AutoLayout {
+    pub key: String,
+    pub tp: u32,
+    pub ep: u32,
+    pub why: String,
+}
+
+/// The scenario a layout choice belongs to: its link, concurrency aside.
+pub fn layout_key(input: &ScenarioInput) -> String {
+    crate::share::scenario_key(&ScenarioInput {
+        concurrency: 1.0,
+        ..input.clone()
+    })
+}
+
+impl AutoLayout {
+    /// Whether the choice is for `input` and `input` leaves its layout to auto.
+    pub fn applies(&self, input: &ScenarioInput) -> bool {
+        input.tp.is_none()
+            && input.ep.is_none()
+            && input.dp_attention.is_none()
+            && input.serving.trim() != crate::scenario::DISAGGREGATED
+            && self.key == layout_key(input)
+    }
+
+    /// The text the tools module sends the explorer (`ui::tools::LAYOUT_EVENT`).
+    pub fn encode(&self) -> String {
+        format!("{}\n{}\n{}\n{}", self.key, self.tp, self.ep, self.why)
+    }
+
+    pub fn decode(text: &str) -> Option<AutoLayout> {
+        let mut parts = text.splitn(4, '\n');
+        let key = parts.next()?.to_string();
+        let tp = parts.next()?.parse().ok().filter(|tp| *tp >= 1)?;
+        let ep = parts.next()?.parse().ok().filter(|ep| *ep >= 1)?;
+        let why = parts.next()?.to_string();
+        Some(AutoLayout { key, tp, ep, why })
+    }
 }
 
 /// What a page flag or the pasted model can do.
@@ -40,6 +89,8 @@ pub enum KnobAction {
     IdealRoofline(bool),
     /// The `config.json` text changed.
     CustomConfig(String),
+    /// The tools module chose a layout for the question asked (`None`: no target, default rule).
+    AutoLayout(Option<AutoLayout>),
 }
 
 impl Knobs {
@@ -79,6 +130,13 @@ impl Knobs {
                 self.custom_text = text;
                 true
             }
+            KnobAction::AutoLayout(choice) => {
+                if self.auto_layout == choice {
+                    return false;
+                }
+                self.auto_layout = choice;
+                true
+            }
         }
     }
 
@@ -101,6 +159,10 @@ impl Knobs {
     /// (the CLI's `--ideal-roofline`; `Efficiency::ideal_roofline`).
     pub fn effective(&self, input: &ScenarioInput) -> ScenarioInput {
         let mut input = input.clone();
+        if let Some(choice) = self.auto_layout.as_ref().filter(|c| c.applies(&input)) {
+            input.tp = Some(f64::from(choice.tp));
+            input.ep = (choice.ep > 1).then_some(f64::from(choice.ep));
+        }
         if self.ideal_roofline {
             let ideal = Efficiency::NVIDIA_DATACENTER.ideal_roofline();
             let e = &mut input.efficiency;

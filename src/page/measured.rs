@@ -16,13 +16,8 @@
 use crate::calibration::validate::{validate_records, RowResult};
 use crate::catalog::csv::{self, Record};
 use crate::scenario::{fields, EfficiencyOverrides, Scenario};
-use std::sync::OnceLock;
 
-/// The bundled measurements (the file `servecost validate` reads).
-const MEASUREMENTS_CSV: &str = include_str!("../../data/measurements.csv");
-
-/// How far a row's lengths may be from the scenario's and still match.
-pub const LENGTH_TOLERANCE: f64 = 0.15;
+pub use crate::catalog::measurements::{near, records, LENGTH_TOLERANCE};
 
 /// One matching row.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,24 +37,14 @@ pub struct MeasuredRow {
     pub prediction: Option<RowResult>,
 }
 
-fn records() -> &'static [Record] {
-    static RECORDS: OnceLock<Vec<Record>> = OnceLock::new();
-    RECORDS.get_or_init(|| csv::parse_records(MEASUREMENTS_CSV).unwrap_or_default())
-}
-
-/// Whether `measured` is within the tolerance of `wanted`.
-pub fn near(measured: f64, wanted: f64) -> bool {
-    wanted > 0.0 && ((measured - wanted) / wanted).abs() <= LENGTH_TOLERANCE
-}
-
 /// Whether a row matches the scenario (module doc).
 pub fn matches(record: &Record, scenario: &Scenario) -> bool {
-    let number = |column: &str| csv::number(record, column).ok().flatten();
-    csv::text(record, "model_id") == scenario.model.id
-        && csv::text(record, "gpu_id") == scenario.gpu.id
-        && csv::text(record, "mode") != "server"
-        && number("input_len").is_some_and(|n| near(n, scenario.workload.input_mean))
-        && number("output_len").is_some_and(|n| near(n, scenario.workload.output_mean))
+    crate::catalog::measurements::matches(
+        record,
+        &scenario.model.id,
+        &scenario.gpu.id,
+        (scenario.workload.input_mean, scenario.workload.output_mean),
+    )
 }
 
 /// The rows of `records` matching the scenario, with their predictions.

@@ -399,7 +399,7 @@ fn slo_section(
                             .map(|l| format!(" {l}."))
                             .unwrap_or_default()
                             + &sized
-                            .range
+                            .range.as_ref()
                             .map(|r| format!(" Range: {}.", r.sentence()))
                             .unwrap_or_default()
                     ),

@@ -419,6 +419,13 @@ impl State {
                 .unwrap_or(loaded),
             false => loaded,
         };
+        // So does auto's layout choice, for the scenario it was made for.
+        let loaded = match &self.knobs.auto_layout {
+            Some(choice) if choice.applies(&loaded.input) => loaded
+                .knob(KnobAction::AutoLayout(Some(choice.clone())))
+                .unwrap_or(loaded),
+            _ => loaded,
+        };
         if loaded.view.is_some() {
             return loaded;
         }

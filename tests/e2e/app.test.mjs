@@ -686,7 +686,7 @@ test('one-1. a saturated headline takes the simulator\'s TTFT and says so; the C
   undefined, 30_000);
   const util = Number((await metricText(page, 'traffic_utilization_pct')).replace(/[^\d.]/g, ''));
   assert.ok(util <= 80, `utilization ${util} % within the ceiling`);
-  assert.match(await page.locator('#sizing-range').textContent(), /GPUs.*within the ±\d+ % expected throughput error \((modeled|calibrated)\)/);
+  assert.match(await page.locator('#sizing-range').textContent(), /GPUs.*within the ±\d+ % expected throughput error.* \((modeled|calibrated|measured)\)/);
   // With an SLO, the Targets panel shows the simulated goodput and the attainment at the
   // traffic (issue 26 §8), and Compare a goodput column.
   await page.locator('#slo-ttft-ms').fill('3000');
@@ -698,6 +698,38 @@ test('one-1. a saturated headline takes the simulator\'s TTFT and says so; the C
   await waitUntil(page, 'the Compare goodput cell', () =>
     /\d/.test(document.querySelector('#compare-table [data-col="goodput_req_s"]')?.textContent ?? ''),
   undefined, 30_000);
+});
+
+test('one-2. with an SLO, auto draws the layout that meets it most cheaply and says so; switching GPUs compares each GPU\'s choice', async (t) => {
+  const { page } = await openApp(t);
+  const tpHint = () => page.$eval('#tp', (el) => document.getElementById(el.getAttribute('aria-describedby'))?.textContent ?? '');
+  await page.locator('#model').selectOption('llama-3.1-70b');
+  await page.locator('#precision').selectOption('fp8');
+  await page.locator('#gpu').selectOption('h200-sxm');
+  // No target yet: the default rule, and the hint says which (issue 26 §2).
+  await waitUntil(page, 'the default rule\'s hint', () => /smallest that fits/.test(
+    document.getElementById(document.querySelector('#tp')?.getAttribute('aria-describedby'))?.textContent ?? ''));
+  assert.match(await tpHint(), /^auto TP 1, the smallest that fits/);
+  await page.locator('#slo-ttft-ms').fill('500');
+  await page.locator('#slo-tpot-ms').fill('40');
+  await waitUntil(page, 'auto\'s choice for the SLO in the TP hint', () => /^auto chose /.test(
+    document.getElementById(document.querySelector('#tp')?.getAttribute('aria-describedby'))?.textContent ?? ''),
+  undefined, 60_000);
+  const chosen = await tpHint();
+  assert.match(chosen, /^auto chose (TP|DEP) \d+: the cheapest meeting P90 TTFT ≤ 500 ms/);
+  assert.doesNotMatch(chosen, /^auto chose TP 1:/, 'TP 1 on H200 is not the cheapest under this SLO');
+  assert.equal(await page.locator('#tp').inputValue(), 'auto', 'the control (and so the link) keeps auto');
+  const onH200 = await page.locator('#sizing-layout').textContent();
+  assert.match(onH200, /^auto chose /);
+  // Another GPU: auto chooses again for it (its own sizing of every layout), so the comparison
+  // is between each GPU's best layout.
+  await page.locator('#gpu').selectOption('h100-sxm');
+  await waitUntil(page, 'auto\'s choice on H100', (before) => {
+    const hint = document.getElementById(document.querySelector('#tp')?.getAttribute('aria-describedby'))?.textContent ?? '';
+    const sizing = document.querySelector('#sizing-layout')?.textContent ?? before;
+    return /^auto chose /.test(hint) && /^auto chose /.test(sizing) && sizing !== before;
+  }, onH200, 60_000);
+  assert.match(await tpHint(), /^auto chose (TP|DEP) \d+: /);
 });
 
 test('i. no network request while using the decision tools', async (t) => {

@@ -6,7 +6,7 @@
 use crate::catalog::catalog;
 use crate::model::pareto::SLIDER_STEPS;
 use crate::page::embed::embed_controls;
-use crate::page::knobs::KnobAction;
+use crate::page::knobs::{KnobAction, Knobs};
 use crate::page::state::{Action, State, View};
 use crate::present::chart::notes::static_batching_note;
 use crate::present::chart::{Marker, Projection, XAxis, YAxis};
@@ -53,8 +53,9 @@ fn chart_heading(projection: &Projection) -> Html {
     }
 }
 
-/// "auto: TP 2, 4 replicas of 2 GPUs".
-fn tp_hint(view: &View) -> String {
+/// "auto chose TP 2: the cheapest meeting P90 TTFT ≤ 500 ms …: 4 replicas of 2 GPUs", or the
+/// default rule's "auto TP 1, the smallest that fits: …" (issue 26 §2: auto says which).
+fn tp_hint(view: &View, knobs: &Knobs) -> String {
     let s = &view.scenario;
     let per_replica = s.par.gpus_per_replica();
     let replicas = match s.replicas {
@@ -62,13 +63,17 @@ fn tp_hint(view: &View) -> String {
         n => format!("{n} replicas"),
     };
     let gpus = if per_replica == 1 { "GPU" } else { "GPUs" };
-    if s.tp_auto {
-        format!(
-            "auto chose TP {}: {replicas} of {per_replica} {gpus}",
+    let chosen = knobs.auto_layout.as_ref().filter(|c| c.applies(&s.input));
+    match (chosen, s.tp_auto) {
+        (Some(choice), _) => format!(
+            "{}: {replicas} of {per_replica} {gpus}",
+            choice.why.split([';', '(']).next().unwrap_or_default().trim()
+        ),
+        (None, true) => format!(
+            "auto TP {}, the smallest that fits (set an SLO to choose by cost): {replicas} of {per_replica} {gpus}",
             s.par.tp
-        )
-    } else {
-        format!("{replicas} of {per_replica} {gpus}")
+        ),
+        (None, false) => format!("{replicas} of {per_replica} {gpus}"),
     }
 }
 
@@ -328,7 +333,7 @@ pub fn app(props: &AppProps) -> Html {
                         only={(!second_pass).then(|| FIRST_SCREEN_FIELDS.to_vec())}
                         texts={state.texts.clone()}
                         error_field={error_field.clone()}
-                        tp_hint={hint(view.as_ref().map(tp_hint))}
+                        tp_hint={hint(view.as_ref().map(|v| tp_hint(v, &state.knobs)))}
                         parallelism_hint={hint(view.as_ref().and_then(|v| parallelism_hint(&v.scenario)))}
                         engine_hint={hint(view.as_ref().map(|v| v.scenario.profile.describe()))}
                         price_hint={price_hint(state.texts.get(&GPU))}

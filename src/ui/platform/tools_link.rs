@@ -7,11 +7,12 @@
 //! module's events.
 
 use crate::decide::headline::Reconciled;
-use crate::page::state::{Shared, State};
+use crate::page::knobs::{AutoLayout, KnobAction};
+use crate::page::state::{Action, Shared, State};
 use crate::present::chart::Overlay;
 use crate::share;
 use crate::ui::tools::{
-    APPLY_EVENT, HEADLINE_EVENT, IDEAL_ATTR, OVERLAY_EVENT, STATE_ATTR, TOOLS_ROOT_ID,
+    APPLY_EVENT, HEADLINE_EVENT, IDEAL_ATTR, LAYOUT_EVENT, OVERLAY_EVENT, STATE_ATTR, TOOLS_ROOT_ID,
 };
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
@@ -122,6 +123,7 @@ pub fn use_tools_link(
     {
         let setter = overlay.setter();
         let headline_setter = headline.setter();
+        let dispatcher = state.dispatcher();
         let LinkOptions {
             load,
             persist,
@@ -158,7 +160,11 @@ pub fn use_tools_link(
                     });
                     headline_setter.set(parsed);
                 });
-                (on_overlay, on_apply, on_headline)
+                let on_layout = EventListener::new(host, LAYOUT_EVENT, move |event| {
+                    let choice = detail(event).and_then(|text| AutoLayout::decode(&text));
+                    dispatcher.dispatch(Action::Knob(KnobAction::AutoLayout(choice)));
+                });
+                (on_overlay, on_apply, on_headline, on_layout)
             });
             if load && listeners.is_some() {
                 // After this render's chart draw (effects run children first), in a task of its own.

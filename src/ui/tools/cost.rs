@@ -375,14 +375,9 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
                     if let Some(layout) = &sized.layout {
                         <p class="hint" id="sizing-layout">{ format!("{layout}.") }</p>
                     }
-                    if let Some(tp) = sized.layout_tp.filter(|tp| *tp != scenario.par.tp) {
-                        <button type="button" class="button small" id="sizing-layout-show"
-                            onclick={let on_edit = props.on_edit.clone(); Callback::from(move |_: MouseEvent| on_edit.emit((&crate::scenario::fields::TP, tp.to_string())))}>
-                            { format!("Show TP {tp} on the chart") }
-                        </button>
-                    }
                     if let Some(range) = &sized.range {
-                        <p class="hint" id="sizing-range">{ format!("Range: {}.", range.sentence()) }</p>
+                        <p class="hint" id="sizing-range">{ format!("Range: {}.", range.sentence()) }
+                            <span class={classes!("badge", format!("basis-{}", range.basis.id()))}>{ range.basis.id() }</span></p>
                     }
                     </>
                     }

@@ -30,6 +30,7 @@ pub fn use_decision_data(
                     sized: None,
                     goodput: None,
                     attainment_at_traffic: None,
+                    layout: None,
                 },
             })
         },

@@ -40,7 +40,7 @@ pub mod sim_panel;
 pub mod targets;
 
 use crate::page::decisions::{DecisionAction, DecisionState};
-use crate::page::knobs::KnobAction;
+use crate::page::knobs::{layout_key, AutoLayout, KnobAction};
 use crate::page::state::{Action, State};
 use crate::present::report::assumptions;
 use crate::scenario::fields::Field;
@@ -75,6 +75,9 @@ pub const APPLY_EVENT: &str = "servecost:apply";
 /// tools → explorer: the simulator's headline figures for the slider's point (detail:
 /// `share::scenario_key`, a line break, `decide::headline::Reconciled::encode`; issue 26 §4).
 pub const HEADLINE_EVENT: &str = "servecost:headline";
+/// tools → explorer: the layout "auto" chose for the question asked (detail:
+/// `page::knobs::AutoLayout::encode`, empty for none; issue 26 §2).
+pub const LAYOUT_EVENT: &str = "servecost:auto-layout";
 
 /// Dispatch a `CustomEvent` named `name` with a string `detail` on `target`.
 pub fn send(target: &web_sys::Element, name: &str, detail: &str) {
@@ -226,6 +229,27 @@ pub fn tools_app(props: &ToolsProps) -> Html {
         &state.pins,
         crate::page::decision_data::Demand::of(&decisions.input, decisions.slo()),
     );
+    // Auto's layout for the question asked (issue 26 §2): decided once, with the decision data,
+    // and applied by both modules (the explorer draws it, the panels here read it).
+    {
+        let (dispatcher, host) = (state.dispatcher(), host.clone());
+        let wanted = state.view.as_ref().filter(|_| decisions_shown).map(|view| {
+            data.current.layout.as_ref().map(|choice| AutoLayout {
+                key: layout_key(&view.scenario.input),
+                tp: choice.par.tp,
+                ep: choice.par.ep,
+                why: choice.why.clone(),
+            })
+        });
+        let have = state.knobs.auto_layout.clone();
+        use_effect_with(wanted, move |wanted| {
+            if let Some(wanted) = wanted.as_ref().filter(|wanted| **wanted != have) {
+                dispatcher.dispatch(Action::Knob(KnobAction::AutoLayout(wanted.clone())));
+                let detail = wanted.as_ref().map(AutoLayout::encode).unwrap_or_default();
+                send(&host, LAYOUT_EVENT, &detail);
+            }
+        });
+    }
     // The measured rows matching the scenario, recomputed when the curve (the scenario, not its
     // concurrency) changes; shown on the chart while the toggle is on.
     let show_measured = use_state(|| true);

@@ -161,10 +161,14 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
             <td>{ format!("{} ({p})", format_number(c.ttft_ms)) }</td>
             <td>{ format!("{} ({p})", format_number(c.tpot_ms)) }</td>
             <td data-col="usd_per_month">{ usd_amount(c.usd_per_month) }</td>
-            <td data-col="range" title={c.range.map(|r| r.sentence()).unwrap_or_default()}>{ c.range.map_or_else(|| "—".to_string(), |r| match r.gpus_high {
+            <td data-col="range" title={c.range.as_ref().map(|r| r.sentence()).unwrap_or_default()}>{ c.range.as_ref().map_or_else(|| "—".to_string(), |r| match r.gpus_high {
                 Some(high) => format!("{}–{high} GPUs", r.gpus_low),
                 None => format!("≥ {} GPUs", r.gpus_low),
-            }) }</td>
+            }) }
+            if let Some(r) = &c.range {
+                <span class={classes!("badge", format!("basis-{}", r.basis.id()))}>{ r.basis.id() }</span>
+            }
+            </td>
             <td>{ format_usd(c.usd_per_m_output) }</td>
             <td>{ format!("{} %", percent(c.utilization)) }</td>
             <td data-col="slo_check" title={c.traffic_check().unwrap_or_default()}>{ check }</td>
@@ -342,7 +346,7 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
                                         { head("col-plan-ttft", "TTFT", "ms", "Time to first token at that batch: the simulated tail at the SLO's percentile (\"sim\"), or the mean without an SLO.") }
                                         { head("col-plan-tpot", "TPOT", "ms", "Time per output token at that batch: the simulated tail at the SLO's percentile (\"sim\"), or the mean without an SLO.") }
                                         { head("col-plan-month", "$/month", "", "Total GPUs × $/GPU-hour (catalog tier) × 730 hours.") }
-                                        { head("col-plan-range", "Range", "± error", "GPUs and $/month if a replica serves as much more or less as the expected throughput error says (the ± beside the headline, cross-validated on published measurements): modeled, or calibrated when efficiency knobs are set.") }
+                                        { head("col-plan-range", "Range", "± error", "GPUs and $/month if a replica serves as much more or less as the expected throughput error says (the ± beside the headline, cross-validated on published measurements): badged modeled, calibrated when efficiency knobs are set, or measured when a published measurement of the same configuration near its point backs it.") }
                                         { head("col-plan-usd-m", "$/M output", "", "$/month ÷ the traffic's output tokens per month × 10⁶: idle capacity included.") }
                                         { head("col-plan-util", "Utilization", "", "Traffic ÷ the output capacity of the replicas bought (at most the ceiling).") }
                                         { head("col-plan-check", "SLO check", "", "✓ simulated: the discrete-event simulator ran this replica at its batch and its tail TTFT and TPOT met the SLO (a candidate that missed there is dropped, see why the others lost); analytic only: not simulated.") }
