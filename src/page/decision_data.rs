@@ -140,6 +140,29 @@ pub fn decide(scenario: &Scenario, demand: Demand) -> ScenarioDecision {
     }
 }
 
+/// A scenario judged as the page judges its own: `decide`, and when auto chose another layout
+/// (`ScenarioDecision::layout`), that layout evaluated and judged instead (its input still says
+/// auto), as the page's knob applies it. Pins and the client report read scenarios this way.
+pub fn decide_with_layout(scenario: Scenario, demand: Demand) -> (Scenario, ScenarioDecision) {
+    let decision = decide(&scenario, demand);
+    let chosen = decision
+        .layout
+        .as_ref()
+        .filter(|choice| choice.par != scenario.par)
+        .and_then(|choice| Scenario::try_from(with_layout(&scenario.input, choice)).ok())
+        .map(|mut chosen| {
+            chosen.input = scenario.input.clone();
+            chosen
+        });
+    match chosen {
+        Some(chosen) => {
+            let decision = decide(&chosen, demand);
+            (chosen, decision)
+        }
+        None => (scenario, decision),
+    }
+}
+
 /// `input` with a chosen layout applied (TP and EP of one replica), as `page::knobs` applies it
 /// to the page's own scenario.
 pub fn with_layout(input: &ScenarioInput, choice: &LayoutChoice) -> ScenarioInput {
@@ -162,24 +185,8 @@ pub struct PinnedView {
 pub fn evaluate_pin(input: &ScenarioInput, demand: Demand) -> PinnedView {
     let evaluated = Scenario::try_from(input.clone())
         .map(|scenario| {
-            let decision = decide(&scenario, demand);
-            // A pin on auto is drawn with the layout auto chose for it, as the page's scenario is.
-            let chosen = decision
-                .layout
-                .as_ref()
-                .filter(|choice| choice.par != scenario.par)
-                .and_then(|choice| Scenario::try_from(with_layout(input, choice)).ok())
-                .map(|mut chosen| {
-                    chosen.input = scenario.input.clone();
-                    chosen
-                });
-            match chosen {
-                Some(chosen) => {
-                    let decision = decide(&chosen, demand);
-                    (sweep(&chosen), chosen, decision)
-                }
-                None => (sweep(&scenario), scenario, decision),
-            }
+            let (scenario, decision) = decide_with_layout(scenario, demand);
+            (sweep(&scenario), scenario, decision)
         })
         .map(|(curve, scenario, decision)| (scenario, curve, decision))
         .map_err(|e| format!("{}: {}", e.field, e.message));

@@ -36,7 +36,6 @@ use crate::present::report::{assumptions, format_cost, format_number, format_usd
 use crate::scenario::fields::{Group, FIELDS};
 use crate::scenario::Scenario;
 use crate::share::ViewState;
-use plotters::prelude::{IntoDrawingArea, SVGBackend};
 
 /// Candidates the report's plan lists.
 pub const REPORT_PLAN_TOP: usize = 5;
@@ -63,6 +62,16 @@ pub fn escape(text: &str) -> String {
 pub fn client_report(view: &ViewState, context: &ReportContext) -> Result<String, String> {
     let scenario = Scenario::try_from(view.scenario.clone())
         .map_err(|e| format!("{}: {}", e.field, e.message))?;
+    // Judged once, by the function the page's decision panels use (`decision_data::decide`: SLO
+    // sweep, the one sizing, goodput, auto's layout), and read by every section below; the
+    // scenario runs the layout auto chose, as the page draws it.
+    let slo = SloSettings::try_from(view.decision.slo_input())
+        .ok()
+        .and_then(|s| s.slo);
+    let (scenario, decided) = crate::page::decision_data::decide_with_layout(
+        scenario,
+        crate::page::decision_data::Demand::of(&view.decision, slo),
+    );
     let point = evaluate(&scenario);
     let curve = sweep(&scenario);
     let chart = chart_svg(&scenario, &curve, &point, view)?;
@@ -75,16 +84,8 @@ pub fn client_report(view: &ViewState, context: &ReportContext) -> Result<String
          above ({} in flight).</figcaption></figure></section>",
         point.concurrency
     ));
-    // Judged once, by the function the page's decision panels use (`decision_data::decide`: SLO
-    // sweep, the one sizing, goodput), and read by every section below.
-    let slo = SloSettings::try_from(view.decision.slo_input())
-        .ok()
-        .and_then(|s| s.slo);
-    let decided = crate::page::decision_data::decide(
-        &scenario,
-        crate::page::decision_data::Demand::of(&view.decision, slo),
-    );
     body.push_str(&slo_section(&scenario, &point, view, &decided));
+    body.push_str(&pins_section(&scenario, view, slo, &decided));
     body.push_str(&plan_section(&scenario, view));
     body.push_str(&leaderboard_section(&scenario, view));
     body.push_str(&api_section(&scenario, &point, view, &decided));
@@ -120,7 +121,7 @@ fn chart_svg(
     };
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, REPORT_CHART_PX).into_drawing_area();
+        let root = crate::present::chart::svg::svg_area(&mut svg, REPORT_CHART_PX);
         draw_pareto_layered(
             root,
             curve,
@@ -556,6 +557,76 @@ fn run_plan(scenario: &Scenario, view: &ViewState, req_s: f64) -> Result<Plan, S
 
 /// Rows of the leaderboard the report lists.
 pub const REPORT_LEADERBOARD_ROWS: usize = 10;
+
+/// The pinned scenarios beside the current one, as the page's Compare panel judges them
+/// (`decision_data::evaluate_pin`: the same SLO, traffic and sizing rules): each one's best
+/// point (meeting the SLO, else the max-throughput point), $/M output there, and the deployment
+/// the traffic needs. Empty without pins.
+fn pins_section(
+    scenario: &Scenario,
+    view: &ViewState,
+    slo: Option<crate::model::slo::Slo>,
+    decided: &ScenarioDecision,
+) -> String {
+    if view.pins.is_empty() {
+        return String::new();
+    }
+    let demand = crate::page::decision_data::Demand::of(&view.decision, slo);
+    let cells = |label: &str, s: &Scenario, d: &ScenarioDecision| {
+        let capacity = d.capacity.as_ref().map(|(p, _)| p);
+        let per_gpu = capacity
+            .map(|p| format_number(p.output_tok_s / f64::from(s.total_gpus().max(1))))
+            .unwrap_or_else(|| "misses the SLO".into());
+        let usd = capacity
+            .and_then(|p| p.usd_per_m_output)
+            .map(format_usd)
+            .unwrap_or_else(|| "—".into());
+        let sized = match &d.sized {
+            Some(Ok(sized)) => format!(
+                "{} GPUs{}",
+                sized.sizing.gpus,
+                sized
+                    .sizing
+                    .usd_per_month
+                    .map(|m| format!(", {}/month", usd_amount(m)))
+                    .unwrap_or_default()
+            ),
+            Some(Err(why)) => format!("none: {why}"),
+            None => "no traffic set".into(),
+        };
+        format!(
+            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            escape(label),
+            capacity.map_or_else(|| "—".to_string(), |p| p.concurrency.to_string()),
+            per_gpu,
+            usd,
+            escape(&sized)
+        )
+    };
+    let mut rows = cells(
+        &format!("Current: {}", crate::page::pins::pin_label(&view.scenario)),
+        scenario,
+        decided,
+    );
+    for pin in &view.pins {
+        let pinned = crate::page::decision_data::evaluate_pin(pin, demand);
+        match &pinned.evaluated {
+            Ok((s, _, d)) => rows.push_str(&cells(&pinned.label, s, d)),
+            Err(why) => rows.push_str(&format!(
+                "<tr><th scope=\"row\">{}</th><td colspan=\"4\">does not validate: {}</td></tr>",
+                escape(&pinned.label),
+                escape(why)
+            )),
+        }
+    }
+    format!(
+        "<section><h2>Pinned scenarios</h2><p class=\"meta\">As the page's Compare panel \
+         judges them: each at its best point {} and sized for the same traffic under the same rules.</p>\
+         <table class=\"board\"><thead><tr><th>Scenario</th><th>Batch</th><th>Output tok/s per GPU</th>\
+         <th>$/M output</th><th>For the traffic</th></tr></thead><tbody>{rows}</tbody></table></section>",
+        if slo.is_some() { "meeting the SLO" } else { "(max throughput; no SLO set)" }
+    )
+}
 
 /// The hardware leaderboard for the model and workload, as the panel ranks it by default (at
 /// the decision inputs' tokens/s per user, else 50).

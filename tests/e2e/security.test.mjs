@@ -95,6 +95,21 @@ test('every resource comes from the page origin, at load and in use', async (t) 
   );
 });
 
+test('the client report and the leaderboard chart apply no inline style (no CSP violation)', async (t) => {
+  const { page } = await open(t, '?v=2&model=llama-3.1-8b&slo-ttft-ms=500&slo-tpot-ms=40&traffic=30');
+  await page.waitForFunction(() => performance.getEntriesByName('servecost:tools-ready').length > 0, null, { timeout: 60_000 });
+  // The report draws its chart as SVG; plotters' text measurement on wasm appended a styled span
+  // per label (issue 28 §2: 14 violations per download).
+  await page.locator('#download-report').click();
+  await page.waitForFunction(() => /Saved the report|Export failed/.test(document.body.textContent || ''), null, { timeout: 120_000 });
+  assert.doesNotMatch(await page.evaluate(() => document.body.textContent), /Export failed/);
+  // The leaderboard ranks once in view and sizes its chart's canvas.
+  await page.locator('.leaderboard-panel').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#leaderboard tbody tr', { timeout: 60_000 });
+  await page.waitForFunction(() => (document.getElementById('leaderboard-chart')?.style.height || '') !== '', null, { timeout: 120_000 });
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+});
+
 const PAYLOADS = [
   ['model', '<script>window.__xss = "model"</script>'],
   ['gpu', '<img src=x onerror="window.__xss = \'gpu\'">'],

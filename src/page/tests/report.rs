@@ -192,3 +192,32 @@ fn the_report_leaderboard_shows_ttft_and_its_ceiling() {
     );
     assert!(board.contains("<th>TTFT ms (P90)</th>"), "{board}");
 }
+
+/// Issue 28 §2: the report carries the pinned comparison, each pin judged as the page's Compare
+/// panel judges it (`decision_data::evaluate_pin`, the same traffic and rules); without pins
+/// there is no such section.
+#[test]
+fn the_report_compares_the_pins_as_the_page_does() {
+    use crate::page::decision_data::{evaluate_pin, Demand};
+    use crate::page::pins::pin_label;
+    let (mut view, _) = decode("v=2&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&traffic=20");
+    let without = client_report(&view, &ReportContext::default()).expect("builds");
+    assert!(!without.contains("<h2>Pinned scenarios</h2>"));
+    let pin = crate::scenario::ScenarioInput {
+        gpu: "h200-sxm".into(),
+        ..view.scenario.clone()
+    };
+    view.pins.push(pin.clone());
+    let html = client_report(&view, &ReportContext::default()).expect("builds");
+    let section = between(&html, "<h2>Pinned scenarios</h2>", "</section>");
+    assert!(section.contains(&escape(&pin_label(&pin))), "{section}");
+    assert!(section.contains("Current: "), "{section}");
+    let (_, _, decided) = evaluate_pin(&pin, Demand::of(&view.decision, None))
+        .evaluated
+        .expect("the pin validates");
+    let sized = decided.sized.expect("a traffic").expect("sized");
+    assert!(
+        section.contains(&format!("{} GPUs", sized.sizing.gpus)),
+        "{section}"
+    );
+}

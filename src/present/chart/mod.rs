@@ -28,6 +28,7 @@ mod pareto;
 mod place;
 mod series;
 mod style;
+pub mod svg;
 mod ticks;
 mod triangle;
 
@@ -48,7 +49,6 @@ pub use style::{
 pub use ticks::{linear_ticks, TickedRange};
 
 use crate::model::{Curve, CurvePoint, OperatingPoint};
-use plotters::prelude::*;
 
 /// Axis titles, with units.
 pub const X_AXIS_LABEL: &str = "tokens/s per user (interactivity, log scale)";
@@ -150,7 +150,7 @@ pub fn render_svg_with(
 ) -> Result<String, String> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let root = svg::svg_area(&mut svg, size);
         draw_pareto_with(root, curve, current, overlay, options)?;
     }
     Ok(svg)
@@ -161,6 +161,7 @@ mod tests {
     use super::*;
     use crate::model::{evaluate, sweep};
     use crate::scenario::Scenario;
+    use plotters::prelude::{IntoDrawingArea, RGBColor, SVGBackend};
 
     fn default_chart(concurrency: Option<u32>, theme: Theme) -> (String, Curve, Marker) {
         let scenario = Scenario::default_scenario().expect("default scenario");

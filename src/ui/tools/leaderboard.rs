@@ -207,6 +207,10 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
         let canvas = canvas.clone();
         use_effect_with((chart_bars.clone(), title.clone()), move |(bars, title)| {
             if let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+                // The height through the CSSOM, not a `style=` attribute: the page's CSP has no
+                // `style-src-attr 'unsafe-inline'`.
+                let height = format!("{}px", chart_height_css_px(bars.len()));
+                let _ = canvas.style().set_property("height", &height);
                 if !title.is_empty() {
                     let _ = draw(&canvas, title, bars);
                 }
@@ -353,7 +357,6 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
                 </div>
                 <div class="leaderboard-frame">
                     <canvas id={LEADERBOARD_CHART_ID} ref={canvas.clone()} role="img"
-                        style={format!("height: {}px", chart_height_css_px(chart_bars.len()))}
                         aria-label={format!("{title}; the first {} rows of the table as bars", chart_bars.len())}>
                         { title.clone() }
                     </canvas>
