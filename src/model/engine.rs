@@ -22,8 +22,8 @@
 //! engine with too few rows to fit (or an unknown engine name), the stack's generic profile of
 //! that deployment (fitted on every row of that stack and deployment); else, for a stock
 //! deployment on a stack with too few stock rows, the stack's tuned profile moved by the
-//! stock-vs-tuned shift another stack measured (`Basis::StockShifted`: the ratios of every knob
-//! of that stack's generic profiles, `ProfileKnobs::shifted`), or the tuned profile itself when no stack
+//! stock-vs-tuned shift another stack measured (`Basis::StockShifted`: η ratios and overhead
+//! differences of that stack's generic profiles), or the tuned profile itself when no stack
 //! measured one (`Basis::TunedOnly`, said in the assumptions); else, for a stack without any
 //! row (Intel Gaudi, Google TPU, or ROCm when no AMD row is in the fit), the CUDA generic
 //! profile discounted by `PRIOR`: an assumption the assumptions block names as such.
@@ -165,29 +165,11 @@ impl ProfileKnobs {
         }
     }
 
-    /// These (tuned) knobs moved as `stock` moved from `tuned` on another stack, every knob by
-    /// the ratio: `x·(stock/tuned)` (issue 25 §3). An overhead the other stack's tuned profile
-    /// fitted at zero has no ratio and moves by the difference (never below zero).
-    ///
-    /// Why a ratio for the overheads too: each stack's profiles carry their own level of fixed
-    /// costs, and a difference measured at one level does not transfer to another. Fitted on
-    /// InferenceX's tuned MI300X rows the ROCm server overhead is 500 ms (their mean TTFT holds
-    /// a first wave of 1.9–6.6 s at the p99 of the 1k-prompt runs, against medians of
-    /// 160–220 ms), on dstack's stock rows 200 ms: that −300 ms took CUDA's 150 ms to 0 for a
-    /// stock CUDA scenario, and the other way CUDA's −130 ms (20 − 150) left a stock ROCm
-    /// scenario at 370 ms. As a ratio the move keeps the target stack's own level (500 × 20/150
-    /// = 67 ms), as η's already did. Held out by publication (the primary gate) this took the
-    /// TTFT median from 68.0 to 66.1 % (dstack's rows 126 → 93 %), tok/s and TPOT unchanged
-    /// (docs/VALIDATION-NOTES.md, "Issue 25 §3: causes tested").
+    /// These (tuned) knobs moved as `stock` moved from `tuned` on another stack: η by the ratio,
+    /// the overheads by the difference (never below zero).
     pub fn shifted(self, tuned: ProfileKnobs, stock: ProfileKnobs) -> ProfileKnobs {
         let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 1.0 };
-        let add = |x: f64, a: f64, b: f64| {
-            if b > 0.0 {
-                x * a / b
-            } else {
-                (x + a - b).max(0.0)
-            }
-        };
+        let add = |x: f64, a: f64, b: f64| (x + a - b).max(0.0);
         ProfileKnobs {
             eta_mem: (self.eta_mem * ratio(stock.eta_mem, tuned.eta_mem)).clamp(0.05, 1.0),
             eta_compute: (self.eta_compute * ratio(stock.eta_compute, tuned.eta_compute))
@@ -875,22 +857,6 @@ mod tests {
         assert!((shifted.knobs.eta_mem - 0.6 * 0.4 / 0.8).abs() < 1e-12);
         assert!((shifted.knobs.step_overhead_ms - 3.0).abs() < 1e-12);
         assert!((shifted.knobs.seq_overhead_us - 50.0).abs() < 1e-12);
-        // Overheads move by the ratio, keeping the target stack's level: a 150 → 20 ms server
-        // overhead on one stack takes another's 500 ms to 500 × 20/150, not to 370 ms.
-        let tuned = ProfileKnobs {
-            server_overhead_ms: 150.0,
-            ..A
-        };
-        let stock = ProfileKnobs {
-            server_overhead_ms: 20.0,
-            ..A
-        };
-        let rocm = ProfileKnobs {
-            server_overhead_ms: 500.0,
-            ..A
-        };
-        let moved = rocm.shifted(tuned, stock).server_overhead_ms;
-        assert!((moved - 500.0 * 20.0 / 150.0).abs() < 1e-9, "{moved}");
         assert!(shifted.describe().contains("stock-vs-tuned shift"));
         assert_eq!(Deployment::parse(" Stock "), Some(Deployment::Stock));
         assert_eq!(Deployment::parse("fast"), None);
