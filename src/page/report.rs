@@ -834,16 +834,14 @@ fn api_source(price: &crate::model::economics::BreakEven) -> String {
     format!("<a href=\"{}\">{}</a>{date}", escape(url), escape(host))
 }
 
-/// The inputs that differ from servecost's defaults, by group, and how many are at their
-/// defaults (issue 28 §2: the report lists what was chosen, not 80 values many of them "auto";
-/// the link in the header reopens every one).
+/// One group of inputs as listed: the group's title, then each field's label and shown value.
+pub type InputGroup = (&'static str, Vec<(&'static str, String)>);
+
 /// The inputs of `view` that differ from servecost's defaults, by group (the group's title, then
 /// each field's label and value with its unit; "auto" for an unset optional), and how many are
 /// at their defaults: what the report and the printed summary list (issue 28 §1–2), the link
 /// carrying every one of them.
-pub fn differing_inputs(
-    view: &ViewState,
-) -> (Vec<(&'static str, Vec<(&'static str, String)>)>, usize) {
+pub fn differing_inputs(view: &ViewState) -> (Vec<InputGroup>, usize) {
     let inputs = view.inputs();
     let defaults = crate::scenario::fields::Inputs::default();
     let differs = |field: &crate::scenario::fields::Field| {
@@ -878,6 +876,8 @@ pub fn differing_inputs(
     (groups, at_default)
 }
 
+/// The report's section of the inputs that differ from the defaults (issue 28 §2: what was
+/// chosen, not 80 values many of them "auto"; the link in the header reopens every one).
 fn inputs_section(view: &ViewState) -> String {
     let (groups, at_default) = differing_inputs(view);
     let groups: String = groups
