@@ -451,12 +451,12 @@ async fn the_embed_widget_shows_chart_slider_cost_and_only_the_controls_asked_fo
     assert_eq!(open.get_attribute("target").as_deref(), Some("_blank"));
     assert_eq!(open.get_attribute("rel").as_deref(), Some("noopener"));
 
-    // The cost says which price it assumes and its basis (the link names none: the GPU's
-    // catalog typical quote, issue 26 §6).
-    let label = text(&root, "#embed .metric-primary .metric-label");
+    // The conditions line says which price the cost assumes and its basis (the link names
+    // none: the GPU's catalog typical quote, issue 26 §6), with precision and lengths (28 §5).
+    let conditions = text(&root, "#embed-conditions");
     assert!(
-        label.starts_with("Cost at $") && label.ends_with("/GPU-h, catalog typical"),
-        "{label}"
+        conditions.contains(" in / ") && conditions.ends_with("/GPU-h, catalog typical"),
+        "{conditions}"
     );
     // Cost and throughput carry their expected error, as in the explorer.
     for name in ["usd_per_m_output", "output_tok_s_per_gpu"] {

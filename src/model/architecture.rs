@@ -296,6 +296,41 @@ impl Architecture {
     }
 }
 
+/// A pasted model's name with its size counted from the config: "Custom: qwen3" → "Custom:
+/// qwen3 8.2B", "Custom: qwen3_moe 30.5B-A3.3B" (issue 28 §4). A config without
+/// `_name_or_path` is named by its `model_type` (`catalog::parse_hf_config`), which every size of
+/// a family shares, so two pasted Qwen3s read alike in pins and the comparison. A name that
+/// already states a size (a digit then B or M, as in "Qwen/Qwen3-8B" or "Qwen3-30B-A3B") keeps
+/// it as it is.
+pub fn name_with_size(spec: &ModelSpec) -> String {
+    let states_size = spec
+        .name
+        .as_bytes()
+        .windows(2)
+        .any(|pair| matches!(pair, [digit, b'B' | b'b' | b'M'] if digit.is_ascii_digit()));
+    if states_size {
+        return spec.name.clone();
+    }
+    let arch = Architecture::new(spec);
+    let billions = |params: f64| {
+        let b = params / 1e9;
+        if b >= 10.0 {
+            format!("{b:.0}B")
+        } else {
+            format!("{b:.1}B")
+        }
+    };
+    match spec.arch {
+        Arch::Dense => format!("{} {}", spec.name, billions(arch.total_params())),
+        Arch::Moe => format!(
+            "{} {}-A{}",
+            spec.name,
+            billions(arch.total_params()),
+            billions(arch.active_params())
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,5 +405,37 @@ mod tests {
         // 10 global layers grow with context; 52 local layers stop at 1024.
         assert!((short - 62.0 * 1000.0).abs() < 1e-6);
         assert!((long - (10.0 * 100_000.0 + 52.0 * 1024.0)).abs() < 1e-6);
+    }
+
+    /// Issue 28 §4: two pasted configs named only by their `model_type` read apart by size; a
+    /// name that carries its size stays as it is.
+    #[test]
+    fn a_pasted_model_named_by_its_type_gains_its_size() {
+        let catalog = catalog().expect("catalog parses");
+        let spec = |id: &str, name: &str| ModelSpec {
+            name: name.into(),
+            ..catalog.model(id).expect("model in catalog").clone()
+        };
+        assert_eq!(
+            name_with_size(&spec("llama-3.1-8b", "Custom: llama")),
+            "Custom: llama 8.0B"
+        );
+        assert_eq!(
+            name_with_size(&spec("llama-3.1-70b", "Custom: llama")),
+            "Custom: llama 71B"
+        );
+        let moe = name_with_size(&spec("deepseek-r1", "Custom: deepseek_v3"));
+        assert!(
+            moe.starts_with("Custom: deepseek_v3 ") && moe.contains("B-A"),
+            "{moe}"
+        );
+        assert_eq!(
+            name_with_size(&spec("llama-3.1-8b", "Custom: qwen3")),
+            "Custom: qwen3 8.0B"
+        );
+        assert_eq!(
+            name_with_size(&spec("llama-3.1-8b", "Custom: meta-llama/Llama-3.1-8B")),
+            "Custom: meta-llama/Llama-3.1-8B"
+        );
     }
 }

@@ -266,7 +266,11 @@ pub fn slo_miss_label(slo: &Slo) -> String {
 
 /// Pinned curves (feasible points, with what every axis choice plots) and the current curve's
 /// SLO misses.
-pub fn overlay(current: &ScenarioDecision, pinned: &[PinnedView]) -> Overlay {
+pub fn overlay(
+    current: &ScenarioDecision,
+    pinned: &[PinnedView],
+    first: Option<&ScenarioInput>,
+) -> Overlay {
     let slo_missed = current
         .sweep
         .as_ref()
@@ -283,7 +287,14 @@ pub fn overlay(current: &ScenarioDecision, pinned: &[PinnedView]) -> Overlay {
         .iter()
         .enumerate()
         .map(|(index, pin)| PinnedCurve {
-            label: format!("pin {}: {}", index + 1, pin.label),
+            label: format!(
+                "pin {}: {}",
+                index + 1,
+                first.map_or_else(
+                    || pin.label.clone(),
+                    |first| crate::page::pins::label_against(first, &pin.input)
+                )
+            ),
             points: match &pin.evaluated {
                 Ok((_, curve, _)) => curve
                     .points

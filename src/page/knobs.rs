@@ -121,7 +121,8 @@ impl Knobs {
                 } else {
                     match parse_hf_config(&text) {
                         Ok(spec) => {
-                            self.custom_model = Some(spec);
+                            let name = crate::model::architecture::name_with_size(&spec);
+                            self.custom_model = Some(ModelSpec { name, ..spec });
                             self.custom_error = None;
                         }
                         Err(message) => self.custom_error = Some(message),

@@ -88,6 +88,84 @@ pub fn pin_label(input: &ScenarioInput) -> String {
     )
 }
 
+/// A scenario's name beside `first` (the current scenario) in a comparison — pins, the Compare
+/// rows, the report's pinned section — by what differs from it (issue 28 §4): "TP 1 × EP 8 (DEP
+/// 8)", "FP4", "Input length 8000 tokens", the model and GPUs only when they differ. Two pins of
+/// one model on one server otherwise read alike ("DeepSeek-R1 · 8× B200 · FP8" twice). Falls back
+/// to `pin_label` when nothing the table lists differs.
+pub fn label_against(first: &ScenarioInput, input: &ScenarioInput) -> String {
+    use crate::scenario::fields::{
+        Inputs, CUSTOM_MODEL, DP_ATTENTION, EP, FIELDS, GPU, GPUS, MODEL, PP, PRECISION, TP,
+    };
+    let inputs = |scenario: &ScenarioInput| Inputs {
+        scenario: scenario.clone(),
+        ..Inputs::default()
+    };
+    let (a, b) = (inputs(first), inputs(input));
+    let differs = |field: &crate::scenario::fields::Field| field.get(&a) != field.get(&b);
+    let mut parts = Vec::new();
+    let full = pin_label(input);
+    let mut base = full.split(" · ");
+    let (model, gpus, precision) = (base.next(), base.next(), base.next());
+    if differs(&MODEL) || differs(&CUSTOM_MODEL) {
+        parts.extend(model.map(str::to_string));
+    }
+    if differs(&GPU) || differs(&GPUS) {
+        parts.extend(gpus.map(str::to_string));
+    }
+    if differs(&PRECISION) {
+        parts.extend(precision.map(str::to_string));
+    }
+    let layout_fields = [&TP, &EP, &DP_ATTENTION, &PP];
+    if layout_fields.iter().any(|f| differs(f)) {
+        let layout = crate::scenario::Scenario::try_from(input.clone()).map(|s| s.par);
+        parts.push(match layout {
+            Ok(par) if par.dp > 1 && par.tp == 1 && par.ep == par.dp => {
+                format!("TP 1 × EP {} (DEP {})", par.ep, par.dp)
+            }
+            Ok(par) => crate::decide::leaderboard::layout_name(par),
+            Err(_) => "another layout".into(),
+        });
+    }
+    let named = [
+        &MODEL,
+        &CUSTOM_MODEL,
+        &GPU,
+        &GPUS,
+        &PRECISION,
+        &TP,
+        &EP,
+        &DP_ATTENTION,
+        &PP,
+    ];
+    for field in FIELDS.iter() {
+        if field.derived || named.contains(field) || !differs(field) {
+            continue;
+        }
+        let value = field.get(&b);
+        let value = field
+            .choices
+            .iter()
+            .find(|(id, _)| *id == value)
+            .map_or(value.clone(), |(_, label)| (*label).to_string());
+        let value = if value.is_empty() {
+            "auto".to_string()
+        } else {
+            value
+        };
+        parts.push(if field.unit.is_empty() {
+            format!("{} {value}", field.label)
+        } else {
+            format!("{} {value} {}", field.label, field.unit)
+        });
+    }
+    if parts.is_empty() {
+        full
+    } else {
+        parts.join(" · ")
+    }
+}
+
 /// The pins as saved: the page's JSON export format (`share::to_json`) holding only the pins.
 pub fn pins_to_json(pins: &[ScenarioInput]) -> String {
     share::to_json(&ViewState {

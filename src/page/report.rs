@@ -610,11 +610,12 @@ fn pins_section(
     );
     for pin in &view.pins {
         let pinned = crate::page::decision_data::evaluate_pin(pin, demand);
+        let label = crate::page::pins::label_against(&view.scenario, pin);
         match &pinned.evaluated {
-            Ok((s, _, d)) => rows.push_str(&cells(&pinned.label, s, d)),
+            Ok((s, _, d)) => rows.push_str(&cells(&label, s, d)),
             Err(why) => rows.push_str(&format!(
                 "<tr><th scope=\"row\">{}</th><td colspan=\"4\">does not validate: {}</td></tr>",
-                escape(&pinned.label),
+                escape(&label),
                 escape(why)
             )),
         }

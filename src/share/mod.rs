@@ -13,8 +13,9 @@ use serde::Serialize;
 
 mod page;
 pub use page::{
-    chart_caption, embed_snippet, escape_attribute, export_file_stem, start_view, without_embed,
-    StartSource, StartView, EMBED_SNIPPET_HEIGHT_PX,
+    chart_caption, embed_snippet, embed_snippet_height, escape_attribute, export_file_stem,
+    start_view, without_embed, StartSource, StartView, EMBED_HEIGHT_MESSAGE,
+    EMBED_SNIPPET_HEIGHT_PX,
 };
 
 /// Version of the URL/JSON state format; older versions are read as far as their keys allow.
@@ -311,15 +312,36 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
                 }
                 let mut pin = ScenarioInput::default();
                 let mut pin_price_given = false;
+                let (mut read, mut refused) = (0, 0);
                 for item in value.split(';').filter(|s| !s.is_empty()) {
                     let (k, v) = item.split_once(':').unwrap_or((item, ""));
                     let decoded = percent_decode(v).unwrap_or_default();
                     match set_scenario_field(&mut pin, k, &decoded) {
-                        Ok(()) => pin_price_given |= k == USD_PER_GPU_HOUR.key,
-                        Err(why) => notices.push(format!("ignored pinned `{}`: {why}", shown(k))),
+                        Ok(()) => {
+                            read += 1;
+                            pin_price_given |= k == USD_PER_GPU_HOUR.key;
+                        }
+                        Err(why) => {
+                            refused += 1;
+                            notices.push(format!("ignored pinned `{}`: {why}", shown(k)));
+                        }
                     }
                 }
+                // A pin none of whose pairs could be read is not a default pin (issue 28 §4:
+                // four garbage `pin=` values added four identical default pins); an empty one
+                // is (the default scenario pinned writes no pairs). A repeat adds nothing.
+                if read == 0 && refused > 0 {
+                    notices.push(format!(
+                        "ignored pin `{}`: nothing in it could be read",
+                        shown(&value)
+                    ));
+                    continue;
+                }
                 price_unstated(&mut pin, pin_price_given, legacy);
+                if view.pins.contains(&pin) {
+                    notices.push("ignored a pin that repeats another".into());
+                    continue;
+                }
                 view.pins.push(pin);
             }
             "x" => match value.as_str() {

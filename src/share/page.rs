@@ -107,22 +107,61 @@ pub fn escape_attribute(text: &str) -> String {
     out
 }
 
-/// Height of the iframe in the embed snippet (CSS pixels); the widget fits 600 × 400 and up.
+/// Height of the iframe in the embed snippet (CSS pixels) without controls; the widget fits
+/// 600 × 400 and up.
 pub const EMBED_SNIPPET_HEIGHT_PX: u32 = 420;
+/// What each row of controls adds to it at 600 px: four controls to a row (`.embed .controls
+/// .field`, `flex: 1 1 9rem`), 55 px a row with its label and the row above it (measured in
+/// Chromium on 2026-12-03: the widget's natural height is 387 px bare, 442 px with one to four
+/// controls, 494 px with five or six).
+const EMBED_CONTROL_ROW_PX: u32 = 56;
+const EMBED_CONTROLS_PER_ROW: usize = 4;
 
-/// The `<iframe>` snippet that embeds `view` as a widget. `page_url` is the explorer's address
-/// without a query (e.g. `https://example.com/servecost/`); `title` names the figure for screen
-/// readers.
+/// The snippet's frame height for `controls` controls: the widget's own height at 600 px wide,
+/// so a page that ignores the height message still shows every control (issue 28 §5: four
+/// controls needed 441 px in a 400 px frame).
+pub fn embed_snippet_height(controls: usize) -> u32 {
+    let rows = controls.div_ceil(EMBED_CONTROLS_PER_ROW);
+    EMBED_SNIPPET_HEIGHT_PX
+        + EMBED_CONTROL_ROW_PX * u32::try_from(rows).unwrap_or(u32::MAX / 2 / EMBED_CONTROL_ROW_PX)
+}
+
+/// The scheme and host of `url` (`https://example.com` of `https://example.com/sc/`): the
+/// origin the snippet's listener accepts height messages from.
+fn origin_of(url: &str) -> &str {
+    let after_scheme = url.find("://").map_or(0, |at| at + 3);
+    match url.get(after_scheme..).and_then(|rest| rest.find('/')) {
+        Some(slash) => url.get(..after_scheme + slash).unwrap_or(url),
+        None => url,
+    }
+}
+
+/// The snippet that embeds `view` as a widget: the `<iframe>` (width and height attributes, no
+/// `style=`: CSP-clean, issue 28 §5) and a one-line listener that sizes it from the widget's
+/// height message, accepted only from the widget's origin and only for the frame that sent it
+/// (docs/EMBED.md, "The height message"); it also makes the frame fluid (100 % wide up to
+/// 760 px, no border) through the CSSOM, which a host's `style-src` does not govern. `page_url`
+/// is the explorer's address without a query (e.g. `https://example.com/servecost/`); `title`
+/// names the figure for screen readers.
 pub fn embed_snippet(page_url: &str, view: &ViewState, title: &str) -> String {
     let mut embedded = view.clone();
     embedded.embed.embed = true;
     let src = format!("{page_url}?{}", encode(&embedded));
+    let origin = origin_of(page_url).replace(['"', '\\', '<', '>'], "");
     format!(
-        "<iframe src=\"{}\" title=\"{}\" width=\"600\" height=\"{EMBED_SNIPPET_HEIGHT_PX}\" loading=\"lazy\" style=\"border:0;width:100%;max-width:760px\"></iframe>",
+        "<iframe class=\"servecost-embed\" src=\"{}\" title=\"{}\" width=\"600\" height=\"{}\" loading=\"lazy\" frameborder=\"0\"></iframe>\n\
+         <script>addEventListener(\"message\",function(e){{var d=e.data;if(e.origin!==\"{origin}\"||!d||d.type!==\"{HEIGHT}\"||!isFinite(d.height))return;\
+         document.querySelectorAll(\"iframe.servecost-embed\").forEach(function(f){{if(f.contentWindow!==e.source)return;\
+         f.style.width=\"100%\";f.style.maxWidth=\"760px\";f.style.border=\"0\";f.height=Math.min(2000,Math.max(200,Math.ceil(d.height)))}})}})</script>",
         escape_attribute(&src),
-        escape_attribute(title)
+        escape_attribute(title),
+        embed_snippet_height(view.embed.controls.len()),
+        HEIGHT = EMBED_HEIGHT_MESSAGE,
     )
 }
+
+/// The `type` of the one message the widget sends its parent (`ui::explorer::embed`).
+pub const EMBED_HEIGHT_MESSAGE: &str = "servecost:height";
 
 /// A file name stem for exports: `servecost-llama-3.1-70b-8x-h100-sxm-c64`.
 pub fn export_file_stem(scenario: &Scenario) -> String {
@@ -237,7 +276,8 @@ mod tests {
     fn a_hostile_link_is_sanitized_with_notices_for_scenario_and_pins() {
         let start = start_view("tp=3&gpus=8&pin=tp:5;gpus:8&pin=model:%3Cb%3E", None);
         assert!(start.view.scenario.tp.is_none());
-        assert_eq!(start.view.pins.len(), 2);
+        // The second pin names only a refused model: dropped, not a default pin (issue 28 §4).
+        assert_eq!(start.view.pins.len(), 1);
         assert!(start
             .view
             .pins
@@ -256,6 +296,10 @@ mod tests {
             .notices
             .iter()
             .any(|n| n.starts_with("ignored pinned `model`")));
+        assert!(start
+            .notices
+            .iter()
+            .any(|n| n.contains("nothing in it could be read")));
     }
 
     #[test]
@@ -264,13 +308,38 @@ mod tests {
         view.embed.theme = "dark".into();
         let snippet = embed_snippet("https://example.com/sc/", &view, "Cost of \"Llama\" <8B>");
         assert!(
-            snippet.starts_with("<iframe src=\"https://example.com/sc/?v=2&amp;model="),
+            snippet.starts_with(
+                "<iframe class=\"servecost-embed\" src=\"https://example.com/sc/?v=2&amp;model="
+            ),
             "{snippet}"
         );
         assert!(snippet.contains("&amp;embed=1"));
         assert!(snippet.contains("&amp;theme=dark"));
         assert!(snippet.contains("title=\"Cost of &quot;Llama&quot; &lt;8B&gt;\""));
-        assert_eq!(snippet.matches('<').count(), 2, "{snippet}");
+        // The frame and its listener; no style attribute (CSP-clean, issue 28 §5).
+        assert_eq!(snippet.matches('<').count(), 4, "{snippet}");
+        assert!(!snippet.contains("style=\""), "{snippet}");
+        assert!(
+            snippet.contains("e.origin!==\"https://example.com\""),
+            "{snippet}"
+        );
+        assert!(snippet.contains("height=\"420\""), "{snippet}");
+        let mut four = view.clone();
+        four.embed.controls = vec![
+            "model".into(),
+            "gpu".into(),
+            "gpus".into(),
+            "workload".into(),
+        ];
+        let taller = embed_snippet("https://example.com/sc/", &four, "t");
+        assert!(
+            taller.contains(&format!("height=\"{}\"", embed_snippet_height(4))),
+            "{taller}"
+        );
+        assert!(
+            embed_snippet_height(4) > embed_snippet_height(3)
+                && embed_snippet_height(3) > embed_snippet_height(0)
+        );
         let plain = without_embed(&view);
         assert_eq!(plain.embed, EmbedOptions::default());
         assert_eq!(plain.scenario, view.scenario);

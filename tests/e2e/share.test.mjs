@@ -18,6 +18,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import zlib from 'node:zlib';
 import { openSite, READY_TIMEOUT_MS } from './browser.mjs';
 import { startServer } from './serve.mjs';
@@ -134,6 +135,12 @@ test('link: a scenario set with the controls round-trips through the URL and loc
   await again.goto(site.baseUrl, { waitUntil: 'load' });
   await waitForApp(again);
   assert.deepEqual(await metrics(again), shown, 'restored from localStorage');
+  // Issue 28 §4: the remembered scenario says so, with a Reset (a fresh link never does).
+  assert.match(await again.locator('#restored-notice').textContent(), /Restored from your last visit/);
+  assert.equal(await fresh.page.locator('#restored-notice').count(), 0, 'a link is not a restored visit');
+  // Issue 28 §7: the sentence above the chart quotes the numbers the panel shows.
+  const answer = await again.locator('#answer').textContent();
+  assert.ok(answer.includes(`: ${shown.output_tok_s} tok/s, `) && answer.includes(shown.usd_per_m_output), `${answer} vs ${JSON.stringify(shown)}`);
   const stored = await again.evaluate(() => localStorage.getItem('servecost.last.v1'));
   // Stored as the same query a link carries (version first).
   assert.ok(stored.startsWith('v=2'), `stored: ${stored}`);
@@ -147,6 +154,15 @@ test('link: a scenario set with the controls round-trips through the URL and loc
   await again.goto(site.baseUrl, { waitUntil: 'load' });
   await waitForApp(again);
   assert.deepEqual(await metrics(again), defaults, 'corrupt storage: defaults');
+  // The notice's Reset brings back the defaults and goes.
+  await again.evaluate((text) => localStorage.setItem('servecost.last.v1', text), stored);
+  await again.goto(site.baseUrl, { waitUntil: 'load' });
+  await waitForApp(again);
+  assert.deepEqual(await metrics(again), shown, 'restored again');
+  await again.locator('#restored-reset').click();
+  await waitForChange(again, '[data-metric="output_tok_s"]', shown.output_tok_s, 'Reset in the restored notice');
+  assert.deepEqual(await metrics(again), defaults, 'Reset: the defaults');
+  assert.equal(await again.locator('#restored-notice').count(), 0);
   assert.deepEqual(log.pageErrors, []);
 });
 
@@ -375,6 +391,38 @@ test('embed: fits 600×400 and 375 px, and its first load is measured', async (t
   assert.deepEqual(log.pageErrors, []);
 });
 
+test('embed-5. the snippet sizes its frame cross-origin without inline styles; the widget states its conditions and fits its controls', async (t) => {
+  const { page, log } = await openApp(t);
+  await page.locator('#embed-button').click();
+  const snippet = await page.locator('#embed-snippet').inputValue();
+  assert.ok(!/style=/.test(snippet), `no style attribute: ${snippet}`);
+  // A host page on another origin (its own server and port), with no styles allowed.
+  const hostDir = fs.mkdtempSync(`${os.tmpdir()}/servecost-host-`);
+  fs.writeFileSync(`${hostDir}/index.html`,
+    `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="style-src 'none'"></head><body><h1>Glossary</h1>${snippet}</body></html>`);
+  const hostSite = await startServer({ root: hostDir });
+  t.after(() => { hostSite.close(); fs.rmSync(hostDir, { recursive: true, force: true }); });
+  assert.notEqual(new URL(hostSite.url).origin, new URL(site.baseUrl).origin);
+  const host = await newPage(t, { viewport: { width: 900, height: 700 } });
+  await host.page.goto(hostSite.url, { waitUntil: 'load' });
+  const frame = host.page.locator('iframe.servecost-embed');
+  await host.page.waitForFunction(() => document.querySelector('iframe.servecost-embed')?.style.width === '100%', null, { timeout: READY_TIMEOUT_MS });
+  const sized = await frame.evaluate((f) => ({ width: f.getBoundingClientRect().width, height: Number(f.height) }));
+  assert.ok(sized.width > 600 && sized.width <= 760, `fluid up to 760 px: ${JSON.stringify(sized)}`);
+  const inner = host.page.frameLocator('iframe.servecost-embed');
+  assert.match(await inner.locator('#embed-conditions').textContent(), /^FP8 · 1,155 in \/ 211 out tokens \(Chat\) · .* · \$[\d.]+\/GPU-h, catalog typical$/);
+
+  // Four controls fit the height the snippet asks for them (four to a row at 600 px).
+  const widget = await newPage(t, { viewport: { width: 600, height: 476 } });
+  await widget.page.goto(`${site.baseUrl}?v=2&embed=1&controls=model,gpu,gpus,workload`, { waitUntil: 'load' });
+  await waitForApp(widget.page);
+  await widget.page.waitForTimeout(200);
+  const scroll = await widget.page.evaluate(() => document.documentElement.scrollHeight);
+  assert.ok(scroll <= 476, `four controls fit 600 × 476: ${scroll}`);
+  assert.deepEqual(log.pageErrors, []);
+  assert.deepEqual(widget.log.pageErrors, []);
+});
+
 test('embed: every field of the table is a control, technique and decision fields included', async (t) => {
   const { page, log } = await openApp(t, '?v=2&embed=1&controls=batching,spec-decode,workload,gpus,slo-ttft-ms,gpu-count');
   const ids = await page.evaluate(() => [...document.querySelectorAll('.embed select, .embed input[type=text]')].map((e) => e.id));
@@ -497,7 +545,7 @@ test('export: JSON, CSV and PNG downloads, import, embed snippet and print, all 
   // Embed snippet for the current view.
   await page.locator('#embed-button').click();
   const snippet = await page.locator('#embed-snippet').inputValue();
-  assert.match(snippet, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?v=2&amp;model=llama-3\.1-8b&amp;gpus=4.*&amp;embed=1" title="servecost: Llama 3\.1 8B/);
+  assert.match(snippet, /^<iframe class="servecost-embed" src="http:\/\/127\.0\.0\.1:\d+\/\?v=2&amp;model=llama-3\.1-8b&amp;gpus=4.*&amp;embed=1" title="servecost: Llama 3\.1 8B/);
   assert.equal(await page.locator('#embed-snippet').evaluate((e) => e.readOnly), true);
 
   // Print: the button calls window.print(); the print stylesheet keeps chart, numbers, assumptions and the link.

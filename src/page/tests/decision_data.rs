@@ -62,16 +62,20 @@ fn the_overlay_marks_the_fitting_points_that_miss_the_slo() {
         .filter(|c| c.fits)
         .map(|c| c.concurrency)
         .collect();
-    let marked = overlay(&missed, &[]);
+    let marked = overlay(&missed, &[], None);
     assert!(!fitting.is_empty());
     assert_eq!(marked.slo_missed, fitting);
     assert_eq!(marked.slo_label, "misses P90 SLO");
     assert!(marked.pins.is_empty());
 
-    let plain = overlay(&decide(&scenario, Demand::slo(None)), &[]);
+    let plain = overlay(&decide(&scenario, Demand::slo(None)), &[], None);
     assert!(plain.slo_missed.is_empty());
     assert_eq!(plain.slo_label, "");
-    let met = overlay(&decide(&scenario, Demand::slo(Some(slo(1e9, 1e9)))), &[]);
+    let met = overlay(
+        &decide(&scenario, Demand::slo(Some(slo(1e9, 1e9)))),
+        &[],
+        None,
+    );
     assert!(met.slo_missed.is_empty(), "nothing missed");
 }
 
@@ -97,7 +101,7 @@ fn pins_are_evaluated_labelled_and_drawn_and_a_broken_one_is_named() {
     let why = second.evaluated.as_ref().expect_err("no such model");
     assert!(why.starts_with("model: "), "{why}");
 
-    let drawn = overlay(&decide(&self::scenario(), Demand::slo(None)), &pinned);
+    let drawn = overlay(&decide(&self::scenario(), Demand::slo(None)), &pinned, None);
     let labels: Vec<&str> = drawn.pins.iter().map(|p| p.label.as_str()).collect();
     assert_eq!(
         labels,

@@ -2,7 +2,7 @@
 //! labels, the saved text read back (with a notice for what is ignored) and pins in links.
 
 use super::apply;
-use crate::page::pins::{pin_label, pins_from_json, pins_to_json, PinAction};
+use crate::page::pins::{label_against, pin_label, pins_from_json, pins_to_json, PinAction};
 use crate::page::state::{Action, State};
 use crate::scenario::fields::{INPUT_LEN, OUTPUT_LEN};
 use crate::scenario::ScenarioInput;
@@ -141,4 +141,55 @@ fn pins_travel_in_a_link_and_come_back_through_the_page_state() {
     let again = State::from_view(decoded);
     assert_eq!(again.pins, state.pins);
     assert_eq!(again.view_state(), state.view_state());
+}
+
+/// Issue 28 §4: beside the current scenario a pin is named by what differs from it, the layout
+/// as the engines name it; the same inputs fall back to the full name.
+#[test]
+fn a_pin_beside_the_current_scenario_is_named_by_what_differs() {
+    let current = ScenarioInput {
+        model: "deepseek-r1".into(),
+        gpu: "b200".into(),
+        tp: Some(8.0),
+        ..ScenarioInput::default()
+    };
+    let dep = ScenarioInput {
+        tp: Some(1.0),
+        ep: Some(8.0),
+        dp_attention: Some(8.0),
+        ..current.clone()
+    };
+    assert_eq!(label_against(&current, &dep), "TP 1 × EP 8 (DEP 8)");
+    let fp4 = ScenarioInput {
+        precision: "fp4".into(),
+        input_len: 8000.0,
+        ..current.clone()
+    };
+    let name = label_against(&current, &fp4);
+    assert!(
+        name.starts_with("FP4 · ") && name.contains("Input length 8000 tokens"),
+        "{name}"
+    );
+    assert_eq!(label_against(&current, &current), pin_label(&current));
+    let other = ScenarioInput::default();
+    assert!(label_against(&current, &other).starts_with("Llama 3.1 70B · 8× NVIDIA H100"));
+}
+
+/// Issue 28 §4: garbage `pin=` values are dropped with a notice (they used to add identical
+/// default pins), a repeated pin too; an empty pin is the default scenario pinned.
+#[test]
+fn garbage_and_repeated_pins_in_a_link_are_dropped_with_a_notice() {
+    let (view, notices) = decode("?pin=xyz&pin=abc&pin=foo:bar");
+    assert!(view.pins.is_empty(), "{:?}", view.pins);
+    assert!(
+        notices
+            .iter()
+            .filter(|n| n.contains("nothing in it could be read"))
+            .count()
+            == 3,
+        "{notices:?}"
+    );
+    let (view, notices) = decode("?pin=precision:fp4&pin=precision:fp4&pin=");
+    assert_eq!(view.pins.len(), 2, "{:?}", view.pins);
+    assert!(notices.iter().any(|n| n.contains("repeats")), "{notices:?}");
 }

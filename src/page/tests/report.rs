@@ -199,7 +199,7 @@ fn the_report_leaderboard_shows_ttft_and_its_ceiling() {
 #[test]
 fn the_report_compares_the_pins_as_the_page_does() {
     use crate::page::decision_data::{evaluate_pin, Demand};
-    use crate::page::pins::pin_label;
+    use crate::page::pins::label_against;
     let (mut view, _) = decode("v=2&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&traffic=20");
     let without = client_report(&view, &ReportContext::default()).expect("builds");
     assert!(!without.contains("<h2>Pinned scenarios</h2>"));
@@ -210,7 +210,10 @@ fn the_report_compares_the_pins_as_the_page_does() {
     view.pins.push(pin.clone());
     let html = client_report(&view, &ReportContext::default()).expect("builds");
     let section = between(&html, "<h2>Pinned scenarios</h2>", "</section>");
-    assert!(section.contains(&escape(&pin_label(&pin))), "{section}");
+    // Named by what differs from the current scenario, as the Compare panel names it.
+    let name = label_against(&view.scenario, &pin);
+    assert!(name.contains("H200") && !name.contains("Llama"), "{name}");
+    assert!(section.contains(&escape(&name)), "{section}");
     assert!(section.contains("Current: "), "{section}");
     let (_, _, decided) = evaluate_pin(&pin, Demand::of(&view.decision, None))
         .evaluated

@@ -25,7 +25,7 @@ use crate::ui::explorer::embed::{EmbedView, EMBED_ID, OPEN_EXPLORER_ID};
 use crate::ui::explorer::numbers::Numbers;
 use crate::ui::explorer::techniques::{ladder_summary, TechniqueControls, WorkloadSelect};
 use crate::ui::platform::perf;
-use crate::ui::platform::share_sync::{self, UrlNotice};
+use crate::ui::platform::share_sync::{self, RestoredNotice, UrlNotice};
 use crate::ui::platform::tools_link::{use_tools_link, LinkOptions};
 use crate::ui::widgets::field_control::show_error;
 use crate::ui::widgets::glossary::Term;
@@ -207,6 +207,9 @@ pub fn app(props: &AppProps) -> Html {
         perf::mark_update_start();
         dispatcher.dispatch(Action::Load(Box::new(view)));
     });
+    let on_reset = use_callback(on_import.clone(), |(), on_import| {
+        on_import.emit(ViewState::default());
+    });
     let embed = start.start.view.embed.embed;
     let second_pass = use_second_pass();
     // The technique ladder's other curves come with the second pass (`State::first_screen`).
@@ -323,6 +326,9 @@ pub fn app(props: &AppProps) -> Html {
     html! {
         <div class="app">
             <UrlNotice notices={start.start.notices.clone()} />
+            if start.start.source == share::StartSource::Storage {
+                <RestoredNotice on_reset={on_reset} />
+            }
             <main class="layout">
                 <section class="panel scenario" aria-labelledby="scenario-title">
                     <h2 id="scenario-title">{ "Scenario" }</h2>
@@ -409,6 +415,10 @@ fn explorer_view(
                         <h2 id="chart-title">{ chart_heading(&chart_axes) }</h2>
                         <p class="subtitle">{ format!("{model_name} on {hardware}") }</p>
                     </div>
+                    // The page's answer at a glance (issue 28 §7), from the figures the numbers
+                    // panel shows.
+                    <p id="answer" class="answer">{ crate::present::report::answer_sentence(
+                        &view.point, &hardware, simulated.and_then(|r| r.output_tok_s).unwrap_or(view.point.output_tok_s)) }</p>
                     <ChartAxes chart={state.chart.clone()} on_change={on_chart} />
                     <ChartCanvas
                         curve={view.curve.clone()}

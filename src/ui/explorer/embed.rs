@@ -42,7 +42,7 @@ pub const OPEN_EXPLORER_ID: &str = "open-explorer";
 /// The hint asking for a price when the scenario has none.
 pub const EMBED_NO_PRICE_ID: &str = "embed-no-price";
 /// The `type` of the one message the widget sends.
-pub const HEIGHT_MESSAGE_TYPE: &str = "servecost:height";
+pub const HEIGHT_MESSAGE_TYPE: &str = crate::share::EMBED_HEIGHT_MESSAGE;
 
 /// The control of one `controls=` field, with the page's catalog options where it has them.
 fn embed_control(props: &EmbedProps, context: &FieldContext, field: &'static Field) -> Html {
@@ -214,6 +214,8 @@ pub fn embed_view(props: &EmbedProps) -> Html {
             <UrlNotice notices={props.notices.clone()} />
             <div class="embed-head">
                 <h1 class="embed-title">{ format!("{} on {} × {}", scenario.model.name, scenario.total_gpus(), scenario.gpu.name) }</h1>
+                // The conditions the numbers hold under, with the price's basis (issue 28 §5).
+                <p class="embed-conditions" id="embed-conditions">{ crate::present::report::conditions_line(scenario) }</p>
                 <a id={OPEN_EXPLORER_ID} class="embed-open" href={props.explorer_href.clone()} target="_blank" rel="noopener">
                     { "Open in the full explorer" }<span aria-hidden="true">{ " ↗" }</span>
                 </a>
@@ -235,7 +237,7 @@ pub fn embed_view(props: &EmbedProps) -> Html {
                 on_move={props.on_move.clone()}
             />
             <div class="embed-numbers metrics">
-                <Metric name="usd_per_m_output" label={format!("Cost{}", price_clause("/GPU-h"))} primary=true
+                <Metric name="usd_per_m_output" label="Cost" primary=true
                     value={usd_or_dash(p.usd_per_m_output)} unit="per M output tokens"
                     error={usd_error}
                     definition={glossary::USD_PER_M_TOKENS.definition} />

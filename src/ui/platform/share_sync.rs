@@ -190,3 +190,42 @@ pub fn url_notice(props: &UrlNoticeProps) -> Html {
         </div>
     }
 }
+
+#[derive(Properties, PartialEq)]
+pub struct RestoredNoticeProps {
+    /// Back to the defaults (the share bar's Reset: every input, pins removed).
+    pub on_reset: Callback<()>,
+}
+
+/// Id of the line that says the page opened on the last visit's scenario.
+pub const RESTORED_NOTICE_ID: &str = "restored-notice";
+
+/// "Restored from your last visit · Reset" (issue 28 §4): a returning visitor's remembered
+/// scenario (`StartSource::Storage`) is said to be one, so nobody reads it as the defaults; the
+/// line goes once Reset or Dismiss is pressed.
+#[function_component(RestoredNotice)]
+pub fn restored_notice(props: &RestoredNoticeProps) -> Html {
+    let dismissed = use_state(|| false);
+    if *dismissed {
+        return Html::default();
+    }
+    let dismiss = {
+        let dismissed = dismissed.clone();
+        Callback::from(move |_: MouseEvent| dismissed.set(true))
+    };
+    let reset = {
+        let on_reset = props.on_reset.clone();
+        Callback::from(move |_: MouseEvent| {
+            on_reset.emit(());
+            dismissed.set(true);
+        })
+    };
+    html! {
+        <p id={RESTORED_NOTICE_ID} class="restored-notice" role="status">
+            { "Restored from your last visit · " }
+            <button type="button" class="link-button" id="restored-reset" onclick={reset}>{ "Reset" }</button>
+            { " · " }
+            <button type="button" class="link-button" onclick={dismiss}>{ "Dismiss" }</button>
+        </p>
+    }
+}

@@ -7,7 +7,7 @@
 use crate::decide::pricing::PointCost;
 use crate::page::decision_data::{DecisionData, ScenarioDecision};
 use crate::page::decisions::{DecisionAction, DecisionState};
-use crate::page::pins::{pin_label, PinAction};
+use crate::page::pins::{label_against, pin_label, PinAction};
 use crate::page::state::Action;
 use crate::present::chart::{pin_style, MarkerShape, Theme};
 use crate::scenario::{Scenario, ScenarioInput};
@@ -238,7 +238,14 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
                         Ok((scenario, _, decision)) => row_numbers(scenario, decision, &decisions),
                         Err(why) => Err(format!("no longer valid: {why}")),
                     };
-                    (format!("pin {}: {}", index + 1, pin.label), numbers)
+                    (
+                        format!(
+                            "pin {}: {}",
+                            index + 1,
+                            label_against(&view.scenario.input, &pin.input)
+                        ),
+                        numbers,
+                    )
                 })
                 .collect();
             let name = format!("Current: {}", pin_label(&view.scenario.input));
@@ -293,7 +300,7 @@ pub fn compare_panel(props: &ComparePanelProps) -> Html {
                                 Ok((scenario, _, decision)) => row_numbers(scenario, decision, d),
                                 Err(why) => Err(format!("no longer valid: {why}")),
                             };
-                            let name = format!("pin {}: {}", index + 1, pin.label);
+                            let name = format!("pin {}: {}", index + 1, label_against(&view.scenario.input, &pin.input));
                             html! {
                                 <tr class="pin-row">
                                     <th scope="row">{ pin_swatch(index) }{ name.clone() }</th>

@@ -44,9 +44,12 @@ pub fn use_decision_data(
     });
     let current = (*current).clone();
     let pinned = (*pinned).clone();
-    let overlay = use_memo((current.clone(), pinned.clone()), |(current, pinned)| {
-        Shared::new(overlay(current, pinned))
-    });
+    // The pins' legend names say what differs from the current scenario (issue 28 §4).
+    let first = view.map(|v| v.scenario.input.clone());
+    let overlay = use_memo(
+        (current.clone(), pinned.clone(), first),
+        |(current, pinned, first)| Shared::new(overlay(current, pinned, first.as_ref())),
+    );
     DecisionData {
         current,
         pinned,
