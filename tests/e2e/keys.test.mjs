@@ -209,3 +209,33 @@ test('narrow: at 375 px the model and GPU controls sit above the chart, errors u
   console.log(`narrow: chart top ${Math.round(chart.y)} px; ${wide.length} of ${scrollers.length} tables scroll with a cue`);
   assert.deepEqual(log.pageErrors, []);
 });
+
+test('phone-6. at 375 px the leaderboard and the waterfall are cards: every value on screen under its column name', async (t) => {
+  const { page, log } = await open(t, '?v=2&traffic=30&slo-ttft-ms=500&slo-tpot-ms=40', { viewport: { width: 375, height: 800 } });
+  // The leaderboard ranks once it is near the viewport; the later panels mount as they come.
+  for (let y = 0; y < 30_000; y += 700) {
+    await page.evaluate((to) => window.scrollTo(0, to), y);
+    await page.waitForTimeout(100);
+  }
+  await page.waitForFunction(() => document.querySelectorAll('#leaderboard tbody tr').length > 0, null, { timeout: 60_000, polling: 100 });
+  for (const [table, name] of [['#leaderboard', 'leaderboard'], ['.production-gap-table', 'waterfall']]) {
+    await page.locator(table).waitFor({ timeout: 60_000 });
+    await page.locator(table).scrollIntoViewIfNeeded();
+    const row = await page.$eval(`${table} tbody tr`, (tr) => [...tr.cells].filter((c) => getComputedStyle(c).display !== 'none').map((c) => {
+      const r = c.getBoundingClientRect();
+      return { left: r.left, right: r.right, width: r.width, label: getComputedStyle(c, '::before').content, text: c.textContent.trim() };
+    }));
+    for (const cell of row) {
+      assert.ok(cell.left >= 0 && cell.right <= 375, `${name}: ${cell.text} on screen (${Math.round(cell.left)}–${Math.round(cell.right)})`);
+      assert.ok(cell.width >= 200, `${name}: ${cell.text} gets the card's width (${Math.round(cell.width)} px)`);
+    }
+    const labelled = row.filter((c) => c.label && c.label !== 'none' && c.label !== 'normal');
+    assert.ok(labelled.length >= (name === 'leaderboard' ? 10 : 1), `${name}: values under their column's name (${labelled.map((c) => c.label).join(', ')})`);
+    if (name === 'leaderboard') assert.ok(labelled.some((c) => /\$\/M/.test(c.label) && /^\$/.test(c.text)), 'the $/M output is on screen');
+    const shot = await page.locator(table).screenshot({ path: `${process.env.E2E_SHOTS || '/tmp'}/phone-${name}.png` });
+    assert.ok(shot.length > 1000, `${name} screenshot`);
+  }
+  const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
+  assert.ok(width <= 375, `no sideways scrolling (${width})`);
+  assert.deepEqual(log.pageErrors, []);
+});

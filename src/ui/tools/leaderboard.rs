@@ -328,7 +328,7 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
                     <button type="button" class="button" id="leaderboard-png" onclick={on_png}>{ "PNG of chart" }</button>
                 </div>
                 <div class="table-scroll">
-                    <table class="data-table" id={LEADERBOARD_ID}>
+                    <table class="data-table phone-cards" id={LEADERBOARD_ID}>
                         <caption class="visually-hidden">{ "Hardware leaderboard; the column buttons sort it" }</caption>
                         <thead><tr>
                             { for Column::ALL.iter().map(|c| header(*c)) }
@@ -337,18 +337,18 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
                         <tbody>
                             { for shown.iter().filter_map(|&i| board.rows.get(i).map(|r| (i, r))).map(|(i, r)| html! {
                                 <tr data-gpu-id={r.gpu.clone()}>
-                                    <td data-col={Column::Rank.id()}>{ i + 1 }</td>
+                                    <td data-col={Column::Rank.id()} data-label={Column::Rank.label()}>{ i + 1 }</td>
                                     <th scope="row" class="text-col" data-col={Column::Hardware.id()}>{ r.gpu_name.clone() }</th>
-                                    <td data-col={Column::Format.id()}>{ format!("{}{}", r.precision.to_ascii_uppercase(), if r.quality_caveat { "*" } else { "" }) }</td>
-                                    <td data-col={Column::Layout.id()}>{ r.layout.clone() }</td>
-                                    <td data-col={Column::Serving.id()} data-serving={r.serving}>{ r.serving_mark() }</td>
-                                    <td data-col={Column::ReplicaGpus.id()}>{ r.gpus }</td>
-                                    <td data-col={Column::Batch.id()}>{ r.concurrency }</td>
-                                    <td data-col={Column::TokSPerGpu.id()}>{ format_number(r.output_tok_s_per_gpu) }</td>
-                                    <td data-col={Column::TokSPerUser.id()}>{ format_number(r.tok_s_per_user) }</td>
-                                    <td data-col={Column::Tpot.id()}>{ format_number(r.tpot_ms) }</td>
-                                    <td data-col={Column::Ttft.id()}>{ format_number(r.ttft_tail_ms) }</td>
-                                    <td data-col={Column::UsdPerM.id()}>{ price_text(r) }</td>
+                                    <td data-col={Column::Format.id()} data-label={Column::Format.label()}>{ format!("{}{}", r.precision.to_ascii_uppercase(), if r.quality_caveat { "*" } else { "" }) }</td>
+                                    <td data-col={Column::Layout.id()} data-label={Column::Layout.label()}>{ r.layout.clone() }</td>
+                                    <td data-col={Column::Serving.id()} data-label={Column::Serving.label()} data-serving={r.serving}>{ r.serving_mark() }</td>
+                                    <td data-col={Column::ReplicaGpus.id()} data-label={Column::ReplicaGpus.label()}>{ r.gpus }</td>
+                                    <td data-col={Column::Batch.id()} data-label={Column::Batch.label()}>{ r.concurrency }</td>
+                                    <td data-col={Column::TokSPerGpu.id()} data-label={Column::TokSPerGpu.label()}>{ format_number(r.output_tok_s_per_gpu) }</td>
+                                    <td data-col={Column::TokSPerUser.id()} data-label={Column::TokSPerUser.label()}>{ format_number(r.tok_s_per_user) }</td>
+                                    <td data-col={Column::Tpot.id()} data-label={Column::Tpot.label()}>{ format_number(r.tpot_ms) }</td>
+                                    <td data-col={Column::Ttft.id()} data-label={Column::Ttft.label()}>{ format_number(r.ttft_tail_ms) }</td>
+                                    <td data-col={Column::UsdPerM.id()} data-label={Column::UsdPerM.label()}>{ price_text(r) }</td>
                                     <td>{ load_button(i + 1, configuration_label(r), load(i)) }</td>
                                 </tr>
                             }) }

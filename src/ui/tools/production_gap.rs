@@ -186,7 +186,7 @@ fn table(gap: &ProductionGap) -> Html {
     };
     html! {
         <div class="table-scroll">
-        <table class="data-table production-gap-table">
+        <table class="data-table production-gap-table phone-cards">
             <caption>{ "Output tok/s of the whole deployment, step by step" }</caption>
             <thead>
                 <tr>
@@ -201,17 +201,17 @@ fn table(gap: &ProductionGap) -> Html {
                 <tr data-step="synthetic">
                     <th scope="row">{ "Tuned synthetic uniform benchmark, saturated closed loop" }</th>
                     <td></td>
-                    <td data-metric="gap_synthetic_tok_s">{ tok_s(gap.synthetic_tok_s) }</td>
+                    <td data-metric="gap_synthetic_tok_s" data-label="Output tok/s">{ tok_s(gap.synthetic_tok_s) }</td>
                     <td>{ bar(gap.synthetic_tok_s) }</td>
-                    <td>{ "tuned engine profile, fixed lengths, every slot busy: what a vendor's benchmark at its highest concurrency reports" }</td>
+                    <td class="card-note">{ "tuned engine profile, fixed lengths, every slot busy: what a vendor's benchmark at its highest concurrency reports" }</td>
                 </tr>
                 { for gap.steps.iter().map(|step| html! {
                     <tr data-step={step.step.id()} data-factor={factor_attr(step.factor)}>
                         <th scope="row">{ step.label.clone() }</th>
-                        <td>{ factor_text(step.factor) }</td>
-                        <td>{ tok_s(step.tok_s) }</td>
+                        <td data-label="Factor">{ factor_text(step.factor) }</td>
+                        <td data-label="Output tok/s">{ tok_s(step.tok_s) }</td>
                         <td>{ bar(step.tok_s) }</td>
-                        <td>{ step.note.clone() }</td>
+                        <td class="card-note">{ step.note.clone() }</td>
                     </tr>
                 }) }
             </tbody>
