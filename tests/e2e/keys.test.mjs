@@ -72,6 +72,11 @@ test('infeasible: a link that does not fit keeps what it asked for and says once
   assert.equal(await page.locator('#gpus').getAttribute('aria-invalid'), 'true', 'the GPU count is marked');
   assert.match(page.url(), /model=deepseek-r1/, 'the address keeps the link');
   console.log(`infeasible: ${message}`);
+  // The share bar stays, with what works without a curve (issue 28: it used to vanish, Reset too).
+  await page.locator('#share-slot .share-bar').waitFor({ timeout: READY_TIMEOUT_MS });
+  assert.equal(await page.locator('#reset-defaults').isEnabled(), true, 'Reset offered');
+  assert.equal(await page.locator('#copy-link').isEnabled(), true, 'Copy link offered');
+  assert.equal(await page.locator('#export-csv').isDisabled(), true, 'no curve to export');
 
   await page.locator('#gpus').fill('16');
   await waitFor(page, 'the curve for 16 GPUs', () => Number(window.__servecostDraws) >= 1);

@@ -428,7 +428,8 @@ fn explorer_view(
                         techniques={Some(view.techniques.clone())}
                         projection={chart_axes}
                         on_pick={Some((on_move.clone(), view.engine_limit()))}
-                        error_band={crate::model::expected_error::throughput_by_regime(&view.scenario)}
+                        // The ideal roofline is a bound, not a prediction: no expected-error band.
+                        error_band={if state.knobs.ideal_roofline { [None; 3] } else { crate::model::expected_error::throughput_by_regime(&view.scenario) }}
                     />
                     <Slider
                         id={SLIDER_ID}

@@ -53,8 +53,10 @@ fn now_utc() -> String {
 
 #[derive(Properties, PartialEq)]
 pub struct ShareBarProps {
-    /// The last good view: what the CSV, PNG and titles describe.
-    pub view: View,
+    /// The last good view: what the CSV, PNG and titles describe. None when the page opened on
+    /// a scenario that does not fit: the bar still offers Copy link, JSON, Embed and Reset
+    /// (issue 28: an infeasible link hid the whole bar, Reset included).
+    pub view: Option<View>,
     /// What a link, the JSON export and the print reproduce: scenario, decision inputs, pins, chart.
     pub shared: ViewState,
     /// Called with an imported view (already validated), or the defaults on Reset.
@@ -124,13 +126,19 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
             move || drop(pending)
         });
     }
-    let scenario = &props.view.scenario;
-    let stem = share::export_file_stem(scenario);
-    let title = format!(
-        "servecost: {} on {} × {}",
-        scenario.model.name,
-        scenario.total_gpus(),
-        scenario.gpu.name
+    let scenario = props.view.as_ref().map(|v| &v.scenario);
+    let no_view = scenario.is_none();
+    let stem = scenario.map_or_else(|| "servecost".to_string(), |s| share::export_file_stem(s));
+    let title = scenario.map_or_else(
+        || "servecost: a scenario that does not fit".to_string(),
+        |scenario| {
+            format!(
+                "servecost: {} on {} × {}",
+                scenario.model.name,
+                scenario.total_gpus(),
+                scenario.gpu.name
+            )
+        },
     );
 
     let report = {
@@ -158,6 +166,9 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
     let export_csv = {
         let (report, view, stem) = (report.clone(), props.view.clone(), stem.clone());
         Callback::from(move |_: MouseEvent| {
+            let Some(view) = view.as_ref() else {
+                return;
+            };
             let csv = share::curve_csv(&view.scenario, &view.point, &view.curve, APP_VERSION);
             let result = download_text(&format!("{stem}.csv"), "text/csv", &csv);
             report("Saved the curve as CSV.", result);
@@ -166,6 +177,9 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
     let export_png = {
         let (report, view, stem) = (report.clone(), props.view.clone(), stem.clone());
         Callback::from(move |event: MouseEvent| {
+            let Some(view) = view.as_ref() else {
+                return;
+            };
             let caption = share::chart_caption(&view.scenario, &view.point, APP_VERSION);
             let result = chart_canvas_near(&event)
                 .ok_or_else(|| wasm_bindgen::JsValue::from_str("the chart is not on the page"))
@@ -273,10 +287,10 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
                 <button type="button" class="button" id={EXPORT_JSON_ID} onclick={export_json}>{ "Export JSON" }</button>
                 <input type="file" id={IMPORT_JSON_ID} class="file-input" accept=".json,application/json" onchange={import} />
                 <label for={IMPORT_JSON_ID} class="button">{ "Import JSON" }</label>
-                <button type="button" class="button" id={EXPORT_CSV_ID} onclick={export_csv}>{ "CSV of curve" }</button>
-                <button type="button" class="button" id={EXPORT_PNG_ID} onclick={export_png}>{ "PNG of chart" }</button>
-                <button type="button" class="button" id={PRINT_ID} onclick={print}>{ "Print summary" }</button>
-                <button type="button" class="button" id={REPORT_ID} onclick={download_report}>{ "Download report" }</button>
+                <button type="button" class="button" id={EXPORT_CSV_ID} onclick={export_csv} disabled={no_view}>{ "CSV of curve" }</button>
+                <button type="button" class="button" id={EXPORT_PNG_ID} onclick={export_png} disabled={no_view}>{ "PNG of chart" }</button>
+                <button type="button" class="button" id={PRINT_ID} onclick={print} disabled={no_view}>{ "Print summary" }</button>
+                <button type="button" class="button" id={REPORT_ID} onclick={download_report} disabled={no_view}>{ "Download report" }</button>
                 <button type="button" class="button" id={EMBED_BUTTON_ID} onclick={toggle_embed}
                     aria-expanded={if *embed_open { "true" } else { "false" }} aria-controls={EMBED_PANEL_ID}>{ "Embed" }</button>
                 <button type="button" class="button" id={RESET_ID} onclick={reset}>{ "Reset to defaults" }</button>
@@ -285,11 +299,13 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
             if *embed_open {
                 <EmbedPanel view={props.shared.clone()} title={title.clone()} />
             }
-            <div class="print-only print-header">
-                <p class="print-title">{ title }</p>
-                <p class="print-sentence">{ crate::present::report::scenario_sentence(scenario) }</p>
-                <p class="print-link">{ "Reproduce this page: " }{ (*print_link).clone() }</p>
-            </div>
+            if let Some(scenario) = scenario {
+                <div class="print-only print-header">
+                    <p class="print-title">{ title }</p>
+                    <p class="print-sentence">{ crate::present::report::scenario_sentence(scenario) }</p>
+                    <p class="print-link">{ "Reproduce this page: " }{ (*print_link).clone() }</p>
+                </div>
+            }
             { print_inputs(&props.shared) }
         </div>
     }

@@ -320,15 +320,15 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             },
         )
     };
-    let Some(view) = state.view.clone() else {
-        return Html::default();
-    };
     let share_bar = props.share_slot.clone().map(|slot| {
         create_portal(
-            html! { <ShareBar view={view.clone()} shared={state.view_state()} {on_import} /> },
+            html! { <ShareBar view={state.view.clone()} shared={state.view_state()} {on_import} /> },
             slot,
         )
     });
+    let Some(view) = state.view.clone() else {
+        return html! { { for share_bar } };
+    };
     let measured_portal = props.measured_slot.clone().filter(|_| decisions_shown).map(|slot| {
         let on_toggle = {
             let show = show_measured.clone();
