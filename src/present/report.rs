@@ -148,7 +148,12 @@ pub fn conditions_line(scenario: &Scenario) -> String {
         .choices
         .iter()
         .find(|(id, _)| *id == workload && workload != crate::scenario::fields::CUSTOM_WORKLOAD)
-        .map(|(_, label)| format!(" ({})", label.split(':').next().unwrap_or(label)))
+        .map(|(_, label)| {
+            format!(
+                " ({})",
+                label.split([':', '/']).next().unwrap_or(label).trim()
+            )
+        })
         .unwrap_or_default();
     let price = match scenario.usd_per_gpu_hour {
         Some(price) => {

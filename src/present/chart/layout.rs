@@ -64,7 +64,9 @@ pub fn axes(curve: &Curve, current: &Marker) -> Option<Axes> {
 }
 
 /// Ticks at 1–2–5 × 10ⁿ inside `[lo, hi]`, thinned to decades (then every other decade) when
-/// there would be more than `max_ticks`.
+/// there would be more than `max_ticks`; a range under a decade that holds fewer than three of
+/// those takes 1–2–3–5, then every whole mantissa (30, 40, … 90), so a narrow axis (a reasoning
+/// workload's 21–92 tok/s per user, issue 28 §5) is not read from its two ends alone.
 pub fn log_ticks(lo: f64, hi: f64, max_ticks: usize) -> Vec<f64> {
     if !(lo.is_finite() && hi.is_finite() && lo > 0.0 && hi > lo) {
         return Vec::new();
@@ -79,14 +81,25 @@ pub fn log_ticks(lo: f64, hi: f64, max_ticks: usize) -> Vec<f64> {
             .filter(in_range)
             .collect()
     };
-    for (mantissas, step) in [(&[1.0, 2.0, 5.0][..], 1), (&[1.0][..], 1), (&[1.0][..], 2)] {
+    const ONE_TWO_FIVE: &[f64] = &[1.0, 2.0, 5.0];
+    const ONE_TWO_THREE_FIVE: &[f64] = &[1.0, 2.0, 3.0, 5.0];
+    const WHOLE: &[f64] = &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0];
+    let candidates: [(&[f64], i32, usize); 6] = [
+        (ONE_TWO_FIVE, 1, 3),
+        (&[1.0], 1, 3),
+        (&[1.0], 2, 2),
+        (ONE_TWO_THREE_FIVE, 1, 3),
+        (WHOLE, 1, 3),
+        (ONE_TWO_FIVE, 1, 2),
+    ];
+    for (mantissas, step, fewest) in candidates {
         let ticks = ladder(mantissas, step);
-        if ticks.len() <= max_ticks && ticks.len() >= 2 {
+        if ticks.len() <= max_ticks && ticks.len() >= fewest {
             return ticks;
         }
     }
-    // A narrow range with fewer than two 1–2–5 values: fall back to its ends.
-    let ticks = ladder(&[1.0, 2.0, 5.0], 1);
+    // A narrow range with fewer than two such values: fall back to its ends.
+    let ticks = ladder(ONE_TWO_FIVE, 1);
     if ticks.len() >= 2 {
         ticks.into_iter().take(max_ticks.max(2)).collect()
     } else {
@@ -189,6 +202,13 @@ mod tests {
         assert_eq!(log_ticks(3.0, 60.0, 8), vec![5.0, 10.0, 20.0, 50.0]);
         assert_eq!(log_ticks(0.5, 5000.0, 8), vec![1.0, 10.0, 100.0, 1000.0]);
         assert_eq!(log_ticks(12.0, 18.0, 8), vec![12.0, 18.0]);
+        // Under a decade: more than the two ends (issue 28 §5).
+        assert_eq!(
+            log_ticks(21.0, 92.0, 8),
+            vec![30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0]
+        );
+        assert_eq!(log_ticks(15.0, 120.0, 8), vec![20.0, 50.0, 100.0]);
+        assert_eq!(log_ticks(25.0, 120.0, 8), vec![30.0, 50.0, 100.0]);
         assert!(log_ticks(0.0, 10.0, 8).is_empty());
         let wide = log_ticks(1e-3, 1e9, 8);
         assert!(wide.len() <= 8 && wide.len() >= 2, "{wide:?}");
