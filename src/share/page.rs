@@ -337,8 +337,8 @@ mod tests {
             "{taller}"
         );
         assert!(
-            embed_snippet_height(4) > embed_snippet_height(3)
-                && embed_snippet_height(3) > embed_snippet_height(0)
+            embed_snippet_height(5) > embed_snippet_height(4)
+                && embed_snippet_height(4) > embed_snippet_height(0)
         );
         let plain = without_embed(&view);
         assert_eq!(plain.embed, EmbedOptions::default());
