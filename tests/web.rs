@@ -828,6 +828,9 @@ async fn calibrating_with_pasted_csv_shows_the_fitted_knobs_and_applies_them() {
 #[wasm_bindgen_test]
 async fn an_slo_and_a_traffic_volume_size_the_deployment() {
     let root = mount().await;
+    // A typed TP: with an SLO, "auto" would re-choose the layout for it (issue 26 §2) a few
+    // tasks after each edit, and this test reads the sizing of one configuration.
+    choose(&root, "#tp", "1").await;
     let no_slo = metric(&root, "slo_output_tok_s_per_gpu");
     assert!(no_slo.chars().any(|c| c.is_ascii_digit()));
     type_into(&root, "#slo-tpot-ms", "30").await;
@@ -844,9 +847,10 @@ async fn an_slo_and_a_traffic_volume_size_the_deployment() {
     assert!(number(&metric(&root, "gpus_needed")) > number(&gpus));
     assert!(metric(&root, "usd_per_month").starts_with('$'));
     // A bad SLO names its field and keeps the last good numbers.
+    let good = metric(&root, "slo_output_tok_s_per_gpu");
     type_into(&root, "#slo-tpot-ms", "fast").await;
     assert!(text(&root, "#slo-tpot-ms-error").contains("TPOT target"));
-    assert_eq!(metric(&root, "slo_output_tok_s_per_gpu"), with_slo);
+    assert_eq!(metric(&root, "slo_output_tok_s_per_gpu"), good);
     // Utilization: half the load doubles the effective price.
     type_into(&root, "#offered-load", "50").await;
     let full = metric(&root, "cost_usd_per_m_output");
@@ -1038,6 +1042,9 @@ async fn paste_config(root: &web_sys::Element, text: &str) {
 #[wasm_bindgen_test]
 async fn a_pasted_config_json_becomes_the_model() {
     let root = mount().await;
+    // A typed TP, so the comparison with the catalog's model below is of one layout whatever
+    // decision inputs an earlier test left in storage (auto chooses by them, issue 26 §2).
+    choose(&root, "#tp", "1").await;
     let good = metrics(&root);
     assert!(root
         .query_selector("#custom-model")
@@ -1060,6 +1067,7 @@ async fn a_pasted_config_json_becomes_the_model() {
     assert_eq!(metric(&root, "custom_params_b"), "8.03 B");
     let catalog_8b = Scenario::try_from(ScenarioInput {
         model: "llama-3.1-8b".into(),
+        tp: Some(1.0),
         ..ScenarioInput::default()
     })
     .expect("valid");

@@ -173,6 +173,65 @@ pub fn with_layout(input: &ScenarioInput, choice: &LayoutChoice) -> ScenarioInpu
     }
 }
 
+/// The decision in a few sentences, for the printed summary (issue 28 §1): the SLO verdict (the
+/// best point meeting it, or that none does), the goodput, and the deployment for the traffic
+/// with its range and how auto chose the layout. Empty without an SLO or a traffic.
+pub fn summary_lines(scenario: &Scenario, decision: &ScenarioDecision) -> Vec<String> {
+    use crate::present::report::{format_number, percent, usd_amount};
+    let mut lines = Vec::new();
+    if let Some(slo) = &decision.slo {
+        let number = crate::page::fields::number_text;
+        let target = format!(
+            "P{} TTFT ≤ {} ms and TPOT ≤ {} ms",
+            number(slo.percentile),
+            number(slo.ttft_ms),
+            number(slo.tpot_ms)
+        );
+        lines.push(match &decision.capacity {
+            Some((point, Some(tail))) => format!(
+                "SLO {target}: met up to {} in flight, {} output tok/s per GPU (P{} TTFT {} ms, TPOT {} ms, {} tails).",
+                point.concurrency,
+                format_number(point.output_tok_s / f64::from(scenario.total_gpus().max(1))),
+                number(slo.percentile),
+                format_number(tail.ttft_ms),
+                format_number(tail.tpot_ms),
+                tail.method
+            ),
+            _ => format!("SLO {target}: no batch size meets it on this configuration."),
+        });
+        if let Some(goodput) = &decision.goodput {
+            lines.push(format!("Goodput: {} (simulated).", goodput.sentence(slo)));
+        }
+    }
+    match &decision.sized {
+        Some(Ok(sized)) => {
+            let s = sized.sizing;
+            let mut line = format!(
+                "For the traffic: {} GPUs ({} replicas of {}){}, {} % utilized.",
+                s.gpus,
+                s.replicas,
+                s.gpus_per_replica,
+                s.usd_per_month
+                    .map(|usd| format!(", {}/month", usd_amount(usd)))
+                    .unwrap_or_default(),
+                percent(s.utilization)
+            );
+            if let Some(range) = &sized.range {
+                line.push_str(&format!(" Range: {}.", range.sentence()));
+            }
+            if let Some(layout) = &sized.layout {
+                line.push_str(&format!(" {layout}."));
+            }
+            lines.push(line);
+        }
+        Some(Err(why)) => lines.push(format!(
+            "For the traffic: this configuration cannot carry it within the SLO: {why}."
+        )),
+        None => {}
+    }
+    lines
+}
+
 /// A pinned scenario, evaluated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PinnedView {

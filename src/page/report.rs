@@ -834,20 +834,24 @@ fn api_source(price: &crate::model::economics::BreakEven) -> String {
     format!("<a href=\"{}\">{}</a>{date}", escape(url), escape(host))
 }
 
-/// The inputs that differ from servecost's defaults, by group, and how many are at their
-/// defaults (issue 28 §2: the report lists what was chosen, not 80 values many of them "auto";
-/// the link in the header reopens every one).
-fn inputs_section(view: &ViewState) -> String {
+/// One group of inputs as listed: the group's title, then each field's label and shown value.
+pub type InputGroup = (&'static str, Vec<(&'static str, String)>);
+
+/// The inputs of `view` that differ from servecost's defaults, by group (the group's title, then
+/// each field's label and value with its unit; "auto" for an unset optional), and how many are
+/// at their defaults: what the report and the printed summary list (issue 28 §1–2), the link
+/// carrying every one of them.
+pub fn differing_inputs(view: &ViewState) -> (Vec<InputGroup>, usize) {
     let inputs = view.inputs();
     let defaults = crate::scenario::fields::Inputs::default();
-    let differs = |field: &&crate::scenario::fields::Field| {
+    let differs = |field: &crate::scenario::fields::Field| {
         !field.derived && field.get(&inputs) != field.get(&defaults)
     };
     let at_default = FIELDS.iter().filter(|f| !f.derived && !differs(f)).count();
-    let groups: String = Group::ALL
+    let groups = Group::ALL
         .iter()
         .map(|group| {
-            let rows: String = FIELDS
+            let rows = FIELDS
                 .iter()
                 .filter(|f| f.group == *group && differs(f))
                 .map(|field| {
@@ -862,17 +866,34 @@ fn inputs_section(view: &ViewState) -> String {
                     } else {
                         format!("{value} {}", field.unit)
                     };
+                    (field.label, shown)
+                })
+                .collect::<Vec<_>>();
+            (group.title(), rows)
+        })
+        .filter(|(_, rows)| !rows.is_empty())
+        .collect();
+    (groups, at_default)
+}
+
+/// The report's section of the inputs that differ from the defaults (issue 28 §2: what was
+/// chosen, not 80 values many of them "auto"; the link in the header reopens every one).
+fn inputs_section(view: &ViewState) -> String {
+    let (groups, at_default) = differing_inputs(view);
+    let groups: String = groups
+        .iter()
+        .map(|(title, rows)| {
+            let rows: String = rows
+                .iter()
+                .map(|(label, shown)| {
                     format!(
                         "<div><dt>{}</dt><dd>{}</dd></div>",
-                        escape(field.label),
-                        escape(&shown)
+                        escape(label),
+                        escape(shown)
                     )
                 })
                 .collect();
-            if rows.is_empty() {
-                return String::new();
-            }
-            format!("<h3>{}</h3><dl>{rows}</dl>", escape(group.title()))
+            format!("<h3>{}</h3><dl>{rows}</dl>", escape(title))
         })
         .collect();
     format!(

@@ -138,6 +138,33 @@ pub fn layout_name(par: Parallelism) -> String {
     name
 }
 
+/// The scenario in one sentence, for the printed summary's first line (issue 28 §1): "Llama 3.1
+/// 70B in FP8 on 8 × NVIDIA H100 SXM5 80GB (TP 2, 4 replicas), vllm tuned, 1,155 input and 211
+/// output tokens per request, 64 in flight, $2.65 per GPU-hour."
+pub fn scenario_sentence(scenario: &Scenario) -> String {
+    let replicas = match scenario.replicas {
+        1 => "1 replica".to_string(),
+        n => format!("{n} replicas"),
+    };
+    let price = scenario
+        .usd_per_gpu_hour
+        .map(|usd| format!(", {} per GPU-hour", format_usd(usd)))
+        .unwrap_or_else(|| ", no price per GPU-hour".into());
+    format!(
+        "{} in {} on {} × {} ({}, {replicas}), {} {}, {} input and {} output tokens per request, {} in flight{price}.",
+        scenario.model.name,
+        scenario.precision.id().to_ascii_uppercase(),
+        scenario.total_gpus(),
+        scenario.gpu.name,
+        layout_name(scenario.par),
+        scenario.profile.engine,
+        scenario.profile.deployment.id(),
+        format_number(scenario.workload.input_mean),
+        format_number(scenario.workload.output_mean),
+        scenario.concurrency,
+    )
+}
+
 /// What the layout means, for the page's hint beside the parallelism controls: "DEP 8: 8
 /// attention ranks, experts over 8 GPUs" (with the moe-TP split and PP stages when there are
 /// any); `None` for plain TP without EP, which the TP control's hint already states.

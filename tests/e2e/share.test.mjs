@@ -178,10 +178,12 @@ test('link: decision inputs travel, so a reopened link shows the same $/month; C
   assert.ok(await fresh.page.locator('#energy').isChecked());
   assert.equal((await fresh.page.locator('[data-metric="usd_per_month"]').first().textContent()).trim(), monthly);
   assert.equal((await fresh.page.locator('[data-metric="slo_output_tok_s_per_gpu"]').first().textContent()).trim(), sloPoint);
-  // The printed summary lists every input, the decisions among them.
+  // The printed summary lists the inputs that differ from the defaults, the decisions among
+  // them, and says the others are at their defaults (issue 28 §1).
   const printed = await fresh.page.locator('#print-inputs').textContent();
   assert.match(printed, /TTFT target\s*2000 ms/);
-  assert.match(printed, /GPU count\s*8/);
+  assert.doesNotMatch(printed, /GPU count/, 'a default input is summarized, not listed');
+  assert.match(printed, /The other \d+ inputs are at servecost's defaults/);
   assert.deepEqual(fresh.log.pageErrors, []);
 
   // Reset to defaults: every input back, the link is the version alone, storage follows.
@@ -191,6 +193,40 @@ test('link: decision inputs travel, so a reopened link shows the same $/month; C
   assert.equal(await page.locator('#traffic').inputValue(), '10');
   assert.equal(await page.locator('#model').inputValue(), 'llama-3.1-70b');
   assert.deepEqual(log.pageErrors, []);
+});
+
+/** Pages of a PDF (Chromium's print to PDF). */
+const pdfPages = (pdf) => (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+
+test('print-1. the printed summary is one A4 page (two with four pins): sentence, chart, numbers, decision, readable assumptions', async (t) => {
+  const { page } = await openApp(t, '?v=2&slo-ttft-ms=500&slo-tpot-ms=40&traffic=30');
+  await page.waitForFunction(() => /For the traffic: /.test(document.querySelector('.print-decision')?.textContent ?? ''), null, { timeout: 60_000 });
+  // Chromium's print to PDF from a 1280 px window, as a user's Print button does.
+  assert.equal(pdfPages(await page.pdf({ format: 'A4' })), 1, 'one page without pins');
+  await page.emulateMedia({ media: 'print' });
+  const printed = await page.evaluate(() => ({
+    sentence: document.querySelector('.print-sentence')?.textContent ?? '',
+    decision: document.querySelector('.print-decision')?.textContent ?? '',
+    assumptions: document.querySelector('.assumptions pre')?.getBoundingClientRect().width ?? 0,
+    chart: document.getElementById('pareto-chart')?.getBoundingClientRect().width ?? 0,
+  }));
+  assert.match(printed.sentence, /^Llama 3\.1 70B in FP8 on 8 × /);
+  assert.match(printed.decision, /SLO P90 TTFT ≤ 500 ms and TPOT ≤ 40 ms/);
+  // The assumptions print as lines across the page, not one character per line (18 px before).
+  assert.ok(printed.assumptions >= 500, `assumptions ${printed.assumptions} px wide`);
+  assert.ok(printed.chart >= 300, `chart ${printed.chart} px wide`);
+  // Back to no emulation (an explicit 'screen' would make page.pdf print the screen layout).
+  await page.emulateMedia({ media: null });
+  for (let i = 0; i < 4; i++) {
+    await page.locator('#gpus').fill(String(2 ** (i + 1)));
+    await page.locator('#gpus').blur();
+    await page.locator('#pin').click();
+  }
+  await page.waitForFunction(() => document.querySelectorAll('#compare-table tbody tr').length === 5 &&
+    /For the traffic: /.test(document.querySelector('.print-decision')?.textContent ?? ''), null, { timeout: 60_000 });
+  await page.waitForTimeout(1000);
+  const pages = pdfPages(await page.pdf({ format: 'A4' }));
+  assert.ok(pages <= 2, `at most two pages with four pins (${pages})`);
 });
 
 test('hostile: bad, injected and oversized links load the defaults with a notice and no error', async (t) => {

@@ -13,7 +13,6 @@
 
 use crate::page::report::{client_report, ReportContext};
 use crate::page::state::View;
-use crate::scenario::fields::{Group, FIELDS};
 use crate::share::{self, ViewState};
 use crate::ui::explorer::chart_canvas::CHART_ID;
 use crate::ui::platform::canvas_backend::prefers_dark;
@@ -73,22 +72,16 @@ enum Status {
 /// Every input of the field table as a print-only table, grouped: what a forwarded printout
 /// needs to be reproduced and trusted (an unset optional shows as "auto").
 fn print_inputs(shared: &ViewState) -> Html {
-    let inputs = shared.inputs();
+    let (groups, at_default) = crate::page::report::differing_inputs(shared);
     html! {
-        <table class="print-only print-inputs" id={PRINT_INPUTS_ID}>
-            <caption>{ "Inputs" }</caption>
-            { for Group::ALL.iter().map(|group| html! {
-                <tbody>
-                    <tr><th scope="colgroup" colspan="2">{ group.title() }</th></tr>
-                    { for FIELDS.iter().filter(|f| f.group == *group && !f.derived).map(|field| {
-                        let value = field.get(&inputs);
-                        let value = if value.is_empty() { "auto".to_string() } else { value };
-                        let shown = if field.unit.is_empty() { value } else { format!("{value} {}", field.unit) };
-                        html! { <tr><th scope="row">{ field.label }</th><td>{ shown }</td></tr> }
-                    }) }
-                </tbody>
-            }) }
-        </table>
+        <div class="print-only print-inputs" id={PRINT_INPUTS_ID}>
+            <dl>
+                { for groups.into_iter().flat_map(|(_, rows)| rows).map(|(label, shown)| html! {
+                    <div><dt>{ label }</dt><dd>{ shown }</dd></div>
+                }) }
+            </dl>
+            <p>{ format!("The other {at_default} inputs are at servecost's defaults; the link above reproduces every one.") }</p>
+        </div>
     }
 }
 
@@ -294,6 +287,7 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
             }
             <div class="print-only print-header">
                 <p class="print-title">{ title }</p>
+                <p class="print-sentence">{ crate::present::report::scenario_sentence(scenario) }</p>
                 <p class="print-link">{ "Reproduce this page: " }{ (*print_link).clone() }</p>
             </div>
             { print_inputs(&props.shared) }

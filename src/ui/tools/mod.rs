@@ -372,6 +372,11 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             { for contrast_portal }
             { for error_source_portal }
             { for gap_portal }
+            if decisions_shown {
+                <section class="print-only print-decision" aria-hidden="true">
+                    { for crate::page::decision_data::summary_lines(&view.scenario, &data.current).into_iter().map(|line| html! { <p>{ line }</p> }) }
+                </section>
+            }
             <Assumptions text={assumptions(&view.scenario, &view.point)} />
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} {on_headline} />
             if decisions_shown {
