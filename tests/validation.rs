@@ -47,11 +47,11 @@ struct Bounds {
 }
 
 /// Holding out one publication at a time (the primary gate). Measured when set (median / p80):
-/// tok/s 19.3 / 63.2 %, TPOT 25.1 / 50.8 %, TTFT 68.0 / 88.2 %.
+/// tok/s 19.6 / 76.8 %, TPOT 24.9 / 50.4 %, TTFT 61.1 / 82.9 %.
 const BY_SOURCE: Bounds = Bounds {
-    throughput: (0.21, 0.66),
+    throughput: (0.21, 0.79),
     tpot: (0.27, 0.53),
-    ttft: (0.71, 0.91),
+    ttft: (0.64, 0.86),
 };
 
 /// Holding out one GPU type at a time. Measured when set (median / p80):
@@ -63,11 +63,11 @@ const BY_GPU: Bounds = Bounds {
 };
 
 /// Holding out one model at a time. Measured when set (median / p80):
-/// tok/s 18.9 / 63.2 %, TPOT 24.5 / 52.9 %, TTFT 68.0 / 92.5 %.
+/// tok/s 20.4 / 74.8 %, TPOT 25.1 / 52.6 %, TTFT 60.9 / 83.3 %.
 const BY_MODEL: Bounds = Bounds {
-    throughput: (0.20, 0.66),
-    tpot: (0.26, 0.55),
-    ttft: (0.71, 0.95),
+    throughput: (0.22, 0.77),
+    tpot: (0.27, 0.55),
+    ttft: (0.64, 0.86),
 };
 
 /// The shipped profiles on every row (in sample). Measured when set (median / p80):

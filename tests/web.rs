@@ -963,6 +963,39 @@ async fn a_workload_preset_sets_lengths_spreads_and_the_distribution() {
     root.remove();
 }
 
+/// The simulator's figures replace a headline only for the scenario they were simulated for.
+/// Once a run has finished, the first render of a new scenario (before the panel's effect marks
+/// the run stale) used to compare the new point with the old run and send the old run's tok/s
+/// and TPOT to the explorer under the new scenario's key: after an edit the page kept showing
+/// the previous scenario's throughput until the new run came in.
+#[wasm_bindgen_test]
+async fn a_finished_simulation_never_speaks_for_the_next_scenario() {
+    let root = mount().await;
+    // A typed TP, so auto's layout choice for the decision inputs cannot move the numbers.
+    choose(&root, "#tp", "2").await;
+    assert!(
+        eventually(30_000, || text(&root, "#sim-status")
+            .starts_with("Simulated"))
+        .await,
+        "status: {}",
+        text(&root, "#sim-status")
+    );
+    choose(&root, "#model", "llama-3.1-8b").await;
+    assert!(text(&root, "#sim-status").contains("updating"));
+    let scenario = Scenario::try_from(ScenarioInput {
+        model: "llama-3.1-8b".into(),
+        tp: Some(2.0),
+        ..ScenarioInput::default()
+    })
+    .expect("valid");
+    assert_eq!(
+        metrics(&root),
+        expected_metrics(&scenario),
+        "the new scenario's analytic numbers, not the previous scenario's simulated ones"
+    );
+    root.remove();
+}
+
 #[wasm_bindgen_test]
 async fn the_simulator_fills_the_tail_latencies_after_a_pause() {
     let root = mount().await;

@@ -21,10 +21,12 @@
 //! Resolution (`resolve`): the profile fitted for the engine, stack and deployment; else, for an
 //! engine with too few rows to fit (or an unknown engine name), the stack's generic profile of
 //! that deployment (fitted on every row of that stack and deployment); else, for a stock
-//! deployment on a stack with too few stock rows, the stack's tuned profile moved by the
-//! stock-vs-tuned shift another stack measured (`Basis::StockShifted`: η ratios and overhead
-//! differences of that stack's generic profiles), or the tuned profile itself when no stack
-//! measured one (`Basis::TunedOnly`, said in the assumptions); else, for a stack without any
+//! deployment on a stack with too few stock rows, the stack's tuned profile with its host-side
+//! overheads moved by the stock-vs-tuned shift another stack measured and its kernel
+//! efficiencies kept (`Basis::StockShifted`: the ratios of the overheads of that stack's generic
+//! profiles, `ProfileKnobs::shifted`; the engine's stock scheduler limits, `engine_limits`, apply
+//! as for any stock scenario), or the tuned profile itself when no stack measured one
+//! (`Basis::TunedOnly`, said in the assumptions); else, for a stack without any
 //! row (Intel Gaudi, Google TPU, or ROCm when no AMD row is in the fit), the CUDA generic
 //! profile discounted by `PRIOR`: an assumption the assumptions block names as such.
 //!
@@ -165,15 +167,41 @@ impl ProfileKnobs {
         }
     }
 
-    /// These (tuned) knobs moved as `stock` moved from `tuned` on another stack: η by the ratio,
-    /// the overheads by the difference (never below zero).
+    /// These (tuned) knobs moved as `stock` moved from `tuned` on another stack (issue 25 §3):
+    /// the host-side overheads (`t_it0`, `t_L0`, `t_srv`, `t_seq`) by the ratio `x·(stock/tuned)`,
+    /// the kernel efficiencies `η_m`, `η_c` kept. An overhead the other stack's tuned profile
+    /// fitted at zero has no ratio and moves by the difference (never below zero).
+    ///
+    /// Why the overheads and not η: the overheads are the engine's Python scheduler, sampler,
+    /// detokenizer and API server, the same code on either vendor's build, so how much a stock
+    /// launch adds to them on one stack is what it adds on the other. η is the kernels' (cuBLAS,
+    /// FlashAttention/FlashInfer on CUDA; hipBLASLt, AITER/CK, Triton on ROCm), released on each
+    /// vendor's own schedule, and where a stock fit pins it its value is not a kernel measurement:
+    /// both stacks' stock η_c sit at the floor of their grid (0.2), absorbing burst queueing.
+    /// Moved by CUDA's 0.2/0.55, ROCm's tuned η_c fell to 0.07 and dstack's TGI 10k-token
+    /// prefills came out 3× too slow. Held out by publication (the primary gate) keeping η took
+    /// the TTFT median from 66.1 to 61.1 % (dstack's rows 93 → 35 %, GPUStack's 53.5 → 52.7 %),
+    /// TPOT 25.1 → 24.9 %, tok/s 19.3 → 19.6 % (docs/VALIDATION-NOTES.md, "Issue 25 §3: causes
+    /// tested").
+    ///
+    /// Why a ratio for the overheads: each stack's profiles carry their own level of fixed costs,
+    /// and a difference measured at one level does not transfer to another. Fitted on
+    /// InferenceX's tuned MI300X rows the ROCm server overhead is 500 ms (their mean TTFT holds a
+    /// first wave of 1.9–6.6 s at the p99 of the 1k-prompt runs, against medians of 160–220 ms),
+    /// on dstack's stock rows 200 ms: that −300 ms took CUDA's 150 ms to 0 for a stock CUDA
+    /// scenario, and the other way CUDA's −130 ms (20 − 150) left a stock ROCm scenario at
+    /// 370 ms. As a ratio the move keeps the target stack's own level (500 × 20/150 = 67 ms).
     pub fn shifted(self, tuned: ProfileKnobs, stock: ProfileKnobs) -> ProfileKnobs {
-        let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 1.0 };
-        let add = |x: f64, a: f64, b: f64| (x + a - b).max(0.0);
+        let add = |x: f64, a: f64, b: f64| {
+            if b > 0.0 {
+                x * a / b
+            } else {
+                (x + a - b).max(0.0)
+            }
+        };
         ProfileKnobs {
-            eta_mem: (self.eta_mem * ratio(stock.eta_mem, tuned.eta_mem)).clamp(0.05, 1.0),
-            eta_compute: (self.eta_compute * ratio(stock.eta_compute, tuned.eta_compute))
-                .clamp(0.05, 1.0),
+            eta_mem: self.eta_mem,
+            eta_compute: self.eta_compute,
             step_overhead_ms: add(
                 self.step_overhead_ms,
                 stock.step_overhead_ms,
@@ -460,8 +488,9 @@ pub enum Basis {
     StackGeneric,
     /// No row of this stack: the CUDA generic profile with the unseen-stack discount.
     Prior,
-    /// Stock asked, too few stock rows on this stack: the stack's tuned profile moved by the
-    /// stock-vs-tuned shift another stack's generic profiles measured.
+    /// Stock asked, too few stock rows on this stack: the stack's tuned profile with its
+    /// overheads moved by the stock-vs-tuned shift another stack's generic profiles measured
+    /// (its kernel efficiencies kept).
     StockShifted,
     /// Stock asked and no stack measured a stock profile: the tuned profile, said so.
     TunedOnly,
@@ -498,7 +527,7 @@ impl Resolved {
                 self.rows
             ),
             Basis::StockShifted => format!(
-                "Engine profile: {label} on {stack}, stock: too few stock rows on {stack}, so the tuned {stack} profile ({} rows) moved by the stock-vs-tuned shift measured on another stack",
+                "Engine profile: {label} on {stack}, stock: too few stock rows on {stack}, so the tuned {stack} profile ({} rows) with its overheads moved by the stock-vs-tuned shift measured on another stack (kernel efficiencies kept)",
                 self.rows
             ),
             Basis::TunedOnly => format!(
@@ -843,7 +872,8 @@ mod tests {
             A,
             "tuned is untouched"
         );
-        // ROCm has a tuned profile and no stock one: shifted by CUDA's stock-vs-tuned move.
+        // ROCm has a tuned profile and no stock one: its overheads shifted by CUDA's
+        // stock-vs-tuned move, its kernel efficiencies its own.
         table.push(Profile {
             engine: GENERIC,
             stack: Stack::Rocm,
@@ -854,9 +884,25 @@ mod tests {
         });
         let shifted = resolve_in(&table, "vllm", "amd", Deployment::Stock);
         assert_eq!(shifted.basis, Basis::StockShifted);
-        assert!((shifted.knobs.eta_mem - 0.6 * 0.4 / 0.8).abs() < 1e-12);
+        assert!((shifted.knobs.eta_mem - 0.6).abs() < 1e-12, "η kept");
         assert!((shifted.knobs.step_overhead_ms - 3.0).abs() < 1e-12);
         assert!((shifted.knobs.seq_overhead_us - 50.0).abs() < 1e-12);
+        // Overheads move by the ratio, keeping the target stack's level: a 150 → 20 ms server
+        // overhead on one stack takes another's 500 ms to 500 × 20/150, not to 370 ms.
+        let tuned = ProfileKnobs {
+            server_overhead_ms: 150.0,
+            ..A
+        };
+        let stock = ProfileKnobs {
+            server_overhead_ms: 20.0,
+            ..A
+        };
+        let rocm = ProfileKnobs {
+            server_overhead_ms: 500.0,
+            ..A
+        };
+        let moved = rocm.shifted(tuned, stock).server_overhead_ms;
+        assert!((moved - 500.0 * 20.0 / 150.0).abs() < 1e-9, "{moved}");
         assert!(shifted.describe().contains("stock-vs-tuned shift"));
         assert_eq!(Deployment::parse(" Stock "), Some(Deployment::Stock));
         assert_eq!(Deployment::parse("fast"), None);

@@ -6,7 +6,13 @@
 //!
 //! Every scenario change bumps a generation counter; a run checks it before it starts and the
 //! reducer drops results of an old generation, so a stale result is never shown as current:
-//! until the new ones arrive the old numbers stay, dimmed, marked "updating…". The load sweep
+//! until the new ones arrive the old numbers stay, dimmed, marked "updating…". The headline
+//! figures sent to the explorer (`decide::headline::reconcile`) are held to more: the run's own
+//! scenario must be the one on screen. The generation cannot say so in the render that first sees
+//! a new scenario, because the effect that bumps it runs after that render; the generation check
+//! alone let that render reconcile the new point with the previous scenario's run and send the
+//! previous scenario's tok/s and TPOT to the explorer under the new scenario's key, where they
+//! stayed until the new run came in (250 ms and a run later). The load sweep
 //! does not depend on the concurrency (except under static batching), so a slider move reruns
 //! only the operating point.
 
@@ -82,6 +88,9 @@ struct SimView {
     wanted: u64,
     operating: Option<Result<SimResult, String>>,
     operating_generation: u64,
+    /// The scenario `operating` was simulated for (compared by pointer: the `Shared` the run
+    /// was started with, which is the props' until the scenario changes).
+    operating_scenario: Option<Shared<Scenario>>,
     operating_concurrency: u32,
     load_key: Option<LoadKey>,
     load: Vec<LoadPoint>,
@@ -96,7 +105,7 @@ enum SimAction {
     Wanted(u64),
     Operating {
         generation: u64,
-        concurrency: u32,
+        scenario: Shared<Scenario>,
         result: Box<Result<SimResult, String>>,
     },
     /// The load sweep shown is already this scenario's.
@@ -121,12 +130,13 @@ impl Reducible for SimView {
             SimAction::Wanted(generation) => next.wanted = generation,
             SimAction::Operating {
                 generation,
-                concurrency,
+                scenario,
                 result,
             } if current(generation) => {
                 next.operating = Some(*result);
                 next.operating_generation = generation;
-                next.operating_concurrency = concurrency;
+                next.operating_concurrency = scenario.concurrency;
+                next.operating_scenario = Some(scenario);
             }
             SimAction::LoadKept(generation) if current(generation) => {
                 next.load_generation = generation;
@@ -178,8 +188,8 @@ async fn run(
     }
     dispatcher.dispatch(SimAction::Operating {
         generation,
-        concurrency: scenario.concurrency,
         result: Box::new(simulate_operating_point(&scenario).map_err(|e| e.to_string())),
+        scenario: scenario.clone(),
     });
     let key = load_key(&scenario);
     if finished_load.borrow().as_ref() == Some(&key) {
@@ -298,9 +308,10 @@ pub fn sim_panel(props: &SimPanelProps) -> Html {
     let load_stale = view.load_generation != view.wanted || !view.load_done;
     let result = view.operating.as_ref().and_then(|r| r.as_ref().ok());
     // The headline beside the chart takes this run's figures where the analytic point is
-    // saturated or differs beyond its stated error (issue 26 §4), in a message to the explorer.
+    // saturated or differs beyond its stated error (issue 26 §4), in a message to the explorer;
+    // only a run of the scenario on screen is compared with its point (see the module's doc).
     let reconciled = result
-        .filter(|_| !operating_stale && view.operating_concurrency == props.point.concurrency)
+        .filter(|_| !operating_stale && view.operating_scenario.as_ref() == Some(&props.scenario))
         .map(|r| crate::decide::headline::reconcile(&props.scenario, &props.point, r));
     {
         let on_headline = props.on_headline.clone();
