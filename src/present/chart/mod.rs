@@ -39,8 +39,10 @@ pub use overlay::{
     MAX_TEXT_POINTS,
 };
 pub use pareto::{
-    draw_pareto, draw_pareto_layered, draw_pareto_part, draw_pareto_with, Frame, Part, PlotArea,
+    draw_pareto, draw_pareto_layered, draw_pareto_part, draw_pareto_placed, draw_pareto_with,
+    Frame, Part, Placements, PlotArea,
 };
+pub use place::{LabelPlacement, Labelled};
 pub use series::{series_look, Layers, OtherCurve, SeriesLook, SERIES_COUNT};
 pub use style::{
     ChartOptions, Palette, Theme, OKABE_ITO_BLUE, OKABE_ITO_BLUISH_GREEN, OKABE_ITO_ORANGE,

@@ -7,7 +7,8 @@ use super::layout::{compact, Axes};
 use super::legend::{self, LegendItem, LegendLayout, Symbol};
 use super::overlay::{self, Overlay};
 use super::place::{
-    choose, label_box, label_offset, place_label, Obstacles, Side, LABEL_GAPS_CSS_PX,
+    choose, label_box, label_offset, leader_end, place_label, LabelPlacement, Labelled, Obstacles,
+    Side, LABEL_GAPS_CSS_PX,
 };
 use super::series::{self, Layers, Projected};
 use super::style::{ChartOptions, Palette};
@@ -61,17 +62,18 @@ fn obstacles(
     let mut from = None;
     for point in points {
         let centre = at((point.tok_s_per_user, point.output_tok_s_per_gpu));
-        let radius = if point.fits {
-            style.dot_radius
+        // The rings are markers a label could be taken for; the frontier's dots are the
+        // labelled points' own curve (`Obstacles`).
+        if point.fits {
+            obstacles.mark(centre, style.dot_radius);
         } else {
-            style.ring_radius
-        };
-        obstacles.mark(centre, radius);
+            obstacles.marker(centre, style.ring_radius);
+        }
         from = obstacles.join(from, centre);
     }
     if let Some(knee) = knee {
         let centre = at((knee.tok_s_per_user, knee.output_tok_s_per_gpu));
-        obstacles.mark(centre, style.knee_size);
+        obstacles.marker(centre, style.knee_size);
     }
     // The dashed line at the KV edge, across the plot.
     let edge = points
@@ -92,6 +94,10 @@ fn obstacles(
             obstacles.mark(centre, radius);
             from = obstacles.join(from, centre);
         }
+        // The ring at its end (`series::draw_others`).
+        if let Some(&end) = other.points.last() {
+            obstacles.marker(at(end), radius);
+        }
     }
     let overlay = &projected.overlay;
     let radius = options.px(4.5);
@@ -100,14 +106,14 @@ fn obstacles(
         for (x, y) in pin.points.iter().map(|p| p.xy()) {
             if plottable(x, y) {
                 let centre = at((x, y));
-                obstacles.mark(centre, radius);
+                obstacles.marker(centre, radius);
                 from = obstacles.join(from, centre);
             }
         }
     }
     let radius = options.px(6.0);
     for &(x, y) in overlay.measured.iter().filter(|p| plottable(p.0, p.1)) {
-        obstacles.mark(at((x, y)), radius);
+        obstacles.marker(at((x, y)), radius);
     }
     obstacles
 }
@@ -276,6 +282,24 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
     options: &ChartOptions,
     part: Part,
 ) -> Result<Frame, String> {
+    draw_pareto_placed(root, curve, current, overlay, layers, options, part).map(|(frame, _)| frame)
+}
+
+/// Where each label in the plot went: the KV-edge note's, the knee's, the current point's (none
+/// when not drawn). A fixed array, not a `Vec`: the page's wasm carries no growth code for it.
+pub type Placements = [Option<LabelPlacement>; 3];
+
+/// The same, also returning where each label in the plot went (`Placements`), whichever part
+/// was painted.
+pub fn draw_pareto_placed<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    curve: &Curve,
+    current: &Marker,
+    overlay: &Overlay,
+    layers: &Layers<'_>,
+    options: &ChartOptions,
+    part: Part,
+) -> Result<(Frame, Placements), String> {
     let base = part != Part::Current;
     let with_current = part != Part::Base;
     let projection = layers.projection;
@@ -303,7 +327,7 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
 
     let Some(axes) = projected.axes(&projection) else {
         if !base {
-            return Ok(Frame(None));
+            return Ok((Frame(None), [None; 3]));
         }
         let (width, height) = root.dim_in_pixel();
         let centre = (
@@ -319,7 +343,7 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         root.draw(&Text::new(message, centre, style))
             .map_err(drawing_error)?;
         root.present().map_err(drawing_error)?;
-        return Ok(Frame(None));
+        return Ok((Frame(None), [None; 3]));
     };
 
     let mut style = styles(&palette, current, options);
@@ -459,6 +483,10 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
             .unwrap_or((0, 0))
     };
     let mut placed: Vec<[i32; 4]> = Vec::new();
+    let mut placements: Placements = [None; 3];
+    // A label moved out past the usual gap, or nearer another marker than its own, gets a thin
+    // line to its marker (`Spot::leader`).
+    let leader_style = palette.muted_text.stroke_width(px(1.0));
     let edge = first_infeasible
         .and_then(|first| first.checked_sub(1))
         .and_then(|i| points.get(i));
@@ -499,8 +527,14 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         let rise = options.offset(NOTE_RISE_CSS_PX);
         let at = |step: usize| (shift, offset.1 - i32::try_from(step).unwrap_or(0) * rise);
         let label_at = |step: usize| label_box(anchor, at(step), pos, note_size);
-        let step = choose(NOTE_RISES, &label_at, &placed, bounds, &obstacles);
+        let step = choose(NOTE_RISES, &label_at, None, &placed, bounds, &obstacles);
         placed.push(label_at(step));
+        placements[0] = Some(LabelPlacement {
+            labelled: Labelled::InfeasibleNote,
+            marker: anchor,
+            text_box: label_at(step),
+            leader: false,
+        });
         (note, at(step), pos)
     });
     let knee_side = knee.map(|knee| {
@@ -511,14 +545,27 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
             (true, at) if at > 0.75 => Side::BelowLeft,
             (true, _) => Side::BelowRight,
         };
-        place_label(
-            chart.backend_coord(&xy(knee)),
+        let anchor = chart.backend_coord(&xy(knee));
+        let spot = place_label(
+            anchor,
             preferred,
             text_size(&knee_label(knee), size.label),
             &mut placed,
             bounds,
             &obstacles,
             options,
+        );
+        let text_box = placed.last().copied().unwrap_or_default();
+        let leader = spot.leader;
+        placements[1] = Some(LabelPlacement {
+            labelled: Labelled::Knee,
+            marker: anchor,
+            text_box,
+            leader,
+        });
+        (
+            spot,
+            leader.then(|| vec![anchor, leader_end(anchor, text_box)]),
         )
     });
 
@@ -622,8 +669,12 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
 
         // The knee: a triangle with its concurrency, labelled below-left by preference (the
         // current point's label prefers above-right).
-        if let (Some(knee), Some(spot)) = (knee, knee_side) {
+        if let (Some(knee), Some((spot, leader))) = (knee, knee_side) {
             let (offset, pos) = spot.offset();
+            if let Some(line) = leader {
+                root.draw(&PathElement::new(line, leader_style))
+                    .map_err(drawing_error)?;
+            }
             chart
                 .draw_series(std::iter::once(
                     EmptyElement::at(xy(knee))
@@ -647,7 +698,7 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         let anchor = chart.backend_coord(&(current.tok_s_per_user, current.output_tok_s_per_gpu));
         // Its own label keeps clear of its halo too (the note and the knee's label were placed
         // without it: they belong to the kept base).
-        obstacles.mark(anchor, style.halo_radius);
+        obstacles.marker(anchor, style.halo_radius);
         let spot = place_label(
             anchor,
             preferred,
@@ -657,10 +708,24 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
             &obstacles,
             options,
         );
+        let text_box = placed.last().copied().unwrap_or_default();
+        let leader = spot.leader;
+        placements[2] = Some(LabelPlacement {
+            labelled: Labelled::Current,
+            marker: anchor,
+            text_box,
+            leader,
+        });
         let (offset, pos) = spot.offset();
+        let at_current = (current.tok_s_per_user, current.output_tok_s_per_gpu);
+        if leader {
+            let line = vec![anchor, leader_end(anchor, text_box)];
+            root.draw(&PathElement::new(line, leader_style))
+                .map_err(drawing_error)?;
+        }
         chart
             .draw_series(std::iter::once(
-                EmptyElement::at((current.tok_s_per_user, current.output_tok_s_per_gpu))
+                EmptyElement::at(at_current)
                     + Circle::new((0, 0), style.halo_radius, style.halo)
                     + Circle::new((0, 0), style.current_radius, style.current)
                     + Text::new(label, offset, text(size.current_label).pos(pos)),
@@ -676,7 +741,7 @@ pub fn draw_pareto_part<DB: DrawingBackend>(
         top,
     };
     root.present().map_err(drawing_error)?;
-    Ok(Frame(Some((legend_layout, axes, area))))
+    Ok((Frame(Some((legend_layout, axes, area))), placements))
 }
 
 #[cfg(test)]

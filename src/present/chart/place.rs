@@ -1,6 +1,8 @@
-//! Where the chart's text labels go: clear of each other, the plot's edges and every plotted
-//! point and line (`Obstacles`), else where they cover the fewest (`Cost`). `pareto.rs` lists
-//! what is plotted (`obstacles`) and draws each label where `place_label` or `choose` puts it.
+//! Where the chart's text labels go: nearer their own marker than any other (issue 28 §3), clear
+//! of each other, the plot's edges and every plotted point and line (`Obstacles`), else where
+//! they cover the fewest (`Cost`). `pareto.rs` lists what is plotted (`obstacles`), draws each
+//! label where `place_label` or `choose` puts it, with a leader line when it moved out, and
+//! records where each went (`LabelPlacement`), so tests check the geometry on any backend.
 
 use super::style::ChartOptions;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -14,6 +16,34 @@ pub(super) enum Side {
     AboveLeft,
     BelowLeft,
     BelowRight,
+    /// Straight beside or over the point, tried after the four corners: a box there is only
+    /// `gap` from its point, not `gap`·√2, so it stays nearest its own marker among crowded
+    /// curves (the technique ladder) where no corner does.
+    Right,
+    Left,
+    Above,
+    Below,
+}
+
+/// What a label in the plot names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Labelled {
+    Knee,
+    Current,
+    /// The note at the feasibility edge's line, by the x axis: it names a line, not a marker.
+    InfeasibleNote,
+}
+
+/// Where a label in the plot went, in backend pixels: the point it names (`marker`; the foot of
+/// the edge's line for the note), its box (left, top, right, bottom) and whether a leader line
+/// joins them. What a draw returns with its `Frame` (`draw_pareto_placed`), so a test checks the
+/// placement without reading any backend's output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LabelPlacement {
+    pub labelled: Labelled,
+    pub marker: (i32, i32),
+    pub text_box: [i32; 4],
+    pub leader: bool,
 }
 
 /// How far (CSS px, along each axis) a label's corner sits from its point: the usual gap, then
@@ -27,21 +57,45 @@ pub(super) const LABEL_GAPS_CSS_PX: [f64; 8] = [9.0, 14.0, 20.0, 27.0, 35.0, 44.
 pub(super) struct Spot {
     side: Side,
     gap: i32,
+    /// How far a box straight beside or over its point slid along its side to stay inside the
+    /// plot (`slide`).
+    shift: (i32, i32),
+    /// Whether a leader line joins the label to its point: it moved out past the usual gap, or
+    /// no spot was nearer its own marker than every other (a crowded phone chart), and the
+    /// line says which marker it names.
+    pub(super) leader: bool,
 }
 
 impl Spot {
     /// The label's offset from its point and its text alignment.
     pub(super) fn offset(self) -> ((i32, i32), Pos) {
-        label_offset(self.side, self.gap)
+        let ((x, y), pos) = label_offset(self.side, self.gap);
+        ((x + self.shift.0, y + self.shift.1), pos)
     }
 }
 
+/// The point of `text_box` nearest `marker` (backend px): where its leader line ends.
+pub(super) fn leader_end(marker: (i32, i32), [left, top, right, bottom]: [i32; 4]) -> (i32, i32) {
+    (
+        marker.0.clamp(left, right.max(left)),
+        marker.1.clamp(top, bottom.max(top)),
+    )
+}
+
+/// The offset and alignment of a label on `side` of its point, `gap` out. Straight beside or
+/// over it the gap is a third wider, so the box clears the current point's halo (10 CSS px
+/// against the first gap's 9) and still lies nearer than a corner box (12 < 9·√2).
 pub(super) fn label_offset(side: Side, gap: i32) -> ((i32, i32), Pos) {
+    let straight = gap + gap / 3;
     match side {
         Side::AboveRight => ((gap, -gap), Pos::new(HPos::Left, VPos::Bottom)),
         Side::AboveLeft => ((-gap, -gap), Pos::new(HPos::Right, VPos::Bottom)),
         Side::BelowLeft => ((-gap, gap), Pos::new(HPos::Right, VPos::Top)),
         Side::BelowRight => ((gap, gap), Pos::new(HPos::Left, VPos::Top)),
+        Side::Right => ((straight, 0), Pos::new(HPos::Left, VPos::Center)),
+        Side::Left => ((-straight, 0), Pos::new(HPos::Right, VPos::Center)),
+        Side::Above => ((0, -straight), Pos::new(HPos::Center, VPos::Bottom)),
+        Side::Below => ((0, straight), Pos::new(HPos::Center, VPos::Top)),
     }
 }
 
@@ -57,19 +111,45 @@ pub(super) fn label_box(
         i32::try_from(size.0).unwrap_or(0),
         i32::try_from(size.1).unwrap_or(0),
     );
-    let x = anchor.0 + offset.0
-        - if matches!(pos.h_pos, HPos::Right) {
-            w
-        } else {
-            0
+    let x = anchor.0
+        + offset.0
+        + match pos.h_pos {
+            HPos::Left => 0,
+            HPos::Center => -w / 2,
+            HPos::Right => -w,
         };
-    let y = anchor.1 + offset.1
-        - if matches!(pos.v_pos, VPos::Bottom) {
-            h
-        } else {
-            0
+    let y = anchor.1
+        + offset.1
+        + match pos.v_pos {
+            VPos::Top => 0,
+            VPos::Center => -h / 2,
+            VPos::Bottom => -h,
         };
     [x, y, x + w, y + h]
+}
+
+/// How far a box on `side` slides along it to lie inside `bounds`: at most half its length, so
+/// it stays beside (or over) its point. Only straight sides slide: a point on the plot's edge
+/// (the first few in flight sit on the x axis, straight below the next ones) keeps a spot
+/// beside it that is nearer it than any neighbour. A corner box does not slide.
+fn slide(side: Side, label: [i32; 4], bounds: [i32; 4]) -> (i32, i32) {
+    let fit = |low: i32, high: i32, min: i32, max: i32| {
+        let limit = (high - low) / 2;
+        let shift = if high > max {
+            max - high
+        } else if low < min {
+            min - low
+        } else {
+            0
+        };
+        shift.clamp(-limit, limit.max(-limit))
+    };
+    let [left, top, right, bottom] = label;
+    match side {
+        Side::Right | Side::Left => (0, fit(top, bottom, bounds[1], bounds[3])),
+        Side::Above | Side::Below => (fit(left, right, bounds[0], bounds[2]), 0),
+        _ => (0, 0),
+    }
 }
 
 fn overlaps(a: &[i32; 4], b: &[i32; 4]) -> bool {
@@ -77,39 +157,67 @@ fn overlaps(a: &[i32; 4], b: &[i32; 4]) -> bool {
 }
 
 /// What a label's box would get in the way of, worst first, so the derived order ranks boxes:
-/// leaving the plot or covering a label (`clashes`) is worse than covering a mark (`covered`),
-/// which is worse than crossing a line (`crossed`).
+/// leaving the plot or covering a label (`clashes`) is worse than covering a mark (`covered`,
+/// issue 15 §3), which is worse than lying nearer another marker than its own (`strays`: by
+/// how much, so the least misleading spot wins; the reader would take it for that
+/// marker's, issue 28 §3), which is worse than crossing a line (`crossed`). Strays rank below
+/// covered marks because a label that strays gets a leader line to its marker (`Spot::leader`),
+/// while text over a point has no remedy; on roomy charts no label strays
+/// (tests/chart_labels.rs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Cost {
     clashes: usize,
     covered: usize,
+    strays: usize,
     crossed: usize,
 }
 
 impl Cost {
     const CLEAR: Cost = Cost {
         clashes: 0,
+        strays: 0,
         covered: 0,
         crossed: 0,
     };
 }
 
+/// The squared distance (backend px²) from (`x`, `y`) to the nearest point of `label`.
+fn distance_squared(&[left, top, right, bottom]: &[i32; 4], (x, y): (i32, i32)) -> i64 {
+    let dx = i64::from((left - x).max(x - right).max(0));
+    let dy = i64::from((top - y).max(y - bottom).max(0));
+    dx * dx + dy * dy
+}
+
 /// What the plot shows, in backend pixels, for labels to keep clear of (issue 15 §3): marks
 /// (curve points, the knee, pins, measured points), each a centre and a radius, and the
-/// segments of the lines through them. Built once per draw; checking a box allocates nothing
-/// and costs O(marks + segments).
+/// segments of the lines through them; and which of the marks are markers a label must lie
+/// nearer its own one than any of (issue 28 §3): the knee, the current point, the infeasible
+/// rings, the ring at each technique curve's end, pins' and measured points. The main curve's
+/// frontier dots are not: a label beside a dot of the curve it names still reads as that
+/// curve's, while one beside the knee, a ring or another curve's marker reads as theirs. A
+/// technique curve's inner points are not either: only its line is drawn there. Built once per
+/// draw; checking a box allocates nothing and costs O(marks + segments).
 #[derive(Debug, Default)]
 pub(super) struct Obstacles {
-    /// (x, y, radius).
-    marks: Vec<(i32, i32, i32)>,
+    /// (x, y, radius, whether it is a marker).
+    marks: Vec<(i32, i32, i32, bool)>,
     segments: Vec<((i32, i32), (i32, i32))>,
 }
 
 impl Obstacles {
     /// A mark of `radius` at `centre`.
     pub(super) fn mark(&mut self, centre: (i32, i32), radius: u32) {
+        self.push(centre, radius, false);
+    }
+
+    /// A mark that is a marker (see the type's doc).
+    pub(super) fn marker(&mut self, centre: (i32, i32), radius: u32) {
+        self.push(centre, radius, true);
+    }
+
+    fn push(&mut self, centre: (i32, i32), radius: u32, marker: bool) {
         let radius = i32::try_from(radius).unwrap_or(0);
-        self.marks.push((centre.0, centre.1, radius));
+        self.marks.push((centre.0, centre.1, radius, marker));
     }
 
     /// The segment from `from` (a line's previous point, if any) to `to`; returns `to`, the
@@ -121,15 +229,56 @@ impl Obstacles {
         Some(to)
     }
 
+    /// The marker a label names at `centre`, with the radius its drawing covers: the largest of
+    /// the markers centred there (the current point's halo, the knee's triangle). Markers
+    /// within it are hidden under that one, so they do not compete with it for its label.
+    fn own(&self, centre: (i32, i32)) -> ((i32, i32), i64) {
+        let radius = self
+            .marks
+            .iter()
+            .filter(|&&(x, y, _, marker)| marker && (x, y) == centre)
+            .map(|&(_, _, radius, _)| i64::from(radius))
+            .max()
+            .unwrap_or(0);
+        (centre, radius * radius)
+    }
+
+    /// How much nearer `label` lies to a marker other than `own` (centre, squared radius:
+    /// `Obstacles::own`) than to `own`'s centre, as a difference of squared distances (px²;
+    /// integers, so the page's wasm carries no float rounding for it); 0 when its own is the
+    /// nearest.
+    fn strays(&self, label: &[i32; 4], ((x0, y0), hidden): ((i32, i32), i64)) -> usize {
+        let nearest_other = self
+            .marks
+            .iter()
+            .filter(|&&(x, y, _, marker)| {
+                let (dx, dy) = (i64::from(x - x0), i64::from(y - y0));
+                marker && dx * dx + dy * dy > hidden
+            })
+            .map(|&(x, y, _, _)| distance_squared(label, (x, y)))
+            .min()
+            .unwrap_or(i64::MAX);
+        let reach = distance_squared(label, (x0, y0));
+        usize::try_from(reach.saturating_sub(nearest_other)).unwrap_or(0)
+    }
+
     /// What `label` gets in the way of: the edges of `bounds`, the boxes in `placed`, marks and
-    /// lines.
-    fn cost(&self, label: &[i32; 4], placed: &[[i32; 4]], bounds: [i32; 4]) -> Cost {
+    /// lines; and, for a label naming the marker `own` (centre, squared radius: `Obstacles::own`),
+    /// the markers outside that one but nearer the label than its centre.
+    fn cost(
+        &self,
+        label: &[i32; 4],
+        own: Option<((i32, i32), i64)>,
+        placed: &[[i32; 4]],
+        bounds: [i32; 4],
+    ) -> Cost {
         let outside = label[0] < bounds[0]
             || label[2] > bounds[2]
             || label[1] < bounds[1]
             || label[3] > bounds[3];
         Cost {
             clashes: usize::from(outside) + placed.iter().filter(|p| overlaps(p, label)).count(),
+            strays: own.map_or(0, |own| self.strays(label, own)),
             covered: self
                 .marks
                 .iter()
@@ -145,10 +294,8 @@ impl Obstacles {
 }
 
 /// Whether `label` comes within `radius` of the mark centred on (`x`, `y`).
-fn covers(&[left, top, right, bottom]: &[i32; 4], (x, y, radius): (i32, i32, i32)) -> bool {
-    let dx = i64::from((left - x).max(x - right).max(0));
-    let dy = i64::from((top - y).max(y - bottom).max(0));
-    dx * dx + dy * dy < i64::from(radius) * i64::from(radius)
+fn covers(label: &[i32; 4], (x, y, radius, _): (i32, i32, i32, bool)) -> bool {
+    distance_squared(label, (x, y)) < i64::from(radius) * i64::from(radius)
 }
 
 /// Whether the segment from `a` to `b` passes through `label`: their bounding boxes overlap and
@@ -176,19 +323,22 @@ fn crosses(
 }
 
 /// The first of `count` candidate boxes (`label_at(i)`, i in `0..count`) that is clear: inside
-/// `bounds` and over no box in `placed`, no mark and no line of `obstacles`; else the one with
-/// the lowest `Cost`, the earliest of equals. Candidates by index through a `&dyn`, so one copy
-/// of this serves every label.
+/// `bounds`, over no box in `placed`, no mark and no line of `obstacles`, and no nearer any mark
+/// than to `own` (the marker it names, if any); else the one with the lowest `Cost`, the
+/// earliest of equals. Candidates by index through a `&dyn`, so one copy of this serves every
+/// label.
 pub(super) fn choose(
     count: usize,
     label_at: &dyn Fn(usize) -> [i32; 4],
+    own: Option<(i32, i32)>,
     placed: &[[i32; 4]],
     bounds: [i32; 4],
     obstacles: &Obstacles,
 ) -> usize {
+    let own = own.map(|centre| obstacles.own(centre));
     let mut best: Option<(Cost, usize)> = None;
     for index in 0..count {
-        let cost = obstacles.cost(&label_at(index), placed, bounds);
+        let cost = obstacles.cost(&label_at(index), own, placed, bounds);
         if cost == Cost::CLEAR {
             return index;
         }
@@ -199,12 +349,13 @@ pub(super) fn choose(
     best.map_or(0, |(_, index)| index)
 }
 
-/// Where a label of `size` goes by `anchor`: `preferred` at the usual gap if its box is clear
-/// (`choose`: inside the plot, over no placed label, mark or line), else the first other side
-/// that is, then the same at each larger gap; if none is, the spot that gets in the way least
-/// (`Cost`), not blindly `preferred`. The chosen box joins `placed`, so later labels keep clear
-/// of it. At most 4 × 8 boxes, each checked against every mark and segment: ~10⁴ comparisons
-/// for the ~250 marks of five curves, well inside a slider move's budget.
+/// Where a label of `size` goes by its marker at `anchor`: `preferred` at the usual gap if its
+/// box is clear (`choose`: inside the plot, over no placed label, mark or line, nearer `anchor`
+/// than any other mark), else the first other side that is, then the same at each larger gap;
+/// if none is, the spot that gets in the way least (`Cost`), not blindly `preferred`. The
+/// chosen box joins `placed`, so later labels keep clear of it. At most 8 × 8 boxes, each
+/// checked against every mark and segment: ~10⁵ comparisons for the ~250 marks of five
+/// curves, inside a slider move's budget.
 pub(super) fn place_label(
     anchor: (i32, i32),
     preferred: Side,
@@ -220,6 +371,10 @@ pub(super) fn place_label(
         Side::AboveLeft,
         Side::BelowLeft,
         Side::BelowRight,
+        Side::Right,
+        Side::Left,
+        Side::Above,
+        Side::Below,
     ];
     if let Some(head) = sides
         .iter()
@@ -228,24 +383,35 @@ pub(super) fn place_label(
     {
         head.rotate_right(1);
     }
-    let spot_at = |index: usize| Spot {
-        side: sides.get(index % sides.len()).copied().unwrap_or(preferred),
-        gap: options.offset(
+    let spot_at = |index: usize| {
+        let side = sides.get(index % sides.len()).copied().unwrap_or(preferred);
+        let gap = options.offset(
             LABEL_GAPS_CSS_PX
                 .get(index / sides.len())
                 .copied()
                 .unwrap_or(LABEL_GAPS_CSS_PX[0]),
-        ),
+        );
+        let (offset, pos) = label_offset(side, gap);
+        let shift = slide(side, label_box(anchor, offset, pos, size), bounds);
+        Spot {
+            side,
+            gap,
+            shift,
+            leader: false,
+        }
     };
     let label_at = |index: usize| {
         let (offset, pos) = spot_at(index).offset();
         label_box(anchor, offset, pos, size)
     };
     let count = sides.len() * LABEL_GAPS_CSS_PX.len();
-    let chosen = choose(count, &label_at, placed, bounds, obstacles);
+    let chosen = choose(count, &label_at, Some(anchor), placed, bounds, obstacles);
     let (spot, label) = (spot_at(chosen), label_at(chosen));
     placed.push(label);
-    spot
+    Spot {
+        leader: chosen >= sides.len() || obstacles.strays(&label, obstacles.own(anchor)) > 0,
+        ..spot
+    }
 }
 
 #[cfg(test)]
@@ -364,7 +530,9 @@ mod tests {
             spot,
             Spot {
                 side: Side::AboveLeft,
-                gap
+                gap,
+                shift: (0, 0),
+                leader: false
             }
         );
         // Marks everywhere, 4 px apart, but for a hole around the below-left box with one mark
@@ -383,7 +551,7 @@ mod tests {
         let centre = ((hole[0] + hole[2]) / 2, (hole[1] + hole[3]) / 2);
         crowd.mark(centre, 1);
         // The old rule (nothing clear: `preferred`) would leave it on the crowd.
-        assert!(crowd.cost(&preferred, &[], bounds).covered > 50);
+        assert!(crowd.cost(&preferred, None, &[], bounds).covered > 50);
         let mut placed = Vec::new();
         let spot = place_label(
             anchor,
@@ -398,11 +566,13 @@ mod tests {
             spot,
             Spot {
                 side: Side::BelowLeft,
-                gap
+                gap,
+                shift: (0, 0),
+                leader: false
             }
         );
         assert_eq!(placed, vec![hole]);
-        assert_eq!(crowd.cost(&hole, &[], bounds).covered, 1);
+        assert_eq!(crowd.cost(&hole, None, &[], bounds).covered, 1);
         // Covering a label or leaving the plot is worse than covering marks.
         let mut taken = vec![hole];
         let spot = place_label(
@@ -418,7 +588,9 @@ mod tests {
             spot,
             Spot {
                 side: Side::BelowLeft,
-                gap
+                gap,
+                shift: (0, 0),
+                leader: false
             }
         );
         assert!(!overlaps(&taken[0], &taken[1]));
