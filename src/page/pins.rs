@@ -95,7 +95,8 @@ pub fn pin_label(input: &ScenarioInput) -> String {
 /// to `pin_label` when nothing the table lists differs.
 pub fn label_against(first: &ScenarioInput, input: &ScenarioInput) -> String {
     use crate::scenario::fields::{
-        Inputs, CUSTOM_MODEL, DP_ATTENTION, EP, FIELDS, GPU, GPUS, MODEL, PP, PRECISION, TP,
+        Inputs, CONCURRENCY, CUSTOM_MODEL, DP_ATTENTION, EP, FIELDS, GPU, GPUS, MODEL, PP,
+        PRECISION, TP,
     };
     let inputs = |scenario: &ScenarioInput| Inputs {
         scenario: scenario.clone(),
@@ -127,7 +128,10 @@ pub fn label_against(first: &ScenarioInput, input: &ScenarioInput) -> String {
             Err(_) => "another layout".into(),
         });
     }
+    // The batch size is left out: a comparison judges each scenario at its own best point, and a
+    // name must not change while the slider moves.
     let named = [
+        &CONCURRENCY,
         &MODEL,
         &CUSTOM_MODEL,
         &GPU,

@@ -45,7 +45,12 @@ pub fn use_decision_data(
     let current = (*current).clone();
     let pinned = (*pinned).clone();
     // The pins' legend names say what differs from the current scenario (issue 28 §4).
-    let first = view.map(|v| v.scenario.input.clone());
+    // Keyed without the batch size, which the names leave out: a slider move must not
+    // recompute the overlay (`label_against` may resolve a pin's layout).
+    let first = view.map(|v| ScenarioInput {
+        concurrency: 0.0,
+        ..v.scenario.input.clone()
+    });
     let overlay = use_memo(
         (current.clone(), pinned.clone(), first),
         |(current, pinned, first)| Shared::new(overlay(current, pinned, first.as_ref())),
