@@ -290,6 +290,23 @@ fn parse_optional(text: &str) -> Result<Option<f64>, String> {
     }
 }
 
+/// Attention DP as a rank count, or as the on/off switch benchmark tables record
+/// (`dp_attention=true`, InferenceX): `false`/`off` is no attention DP (1 rank); `true`/`on`
+/// spans the TP group already given, SGLang's launch form `--tp N --dp N --enable-dp-attention`
+/// ("DP, DPA and sgl-router", docs.sglang.io; the DeepSeek-V3.2 README's
+/// `--tp 8 --dp 8 --enable-dp-attention` on one 8-GPU node), which `Scenario` reads as
+/// attention TP `N / DP`. Fields are set in table order, so TP comes first.
+fn parse_dp_attention(text: &str, tp: Option<f64>) -> Result<Option<f64>, String> {
+    let word = text.trim().to_ascii_lowercase();
+    match word.as_str() {
+        "false" | "off" | "no" => Ok(Some(1.0)),
+        "true" | "on" | "yes" => tp.map(Some).ok_or_else(|| {
+            format!("“{}” spans the TP group: give TP too, or the number of attention data-parallel ranks", text.trim())
+        }),
+        _ => parse_optional(text),
+    }
+}
+
 /// An identifier (model, GPU, precision, a choice): short, ASCII letters, digits and `-_.`.
 #[inline(never)]
 fn parse_word(text: &str) -> Result<String, String> {
@@ -585,7 +602,7 @@ table! {
     TP = Field::new("tp", "Tensor parallel (TP)", Integer, Scenario, opt!(scenario: tp)).range(1.0, 4096.0).optional();
     PP = Field::new("pp", "Pipeline parallel (PP)", Integer, Scenario, opt!(scenario: pp)).range(1.0, 64.0).optional();
     EP = Field::new("ep", "Expert parallel (EP)", Integer, Scenario, opt!(scenario: ep)).range(1.0, 4096.0).optional();
-    DP_ATTENTION = Field::new("dp-attention", "Attention DP", Integer, Scenario, opt!(scenario: dp_attention)).range(1.0, 4096.0).optional();
+    DP_ATTENTION = Field::new("dp-attention", "Attention DP", Integer, Scenario, Access::Scenario { get: |i| optional_text(i.dp_attention), set: |i, t| parse_dp_attention(t, i.tp).map(|v| i.dp_attention = v) }).range(1.0, 4096.0).optional();
     EPLB_REDUNDANT_EXPERTS = Field::new("eplb-redundant-experts", "EPLB redundant experts", Integer, Scenario, num!(scenario: eplb_redundant_experts)).unit("expert slots").range(0.0, 4096.0);
     PRECISION = Field::new("precision", "Weight precision", Choice, Scenario, word!(precision)).choices(PRECISIONS);
     KV_PRECISION = Field::new("kv-precision", "KV-cache precision", Choice, Scenario, word!(kv_precision)).choices(KV_PRECISIONS);
@@ -758,6 +775,27 @@ mod tests {
         let before = keys.len();
         keys.dedup();
         assert_eq!(before, keys.len(), "duplicate keys");
+    }
+
+    /// Benchmark tables record attention DP as a switch: off is one rank, on spans the TP
+    /// group given before it (SGLang's `--tp N --dp N --enable-dp-attention`).
+    #[test]
+    fn attention_dp_reads_the_switch_benchmark_tables_record() {
+        let set = |tp: Option<f64>, text: &str| {
+            let mut inputs = Inputs::default();
+            inputs.scenario.tp = tp;
+            DP_ATTENTION
+                .set(&mut inputs, text)
+                .map(|()| inputs.scenario.dp_attention)
+        };
+        assert_eq!(set(Some(8.0), "true"), Ok(Some(8.0)));
+        assert_eq!(set(Some(8.0), " On "), Ok(Some(8.0)));
+        assert_eq!(set(None, "false"), Ok(Some(1.0)));
+        assert_eq!(set(None, "4"), Ok(Some(4.0)));
+        assert_eq!(set(None, ""), Ok(None));
+        let without_tp = set(None, "true").expect_err("on, but how many ranks?");
+        assert!(without_tp.contains("give TP"), "{without_tp}");
+        assert!(set(None, "maybe").is_err());
     }
 
     #[test]

@@ -529,7 +529,26 @@ impl Scenario {
         let (tp, tp_auto) = match input.tp {
             Some(tp) => {
                 let tp = TP.whole(tp)?;
-                (tp, false)
+                match dp_given {
+                    // SGLang's launch form: `--tp 8 --dp 8 --enable-dp-attention` runs on 8 GPUs,
+                    // the TP group of 8 split into 8 attention data-parallel ranks of TP 1
+                    // (docs.sglang.io, "DP, DPA and sgl-router"). Read so when TP × DP would not
+                    // fit the GPUs but TP alone does.
+                    Some(dp)
+                        if dp > 1
+                            && tp.is_multiple_of(dp)
+                            && !gpu_count
+                                .is_multiple_of(tp.saturating_mul(dp).saturating_mul(pp))
+                            && gpu_count.is_multiple_of(tp.saturating_mul(pp)) =>
+                    {
+                        warnings.push(format!(
+                            "TP {tp} with attention DP {dp} read as SGLang's `--tp {tp} --dp {dp} --enable-dp-attention`: attention TP {} × DP {dp} over the {tp} GPUs of the TP group",
+                            tp / dp
+                        ));
+                        (tp / dp, false)
+                    }
+                    _ => (tp, false),
+                }
             }
             None => {
                 let mut chosen = None;
@@ -1033,6 +1052,45 @@ mod tests {
             .warnings
             .iter()
             .any(|w| w.contains("8-GPU scale-up domain")));
+    }
+
+    /// SGLang's `--tp 8 --dp 8 --enable-dp-attention` on 8 GPUs is DEP 8, said in the warnings;
+    /// the same TP and DP on 64 GPUs stays TP 8 × DP 8 (it fits as written).
+    #[test]
+    fn sglang_spelling_of_attention_dp_is_read_as_the_tp_group() {
+        let sglang = Scenario::try_from(ScenarioInput {
+            tp: Some(8.0),
+            ep: Some(8.0),
+            dp_attention: Some(8.0),
+            ..deepseek_on("h200-sxm", 8.0)
+        })
+        .expect("SGLang's DEP 8 on one node");
+        assert_eq!(
+            sglang.par,
+            Parallelism {
+                tp: 1,
+                pp: 1,
+                ep: 8,
+                dp: 8
+            }
+        );
+        assert!(sglang
+            .warnings
+            .iter()
+            .any(|w| w.contains("--enable-dp-attention")));
+        let wide = Scenario::try_from(ScenarioInput {
+            tp: Some(8.0),
+            ep: Some(64.0),
+            dp_attention: Some(8.0),
+            ..deepseek_on("b200", 64.0)
+        });
+        if let Ok(wide) = wide {
+            assert_eq!(wide.par.tp, 8);
+            assert!(!wide
+                .warnings
+                .iter()
+                .any(|w| w.contains("--enable-dp-attention")));
+        }
     }
 
     /// Nonsense layouts are errors naming the field at fault.
