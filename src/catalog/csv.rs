@@ -30,12 +30,16 @@ impl Record {
     }
 
     fn find(&self, column: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(name, _)| name.as_str().cmp(column))
+        self.0
+            .binary_search_by(|(name, _)| name.as_str().cmp(column))
     }
 
     /// The cell of `column`, if the row has that column.
     pub fn get(&self, column: &str) -> Option<&String> {
-        self.find(column).ok().and_then(|at| self.0.get(at)).map(|(_, cell)| cell)
+        self.find(column)
+            .ok()
+            .and_then(|at| self.0.get(at))
+            .map(|(_, cell)| cell)
     }
 
     /// Set the cell of `column` (replacing the one it had).

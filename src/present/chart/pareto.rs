@@ -313,8 +313,8 @@ pub fn draw_pareto_placed<DB: DrawingBackend>(
 }
 
 /// The base's label work, kept between draws of the same base (a slider move paints only
-/// `Part::Current` over a kept base): what is plotted (`Obstacles`, without the current point)
-/// and where the KV-edge note and the knee's label went. Neither depends on the current point
+/// `Part::Current` over a kept base): the legend's layout, what is plotted (`Obstacles`, without
+/// the current point) and where the KV-edge note and the knee's label went. Neither depends on the current point
 /// (they belong to the base), so the current part's draws over that base place only the
 /// current point's label, against these, instead of rebuilding every mark and segment and
 /// placing the base's two labels again on every move. A draw of `Part::Base` or `Part::All`
@@ -328,6 +328,11 @@ pub struct KeptLabels(Option<BaseLabels>);
 #[derive(Debug)]
 struct BaseLabels {
     frame: (LegendLayout, Axes, [i32; 4]),
+    /// Which legend item is the current point's (none when it is not plotted or the chart is
+    /// compact): the legend's layout depends on it.
+    current_item: Option<usize>,
+    /// The backend's size and the options it was laid out for.
+    canvas: ((u32, u32), ChartOptions),
     obstacles: Obstacles,
     placed: Vec<[i32; 4]>,
     placements: Placements,
@@ -472,14 +477,28 @@ pub fn draw_pareto_kept<DB: DrawingBackend>(
         fits: false,
         ..*current
     });
-    let legend_layout = legend::layout_reserving(
-        &root,
-        &items,
-        &legend_font,
-        (legend_left, legend_right),
-        options,
-        current_item.map(|index| (index, widest_current.as_str())),
-    );
+    // Over a kept base the legend is laid out as it was for the base: its items are the base's
+    // but for the current point's, which is laid out at its widest (no text to measure again).
+    let kept_legend = kept
+        .0
+        .as_ref()
+        .filter(|labels| {
+            !base
+                && labels.current_item == current_item
+                && labels.canvas == ((width, height), *options)
+        })
+        .map(|labels| labels.frame.0.clone());
+    let legend_layout = match kept_legend {
+        Some(layout) => layout,
+        None => legend::layout_reserving(
+            &root,
+            &items,
+            &legend_font,
+            (legend_left, legend_right),
+            options,
+            current_item.map(|index| (index, widest_current.as_str())),
+        ),
+    };
     let (legend_area, plot_area) = root.split_vertically(legend_layout.height);
     let drawn = |index: usize| match part {
         Part::All => true,
@@ -634,6 +653,8 @@ pub fn draw_pareto_kept<DB: DrawingBackend>(
             if base {
                 kept.0 = Some(BaseLabels {
                     frame: (legend_layout.clone(), axes.clone(), bounds),
+                    current_item,
+                    canvas: ((width, height), *options),
                     obstacles: obstacles.clone(),
                     placed: placed.clone(),
                     placements,
