@@ -19,7 +19,8 @@ use servecost::model::{evaluate, sweep, CurvePoint};
 use servecost::present::chart::hit::pixel_of;
 use servecost::present::chart::svg::svg_area;
 use servecost::present::chart::{
-    draw_pareto_placed, ChartOptions, Labelled, Layers, Marker, OtherCurve, Overlay, Part,
+    draw_pareto_kept, draw_pareto_placed, ChartOptions, KeptLabels, Labelled, Layers, Marker,
+    OtherCurve, Overlay, Part,
 };
 use servecost::scenario::{Scenario, ScenarioInput};
 
@@ -249,4 +250,75 @@ fn every_label_sits_by_its_own_marker() {
         leaders > 0,
         "no label moved out: the leader check cannot fail"
     );
+}
+
+/// A slider move paints only the current part over a kept base, placing only the current
+/// point's label against the base's kept label work (`KeptLabels`): every label lands where a
+/// whole fresh draw puts it, at every point of the curve, and work kept for another frame (a
+/// resized chart) is not used.
+#[test]
+fn kept_labels_place_as_a_fresh_draw() {
+    for spec in [SCENARIOS[0], SCENARIOS[3], SCENARIOS[4]] {
+        let scenario = scenario(spec);
+        let curve = sweep(&scenario);
+        let background = background_curves(&scenario);
+        let level = TechniqueLevel::of(&scenario.input);
+        let main_label = format!("{} (current)", level.label());
+        let main_short = format!("{} (current)", level.short_label());
+        let others: Vec<OtherCurve<'_>> = background.iter().map(OtherCurve::from).collect();
+        let layers = Layers {
+            others: &others,
+            main: Some((&main_label, &main_short, level.index())),
+            ..Layers::default()
+        };
+        let markers: Vec<Marker> = curve
+            .points
+            .iter()
+            .map(|p| Marker::from(&evaluate(&scenario.with_concurrency(p.concurrency))))
+            .chain([Marker::from(&evaluate(
+                &scenario.with_concurrency(scenario.engine_limit()),
+            ))])
+            .collect();
+        for ((css_width, css_height), scale) in [((375, 375), 2.0), ((1280, 560), 1.0)] {
+            let options = ChartOptions {
+                scale,
+                ..ChartOptions::default()
+            };
+            let size = (
+                (f64::from(css_width) * scale) as u32,
+                (f64::from(css_height) * scale) as u32,
+            );
+            let draw = |current: &Marker, part: Part, size: (u32, u32), kept: &mut KeptLabels| {
+                let mut svg = String::new();
+                draw_pareto_kept(
+                    svg_area(&mut svg, size),
+                    &curve,
+                    current,
+                    &Overlay::default(),
+                    &layers,
+                    &options,
+                    part,
+                    kept,
+                )
+                .expect("draws")
+            };
+            let mut kept = KeptLabels::default();
+            // Kept for another size first: not to be used for this one.
+            draw(&markers[0], Part::Base, (size.0 - 40, size.1), &mut kept);
+            let (stale, _) = draw(&markers[0], Part::Current, size, &mut kept);
+            let (base_frame, _) = draw(&markers[0], Part::Base, size, &mut kept);
+            assert_eq!(stale, base_frame);
+            for current in &markers {
+                let (frame, placements) = draw(current, Part::Current, size, &mut kept);
+                let (whole_frame, whole) =
+                    draw(current, Part::All, size, &mut KeptLabels::default());
+                assert_eq!(frame, whole_frame);
+                assert_eq!(
+                    placements, whole,
+                    "{spec:?}, C = {}, {css_width}×{css_height} at DPR {scale}",
+                    current.concurrency
+                );
+            }
+        }
+    }
 }

@@ -4,8 +4,6 @@
 //! Handles quoted fields, doubled quotes inside quotes, and LF or CRLF line ends. Rows are read
 //! into maps keyed by the header so callers look fields up by name, never by position.
 
-use std::collections::BTreeMap;
-
 /// A CSV that could not be read, with the 1-based line where reading stopped.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CsvError {
@@ -19,8 +17,48 @@ impl std::fmt::Display for CsvError {
     }
 }
 
-/// One data row: header name → cell text (trimmed).
-pub type Record = BTreeMap<String, String>;
+/// One data row: header name → cell text (trimmed), kept sorted by name. A sorted list, not a
+/// `BTreeMap`: a row has a few dozen columns, where a binary search is as quick, and the B-tree's
+/// code (about 9 KB of wasm per key and value type) would be in the page's first load for the
+/// catalog alone.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Record(Vec<(String, String)>);
+
+impl Record {
+    pub fn new() -> Record {
+        Record::default()
+    }
+
+    fn find(&self, column: &str) -> Result<usize, usize> {
+        self.0
+            .binary_search_by(|(name, _)| name.as_str().cmp(column))
+    }
+
+    /// The cell of `column`, if the row has that column.
+    pub fn get(&self, column: &str) -> Option<&String> {
+        self.find(column)
+            .ok()
+            .and_then(|at| self.0.get(at))
+            .map(|(_, cell)| cell)
+    }
+
+    /// Set the cell of `column` (replacing the one it had).
+    pub fn insert(&mut self, column: String, cell: String) {
+        match self.find(&column) {
+            Ok(at) => {
+                if let Some(entry) = self.0.get_mut(at) {
+                    entry.1 = cell;
+                }
+            }
+            Err(at) => self.0.insert(at, (column, cell)),
+        }
+    }
+
+    /// The (column, cell) pairs, by column name.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &String)> {
+        self.0.iter().map(|(name, cell)| (name, cell))
+    }
+}
 
 /// Rows as RFC 4180 CSV: a cell with a comma, quote or line break is quoted (quotes doubled);
 /// each row ends with a line feed. `parse_rows` reads it back.

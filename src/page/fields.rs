@@ -6,7 +6,6 @@
 
 use crate::scenario::fields::{Field, CONCURRENCY, CUSTOM_MODEL, FIELDS};
 use crate::scenario::{ScenarioError, ScenarioInput};
-use std::collections::BTreeMap;
 
 pub use crate::scenario::fields::number_text;
 
@@ -15,32 +14,48 @@ pub fn has_text(field: &Field) -> bool {
     !field.is_decision() && !field.derived && *field != CONCURRENCY && *field != CUSTOM_MODEL
 }
 
-/// The text of every scenario control, keyed by field key.
+/// The text of every scenario control, keyed by field key, sorted by key. A sorted list, not a
+/// `BTreeMap`: some forty keys, and the B-tree's code would be in the page's first load
+/// (`catalog::csv::Record`).
 #[derive(Debug, Clone, PartialEq, Default)]
-pub struct Texts(BTreeMap<&'static str, String>);
+pub struct Texts(Vec<(&'static str, String)>);
 
 impl Texts {
     /// The controls' texts for an input (a link, an import, the defaults).
     pub fn from_input(input: &ScenarioInput) -> Texts {
-        // Inserted one by one: collecting a map sorts its entries first, and that sort's code
-        // is one more in the first load (see `model::grid::sort_small`).
-        let mut texts = BTreeMap::new();
+        // Inserted one by one: sorting the entries would bring a sort's code into the first
+        // load (see `model::grid::sort_small`).
+        let mut texts = Texts::default();
         for field in FIELDS.iter().copied().filter(|field| has_text(field)) {
             if let Some(text) = field.get_scenario(input) {
-                texts.insert(field.key, text);
+                texts.set(field, text);
             }
         }
-        Texts(texts)
+        texts
+    }
+
+    fn find(&self, key: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(k, _)| (*k).cmp(key))
     }
 
     /// The field's text ("" for a field without one).
     pub fn get(&self, field: &Field) -> &str {
-        self.0.get(field.key).map_or("", String::as_str)
+        self.find(field.key)
+            .ok()
+            .and_then(|at| self.0.get(at))
+            .map_or("", |(_, text)| text.as_str())
     }
 
     pub fn set(&mut self, field: &'static Field, text: String) {
         if has_text(field) {
-            self.0.insert(field.key, text);
+            match self.find(field.key) {
+                Ok(at) => {
+                    if let Some(entry) = self.0.get_mut(at) {
+                        entry.1 = text;
+                    }
+                }
+                Err(at) => self.0.insert(at, (field.key, text)),
+            }
         }
     }
 

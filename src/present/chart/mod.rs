@@ -39,8 +39,8 @@ pub use overlay::{
     MAX_TEXT_POINTS,
 };
 pub use pareto::{
-    draw_pareto, draw_pareto_layered, draw_pareto_part, draw_pareto_placed, draw_pareto_with,
-    Frame, Part, Placements, PlotArea,
+    draw_pareto, draw_pareto_kept, draw_pareto_layered, draw_pareto_part, draw_pareto_placed,
+    draw_pareto_with, Frame, KeptLabels, Part, Placements, PlotArea,
 };
 pub use place::{LabelPlacement, Labelled};
 pub use series::{series_look, Layers, OtherCurve, SeriesLook, SERIES_COUNT};

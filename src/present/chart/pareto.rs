@@ -300,6 +300,56 @@ pub fn draw_pareto_placed<DB: DrawingBackend>(
     options: &ChartOptions,
     part: Part,
 ) -> Result<(Frame, Placements), String> {
+    draw_pareto_kept(
+        root,
+        curve,
+        current,
+        overlay,
+        layers,
+        options,
+        part,
+        &mut KeptLabels::default(),
+    )
+}
+
+/// The base's label work, kept between draws of the same base (a slider move paints only
+/// `Part::Current` over a kept base): the legend's layout, what is plotted (`Obstacles`, without
+/// the current point) and where the KV-edge note and the knee's label went. Neither depends on the current point
+/// (they belong to the base), so the current part's draws over that base place only the
+/// current point's label, against these, instead of rebuilding every mark and segment and
+/// placing the base's two labels again on every move. A draw of `Part::Base` or `Part::All`
+/// fills it; one of `Part::Current` reads it when it was filled in the same frame (legend
+/// layout, axes, plot bounds) and else places everything afresh. Its owner must drop it
+/// (`KeptLabels::default()`) when anything else the base depends on changes (curve, overlay,
+/// layers, options), as it drops the kept base.
+#[derive(Debug, Default)]
+pub struct KeptLabels(Option<BaseLabels>);
+
+#[derive(Debug)]
+struct BaseLabels {
+    frame: (LegendLayout, Axes, [i32; 4]),
+    /// Which legend item is the current point's (none when it is not plotted or the chart is
+    /// compact): the legend's layout depends on it.
+    current_item: Option<usize>,
+    /// The backend's size and the options it was laid out for.
+    canvas: ((u32, u32), ChartOptions),
+    obstacles: Obstacles,
+    placed: Vec<[i32; 4]>,
+    placements: Placements,
+}
+
+/// `draw_pareto_placed`, keeping the base's label work in `kept` (see `KeptLabels`).
+#[allow(clippy::too_many_arguments)]
+pub fn draw_pareto_kept<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    curve: &Curve,
+    current: &Marker,
+    overlay: &Overlay,
+    layers: &Layers<'_>,
+    options: &ChartOptions,
+    part: Part,
+    kept: &mut KeptLabels,
+) -> Result<(Frame, Placements), String> {
     let base = part != Part::Current;
     let with_current = part != Part::Base;
     let projection = layers.projection;
@@ -427,14 +477,28 @@ pub fn draw_pareto_placed<DB: DrawingBackend>(
         fits: false,
         ..*current
     });
-    let legend_layout = legend::layout_reserving(
-        &root,
-        &items,
-        &legend_font,
-        (legend_left, legend_right),
-        options,
-        current_item.map(|index| (index, widest_current.as_str())),
-    );
+    // Over a kept base the legend is laid out as it was for the base: its items are the base's
+    // but for the current point's, which is laid out at its widest (no text to measure again).
+    let kept_legend = kept
+        .0
+        .as_ref()
+        .filter(|labels| {
+            !base
+                && labels.current_item == current_item
+                && labels.canvas == ((width, height), *options)
+        })
+        .map(|labels| labels.frame.0.clone());
+    let legend_layout = match kept_legend {
+        Some(layout) => layout,
+        None => legend::layout_reserving(
+            &root,
+            &items,
+            &legend_font,
+            (legend_left, legend_right),
+            options,
+            current_item.map(|index| (index, widest_current.as_str())),
+        ),
+    };
     let (legend_area, plot_area) = root.split_vertically(legend_layout.height);
     let drawn = |index: usize| match part {
         Part::All => true,
@@ -482,92 +546,123 @@ pub fn draw_pareto_placed<DB: DrawingBackend>(
         root.estimate_text_size(label, &text(font_size))
             .unwrap_or((0, 0))
     };
-    let mut placed: Vec<[i32; 4]> = Vec::new();
-    let mut placements: Placements = [None; 3];
     // A label moved out past the usual gap, or nearer another marker than its own, gets a thin
     // line to its marker (`Spot::leader`).
     let leader_style = palette.muted_text.stroke_width(px(1.0));
     let edge = first_infeasible
         .and_then(|first| first.checked_sub(1))
         .and_then(|i| points.get(i));
-    let mut obstacles = obstacles(
-        &|xy| chart.backend_coord(&xy),
-        &points,
-        knee,
-        &projected,
-        &axes,
-        &style,
-        options,
-    );
-    // Beside the edge's line near the x axis, on the feasible side, pointing at the infeasible
-    // one (left on the interactivity axis, right on the TPOT axis).
-    let note = edge.map(|edge| {
-        let left = projection.infeasible_to_the_left();
-        let note = match (size.compact, left) {
-            (true, true) => format!("← C > {}: KV full", edge.concurrency),
-            (true, false) => format!("C > {}: KV full →", edge.concurrency),
-            (false, true) => format!(
-                "← infeasible: KV cache full beyond C = {}",
-                edge.concurrency
-            ),
-            (false, false) => format!(
-                "infeasible: KV cache full beyond C = {} →",
-                edge.concurrency
-            ),
-        };
-        let (side, shift) = if left {
-            (Side::AboveRight, options.offset(6.0))
-        } else {
-            (Side::AboveLeft, -options.offset(6.0))
-        };
-        let (offset, pos) = label_offset(side, options.offset(LABEL_GAPS_CSS_PX[0]));
-        let anchor = chart.backend_coord(&(edge.tok_s_per_user, axes.y.start));
-        let note_size = text_size(&note, size.label);
-        // By the x axis if that is clear, else higher up beside the edge's line.
-        let rise = options.offset(NOTE_RISE_CSS_PX);
-        let at = |step: usize| (shift, offset.1 - i32::try_from(step).unwrap_or(0) * rise);
-        let label_at = |step: usize| label_box(anchor, at(step), pos, note_size);
-        let step = choose(NOTE_RISES, &label_at, None, &placed, bounds, &obstacles);
-        placed.push(label_at(step));
-        placements[0] = Some(LabelPlacement {
-            labelled: Labelled::InfeasibleNote,
-            marker: anchor,
-            text_box: label_at(step),
-            leader: false,
-        });
-        (note, at(step), pos)
+    // Over a kept base in the same frame, the base's label work as it was done then
+    // (`KeptLabels`); only the current point's label is placed below.
+    let reused = kept.0.as_ref().filter(|labels| {
+        !base
+            && labels.frame.0 == legend_layout
+            && labels.frame.1 == axes
+            && labels.frame.2 == bounds
     });
-    let knee_side = knee.map(|knee| {
-        let at = x_fraction(&axes, knee.tok_s_per_user);
-        let preferred = match (projection.rising(), at) {
-            (false, at) if at < 0.25 => Side::BelowRight,
-            (false, _) => Side::BelowLeft,
-            (true, at) if at > 0.75 => Side::BelowLeft,
-            (true, _) => Side::BelowRight,
-        };
-        let anchor = chart.backend_coord(&xy(knee));
-        let spot = place_label(
-            anchor,
-            preferred,
-            text_size(&knee_label(knee), size.label),
-            &mut placed,
-            bounds,
-            &obstacles,
-            options,
-        );
-        let text_box = placed.last().copied().unwrap_or_default();
-        let leader = spot.leader;
-        placements[1] = Some(LabelPlacement {
-            labelled: Labelled::Knee,
-            marker: anchor,
-            text_box,
-            leader,
-        });
-        (
-            spot,
-            leader.then(|| vec![anchor, leader_end(anchor, text_box)]),
-        )
-    });
+    let (mut obstacles, mut placed, mut placements, note, knee_side) = match reused {
+        Some(labels) => (
+            labels.obstacles.clone(),
+            labels.placed.clone(),
+            labels.placements,
+            None,
+            None,
+        ),
+        None => {
+            let mut placed: Vec<[i32; 4]> = Vec::new();
+            let mut placements: Placements = [None; 3];
+            let obstacles = obstacles(
+                &|xy| chart.backend_coord(&xy),
+                &points,
+                knee,
+                &projected,
+                &axes,
+                &style,
+                options,
+            );
+            // Beside the edge's line near the x axis, on the feasible side, pointing at the infeasible
+            // one (left on the interactivity axis, right on the TPOT axis).
+            let note = edge.map(|edge| {
+                let left = projection.infeasible_to_the_left();
+                let note = match (size.compact, left) {
+                    (true, true) => format!("← C > {}: KV full", edge.concurrency),
+                    (true, false) => format!("C > {}: KV full →", edge.concurrency),
+                    (false, true) => format!(
+                        "← infeasible: KV cache full beyond C = {}",
+                        edge.concurrency
+                    ),
+                    (false, false) => format!(
+                        "infeasible: KV cache full beyond C = {} →",
+                        edge.concurrency
+                    ),
+                };
+                let (side, shift) = if left {
+                    (Side::AboveRight, options.offset(6.0))
+                } else {
+                    (Side::AboveLeft, -options.offset(6.0))
+                };
+                let (offset, pos) = label_offset(side, options.offset(LABEL_GAPS_CSS_PX[0]));
+                let anchor = chart.backend_coord(&(edge.tok_s_per_user, axes.y.start));
+                let note_size = text_size(&note, size.label);
+                // By the x axis if that is clear, else higher up beside the edge's line.
+                let rise = options.offset(NOTE_RISE_CSS_PX);
+                let at = |step: usize| (shift, offset.1 - i32::try_from(step).unwrap_or(0) * rise);
+                let label_at = |step: usize| label_box(anchor, at(step), pos, note_size);
+                let step = choose(NOTE_RISES, &label_at, None, &placed, bounds, &obstacles);
+                placed.push(label_at(step));
+                placements[0] = Some(LabelPlacement {
+                    labelled: Labelled::InfeasibleNote,
+                    marker: anchor,
+                    text_box: label_at(step),
+                    leader: false,
+                });
+                (note, at(step), pos)
+            });
+            let knee_side = knee.map(|knee| {
+                let at = x_fraction(&axes, knee.tok_s_per_user);
+                let preferred = match (projection.rising(), at) {
+                    (false, at) if at < 0.25 => Side::BelowRight,
+                    (false, _) => Side::BelowLeft,
+                    (true, at) if at > 0.75 => Side::BelowLeft,
+                    (true, _) => Side::BelowRight,
+                };
+                let anchor = chart.backend_coord(&xy(knee));
+                let spot = place_label(
+                    anchor,
+                    preferred,
+                    text_size(&knee_label(knee), size.label),
+                    &mut placed,
+                    bounds,
+                    &obstacles,
+                    options,
+                );
+                let text_box = placed.last().copied().unwrap_or_default();
+                let leader = spot.leader;
+                placements[1] = Some(LabelPlacement {
+                    labelled: Labelled::Knee,
+                    marker: anchor,
+                    text_box,
+                    leader,
+                });
+                (
+                    spot,
+                    leader.then(|| vec![anchor, leader_end(anchor, text_box)]),
+                )
+            });
+
+            if base {
+                kept.0 = Some(BaseLabels {
+                    frame: (legend_layout.clone(), axes.clone(), bounds),
+                    current_item,
+                    canvas: ((width, height), *options),
+                    obstacles: obstacles.clone(),
+                    placed: placed.clone(),
+                    placements,
+                });
+            }
+            (obstacles, placed, placements, note, knee_side)
+        }
+    };
 
     // Everything but the current point: mesh, pins, curves, infeasible tail, SLO misses, knee.
     if base {

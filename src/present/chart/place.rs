@@ -197,7 +197,7 @@ fn distance_squared(&[left, top, right, bottom]: &[i32; 4], (x, y): (i32, i32)) 
 /// curve's, while one beside the knee, a ring or another curve's marker reads as theirs. A
 /// technique curve's inner points are not either: only its line is drawn there. Built once per
 /// draw; checking a box allocates nothing and costs O(marks + segments).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Obstacles {
     /// (x, y, radius, whether it is a marker).
     marks: Vec<(i32, i32, i32, bool)>,

@@ -14,7 +14,8 @@ use crate::model::Curve;
 use crate::page::state::Shared;
 use crate::present::chart::hit::{self, Target};
 use crate::present::chart::{
-    draw_pareto_part, ChartOptions, Frame, Layers, Marker, OtherCurve, Overlay, Part, Projection,
+    draw_pareto_kept, ChartOptions, Frame, KeptLabels, Layers, Marker, OtherCurve, Overlay, Part,
+    Projection,
 };
 use crate::ui::platform::canvas_backend::{prepare, CanvasBackend};
 use crate::ui::platform::perf;
@@ -74,6 +75,9 @@ struct Base {
     canvas: Option<web_sys::HtmlCanvasElement>,
     inputs: BaseInputs,
     frame: Option<Frame>,
+    /// The base's label work (what is plotted, the note's and the knee's places), so a slider
+    /// move places only the current point's label (`chart::KeptLabels`).
+    labels: KeptLabels,
 }
 
 /// Everything the base depends on besides the frame: all the inputs but the current point.
@@ -137,8 +141,8 @@ fn draw(
         size: (canvas.width(), canvas.height()),
         options,
     };
-    let part = |backend: CanvasBackend, part: Part| {
-        draw_pareto_part(
+    let part = |backend: CanvasBackend, part: Part, labels: &mut KeptLabels| {
+        draw_pareto_kept(
             backend.into_drawing_area(),
             curve,
             current,
@@ -146,7 +150,9 @@ fn draw(
             &layers,
             &options,
             part,
+            labels,
         )
+        .map(|(frame, _)| frame)
     };
     let context = backend.context().clone();
     let copy = |base: &web_sys::HtmlCanvasElement| {
@@ -159,21 +165,23 @@ fn draw(
     let Some(base) = reusable else {
         // New inputs: the whole chart at once. Only a second draw of the same inputs (a slider
         // move) pays for painting a base to keep.
-        let frame = part(backend, Part::All)?;
+        let frame = part(backend, Part::All, &mut KeptLabels::default())?;
         *kept = Some(Base {
             canvas: None,
             inputs,
             frame: None,
+            labels: KeptLabels::default(),
         });
         return Ok(frame);
     };
     let mut backend = Some(backend);
+    let mut labels = base.labels;
     if let (Some(canvas), Some(frame)) = (&base.canvas, &base.frame) {
         copy(canvas)?;
         let visible = backend.take().ok_or("no backend")?;
-        let drawn = part(visible, Part::Current)?;
+        let drawn = part(visible, Part::Current, &mut labels)?;
         if drawn == *frame {
-            *kept = Some(base);
+            *kept = Some(Base { labels, ..base });
             return Ok(drawn);
         }
     }
@@ -186,17 +194,19 @@ fn draw(
     base_canvas.set_height(inputs.size.1);
     let base_backend =
         CanvasBackend::new(&base_canvas).ok_or("the browser gave no 2D canvas context")?;
-    let frame = part(base_backend, Part::Base)?;
+    let mut labels = KeptLabels::default();
+    let frame = part(base_backend, Part::Base, &mut labels)?;
     copy(&base_canvas)?;
     let visible = match backend {
         Some(backend) => backend,
         None => CanvasBackend::new(canvas).ok_or("the browser gave no 2D canvas context")?,
     };
-    part(visible, Part::Current)?;
+    part(visible, Part::Current, &mut labels)?;
     *kept = Some(Base {
         canvas: Some(base_canvas),
         inputs,
         frame: Some(frame.clone()),
+        labels,
     });
     Ok(frame)
 }
