@@ -164,7 +164,8 @@ pub struct DecisionInput {
 
 /// The percentile agentic figures are read at (issue 27 §2: P50 / P75 / P90 / P99; InferenceX
 /// reads interactivity at P90 by default, so P90 is the default here).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum UserPercentile {
     P50,
     P75,
