@@ -8,6 +8,8 @@
 //! (`ScenarioInput`, `SloInput`, `PlanInput`, `SimInput`) that the core checks once with
 //! `try_from`; the CLI checks only which flags go together.
 
+#[cfg(feature = "session-model")]
+mod agents;
 mod args;
 mod calibrate;
 mod estimate;

@@ -12,13 +12,14 @@
 
 use super::leaderboard::{DEFAULT_TOK_S_PER_USER, DEFAULT_TTFT_CEILING_MS};
 use super::pricing::price_provenance;
-use crate::catalog::{api_prices_for, dated};
+use crate::catalog::{api_prices_for, dated, UNDATED};
 use crate::model::agent_economics::{
     cache_aware_cost, fleet_monthly, margin, revenue_usd_per_gpu_hour, CacheAwareCost,
     FleetMonthly, Margin, TokenPrices, TokenRates,
 };
 use crate::model::agents::{agent_figures, agents_at_tier, AgentFigures, PowerBasis, Tier};
 use crate::model::sessions::{evaluate_sessions, SessionPoint, SessionPreset, SessionShape};
+use crate::scenario::ScenarioInput;
 use crate::scenario::{DecisionInput, Scenario};
 use serde::Serialize;
 
@@ -84,11 +85,10 @@ pub fn token_prices(
                 .api_usd_per_m_cached_input
                 .or(listing.usd_per_m_cached_input),
             usd_per_m_output: listing.usd_per_m_output,
-            basis: format!(
-                "{}, {}",
-                listing.provider,
-                format!("as of {}", dated(&listing.as_of))
-            ),
+            basis: match dated(&listing.as_of) {
+                UNDATED => format!("{}, undated", listing.provider),
+                date => format!("{}, as of {date}", listing.provider),
+            },
         })
         .min_by(|a, b| rates.usd_per_s(a).total_cmp(&rates.usd_per_s(b)))
 }
@@ -212,6 +212,7 @@ fn assumptions(scenario: &Scenario, answer: &AgentAnswer) -> Vec<String> {
         (Some(price), Some(basis)) => format!("GPU cost: ${price:.2} per GPU-hour ({basis})"),
         _ => "GPU cost: no price per GPU-hour: costs and margin not shown".into(),
     });
+    lines.push("Cost per token by GPU time (model::agent_economics): a cached input token costs the KV reads of the prefill passes over it; the memory its cache holds shows up as agents per GPU, not in its price".into());
     lines.push(match &answer.prices {
         Some(prices) => format!(
             "API prices ({}): input ${}/M, cached input {}, output ${}/M",
@@ -242,4 +243,146 @@ fn assumptions(scenario: &Scenario, answer: &AgentAnswer) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// What the agentic leaderboard ranks by (issue 27 §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AgentRank {
+    /// Agents at the tier per megawatt of facility power.
+    AgentsPerMw,
+    /// Agents at the tier per dollar per hour of GPUs.
+    AgentsPerUsd,
+}
+
+impl AgentRank {
+    pub const CHOICES: [(&'static str, AgentRank); 2] = [
+        ("agents-per-mw", AgentRank::AgentsPerMw),
+        ("agents-per-usd", AgentRank::AgentsPerUsd),
+    ];
+
+    pub fn parse(text: &str) -> Option<AgentRank> {
+        Self::CHOICES
+            .iter()
+            .find(|(id, _)| *id == text.trim())
+            .map(|(_, rank)| *rank)
+    }
+}
+
+/// One configuration of the agentic leaderboard: a GPU and precision on one server.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgentRow {
+    pub gpu: String,
+    pub precision: String,
+    pub gpus: u32,
+    pub tp: u32,
+    pub agents: u32,
+    pub agents_per_gpu: f64,
+    pub agents_per_mw: Option<f64>,
+    /// Agents per $ per hour of GPUs.
+    pub agents_per_usd_hour: Option<f64>,
+    pub hit_rate: f64,
+    pub usd_per_m_cached_input: Option<f64>,
+    pub margin_usd_per_gpu_hour: Option<f64>,
+}
+
+impl AgentRow {
+    fn score(&self, rank: AgentRank) -> f64 {
+        match rank {
+            AgentRank::AgentsPerMw => self.agents_per_mw,
+            AgentRank::AgentsPerUsd => self.agents_per_usd_hour,
+        }
+        .unwrap_or(f64::NEG_INFINITY)
+    }
+}
+
+/// TPs the agentic leaderboard tries on one server.
+const LEADERBOARD_TPS: [f64; 4] = [1.0, 2.0, 4.0, 8.0];
+
+/// One configuration's row, or why it has none.
+fn row_of(scenario: &Scenario, decision: &DecisionInput) -> Result<AgentRow, &'static str> {
+    let found = answer(scenario, decision).ok_or("the per-turn scenario does not fit")?;
+    let (Some(point), Some(figures)) = (&found.at_tier, &found.figures_at_tier) else {
+        return Err("no agent meets the tier");
+    };
+    let usd_per_hour = found
+        .usd_per_gpu_hour
+        .map(|p| p * f64::from(figures.gpus.max(1)));
+    Ok(AgentRow {
+        gpu: scenario.gpu.id.clone(),
+        precision: scenario.precision.id().to_string(),
+        gpus: figures.gpus,
+        tp: scenario.par.tp,
+        agents: point.agents,
+        agents_per_gpu: figures.agents_per_gpu,
+        agents_per_mw: figures.agents_per_mw,
+        agents_per_usd_hour: usd_per_hour
+            .filter(|usd| *usd > 0.0)
+            .map(|usd| f64::from(point.agents) / usd),
+        hit_rate: point.hit_rate,
+        usd_per_m_cached_input: found.cost.map(|c| c.usd_per_m_cached_input),
+        margin_usd_per_gpu_hour: found.margin.map(|m| m.margin_usd_per_gpu_hour),
+    })
+}
+
+/// Every catalog GPU (or those allowed) with a price and a full spec, on one server
+/// (`gpus-per-node` GPUs) in each allowed precision at its best TP (1, 2, 4 or 8), answered at
+/// the tier and ranked by `rank`, best first; a configuration that does not fit or where no
+/// agent meets the tier is left out, and `skipped` says why.
+pub fn agent_leaderboard(
+    base: &ScenarioInput,
+    decision: &DecisionInput,
+    rank: AgentRank,
+) -> (Vec<AgentRow>, Vec<String>) {
+    let Ok(catalog) = crate::catalog::catalog() else {
+        return (Vec::new(), vec!["the GPU catalog does not parse".into()]);
+    };
+    let mut rows = Vec::new();
+    let mut skipped = Vec::new();
+    let allowed = decision.gpus_allowed.as_deref();
+    for gpu in &catalog.gpus {
+        if allowed.is_some_and(|ids| !ids.contains(&gpu.id)) {
+            continue;
+        }
+        if gpu.missing_spec().is_some() || gpu.usd_per_gpu_hour_typical.is_none() {
+            continue;
+        }
+        for precision in &decision.precisions_allowed {
+            let mut best: Option<AgentRow> = None;
+            let mut why = "does not fit";
+            for tp in LEADERBOARD_TPS
+                .into_iter()
+                .filter(|tp| *tp <= decision.gpus_per_node)
+            {
+                let input = ScenarioInput {
+                    gpu: gpu.id.clone(),
+                    gpu_count: decision.gpus_per_node.round().max(1.0),
+                    precision: precision.clone(),
+                    tp: Some(tp),
+                    usd_per_gpu_hour: gpu.usd_per_gpu_hour_typical,
+                    ..base.clone()
+                };
+                let Ok(scenario) = Scenario::try_from(input) else {
+                    continue;
+                };
+                match row_of(&scenario, decision) {
+                    Ok(row) => {
+                        if best
+                            .as_ref()
+                            .is_none_or(|b| row.score(rank) > b.score(rank))
+                        {
+                            best = Some(row);
+                        }
+                    }
+                    Err(reason) => why = reason,
+                }
+            }
+            match best {
+                Some(row) => rows.push(row),
+                None => skipped.push(format!("{} {precision}: {why}", gpu.id)),
+            }
+        }
+    }
+    rows.sort_by(|a, b| b.score(rank).total_cmp(&a.score(rank)));
+    (rows, skipped)
 }

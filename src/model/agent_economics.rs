@@ -11,7 +11,9 @@
 //! uncached input and `1 − ρ_pf` to output:
 //! `$/M cached = bill·s_c / cached tok/s`, `$/M input = bill·(1 − s_c)·ρ_pf / uncached tok/s`,
 //! `$/M output = bill·(1 − s_c)·(1 − ρ_pf) / output tok/s` (each ÷ 3600 × 10⁶), so the three
-//! recover the bill, and the blended $/M is the bill over all tokens.
+//! recover the bill, and the blended $/M is the bill over all tokens. The cached price counts
+//! GPU time only: the HBM a cached context occupies while its agent runs tools is paid for in
+//! fewer agents per GPU (the hit rate falls past the KV pool, `model::sessions`), not here.
 //!
 //! Revenue per GPU-hour at API prices: `(uncached·p_in + cached·p_cached + output·p_out)/10⁶ ·
 //! 3600 / G`, tokens per second of the whole deployment, billed as providers bill a cache hit
