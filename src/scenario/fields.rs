@@ -12,7 +12,9 @@
 //! an optional); ranges are checked once, by `Scenario::try_from` and
 //! `DecisionInput::validate`, which read them from this table.
 
-use super::decision::{Blend, DecisionInput, LoadUnit, TrafficUnit, UserPercentile};
+#[cfg(feature = "session-model")]
+use super::decision::UserPercentile;
+use super::decision::{Blend, DecisionInput, LoadUnit, TrafficUnit};
 use super::input::{ScenarioInput, WORKLOAD_PRESETS};
 use super::ScenarioError;
 use crate::catalog::ModelSpec;
