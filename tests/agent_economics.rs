@@ -145,3 +145,89 @@ fn the_answer_states_its_assumptions_and_follows_its_identities() {
     // A model without list prices has none.
     assert!(token_prices("qwen3-8b", &DecisionInput::default(), &rates).is_none());
 }
+
+fn run(args: &[&str]) -> servecost::cli::Outcome {
+    servecost::cli::run(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+}
+
+/// `estimate --workload agentic-coding` answers as agents, in text and JSON, with its
+/// assumptions; `leaderboard --workload agentic-coding` ranks by agents per MW, best first.
+#[test]
+fn the_cli_answers_the_agentic_question() {
+    let base = [
+        "estimate",
+        "--workload",
+        "agentic-coding",
+        "--model",
+        "llama-3.3-70b",
+        "--gpu",
+        "h200-sxm",
+        "--gpus",
+        "8",
+        "--tp",
+        "8",
+        "--concurrency",
+        "32",
+        "--tok-s-per-user",
+        "30",
+        "--fleet-agents",
+        "500",
+    ];
+    let text = run(&base);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    for needle in [
+        "agents at the tier",
+        "per MW",
+        "cached input",
+        "margin per GPU-hour",
+        "fleet of 500 agents",
+        "Assumptions",
+        "hit rate reached",
+        "Power basis: catalog TDP",
+    ] {
+        assert!(text.stdout.contains(needle), "{needle}:\n{}", text.stdout);
+    }
+    let mut with_json = base.to_vec();
+    with_json.push("--json");
+    let json = run(&with_json);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    let value: serde_json::Value = serde_json::from_str(&json.stdout).expect("json");
+    assert_eq!(value["preset"], "agentic-coding");
+    assert!(
+        value["figures_at_tier"]["agents_per_mw"]
+            .as_f64()
+            .expect("per MW")
+            > 0.0
+    );
+    assert!(
+        value["margin"]["revenue_usd_per_gpu_hour"]
+            .as_f64()
+            .expect("revenue")
+            > 0.0
+    );
+    let mut wrong = base.to_vec();
+    wrong.push("--max-throughput");
+    assert_eq!(run(&wrong).code, 2);
+
+    let board = run(&[
+        "leaderboard",
+        "--workload",
+        "agentic-coding",
+        "--model",
+        "llama-3.1-8b",
+        "--gpus-allowed",
+        "h100-sxm,h200-sxm,b200",
+        "--tok-s-per-user",
+        "30",
+        "--json",
+    ]);
+    assert_eq!(board.code, 0, "{}", board.stderr);
+    let value: serde_json::Value = serde_json::from_str(&board.stdout).expect("json");
+    let rows = value["rows"].as_array().expect("rows");
+    assert!(rows.len() >= 3, "{value}");
+    let per_mw: Vec<f64> = rows
+        .iter()
+        .map(|r| r["agents_per_mw"].as_f64().expect("MW"))
+        .collect();
+    assert!(per_mw.windows(2).all(|w| w[0] >= w[1]), "{per_mw:?}");
+}

@@ -48,6 +48,18 @@ fn analytic_sessions_agree_with_the_simulator() {
         let scenario = agentic("llama-3.1-8b", gpu);
         let (analytic, simulated) = check(&scenario, agents);
         let case = format!("{gpu} x{agents}: {analytic:?}\n{simulated:?}");
+        // The figures docs/VALIDATION-NOTES.md tabulates (`--nocapture` shows them).
+        println!(
+            "{gpu} x{agents}: tok/s {:.0} / {:.0}, TPOT {:.1} / {:.1} ms, TTFT {:.0} / {:.0} ms, hit {:.3} / {:.3}",
+            analytic.point.output_tok_s,
+            simulated.output_tok_s,
+            analytic.point.tpot_ms,
+            simulated.tpot_ms_mean,
+            analytic.point.ttft_ms,
+            simulated.ttft_ms_mean,
+            analytic.hit_rate,
+            simulated.hit_rate
+        );
         assert!(analytic.converged, "{case}");
         assert!(
             !simulated.truncated && simulated.turns_measured > 100,

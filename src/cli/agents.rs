@@ -28,6 +28,11 @@ pub(super) fn asks_for_sessions_without_gpu(rest: &[String]) -> bool {
 }
 
 pub(super) fn estimate_agents(flags: &Flags) -> Outcome {
+    if flags.has("--max-throughput") || flags.text("--slo-method").is_some() {
+        return Outcome::usage(
+            "agentic mode answers at --concurrency agents and at the tier (--slo-ttft-ms, --tok-s-per-user, --interactivity-percentile); --max-throughput and --slo-method do not apply",
+        );
+    }
     let scenario = match scenario_from(flags) {
         Ok(s) => s,
         Err(outcome) => return outcome,
@@ -268,9 +273,9 @@ pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioI
         out.push_str(&format!(
             "{:<4} {:<14} {:<5} {:>3} {:>7} {:>9} {:>10} {:>10} {:>6} {:>12} {:>11}\n",
             "rank",
-            "gpu",
+            "GPU",
             "prec",
-            "tp",
+            "TP",
             "agents",
             "per GPU",
             "per MW",

@@ -148,17 +148,24 @@ pub struct DecisionInput {
     /// Operations overhead (staff, support, software licences) in $ per GPU-hour.
     pub ops_usd_per_gpu_hour: f64,
     /// Agentic mode (issue 27 §2): the percentile interactivity and TTFT are read at.
+    #[cfg(feature = "session-model")]
     pub interactivity_percentile: UserPercentile,
     /// Agentic economics (issue 27 §3): a licence fee on the model, % of revenue.
+    #[cfg(feature = "session-model")]
     pub licence_fee_pct: f64,
     /// Typed API list prices, $ per million tokens; `None` = the model's rows in
     /// `data/api_prices.csv`.
+    #[cfg(feature = "session-model")]
     pub api_usd_per_m_input: Option<f64>,
+    #[cfg(feature = "session-model")]
     pub api_usd_per_m_cached_input: Option<f64>,
+    #[cfg(feature = "session-model")]
     pub api_usd_per_m_output: Option<f64>,
     /// Agents in a fleet, for self-host vs API per month; `None` = no fleet asked about.
+    #[cfg(feature = "session-model")]
     pub fleet_agents: Option<f64>,
     /// Share of the capacity's tokens that are sold (margin = revenue × this − cost).
+    #[cfg(feature = "session-model")]
     pub billed_utilization: f64,
 }
 
@@ -243,12 +250,19 @@ impl Default for DecisionInput {
             owned_power_w: None,
             hosting_usd_per_kw_month: 0.0,
             ops_usd_per_gpu_hour: 0.0,
+            #[cfg(feature = "session-model")]
             interactivity_percentile: UserPercentile::P90,
+            #[cfg(feature = "session-model")]
             licence_fee_pct: 0.0,
+            #[cfg(feature = "session-model")]
             api_usd_per_m_input: None,
+            #[cfg(feature = "session-model")]
             api_usd_per_m_cached_input: None,
+            #[cfg(feature = "session-model")]
             api_usd_per_m_output: None,
+            #[cfg(feature = "session-model")]
             fleet_agents: None,
+            #[cfg(feature = "session-model")]
             billed_utilization: 1.0,
         }
     }

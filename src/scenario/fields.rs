@@ -417,6 +417,7 @@ fn set_workload(input: &mut ScenarioInput, text: &str) -> Result<(), String> {
         preset.apply(input);
         return Ok(());
     }
+    #[cfg(feature = "session-model")]
     if !matches!(text, CUSTOM_WORKLOAD | "") {
         // A single-request preset (or uniform lengths) leaves session mode.
         input.session_turns = None;
@@ -594,7 +595,7 @@ macro_rules! eff {
 ///
 /// The rows after `[sessions]` exist only with the `session-model` feature (issue 27): the
 /// explorer's first-load module is built without it, and a link naming one of them gets a
-/// notice naming the field there (`SESSION_ONLY_KEYS`).
+/// notice naming the field there (`SESSION_KEYS`), as for any key it lacks.
 macro_rules! table {
     ($($(#[$doc:meta])* $name:ident = $field:expr;)* [sessions] $($(#[$sdoc:meta])* $sname:ident = $sfield:expr;)*) => {
         $($(#[$doc])* pub static $name: Field = $field;)*
@@ -721,11 +722,12 @@ table! {
     BILLED_UTILIZATION = Field::new("billed-utilization", "Share of capacity sold", Real, Decision, num!(decision: billed_utilization)).unit("of capacity").range(0.01, 1.0);
 }
 
-/// The session fields' keys where the table has no session rows (the explorer's first-load
-/// module, built without `session-model`): a link naming one is answered with a notice that
-/// names it and says where it is served, not with "unknown parameter".
-#[cfg(not(feature = "session-model"))]
-pub const SESSION_ONLY_KEYS: &[&str] = &[
+/// The session rows' keys (issue 27). Where the table has no session rows (the explorer's
+/// first-load module, built without `session-model`), a link, JSON file or embed naming one is
+/// refused like any key the table lacks: a notice naming it ("ignored `fleet-agents`: unknown
+/// parameter"), the rest of the view kept; a custom message would cost the first load ~250
+/// bytes gzip. With the session model, a test checks these are exactly the session rows.
+pub const SESSION_KEYS: &[&str] = &[
     "session-turns",
     "session-tool-tokens",
     "session-tool-s",
@@ -737,29 +739,12 @@ pub const SESSION_ONLY_KEYS: &[&str] = &[
     "fleet-agents",
     "billed-utilization",
 ];
-/// With the session model every key is in the table.
-#[cfg(feature = "session-model")]
-pub const SESSION_ONLY_KEYS: &[&str] = &[];
-
-/// Why a session field is not read here (the explorer's notice).
-pub const SESSION_ONLY_REASON: &str =
-    "agentic sessions are not served by the explorer yet; use `servecost estimate --workload agentic-coding`";
 
 #[cfg(feature = "session-model")]
 fn set_user_percentile(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
     let chosen = parse_choice(text, &UserPercentile::CHOICES)?;
     decision.interactivity_percentile = UserPercentile::parse(&chosen).unwrap_or_default();
     Ok(())
-}
-
-/// Why a key is not read: a session field in a build without the session model, else an
-/// unknown parameter.
-pub fn unknown_key_reason(key: &str) -> String {
-    if SESSION_ONLY_KEYS.contains(&key) {
-        SESSION_ONLY_REASON.to_string()
-    } else {
-        "unknown parameter".to_string()
-    }
 }
 
 fn traffic_unit_text(decision: &DecisionInput) -> String {

@@ -106,14 +106,14 @@ pub fn input_pairs(inputs: &Inputs) -> Vec<(&'static str, String)> {
 /// Set one field (scenario or decision) from text; the error says what was wrong.
 pub fn set_field(inputs: &mut Inputs, key: &str, value: &str) -> Result<(), String> {
     Field::by_key(key)
-        .ok_or_else(|| crate::scenario::fields::unknown_key_reason(key))?
+        .ok_or_else(|| "unknown parameter".to_string())?
         .set(inputs, value)
 }
 
 /// Set one scenario field from text (a pin's); a decision or unknown key is an error.
 pub fn set_scenario_field(input: &mut ScenarioInput, key: &str, value: &str) -> Result<(), String> {
     Field::by_key(key)
-        .ok_or_else(|| crate::scenario::fields::unknown_key_reason(key))?
+        .ok_or_else(|| "unknown parameter".to_string())?
         .set_scenario(input, value)
 }
 
