@@ -96,6 +96,10 @@ fn the_hit_rate_falls_when_sessions_exceed_kv_capacity() {
     let mut previous: Option<(f64, f64)> = None;
     for agents in [4, 16, 64] {
         let (analytic, simulated) = check(&scenario, agents);
+        println!(
+            "h100-sxm x{agents}: hit {:.3} / {:.3}",
+            analytic.hit_rate, simulated.hit_rate
+        );
         if let Some((analytic_before, simulated_before)) = previous {
             assert!(
                 analytic.hit_rate < analytic_before,
