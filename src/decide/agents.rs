@@ -136,7 +136,8 @@ pub fn answer(scenario: &Scenario, decision: &DecisionInput) -> Option<AgentAnsw
         )),
         _ => None,
     };
-    let gpus_per_replica = scenario.par.tp.saturating_mul(scenario.par.pp).max(1);
+    // A replica's GPUs, attention DP and PP included.
+    let gpus_per_replica = (scenario.gpu_count / scenario.replicas.max(1)).max(1);
     let fleet = match (decision.fleet_agents, &prices, usd_per_gpu_hour) {
         (Some(agents), Some(prices), Some(cost_per_hour)) => fleet_monthly(
             agents.round().max(1.0) as u32,

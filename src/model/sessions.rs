@@ -40,8 +40,9 @@
 //! nearly cyclic reference stream is worse than Che's estimate (a cyclic scan past capacity
 //! misses everything) and that a partly evicted context is evicted from its tail; the simulator
 //! keeps true LRU and the tests bound the difference. Prefill of a turn costs only its uncached
-//! part; the cached part still costs attention reads, since the per-turn scenario's context is
-//! the whole `c_k` (MODEL.md §1.5, `Workload::prefill_tokens`).
+//! part (MODEL.md §1.5, `Workload::prefill_tokens`); the cached part still costs attention: the
+//! new tokens attend over it and each chunk reads its KV (`step::BatchShape::prefill_cached`),
+//! and every decode step reads the whole context (MODEL.md §4.6).
 //!
 //! The running turns follow from the agents: an agent is either in a turn (`E2E` seconds) or in
 //! its tools (`t_tool`), so `C_run = N·E2E/(E2E + t_tool)`, a fixed point with the turn time.
@@ -319,6 +320,57 @@ pub fn turn_scenario(
     Scenario::try_from(input).ok()
 }
 
+/// The per-turn operating point at a fractional number of running turns: the points at the
+/// whole counts either side, blended linearly (the running count moves between them), so the
+/// steady state does not jump where `C_run` crosses a half.
+fn turn_point(
+    scenario: &Scenario,
+    shape: &SessionShape,
+    hit: f64,
+    running: f64,
+) -> Option<(Scenario, OperatingPoint)> {
+    let low = running.floor().max(1.0);
+    let weight = (running - low).clamp(0.0, 1.0);
+    let turn = turn_scenario(scenario, shape, hit, low as u32)?;
+    let below = evaluate(&turn);
+    if weight <= 0.0 {
+        return Some((turn, below));
+    }
+    let upper = turn_scenario(scenario, shape, hit, low as u32 + 1)?;
+    let above = evaluate(&upper);
+    let mix = |a: f64, b: f64| a + (b - a) * weight;
+    let mix_option = |a: Option<f64>, b: Option<f64>| match (a, b) {
+        (Some(a), Some(b)) => Some(mix(a, b)),
+        _ => None,
+    };
+    let mut point = if weight < 0.5 {
+        below.clone()
+    } else {
+        above.clone()
+    };
+    point.batch_per_replica = mix(below.batch_per_replica, above.batch_per_replica);
+    point.output_tok_s = mix(below.output_tok_s, above.output_tok_s);
+    point.output_tok_s_per_gpu = mix(below.output_tok_s_per_gpu, above.output_tok_s_per_gpu);
+    point.total_tok_s = mix(below.total_tok_s, above.total_tok_s);
+    point.requests_per_s = mix(below.requests_per_s, above.requests_per_s);
+    point.decode_ms_per_token = mix(below.decode_ms_per_token, above.decode_ms_per_token);
+    point.tpot_ms = mix(below.tpot_ms, above.tpot_ms);
+    point.tok_s_per_user = if point.tpot_ms > 0.0 {
+        1000.0 / point.tpot_ms
+    } else {
+        0.0
+    };
+    point.ttft_ms = mix(below.ttft_ms, above.ttft_ms);
+    point.e2e_ms = mix(below.e2e_ms, above.e2e_ms);
+    point.prefill_share = mix(below.prefill_share, above.prefill_share);
+    point.prefill_us_per_token = mix(below.prefill_us_per_token, above.prefill_us_per_token);
+    point.usd_per_m_output = mix_option(below.usd_per_m_output, above.usd_per_m_output);
+    point.usd_per_m_input = mix_option(below.usd_per_m_input, above.usd_per_m_input);
+    point.usd_per_m_blended = mix_option(below.usd_per_m_blended, above.usd_per_m_blended);
+    point.fits = below.fits && above.fits;
+    Some((if weight < 0.5 { turn } else { upper }, point))
+}
+
 /// Iterations of the fixed point `C_run ↔ E2E ↔ h` (damped by half each time).
 const FIXED_POINT_ROUNDS: u32 = 40;
 
@@ -337,9 +389,7 @@ pub fn evaluate_sessions(scenario: &Scenario, agents: u32) -> Option<SessionPoin
     let mut converged = false;
     let mut last: Option<(Scenario, OperatingPoint, f64, f64)> = None;
     for _ in 0..FIXED_POINT_ROUNDS {
-        let whole = running.round().clamp(1.0, n) as u32;
-        let turn = turn_scenario(scenario, &shape, hit, whole)?;
-        let point = evaluate(&turn);
+        let (turn, point) = turn_point(scenario, &shape, hit, running.clamp(1.0, n))?;
         let kv_tokens = kv_tokens_per_replica(&turn, turn.workload.live_context());
         // Turns beyond what the engine batches wait in its queue, their sessions' KV as
         // evictable as an idle one's.

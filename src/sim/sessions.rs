@@ -10,7 +10,8 @@
 //! engine's sequence limit; a turn hits the part of its context its session still has in the
 //! pool (whole 16-token blocks, never the last prompt token); decodes take one token of the
 //! step's budget each and prompts are prefilled in chunks of what is left (vLLM's scheduler
-//! order); the iteration's time is `sim::step::iteration_seconds`, the analytic model's physics.
+//! order), each chunk attending over its turn's cached prefix; the iteration's time is
+//! `sim::step::iteration_seconds`, the analytic model's physics.
 //! After each iteration the pool evicts: while the running turns' KV and the idle sessions' cached
 //! contexts exceed the pool, the least recently used idle session loses the tail of its context
 //! (vLLM's free-block queue, SGLang's LRU leaves). A session's KV after its last turn is dropped
@@ -318,6 +319,7 @@ pub fn simulate_sessions(
             left = left.saturating_sub(take);
             work.prefill_tokens += take;
             work.prefill_prompt_weighted += f64::from(take) * f64::from(turn.uncached());
+            work.prefill_cached_weighted += f64::from(take) * f64::from(turn.cached);
         }
         now_s += iteration_seconds(scenario, &work).max(1e-6);
         let measuring = now_s >= config.warmup_s;
