@@ -14,7 +14,9 @@
 use proptest::prelude::*;
 use servecost::catalog::catalog;
 use servecost::page::embed::embed_controls;
-use servecost::scenario::fields::{Field, Inputs, Kind, CUSTOM_MODEL, FIELDS, GPUS_ALLOWED};
+use servecost::scenario::fields::{
+    Field, Inputs, Kind, CUSTOM_MODEL, FIELDS, GPUS_ALLOWED, SESSION_KEYS,
+};
 use servecost::scenario::ScenarioInput;
 use servecost::share::{decode, encode, percent_encode, read_json, to_json, ViewState};
 use std::path::{Path, PathBuf};
@@ -255,4 +257,33 @@ fn no_key_is_spelled_out_more_than_twice_in_the_library() {
         }
     }
     assert!(offences.is_empty(), "{}", offences.join("\n"));
+}
+
+/// The explorer's first load is built without the session model (issue 27): there a session key
+/// is refused with a notice naming it (never a panic), the rest of the link kept; with it,
+/// `SESSION_KEYS` are exactly the session rows, the last rows of the table.
+#[test]
+fn session_keys_are_the_session_rows_or_refused_by_name() {
+    let (view, notices) = decode("v=2&session-turns=20&fleet-agents=10&gpus=4");
+    assert_eq!(view.scenario.gpu_count, 4.0);
+    if cfg!(feature = "session-model") {
+        assert!(notices.is_empty(), "{notices:?}");
+        let last: Vec<&str> = FIELDS
+            .iter()
+            .rev()
+            .take(SESSION_KEYS.len())
+            .map(|f| f.key)
+            .collect();
+        for key in SESSION_KEYS {
+            assert!(last.contains(key), "{key}");
+        }
+    } else {
+        assert_eq!(notices.len(), 2, "{notices:?}");
+        for (notice, key) in notices.iter().zip(["session-turns", "fleet-agents"]) {
+            assert!(notice.contains(key), "{notice}");
+        }
+        for key in SESSION_KEYS {
+            assert!(Field::by_key(key).is_none(), "{key}");
+        }
+    }
 }

@@ -112,7 +112,11 @@ pub const SCENARIO_FLAGS: &[&str] = &[
     "--model-config",
     "--slo-method",
     "--price-tier",
+    RANK_BY,
 ];
+
+/// The agentic leaderboard's ranking (`agents-per-mw`, `agents-per-usd`; issue 27).
+pub const RANK_BY: &str = "--rank-by";
 
 /// The CLI flag for a field name (`ScenarioError::field`): `--KEY`; a part of a custom model
 /// (`custom-model.num_layers`) names the `--model-config` file.

@@ -20,6 +20,11 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
     if flags.has("--help") || flags.has("-h") {
         return Outcome::ok(help());
     }
+    // Sessions (issue 27): the question is agents, answered by its own estimate.
+    #[cfg(feature = "session-model")]
+    if super::agents::asks_for_sessions(&flags) {
+        return super::agents::estimate_agents(&flags);
+    }
     let max_throughput = flags.has("--max-throughput");
     let has_concurrency = flags.text("--concurrency").is_some();
     let settings = match slo_settings(&flags) {

@@ -26,6 +26,18 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
         Ok(flags) => flags,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
+    // Sessions (issue 27): agents at the tier per MW or per $, one server per GPU type.
+    #[cfg(feature = "session-model")]
+    if super::agents::asks_for_sessions_without_gpu(rest) {
+        let mut with_gpu = rest.to_vec();
+        with_gpu.extend([format!("--{}", GPU.key), "h100-sxm".to_string()]);
+        return match Flags::parse(&with_gpu, SCENARIO_FLAGS)
+            .and_then(|flags| scenario_input(&flags))
+        {
+            Ok(base) => super::agents::leaderboard_agents(&flags, base),
+            Err(UsageError(m)) => Outcome::usage(m),
+        };
+    }
     for searched in [
         &GPU,
         &GPUS,

@@ -8,6 +8,8 @@
 //! (`ScenarioInput`, `SloInput`, `PlanInput`, `SimInput`) that the core checks once with
 //! `try_from`; the CLI checks only which flags go together.
 
+#[cfg(feature = "session-model")]
+mod agents;
 mod args;
 mod calibrate;
 mod estimate;
@@ -71,6 +73,17 @@ USAGE
                      within the KV capacity and a TTFT at the SLO percentile (--slo-percentile, default 90)
                      of at most T ms (--ttft-ceiling-ms, default 2000),
                      cheapest $/M output first, each row with the `estimate` command that reproduces it
+  servecost estimate --workload agentic-coding|chat-multi-turn --model ID --gpu ID [--gpus N] [--tp N]
+                     [--concurrency AGENTS] [--session-turns T --session-tool-tokens R --session-tool-s S]
+                     [--tok-s-per-user X] [--slo-ttft-ms T] [--interactivity-percentile p50|p75|p90|p99]
+                     [--api-usd-per-m-input I --api-usd-per-m-output O [--api-usd-per-m-cached-input C]]
+                     [--licence-fee-pct F] [--billed-utilization U] [--fleet-agents N] [--owned-power-w W] [--json]
+                     agentic sessions (issue 27): agents per GPU, server and MW at the tier (P90 by
+                     default), J per output token, the prefix-hit rate reached, $/M cached input,
+                     revenue and margin per GPU-hour at API prices, self-host vs API for a fleet
+  servecost leaderboard --workload agentic-coding --model ID [--rank-by agents-per-mw|agents-per-usd]
+                     [--tok-s-per-user X] [--gpus-allowed id,id,...] [--json]
+                     each GPU × precision × TP on one server, ranked by agents at the tier per MW or per $/h
   servecost calibrate --measurements FILE.csv|FILE.json (scenario flags) [--json]
                      fit η_mem, η_compute and overheads to your benchmark (CSV columns concurrency,
                      output_tok_s, tpot_ms, ttft_ms; or vllm bench serve result JSON)

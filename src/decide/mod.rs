@@ -5,6 +5,9 @@
 //! headline reconciled with the simulator (`headline`), goodput and SLO attainment from the
 //! simulator (`goodput`). Uses the core; the core never uses it.
 
+/// Issue 27: the agentic question (session model feature).
+#[cfg(feature = "session-model")]
+pub mod agents;
 pub mod deployment;
 pub mod goodput;
 pub mod headline;

@@ -39,6 +39,17 @@ pub mod techniques;
 pub mod ttft;
 pub mod workload;
 
+// Issue 27, agentic sessions (the `session-model` feature; the explorer's first load is built
+// without it): the session workload and its emergent prefix-hit rate, then the metrics of an
+// agent fleet (interactivity at a percentile, agents per GPU / server / MW), then its
+// cache-aware cost, revenue and margin. Each names only modules before it and the model above.
+#[cfg(feature = "session-model")]
+pub mod agent_economics;
+#[cfg(feature = "session-model")]
+pub mod agents;
+#[cfg(feature = "session-model")]
+pub mod sessions;
+
 pub use evaluate::evaluate;
 pub use operating_point::OperatingPoint;
 pub use pareto::{sweep, Curve, CurvePoint};

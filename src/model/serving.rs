@@ -65,6 +65,7 @@ pub fn prefill_cost_per_token(scenario: &Scenario, batch: f64) -> Seconds {
             prefill_tokens: tokens,
             prefill_prompt: length,
             prefill_chunk: length.min(budget),
+            prefill_cached: workload.input_mean * workload.prefix_hit,
             verify_tokens: 0.0,
         });
         (with_prefill.total() - base).max(Seconds(0.0))
@@ -469,6 +470,7 @@ mod tests {
                     prefill_tokens: prefill,
                     prefill_prompt: 4000.0,
                     prefill_chunk: 2048.0,
+                    prefill_cached: 0.0,
                     verify_tokens: 0.0,
                 })
                 .total()

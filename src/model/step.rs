@@ -117,6 +117,9 @@ pub struct BatchShape {
     pub prefill_prompt: f64,
     /// Chunk size the prompts are split into (`min(P, T_bud)`).
     pub prefill_chunk: f64,
+    /// Mean cached prefix of those prompts, tokens (a prefix-cache hit, MODEL.md §1.5 and §4.6):
+    /// not prefilled, but every new token attends over it and every chunk reads its KV once.
+    pub prefill_cached: f64,
     /// Extra query tokens each decoding sequence verifies (speculative decoding's `γ`); the
     /// linear and attention FLOPs grow `(γ+1)×` but the KV is read once per sequence (MODEL.md §5).
     pub verify_tokens: f64,
@@ -464,16 +467,21 @@ impl StepCost {
         let decode_layer_tokens = rank_decode_seqs
             * self.arch.kv_layer_tokens(shape.decode_context)
             / f64::from(self.par.pp.max(1));
+        // A cached prefix (MODEL.md §4.6: "prefills only its uncached suffix but attends over the
+        // whole context"): each new token attends over all of it, and each chunk reads its KV once.
+        let cached_layer_tokens = self.arch.kv_layer_tokens(shape.prefill_cached.max(0.0));
         let prefill_attended = rank_prefill_tokens
-            * self
+            * (self
                 .arch
                 .prefill_layer_tokens_per_token(prompt, e.causal_factor)
+                + cached_layer_tokens)
             / f64::from(self.par.pp.max(1));
         let chunk = shape.prefill_chunk.clamp(1.0, prompt);
         let chunks = (prompt / chunk).ceil();
         let prior_reads_per_token = chunk * chunks * (chunks - 1.0) / 2.0 / prompt;
         let prefill_kv_layer_tokens =
-            rank_prefill_tokens * (1.0 + prior_reads_per_token) * self.layers_per_stage;
+            rank_prefill_tokens * (1.0 + prior_reads_per_token) * self.layers_per_stage
+                + rank_prefill_tokens / chunk * cached_layer_tokens / f64::from(self.par.pp.max(1));
         let kv_bytes =
             Bytes(self.kv_bytes_per_layer_token * (decode_layer_tokens + prefill_kv_layer_tokens));
         let attention_flops = Flops(
@@ -837,6 +845,29 @@ mod tests {
             "{per_token_us:.1} µs/token"
         );
         assert_eq!(step.bound(), Bound::Compute);
+    }
+
+    /// MODEL.md §4.6: a turn prefills only its uncached suffix but attends over the whole
+    /// context. A 2048-token chunk after a 30k cached prefix costs more than the chunk alone and
+    /// much less than prefilling the prefix too.
+    #[test]
+    fn a_cached_prefix_costs_attention_not_prefill() {
+        let cost = h100_8b();
+        let chunk = |cached: f64, prompt: f64| {
+            cost.step(&BatchShape {
+                prefill_tokens: 2048.0,
+                prefill_prompt: prompt,
+                prefill_chunk: 2048.0,
+                prefill_cached: cached,
+                ..BatchShape::default()
+            })
+        };
+        let alone = chunk(0.0, 2048.0);
+        let after_prefix = chunk(30_000.0, 2048.0);
+        assert!(after_prefix.attention_ms > alone.attention_ms);
+        assert_eq!(after_prefix.linear_ms, alone.linear_ms);
+        let prefill_all_ms = chunk(0.0, 32_048.0).total_ms * 32_048.0 / 2048.0;
+        assert!(after_prefix.total_ms < prefill_all_ms / 4.0);
     }
 
     #[test]

@@ -52,6 +52,7 @@ pub fn prefill_time(scenario: &Scenario, others: f64, prompt: f64) -> Seconds {
                 prefill_tokens: tokens,
                 prefill_prompt: prompt,
                 prefill_chunk: chunk,
+                prefill_cached: scenario.workload.input_mean * scenario.workload.prefix_hit,
                 verify_tokens: 0.0,
             })
             .total()
@@ -132,6 +133,7 @@ pub fn benchmark_figures(scenario: &Scenario, steady: &SteadyLatency) -> Benchma
             prefill_tokens: per_step.min(wave * prompt),
             prefill_prompt: prompt,
             prefill_chunk: per_step.min(prompt),
+            prefill_cached: scenario.workload.input_mean * scenario.workload.prefix_hit,
             verify_tokens: 0.0,
         })
         .total()
@@ -210,6 +212,7 @@ mod tests {
                     prefill_tokens: tokens,
                     prefill_prompt: 1000.0,
                     prefill_chunk: 500.0,
+                    prefill_cached: 0.0,
                     verify_tokens: 0.0,
                 })
                 .total()

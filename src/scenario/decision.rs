@@ -147,6 +147,78 @@ pub struct DecisionInput {
     pub hosting_usd_per_kw_month: f64,
     /// Operations overhead (staff, support, software licences) in $ per GPU-hour.
     pub ops_usd_per_gpu_hour: f64,
+    /// Agentic mode (issue 27 §2): the percentile interactivity and TTFT are read at.
+    #[cfg(feature = "session-model")]
+    pub interactivity_percentile: UserPercentile,
+    /// Agentic economics (issue 27 §3): a licence fee on the model, % of revenue.
+    #[cfg(feature = "session-model")]
+    pub licence_fee_pct: f64,
+    /// Typed API list prices, $ per million tokens; `None` = the model's rows in
+    /// `data/api_prices.csv`.
+    #[cfg(feature = "session-model")]
+    pub api_usd_per_m_input: Option<f64>,
+    #[cfg(feature = "session-model")]
+    pub api_usd_per_m_cached_input: Option<f64>,
+    #[cfg(feature = "session-model")]
+    pub api_usd_per_m_output: Option<f64>,
+    /// Agents in a fleet, for self-host vs API per month; `None` = no fleet asked about.
+    #[cfg(feature = "session-model")]
+    pub fleet_agents: Option<f64>,
+    /// Share of the capacity's tokens that are sold (margin = revenue × this − cost).
+    #[cfg(feature = "session-model")]
+    pub billed_utilization: f64,
+}
+
+/// The percentile agentic figures are read at (issue 27 §2: P50 / P75 / P90 / P99; InferenceX
+/// reads interactivity at P90 by default, so P90 is the default here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UserPercentile {
+    P50,
+    P75,
+    #[default]
+    P90,
+    P99,
+}
+
+impl UserPercentile {
+    /// Ids and labels, the field table's choices.
+    pub const CHOICES: [(&'static str, &'static str); 4] = [
+        ("p50", "P50"),
+        ("p75", "P75"),
+        ("p90", "P90"),
+        ("p99", "P99"),
+    ];
+    const ALL: [UserPercentile; 4] = [
+        UserPercentile::P50,
+        UserPercentile::P75,
+        UserPercentile::P90,
+        UserPercentile::P99,
+    ];
+
+    pub fn value(self) -> f64 {
+        match self {
+            UserPercentile::P50 => 50.0,
+            UserPercentile::P75 => 75.0,
+            UserPercentile::P90 => 90.0,
+            UserPercentile::P99 => 99.0,
+        }
+    }
+
+    pub fn id(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .position(|p| *p == self)
+            .and_then(|i| Self::CHOICES.get(i))
+            .map_or("p90", |(id, _)| id)
+    }
+
+    pub fn parse(text: &str) -> Option<UserPercentile> {
+        Self::CHOICES
+            .iter()
+            .position(|(id, _)| *id == text.trim())
+            .and_then(|i| Self::ALL.get(i).copied())
+    }
 }
 
 /// The weight precisions a plan uses unless told otherwise: no 4-bit weights.
@@ -178,6 +250,20 @@ impl Default for DecisionInput {
             owned_power_w: None,
             hosting_usd_per_kw_month: 0.0,
             ops_usd_per_gpu_hour: 0.0,
+            #[cfg(feature = "session-model")]
+            interactivity_percentile: UserPercentile::P90,
+            #[cfg(feature = "session-model")]
+            licence_fee_pct: 0.0,
+            #[cfg(feature = "session-model")]
+            api_usd_per_m_input: None,
+            #[cfg(feature = "session-model")]
+            api_usd_per_m_cached_input: None,
+            #[cfg(feature = "session-model")]
+            api_usd_per_m_output: None,
+            #[cfg(feature = "session-model")]
+            fleet_agents: None,
+            #[cfg(feature = "session-model")]
+            billed_utilization: 1.0,
         }
     }
 }
@@ -232,6 +318,31 @@ impl DecisionInput {
         }
         fields::HOSTING_USD_PER_KW_MONTH.real(self.hosting_usd_per_kw_month)?;
         fields::OPS_USD_PER_GPU_HOUR.real(self.ops_usd_per_gpu_hour)?;
+        #[cfg(feature = "session-model")]
+        self.validate_agentic()?;
+        Ok(())
+    }
+
+    /// The agentic economics' inputs against the table (issue 27 §3).
+    #[cfg(feature = "session-model")]
+    fn validate_agentic(&self) -> Result<(), ScenarioError> {
+        fields::LICENCE_FEE_PCT.real(self.licence_fee_pct)?;
+        fields::BILLED_UTILIZATION.real(self.billed_utilization)?;
+        for (field, value) in [
+            (&fields::API_USD_PER_M_INPUT, self.api_usd_per_m_input),
+            (
+                &fields::API_USD_PER_M_CACHED_INPUT,
+                self.api_usd_per_m_cached_input,
+            ),
+            (&fields::API_USD_PER_M_OUTPUT, self.api_usd_per_m_output),
+        ] {
+            if let Some(price) = value {
+                field.real(price)?;
+            }
+        }
+        if let Some(agents) = self.fleet_agents {
+            fields::FLEET_AGENTS.whole(agents)?;
+        }
         Ok(())
     }
 

@@ -12,6 +12,8 @@
 //! an optional); ranges are checked once, by `Scenario::try_from` and
 //! `DecisionInput::validate`, which read them from this table.
 
+#[cfg(feature = "session-model")]
+use super::decision::UserPercentile;
 use super::decision::{Blend, DecisionInput, LoadUnit, TrafficUnit};
 use super::input::{ScenarioInput, WORKLOAD_PRESETS};
 use super::ScenarioError;
@@ -366,12 +368,26 @@ const LENGTH_DIST: &[(&str, &str)] = &[
 /// `#workload` values that are not scenario presets.
 pub const UNIFORM_WORKLOAD: &str = "uniform";
 pub const CUSTOM_WORKLOAD: &str = "custom";
+#[cfg(not(feature = "session-model"))]
 const WORKLOADS: &[(&str, &str)] = &[
     ("chat", "Chat"),
     ("code", "Code completion"),
     ("summarize", "Summarization"),
     ("rag", "RAG / long prompt"),
     ("reasoning", "Reasoning / long output"),
+    (UNIFORM_WORKLOAD, "Uniform (synthetic): fixed lengths"),
+    (CUSTOM_WORKLOAD, "Custom (as typed)"),
+];
+/// With the session model (issue 27 §1), the agentic presets too (`model::sessions::SessionPreset`).
+#[cfg(feature = "session-model")]
+const WORKLOADS: &[(&str, &str)] = &[
+    ("chat", "Chat"),
+    ("code", "Code completion"),
+    ("summarize", "Summarization"),
+    ("rag", "RAG / long prompt"),
+    ("reasoning", "Reasoning / long output"),
+    ("agentic-coding", "Agentic coding (sessions)"),
+    ("chat-multi-turn", "Chat, multi-turn (sessions)"),
     (UNIFORM_WORKLOAD, "Uniform (synthetic): fixed lengths"),
     (CUSTOM_WORKLOAD, "Custom (as typed)"),
 ];
@@ -390,6 +406,11 @@ const ON_OFF: &[(&str, &str)] = &[("off", "Off"), ("on", "On")];
 /// The `#workload` value `input` matches: a preset whose means and spreads it equals, `uniform`
 /// for fixed lengths, else `custom`.
 pub fn workload_of(input: &ScenarioInput) -> &'static str {
+    #[cfg(feature = "session-model")]
+    if input.session_turns.is_some() {
+        return crate::model::sessions::SessionPreset::of_input(input)
+            .map_or(CUSTOM_WORKLOAD, |preset| preset.id());
+    }
     if input.length_dist.trim() == "fixed" {
         return UNIFORM_WORKLOAD;
     }
@@ -408,6 +429,18 @@ pub fn workload_of(input: &ScenarioInput) -> &'static str {
 }
 
 fn set_workload(input: &mut ScenarioInput, text: &str) -> Result<(), String> {
+    #[cfg(feature = "session-model")]
+    if let Some(preset) = crate::model::sessions::SessionPreset::parse(text) {
+        preset.apply(input);
+        return Ok(());
+    }
+    #[cfg(feature = "session-model")]
+    if !matches!(text, CUSTOM_WORKLOAD | "") {
+        // A single-request preset (or uniform lengths) leaves session mode.
+        input.session_turns = None;
+        input.session_tool_tokens = None;
+        input.session_tool_s = None;
+    }
     match text {
         UNIFORM_WORKLOAD => {
             input.length_dist = "fixed".into();
@@ -576,10 +609,19 @@ macro_rules! eff {
 /// The table: one line per field, `NAME = definition;`. It defines the `static` of each field
 /// and `FIELDS`, every field in this order (the order of links, JSON, `--help` and the printed
 /// inputs table). Rows are kept unformatted so that each field stays one line.
+///
+/// The rows after `[sessions]` exist only with the `session-model` feature (issue 27): the
+/// explorer's first-load module is built without it, and a link naming one of them gets a
+/// notice naming the field there (`SESSION_KEYS`), as for any key it lacks.
 macro_rules! table {
-    ($($(#[$doc:meta])* $name:ident = $field:expr;)*) => {
+    ($($(#[$doc:meta])* $name:ident = $field:expr;)* [sessions] $($(#[$sdoc:meta])* $sname:ident = $sfield:expr;)*) => {
         $($(#[$doc])* pub static $name: Field = $field;)*
+        $($(#[$sdoc])* #[cfg(feature = "session-model")] pub static $sname: Field = $sfield;)*
         /// Every field, in table order.
+        #[cfg(feature = "session-model")]
+        pub static FIELDS: &[&Field] = &[$(&$name,)* $(&$sname),*];
+        /// Every field, in table order.
+        #[cfg(not(feature = "session-model"))]
         pub static FIELDS: &[&Field] = &[$(&$name),*];
     };
 }
@@ -681,6 +723,45 @@ table! {
     OWNED_POWER_W = Field::new("owned-power-w", "Owned: power per GPU (blank: catalog TDP)", Real, Decision, opt!(decision: owned_power_w)).unit("W").range(1.0, 10_000.0).optional();
     HOSTING_USD_PER_KW_MONTH = Field::new("hosting-usd-per-kw-month", "Owned: hosting", Real, Decision, num!(decision: hosting_usd_per_kw_month)).unit("$/kW-month").range(0.0, 10_000.0);
     OPS_USD_PER_GPU_HOUR = Field::new("ops-usd-per-gpu-hour", "Owned: operations and software", Real, Decision, num!(decision: ops_usd_per_gpu_hour)).unit("$/GPU-hour").range(0.0, 100.0);
+    [sessions]
+    /// Agentic sessions (issue 27 §1, `model::sessions`): set, the workload is sessions of this
+    /// many turns on average (`input-len` the first prompt, `output-len` each turn's output,
+    /// `concurrency` the agents in flight); blank, single requests.
+    SESSION_TURNS = Field::new("session-turns", "Turns per session (agentic sessions)", Real, Workload, opt!(scenario: session_turns)).unit("turns").range(1.0, 10_000.0).optional();
+    SESSION_TOOL_TOKENS = Field::new("session-tool-tokens", "Tool-result tokens per turn", Real, Workload, opt!(scenario: session_tool_tokens)).unit("tokens").range(0.0, 10_000_000.0).optional();
+    SESSION_TOOL_S = Field::new("session-tool-s", "Tool time between turns", Real, Workload, opt!(scenario: session_tool_s)).unit("s").range(0.0, 86_400.0).optional();
+    INTERACTIVITY_PERCENTILE = Field::new("interactivity-percentile", "Percentile of interactivity and TTFT (agentic)", Choice, Decision, Access::Decision { get: |d| d.interactivity_percentile.id().to_string(), set: set_user_percentile }).choices(&UserPercentile::CHOICES).term("percentiles");
+    LICENCE_FEE_PCT = Field::new("licence-fee-pct", "Model licence fee", Real, Decision, num!(decision: licence_fee_pct)).unit("% of revenue").range(0.0, 100.0);
+    API_USD_PER_M_INPUT = Field::new("api-usd-per-m-input", "API price, input (blank: api_prices.csv)", Real, Decision, opt!(decision: api_usd_per_m_input)).unit("$/M tokens").range(0.0, 10_000.0).optional();
+    API_USD_PER_M_CACHED_INPUT = Field::new("api-usd-per-m-cached-input", "API price, cached input (blank: api_prices.csv)", Real, Decision, opt!(decision: api_usd_per_m_cached_input)).unit("$/M tokens").range(0.0, 10_000.0).optional();
+    API_USD_PER_M_OUTPUT = Field::new("api-usd-per-m-output", "API price, output (blank: api_prices.csv)", Real, Decision, opt!(decision: api_usd_per_m_output)).unit("$/M tokens").range(0.0, 10_000.0).optional();
+    FLEET_AGENTS = Field::new("fleet-agents", "Agents in the fleet (self-host vs API)", Integer, Decision, opt!(decision: fleet_agents)).unit("agents").range(1.0, 1e9).optional();
+    BILLED_UTILIZATION = Field::new("billed-utilization", "Share of capacity sold", Real, Decision, num!(decision: billed_utilization)).unit("of capacity").range(0.01, 1.0);
+}
+
+/// The session rows' keys (issue 27). Where the table has no session rows (the explorer's
+/// first-load module, built without `session-model`), a link, JSON file or embed naming one is
+/// refused like any key the table lacks: a notice naming it ("ignored `fleet-agents`: unknown
+/// parameter"), the rest of the view kept; a custom message would cost the first load ~250
+/// bytes gzip. With the session model, a test checks these are exactly the session rows.
+pub const SESSION_KEYS: &[&str] = &[
+    "session-turns",
+    "session-tool-tokens",
+    "session-tool-s",
+    "interactivity-percentile",
+    "licence-fee-pct",
+    "api-usd-per-m-input",
+    "api-usd-per-m-cached-input",
+    "api-usd-per-m-output",
+    "fleet-agents",
+    "billed-utilization",
+];
+
+#[cfg(feature = "session-model")]
+fn set_user_percentile(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
+    let chosen = parse_choice(text, &UserPercentile::CHOICES)?;
+    decision.interactivity_percentile = UserPercentile::parse(&chosen).unwrap_or_default();
+    Ok(())
 }
 
 fn traffic_unit_text(decision: &DecisionInput) -> String {

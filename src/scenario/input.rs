@@ -221,6 +221,23 @@ pub struct ScenarioInput {
     pub decode_tp: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decode_ep: Option<f64>,
+    /// Agentic sessions (issue 27 §1, `model::sessions`): mean turns per session; `None` =
+    /// single requests. With sessions, `input_len` is a session's first prompt (system prompt
+    /// and task), `output_len` the output of one turn and `concurrency` the agents (sessions) in
+    /// flight. Left out of serialized input while `None`.
+    #[cfg(feature = "session-model")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_turns: Option<f64>,
+    /// Tool-result tokens appended to a session's context after each turn (beside the turn's
+    /// own output); `None` = 0.
+    #[cfg(feature = "session-model")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_tool_tokens: Option<f64>,
+    /// Tool (or think) time between a turn's last token and the session's next turn, seconds;
+    /// `None` = 0.
+    #[cfg(feature = "session-model")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_tool_s: Option<f64>,
 }
 
 /// The default serving mode, one pool for both phases.
@@ -295,6 +312,12 @@ impl Default for ScenarioInput {
             decode_gpus: None,
             decode_tp: None,
             decode_ep: None,
+            #[cfg(feature = "session-model")]
+            session_turns: None,
+            #[cfg(feature = "session-model")]
+            session_tool_tokens: None,
+            #[cfg(feature = "session-model")]
+            session_tool_s: None,
         }
     }
 }

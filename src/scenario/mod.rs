@@ -387,6 +387,18 @@ impl Scenario {
         let input_sigma = INPUT_SIGMA.real(input.input_sigma)?;
         let output_sigma = OUTPUT_SIGMA.real(input.output_sigma)?;
         let prefix_hit = PREFIX_HIT.real(input.prefix_hit)?;
+        // Session fields: ranges only (issue 27 §1); what a session's context grows to is an
+        // outcome of `model::sessions`, which caps it at the model's context.
+        #[cfg(feature = "session-model")]
+        for (field, value) in [
+            (&fields::SESSION_TURNS, input.session_turns),
+            (&fields::SESSION_TOOL_TOKENS, input.session_tool_tokens),
+            (&fields::SESSION_TOOL_S, input.session_tool_s),
+        ] {
+            if let Some(value) = value {
+                field.real(value)?;
+            }
+        }
         let concurrency = CONCURRENCY.whole(input.concurrency)?;
         let limits = engine::engine_limits(&profile.engine, deployment, &gpu.id, gpu.memory_gb);
         let max_num_seqs =

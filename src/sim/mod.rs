@@ -35,6 +35,8 @@ mod metrics;
 mod replica;
 mod result;
 pub mod rng;
+#[cfg(feature = "session-model")]
+pub mod sessions;
 mod static_batch;
 pub mod step;
 pub mod workload;

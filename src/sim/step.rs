@@ -17,6 +17,9 @@ pub struct IterationWork {
     /// `Σ n_j · P_j`: chunk tokens times their prompt's (uncached) length, for the token-weighted
     /// mean prompt the step model prices causal attention and prior-chunk KV reads with.
     pub prefill_prompt_weighted: f64,
+    /// `Σ n_j · h_j`: chunk tokens times their prompt's cached prefix, for the token-weighted
+    /// mean prefix the chunks attend over and read (MODEL.md §4.6).
+    pub prefill_cached_weighted: f64,
 }
 
 /// Time of one iteration, seconds.
@@ -36,10 +39,13 @@ pub fn iteration_seconds(scenario: &Scenario, work: &IterationWork) -> f64 {
         0.0
     };
     let prefill = f64::from(work.prefill_tokens);
-    let prompt = if work.prefill_tokens > 0 {
-        work.prefill_prompt_weighted / prefill
+    let (prompt, cached) = if work.prefill_tokens > 0 {
+        (
+            work.prefill_prompt_weighted / prefill,
+            work.prefill_cached_weighted / prefill,
+        )
     } else {
-        0.0
+        (0.0, 0.0)
     };
     let speculating = scenario.spec.filter(|_| work.decode_seqs > 0);
     let verify_tokens = speculating.map_or(0.0, |s| s.len);
@@ -49,6 +55,7 @@ pub fn iteration_seconds(scenario: &Scenario, work: &IterationWork) -> f64 {
         prefill_tokens: prefill / pp,
         prefill_prompt: prompt,
         prefill_chunk: prompt.min(f64::from(scenario.chunk_tokens)),
+        prefill_cached: cached,
         verify_tokens,
     });
     let draft_ms = match speculating {

@@ -226,6 +226,9 @@ fn a_workload_preset_sets_lengths_spreads_and_the_distribution() {
 fn the_workload_choices_are_the_presets_then_uniform_and_custom() {
     let ids: Vec<&str> = WORKLOAD.choices.iter().map(|(id, _)| *id).collect();
     let mut expected: Vec<&str> = WORKLOAD_PRESETS.iter().map(|p| p.id).collect();
+    // With the session model (issue 27), the agentic presets follow the single-request ones.
+    #[cfg(feature = "session-model")]
+    expected.extend(crate::model::sessions::SessionPreset::ALL.map(|p| p.id()));
     expected.extend([UNIFORM_WORKLOAD, CUSTOM_WORKLOAD]);
     assert_eq!(ids, expected);
     assert!(ids.contains(&workload(&State::initial())));

@@ -119,6 +119,7 @@ impl Engine<'_, '_, '_> {
                 work.prefill_tokens += seq.scheduled;
                 work.prefill_prompt_weighted +=
                     f64::from(seq.scheduled) * f64::from(seq.target.saturating_sub(seq.cached));
+                work.prefill_cached_weighted += f64::from(seq.scheduled) * f64::from(seq.cached);
             } else {
                 work.decode_seqs += 1;
                 work.decode_context_tokens += f64::from(seq.computed);

@@ -1,0 +1,389 @@
+//! The agentic question answered (issue 27 §2–§3): for a scenario in session mode and the
+//! decision inputs, the agents' steady state at the asked concurrency (agents), the most agents
+//! served at the SLO tier, per GPU, server and megawatt, the cache-aware cost per million tokens,
+//! revenue and margin per GPU-hour at API prices, self-host vs API for a fleet, and the
+//! assumptions every number rests on (session shape, hit rate reached, power basis, prices with
+//! dates). `servecost estimate --workload agentic-coding` and `leaderboard` print it.
+//!
+//! The tier: TTFT at most `slo-ttft-ms` (else the leaderboard's `ttft-ceiling-ms`, 2 s) and at
+//! least `tok-s-per-user` tokens/s (else the leaderboard's 50 tok/s), both at the
+//! `interactivity-percentile` (P90 unless asked). The economics are read at the tier's point when
+//! one meets it, else at the asked agents.
+
+use super::leaderboard::{DEFAULT_TOK_S_PER_USER, DEFAULT_TTFT_CEILING_MS};
+use super::pricing::price_provenance;
+use crate::catalog::{api_prices_for, dated, UNDATED};
+use crate::model::agent_economics::{
+    cache_aware_cost, fleet_monthly, margin, revenue_usd_per_gpu_hour, CacheAwareCost,
+    FleetMonthly, Margin, TokenPrices, TokenRates,
+};
+use crate::model::agents::{agent_figures, agents_at_tier, AgentFigures, PowerBasis, Tier};
+use crate::model::sessions::{evaluate_sessions, SessionPoint, SessionPreset, SessionShape};
+use crate::scenario::ScenarioInput;
+use crate::scenario::{DecisionInput, Scenario};
+use serde::Serialize;
+
+/// Everything the agentic estimate reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgentAnswer {
+    /// The preset the session shape is, if any (`agentic-coding`, `chat-multi-turn`).
+    pub preset: Option<&'static str>,
+    pub shape: SessionShape,
+    pub tier: Tier,
+    pub power: Option<PowerBasis>,
+    /// At the asked agents (`concurrency`).
+    pub at_agents: SessionPoint,
+    pub figures_at_agents: AgentFigures,
+    /// The most agents meeting the tier; `None` when not even one does.
+    pub at_tier: Option<SessionPoint>,
+    pub figures_at_tier: Option<AgentFigures>,
+    /// Cost per GPU-hour the economics use, and where it comes from.
+    pub usd_per_gpu_hour: Option<f64>,
+    pub price_basis: Option<String>,
+    pub cost: Option<CacheAwareCost>,
+    pub prices: Option<TokenPrices>,
+    pub margin: Option<Margin>,
+    pub fleet: Option<FleetMonthly>,
+    /// One sentence per assumption.
+    pub assumptions: Vec<String>,
+}
+
+/// The tier the decision inputs ask for (module doc).
+pub fn tier_of(decision: &DecisionInput) -> Tier {
+    Tier {
+        percentile: decision.interactivity_percentile,
+        ttft_ms: decision
+            .slo_ttft_ms
+            .or(decision.ttft_ceiling_ms)
+            .unwrap_or(DEFAULT_TTFT_CEILING_MS),
+        tok_s_per_user: decision.tok_s_per_user.unwrap_or(DEFAULT_TOK_S_PER_USER),
+    }
+}
+
+/// Typed prices (input and output both typed, the cached one optional), else the model's
+/// cheapest listing at the session's own mix of `rates`; `None` without either.
+pub fn token_prices(
+    model_id: &str,
+    decision: &DecisionInput,
+    rates: &TokenRates,
+) -> Option<TokenPrices> {
+    if let (Some(input), Some(output)) =
+        (decision.api_usd_per_m_input, decision.api_usd_per_m_output)
+    {
+        return Some(TokenPrices {
+            usd_per_m_input: input,
+            usd_per_m_cached_input: decision.api_usd_per_m_cached_input,
+            usd_per_m_output: output,
+            basis: "typed".into(),
+        });
+    }
+    api_prices_for(model_id)
+        .into_iter()
+        .map(|listing| TokenPrices {
+            usd_per_m_input: listing.usd_per_m_input,
+            usd_per_m_cached_input: decision
+                .api_usd_per_m_cached_input
+                .or(listing.usd_per_m_cached_input),
+            usd_per_m_output: listing.usd_per_m_output,
+            basis: match dated(&listing.as_of) {
+                UNDATED => format!("{}, undated", listing.provider),
+                date => format!("{}, as of {date}", listing.provider),
+            },
+        })
+        .min_by(|a, b| rates.usd_per_s(a).total_cmp(&rates.usd_per_s(b)))
+}
+
+/// The agentic answer for `scenario` (in session mode) at its concurrency (the agents) and
+/// `decision`; `None` when the scenario is not in session mode or its per-turn scenario does
+/// not validate.
+pub fn answer(scenario: &Scenario, decision: &DecisionInput) -> Option<AgentAnswer> {
+    let shape = SessionShape::of(scenario)?;
+    let tier = tier_of(decision);
+    let power = PowerBasis::of(scenario, decision.owned_power_w, decision.energy_pue);
+    let gpus_per_server = decision.gpus_per_node.round().max(1.0) as u32;
+    let at_agents = evaluate_sessions(scenario, scenario.concurrency)?;
+    let figures_at_agents = agent_figures(
+        scenario,
+        &at_agents,
+        tier.percentile,
+        power.as_ref(),
+        gpus_per_server,
+        Some(&tier),
+    )?;
+    let found = agents_at_tier(scenario, &tier, power.as_ref(), gpus_per_server);
+    let (at_tier, figures_at_tier) = match found {
+        Some((point, figures)) => (Some(point), Some(figures)),
+        None => (None, None),
+    };
+    let economics_point = at_tier.as_ref().unwrap_or(&at_agents);
+    let rates = TokenRates::of(economics_point);
+    let usd_per_gpu_hour = scenario.usd_per_gpu_hour;
+    let owned = decision
+        .ownership()
+        .and_then(|o| o.cost(scenario.gpu.tdp_w))
+        .map(|c| c.usd_per_gpu_hour);
+    let price_basis = usd_per_gpu_hour.map(|p| price_provenance(&scenario.gpu, p, owned));
+    let cost = usd_per_gpu_hour.and_then(|p| cache_aware_cost(scenario, economics_point, p));
+    let prices = token_prices(&scenario.model.id, decision, &rates);
+    let gpus = economics_point.point.gpus;
+    let margin = match (&prices, usd_per_gpu_hour) {
+        (Some(prices), Some(cost_per_hour)) => Some(margin(
+            revenue_usd_per_gpu_hour(&rates, prices, gpus),
+            decision.billed_utilization,
+            cost_per_hour,
+            decision.licence_fee_pct,
+            power.map(|p| p.facility_w_per_gpu()),
+        )),
+        _ => None,
+    };
+    // A replica's GPUs, attention DP and PP included.
+    let gpus_per_replica = (scenario.gpu_count / scenario.replicas.max(1)).max(1);
+    let fleet = match (decision.fleet_agents, &prices, usd_per_gpu_hour) {
+        (Some(agents), Some(prices), Some(cost_per_hour)) => fleet_monthly(
+            agents.round().max(1.0) as u32,
+            economics_point,
+            gpus_per_replica,
+            cost_per_hour,
+            prices,
+        ),
+        _ => None,
+    };
+    let mut answer = AgentAnswer {
+        preset: SessionPreset::of_input(&scenario.input).map(SessionPreset::id),
+        shape,
+        tier,
+        power,
+        at_agents,
+        figures_at_agents,
+        at_tier,
+        figures_at_tier,
+        usd_per_gpu_hour,
+        price_basis,
+        cost,
+        prices,
+        margin,
+        fleet,
+        assumptions: Vec::new(),
+    };
+    answer.assumptions = assumptions(scenario, &answer);
+    Some(answer)
+}
+
+/// The assumptions every agentic number rests on, one sentence each.
+fn assumptions(scenario: &Scenario, answer: &AgentAnswer) -> Vec<String> {
+    let shape = &answer.shape;
+    let mut lines = Vec::new();
+    let preset = SessionPreset::of_input(&scenario.input);
+    lines.push(format!(
+        "Session shape{}: first prompt {:.0} tokens, {} turns, each appending its output ({:.0} tokens mean, σ {}) and {:.0} tool-result tokens, {} s of tool time between turns; mean prompt per turn {:.0} tokens (input:output {:.0}:1){}",
+        preset.map_or(String::new(), |p| format!(" ({})", p.label())),
+        shape.first_prompt,
+        shape.turns,
+        shape.output,
+        shape.output_sigma,
+        shape.tool_tokens,
+        shape.tool_s,
+        shape.context_mean(),
+        shape.input_per_output(),
+        preset.map_or(String::new(), |p| format!(". Source: {}", p.source())),
+    ));
+    let point = answer.at_tier.as_ref().unwrap_or(&answer.at_agents);
+    lines.push(format!(
+        "Prefix-cache hit rate reached: {:.1} % at {} agents ({:.1} % with nothing evicted; {:.0} % of an idle session's context survives LRU eviction in a {:.0}-token KV pool per replica; analytic, Che's approximation, model::sessions)",
+        point.hit_rate * 100.0,
+        point.agents,
+        point.ideal_hit * 100.0,
+        point.retained * 100.0,
+        point.kv_tokens_per_replica,
+    ));
+    lines.push(format!(
+        "Tier: TTFT ≤ {:.0} ms and ≥ {} tok/s per user, both at P{:.0} (analytic tails)",
+        answer.tier.ttft_ms,
+        answer.tier.tok_s_per_user,
+        answer.tier.percentile.value()
+    ));
+    lines.push(match &answer.power {
+        Some(power) => format!("Power basis: {}", power.describe()),
+        None => {
+            "Power basis: none (no catalog TDP and no measured watts): per-MW figures not shown"
+                .into()
+        }
+    });
+    lines.push(match (&answer.usd_per_gpu_hour, &answer.price_basis) {
+        (Some(price), Some(basis)) => format!("GPU cost: ${price:.2} per GPU-hour ({basis})"),
+        _ => "GPU cost: no price per GPU-hour: costs and margin not shown".into(),
+    });
+    lines.push("Cost per token by GPU time (model::agent_economics): a cached input token costs the KV reads of the prefill passes over it; the memory its cache holds shows up as agents per GPU, not in its price".into());
+    lines.push(match &answer.prices {
+        Some(prices) => format!(
+            "API prices ({}): input ${}/M, cached input {}, output ${}/M",
+            prices.basis,
+            prices.usd_per_m_input,
+            prices.usd_per_m_cached_input.map_or(
+                "no cache discount listed (billed as input)".to_string(),
+                |p| format!("${p}/M")
+            ),
+            prices.usd_per_m_output
+        ),
+        None => {
+            "API prices: none listed for this model and none typed: revenue and margin not shown"
+                .into()
+        }
+    });
+    if let Some(margin) = &answer.margin {
+        lines.push(format!(
+            "Margin: revenue × {:.0} % sold − GPU cost − licence fee of {} % of revenue",
+            margin.utilization * 100.0,
+            if margin.revenue_usd_per_gpu_hour * margin.utilization > 0.0 {
+                margin.licence_usd_per_gpu_hour
+                    / (margin.revenue_usd_per_gpu_hour * margin.utilization)
+                    * 100.0
+            } else {
+                0.0
+            }
+        ));
+    }
+    lines
+}
+
+/// What the agentic leaderboard ranks by (issue 27 §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AgentRank {
+    /// Agents at the tier per megawatt of facility power.
+    AgentsPerMw,
+    /// Agents at the tier per dollar per hour of GPUs.
+    AgentsPerUsd,
+}
+
+impl AgentRank {
+    pub const CHOICES: [(&'static str, AgentRank); 2] = [
+        ("agents-per-mw", AgentRank::AgentsPerMw),
+        ("agents-per-usd", AgentRank::AgentsPerUsd),
+    ];
+
+    pub fn parse(text: &str) -> Option<AgentRank> {
+        Self::CHOICES
+            .iter()
+            .find(|(id, _)| *id == text.trim())
+            .map(|(_, rank)| *rank)
+    }
+}
+
+/// One configuration of the agentic leaderboard: a GPU and precision on one server.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgentRow {
+    pub gpu: String,
+    pub precision: String,
+    pub gpus: u32,
+    pub tp: u32,
+    pub agents: u32,
+    pub agents_per_gpu: f64,
+    pub agents_per_mw: Option<f64>,
+    /// Agents per $ per hour of GPUs.
+    pub agents_per_usd_hour: Option<f64>,
+    pub hit_rate: f64,
+    pub usd_per_m_cached_input: Option<f64>,
+    pub margin_usd_per_gpu_hour: Option<f64>,
+}
+
+impl AgentRow {
+    fn score(&self, rank: AgentRank) -> f64 {
+        match rank {
+            AgentRank::AgentsPerMw => self.agents_per_mw,
+            AgentRank::AgentsPerUsd => self.agents_per_usd_hour,
+        }
+        .unwrap_or(f64::NEG_INFINITY)
+    }
+}
+
+/// TPs the agentic leaderboard tries on one server.
+const LEADERBOARD_TPS: [f64; 4] = [1.0, 2.0, 4.0, 8.0];
+
+/// One configuration's row, or why it has none.
+fn row_of(scenario: &Scenario, decision: &DecisionInput) -> Result<AgentRow, &'static str> {
+    let found = answer(scenario, decision).ok_or("the per-turn scenario does not fit")?;
+    let (Some(point), Some(figures)) = (&found.at_tier, &found.figures_at_tier) else {
+        return Err("no agent meets the tier");
+    };
+    let usd_per_hour = found
+        .usd_per_gpu_hour
+        .map(|p| p * f64::from(figures.gpus.max(1)));
+    Ok(AgentRow {
+        gpu: scenario.gpu.id.clone(),
+        precision: scenario.precision.id().to_string(),
+        gpus: figures.gpus,
+        tp: scenario.par.tp,
+        agents: point.agents,
+        agents_per_gpu: figures.agents_per_gpu,
+        agents_per_mw: figures.agents_per_mw,
+        agents_per_usd_hour: usd_per_hour
+            .filter(|usd| *usd > 0.0)
+            .map(|usd| f64::from(point.agents) / usd),
+        hit_rate: point.hit_rate,
+        usd_per_m_cached_input: found.cost.map(|c| c.usd_per_m_cached_input),
+        margin_usd_per_gpu_hour: found.margin.map(|m| m.margin_usd_per_gpu_hour),
+    })
+}
+
+/// Every catalog GPU (or those allowed) with a price and a full spec, on one server
+/// (`gpus-per-node` GPUs) in each allowed precision at its best TP (1, 2, 4 or 8), answered at
+/// the tier and ranked by `rank`, best first; a configuration that does not fit or where no
+/// agent meets the tier is left out, and `skipped` says why.
+pub fn agent_leaderboard(
+    base: &ScenarioInput,
+    decision: &DecisionInput,
+    rank: AgentRank,
+) -> (Vec<AgentRow>, Vec<String>) {
+    let Ok(catalog) = crate::catalog::catalog() else {
+        return (Vec::new(), vec!["the GPU catalog does not parse".into()]);
+    };
+    let mut rows = Vec::new();
+    let mut skipped = Vec::new();
+    let allowed = decision.gpus_allowed.as_deref();
+    for gpu in &catalog.gpus {
+        if allowed.is_some_and(|ids| !ids.contains(&gpu.id)) {
+            continue;
+        }
+        if gpu.missing_spec().is_some() || gpu.usd_per_gpu_hour_typical.is_none() {
+            continue;
+        }
+        for precision in &decision.precisions_allowed {
+            let mut best: Option<AgentRow> = None;
+            let mut why = "does not fit";
+            for tp in LEADERBOARD_TPS
+                .into_iter()
+                .filter(|tp| *tp <= decision.gpus_per_node)
+            {
+                let input = ScenarioInput {
+                    gpu: gpu.id.clone(),
+                    gpu_count: decision.gpus_per_node.round().max(1.0),
+                    precision: precision.clone(),
+                    tp: Some(tp),
+                    usd_per_gpu_hour: gpu.usd_per_gpu_hour_typical,
+                    ..base.clone()
+                };
+                let Ok(scenario) = Scenario::try_from(input) else {
+                    continue;
+                };
+                match row_of(&scenario, decision) {
+                    Ok(row) => {
+                        if best
+                            .as_ref()
+                            .is_none_or(|b| row.score(rank) > b.score(rank))
+                        {
+                            best = Some(row);
+                        }
+                    }
+                    Err(reason) => why = reason,
+                }
+            }
+            match best {
+                Some(row) => rows.push(row),
+                None => skipped.push(format!("{} {precision}: {why}", gpu.id)),
+            }
+        }
+    }
+    rows.sort_by(|a, b| b.score(rank).total_cmp(&a.score(rank)));
+    (rows, skipped)
+}
