@@ -650,7 +650,10 @@ mod tests {
             assert!(ulps <= 3, "∛{x}: {fast} vs {exact} ({ulps} ulp)");
         }
         let outside = cbrt_1_to_4(8.0);
-        assert!((outside - 2.0).abs() < 1e-15, "outside [1, 4]: x^(1/3), {outside}");
+        assert!(
+            (outside - 2.0).abs() < 1e-15,
+            "outside [1, 4]: x^(1/3), {outside}"
+        );
         assert_eq!((cbrt_1_to_4(1.0), cbrt_1_to_4(4.0)), (1.0, 4f64.cbrt()));
     }
 
