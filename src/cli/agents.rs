@@ -72,9 +72,10 @@ fn figures_line(figures: &AgentFigures) -> String {
 pub fn human(scenario: &Scenario, found: &AgentAnswer) -> String {
     let mut out = String::new();
     out.push_str(&scenario_sentence(scenario));
-    out.push_str(
-        " (Agentic: sessions in flight are agents, input is each turn's first prompt.)\n\n",
-    );
+    out.push_str(&format!(
+        " (Agentic: sessions in flight are agents; the input length is the session's first prompt, and each turn re-sends its whole context, {} tokens on average.)\n\n",
+        grouped(found.shape.context_mean())
+    ));
     let mut line = |label: &str, value: String| {
         out.push_str(&format!("{label:<30} {value}\n"));
     };
