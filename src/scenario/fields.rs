@@ -297,13 +297,14 @@ fn parse_optional(text: &str) -> Result<Option<f64>, String> {
 /// spans the TP group already given, SGLang's launch form `--tp N --dp N --enable-dp-attention`
 /// ("DP, DPA and sgl-router", docs.sglang.io; the DeepSeek-V3.2 README's
 /// `--tp 8 --dp 8 --enable-dp-attention` on one 8-GPU node), which `Scenario` reads as
-/// attention TP `N / DP`. Fields are set in table order, so TP comes first.
-fn parse_dp_attention(text: &str, tp: Option<f64>) -> Result<Option<f64>, String> {
+/// attention TP `N / DP`; without TP, it spans EP (DEP N: TensorRT-LLM's and vLLM's attention
+/// DP N with EP N). Fields are set in table order, so TP and EP come first.
+fn parse_dp_attention(text: &str, group: Option<f64>) -> Result<Option<f64>, String> {
     let word = text.trim().to_ascii_lowercase();
     match word.as_str() {
         "false" | "off" | "no" => Ok(Some(1.0)),
-        "true" | "on" | "yes" => tp.map(Some).ok_or_else(|| {
-            format!("“{}” spans the TP group: give TP too, or the number of attention data-parallel ranks", text.trim())
+        "true" | "on" | "yes" => group.map(Some).ok_or_else(|| {
+            format!("“{}” spans the TP group: give TP or EP too, or the number of attention data-parallel ranks", text.trim())
         }),
         _ => parse_optional(text),
     }
@@ -644,7 +645,7 @@ table! {
     TP = Field::new("tp", "Tensor parallel (TP)", Integer, Scenario, opt!(scenario: tp)).range(1.0, 4096.0).optional();
     PP = Field::new("pp", "Pipeline parallel (PP)", Integer, Scenario, opt!(scenario: pp)).range(1.0, 64.0).optional();
     EP = Field::new("ep", "Expert parallel (EP)", Integer, Scenario, opt!(scenario: ep)).range(1.0, 4096.0).optional();
-    DP_ATTENTION = Field::new("dp-attention", "Attention DP", Integer, Scenario, Access::Scenario { get: |i| optional_text(i.dp_attention), set: |i, t| parse_dp_attention(t, i.tp).map(|v| i.dp_attention = v) }).range(1.0, 4096.0).optional();
+    DP_ATTENTION = Field::new("dp-attention", "Attention DP", Integer, Scenario, Access::Scenario { get: |i| optional_text(i.dp_attention), set: |i, t| parse_dp_attention(t, i.tp.or(i.ep)).map(|v| i.dp_attention = v) }).range(1.0, 4096.0).optional();
     EPLB_REDUNDANT_EXPERTS = Field::new("eplb-redundant-experts", "EPLB redundant experts", Integer, Scenario, num!(scenario: eplb_redundant_experts)).unit("expert slots").range(0.0, 4096.0);
     PRECISION = Field::new("precision", "Weight precision", Choice, Scenario, word!(precision)).choices(PRECISIONS);
     KV_PRECISION = Field::new("kv-precision", "KV-cache precision", Choice, Scenario, word!(kv_precision)).choices(KV_PRECISIONS);
@@ -865,6 +866,7 @@ mod tests {
         let set = |tp: Option<f64>, text: &str| {
             let mut inputs = Inputs::default();
             inputs.scenario.tp = tp;
+            inputs.scenario.ep = None;
             DP_ATTENTION
                 .set(&mut inputs, text)
                 .map(|()| inputs.scenario.dp_attention)
@@ -877,6 +879,11 @@ mod tests {
         let without_tp = set(None, "true").expect_err("on, but how many ranks?");
         assert!(without_tp.contains("give TP"), "{without_tp}");
         assert!(set(None, "maybe").is_err());
+        let mut dep = Inputs::default();
+        dep.scenario.tp = None;
+        dep.scenario.ep = Some(8.0);
+        DP_ATTENTION.set(&mut dep, "true").expect("spans EP");
+        assert_eq!(dep.scenario.dp_attention, Some(8.0));
     }
 
     #[test]
