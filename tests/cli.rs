@@ -640,3 +640,28 @@ fn estimate_carries_the_expected_error_of_its_numbers() {
         .any(|l| l.starts_with("TTFT") && l.contains('±')));
     assert!(text.contains("Expected error (dense/nvidia/"), "{text}");
 }
+
+/// Every command's `--help` prints the usage and exits 0, instead of asking for a required flag.
+#[test]
+fn every_command_answers_help() {
+    for command in [
+        "estimate",
+        "sweep",
+        "validate",
+        "plan",
+        "leaderboard",
+        "simulate",
+        "calibrate",
+    ] {
+        let (code, stdout, stderr) = servecost(&[command, "--help"]);
+        assert_eq!(code, 0, "{command}: {stderr}");
+        assert!(stdout.contains("USAGE"), "{command}");
+        assert!(
+            stdout.contains(&format!("servecost {command}")),
+            "{command}"
+        );
+    }
+    let (code, _, stderr) = servecost(&["frobnicate"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("leaderboard"), "{stderr}");
+}

@@ -109,6 +109,10 @@ pub fn run(args: &[String]) -> Outcome {
             code: 2,
         };
     };
+    // `servecost plan --help` is help, not "--model is required".
+    if rest.iter().any(|a| a == "--help" || a == "-h") {
+        return Outcome::ok(help());
+    }
     match command.as_str() {
         "estimate" => estimate::estimate(rest),
         "sweep" => sweep::sweep_command(rest),
@@ -121,7 +125,7 @@ pub fn run(args: &[String]) -> Outcome {
         "gpus" => listing::list_gpus(),
         "help" | "--help" | "-h" => Outcome::ok(help()),
         other => Outcome::usage(format!(
-            "unknown command `{other}` (estimate, sweep, validate, models, gpus)"
+            "unknown command `{other}` (estimate, sweep, validate, plan, leaderboard, simulate, calibrate, models, gpus, help)"
         )),
     }
 }
