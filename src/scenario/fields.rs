@@ -369,29 +369,30 @@ const LENGTH_DIST: &[(&str, &str)] = &[
 /// `#workload` values that are not scenario presets.
 pub const UNIFORM_WORKLOAD: &str = "uniform";
 pub const CUSTOM_WORKLOAD: &str = "custom";
+/// The `#workload` choices: the single-request presets, any presets passed in, then the two
+/// that are not presets. One list, so the explorer's build and the full build differ only there.
+macro_rules! workloads {
+    ($($preset:expr),*) => {
+        &[
+            ("chat", "Chat"),
+            ("code", "Code completion"),
+            ("summarize", "Summarization"),
+            ("rag", "RAG / long prompt"),
+            ("reasoning", "Reasoning / long output"),
+            $($preset,)*
+            (UNIFORM_WORKLOAD, "Uniform (synthetic): fixed lengths"),
+            (CUSTOM_WORKLOAD, "Custom (as typed)"),
+        ]
+    };
+}
 #[cfg(not(feature = "session-model"))]
-const WORKLOADS: &[(&str, &str)] = &[
-    ("chat", "Chat"),
-    ("code", "Code completion"),
-    ("summarize", "Summarization"),
-    ("rag", "RAG / long prompt"),
-    ("reasoning", "Reasoning / long output"),
-    (UNIFORM_WORKLOAD, "Uniform (synthetic): fixed lengths"),
-    (CUSTOM_WORKLOAD, "Custom (as typed)"),
-];
+const WORKLOADS: &[(&str, &str)] = workloads!();
 /// With the session model (issue 27 §1), the agentic presets too (`model::sessions::SessionPreset`).
 #[cfg(feature = "session-model")]
-const WORKLOADS: &[(&str, &str)] = &[
-    ("chat", "Chat"),
-    ("code", "Code completion"),
-    ("summarize", "Summarization"),
-    ("rag", "RAG / long prompt"),
-    ("reasoning", "Reasoning / long output"),
+const WORKLOADS: &[(&str, &str)] = workloads!(
     ("agentic-coding", "Agentic coding (sessions)"),
-    ("chat-multi-turn", "Chat, multi-turn (sessions)"),
-    (UNIFORM_WORKLOAD, "Uniform (synthetic): fixed lengths"),
-    (CUSTOM_WORKLOAD, "Custom (as typed)"),
-];
+    ("chat-multi-turn", "Chat, multi-turn (sessions)")
+);
 const TRAFFIC_UNITS: &[(&str, &str)] = &[("req-s", "requests/s"), ("tokens-per-day", "tokens/day")];
 const LOAD_UNITS: &[(&str, &str)] = &[("percent", "% of capacity"), ("tok-s", "output tokens/s")];
 const PROTOCOLS: &[(&str, &str)] = &[
