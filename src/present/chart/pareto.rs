@@ -7,8 +7,8 @@ use super::layout::{compact, Axes};
 use super::legend::{self, LegendItem, LegendLayout, Symbol};
 use super::overlay::{self, Overlay};
 use super::place::{
-    choose, label_box, label_offset, leader_end, place_label, LabelPlacement, Labelled, Obstacles,
-    Side, LABEL_GAPS_CSS_PX,
+    choose, label_box, label_offset, place_label, LabelPlacement, Labelled, Obstacles, Side,
+    LABEL_GAPS_CSS_PX,
 };
 use super::series::{self, Layers, Projected};
 use super::style::{ChartOptions, Palette};
@@ -636,18 +636,9 @@ pub fn draw_pareto_kept<DB: DrawingBackend>(
                     &obstacles,
                     options,
                 );
-                let text_box = placed.last().copied().unwrap_or_default();
-                let leader = spot.leader;
-                placements[1] = Some(LabelPlacement {
-                    labelled: Labelled::Knee,
-                    marker: anchor,
-                    text_box,
-                    leader,
-                });
-                (
-                    spot,
-                    leader.then(|| vec![anchor, leader_end(anchor, text_box)]),
-                )
+                let record = LabelPlacement::of_last(Labelled::Knee, anchor, &spot, &placed);
+                placements[1] = Some(record);
+                (spot, record.leader_line())
             });
 
             if base {
@@ -803,18 +794,11 @@ pub fn draw_pareto_kept<DB: DrawingBackend>(
             &obstacles,
             options,
         );
-        let text_box = placed.last().copied().unwrap_or_default();
-        let leader = spot.leader;
-        placements[2] = Some(LabelPlacement {
-            labelled: Labelled::Current,
-            marker: anchor,
-            text_box,
-            leader,
-        });
+        let record = LabelPlacement::of_last(Labelled::Current, anchor, &spot, &placed);
+        placements[2] = Some(record);
         let (offset, pos) = spot.offset();
         let at_current = (current.tok_s_per_user, current.output_tok_s_per_gpu);
-        if leader {
-            let line = vec![anchor, leader_end(anchor, text_box)];
+        if let Some(line) = record.leader_line() {
             root.draw(&PathElement::new(line, leader_style))
                 .map_err(drawing_error)?;
         }

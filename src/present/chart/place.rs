@@ -46,6 +46,29 @@ pub struct LabelPlacement {
     pub leader: bool,
 }
 
+impl LabelPlacement {
+    /// The record of the label `place_label` has just placed (the last box in `placed`).
+    pub(super) fn of_last(
+        labelled: Labelled,
+        marker: (i32, i32),
+        spot: &Spot,
+        placed: &[[i32; 4]],
+    ) -> LabelPlacement {
+        LabelPlacement {
+            labelled,
+            marker,
+            text_box: placed.last().copied().unwrap_or_default(),
+            leader: spot.leader,
+        }
+    }
+
+    /// The leader line from the marker to the label's nearest edge, when the label moved away.
+    pub(super) fn leader_line(&self) -> Option<Vec<(i32, i32)>> {
+        self.leader
+            .then(|| vec![self.marker, leader_end(self.marker, self.text_box)])
+    }
+}
+
 /// How far (CSS px, along each axis) a label's corner sits from its point: the usual gap, then
 /// farther out, for when every side is taken at the usual one. On a phone with the technique
 /// ladder behind the curve the nearest clear spot can be 50–60 px out (the current point on the
