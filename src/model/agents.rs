@@ -202,14 +202,7 @@ pub fn agents_at_tier(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::sessions::SessionPreset;
-    use crate::scenario::ScenarioInput;
-
-    fn agentic() -> Scenario {
-        let mut input = ScenarioInput::small_reference();
-        SessionPreset::AgenticCoding.apply(&mut input);
-        Scenario::try_from(input).expect("valid")
-    }
+    use crate::model::sessions::tests::agentic;
 
     #[test]
     fn figures_divide_by_gpus_servers_and_megawatts() {

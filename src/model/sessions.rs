@@ -433,10 +433,11 @@ pub fn evaluate_sessions(scenario: &Scenario, agents: u32) -> Option<SessionPoin
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn agentic() -> Scenario {
+    /// The small reference scenario under the agentic-coding preset (also `model::agents`' tests).
+    pub(crate) fn agentic() -> Scenario {
         let mut input = ScenarioInput::small_reference();
         SessionPreset::AgenticCoding.apply(&mut input);
         Scenario::try_from(input).expect("valid")
