@@ -284,68 +284,172 @@ fn remedy_clause(input: &ScenarioInput, remedy: Remedy) -> String {
     }
 }
 
-impl Scenario {
-    /// `Scenario::try_from`, with or without the remedy of a "does not fit" error.
-    fn validate(input: ScenarioInput, remedy: Remedy) -> Result<Scenario, ScenarioError> {
-        if let Some(disaggregated) = pools::disaggregated(&input) {
-            return disaggregated;
-        }
-        let cat = catalog().map_err(|e| error("catalog", e))?;
-        let model = if input.model.trim() == "custom" {
-            let spec = input.custom_model.clone().ok_or_else(|| {
-                error(
-                    fields::MODEL.key,
-                    "`custom` needs a custom model (fields or a pasted config.json)",
-                )
-            })?;
-            check_custom_model(&spec)?;
-            spec
-        } else {
-            cat.model(input.model.trim()).cloned().ok_or_else(|| {
-                error(
-                    fields::MODEL.key,
-                    format!(
-                        "unknown model `{}`; known: custom, {}",
-                        input.model,
-                        cat.models
-                            .iter()
-                            .map(|m| m.id.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-            })?
+/// "`x` is not one of a, b": the error of a closed set given as text.
+fn not_one_of(field: &str, given: &str, ids: &str) -> ScenarioError {
+    error(field, format!("`{given}` is not one of {ids}"))
+}
+
+/// How requests are batched and measured: the serving fields read after the engine's limits, in
+/// the field order errors are reported in.
+struct RunFields {
+    protocol: Protocol,
+    num_prompts: Option<u32>,
+    batching: Batching,
+    kv_alloc: KvAlloc,
+    /// `length-dist`: lognormal spreads about the means, or fixed lengths.
+    lognormal: bool,
+}
+
+impl RunFields {
+    fn read(input: &ScenarioInput) -> Result<RunFields, ScenarioError> {
+        let protocol = Protocol::parse(&input.protocol).ok_or_else(|| {
+            not_one_of(fields::PROTOCOL.key, &input.protocol, "steady, benchmark")
+        })?;
+        let num_prompts = match input.num_prompts {
+            Some(n) => Some(NUM_PROMPTS.whole(n)?),
+            None => None,
         };
-        let gpu = cat.gpu(input.gpu.trim()).cloned().ok_or_else(|| {
-            error(
-                fields::GPU.key,
-                format!(
-                    "unknown GPU `{}`; known: {}",
-                    input.gpu,
-                    cat.gpus
-                        .iter()
-                        .map(|g| g.id.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+        let batching = Batching::parse(&input.batching).ok_or_else(|| {
+            not_one_of(
+                fields::BATCHING_FIELD.key,
+                &input.batching,
+                "static, continuous",
             )
         })?;
-        if let Some(why) = gpu.missing_spec() {
-            return Err(error(fields::GPU.key, why));
+        let kv_alloc = KvAlloc::parse(&input.kv_alloc).ok_or_else(|| {
+            not_one_of(
+                fields::KV_ALLOC_FIELD.key,
+                &input.kv_alloc,
+                "paged, contiguous",
+            )
+        })?;
+        let lognormal = match input.length_dist.trim() {
+            "lognormal" => true,
+            "fixed" => false,
+            other => {
+                return Err(not_one_of(
+                    fields::LENGTH_DIST_FIELD.key,
+                    other,
+                    "fixed, lognormal",
+                ))
+            }
+        };
+        Ok(RunFields {
+            protocol,
+            num_prompts,
+            batching,
+            kv_alloc,
+            lognormal,
+        })
+    }
+}
+
+/// Speculative decoding as asked: off, or a method with its acceptance, length and draft cost
+/// (each defaulting to the method's preset).
+fn read_spec(input: &ScenarioInput) -> Result<Option<SpecDecode>, ScenarioError> {
+    match SpecMethod::parse(&input.spec_decode) {
+        None => Err(error(
+            fields::SPEC_DECODE_FIELD.key,
+            format!(
+                "`{}` is not one of off, draft, eagle, mtp",
+                input.spec_decode
+            ),
+        )),
+        Some(None) => Ok(None),
+        Some(Some(method)) => {
+            let (accept, len, cost) = method.preset();
+            Ok(Some(SpecDecode {
+                method,
+                accept: SPEC_ACCEPT.real(input.spec_accept.unwrap_or(accept))?,
+                len: f64::from(SPEC_LEN.whole(input.spec_len.unwrap_or(len))?),
+                draft_cost: SPEC_DRAFT_COST.real(input.spec_draft_cost.unwrap_or(cost))?,
+            }))
         }
-        let bf16_tflops = gpu.bf16_tflops.unwrap_or(0.0);
+    }
+}
+
+/// The model a scenario names: a catalog id, or `custom` with its checked architecture.
+fn lookup_model(input: &ScenarioInput) -> Result<ModelSpec, ScenarioError> {
+    let cat = catalog().map_err(|e| error("catalog", e))?;
+    if input.model.trim() == "custom" {
+        let spec = input.custom_model.clone().ok_or_else(|| {
+            error(
+                fields::MODEL.key,
+                "`custom` needs a custom model (fields or a pasted config.json)",
+            )
+        })?;
+        check_custom_model(&spec)?;
+        return Ok(spec);
+    }
+    cat.model(input.model.trim()).cloned().ok_or_else(|| {
+        error(
+            fields::MODEL.key,
+            format!(
+                "unknown model `{}`; known: custom, {}",
+                input.model,
+                cat.models
+                    .iter()
+                    .map(|m| m.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+    })
+}
+
+/// The catalog GPU a scenario names, with every spec the model needs.
+fn lookup_gpu(input: &ScenarioInput) -> Result<Gpu, ScenarioError> {
+    let cat = catalog().map_err(|e| error("catalog", e))?;
+    let gpu = cat.gpu(input.gpu.trim()).cloned().ok_or_else(|| {
+        error(
+            fields::GPU.key,
+            format!(
+                "unknown GPU `{}`; known: {}",
+                input.gpu,
+                cat.gpus
+                    .iter()
+                    .map(|g| g.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )
+    })?;
+    match gpu.missing_spec() {
+        Some(why) => Err(error(fields::GPU.key, why)),
+        None => Ok(gpu),
+    }
+}
+
+/// Every field of a `ScenarioInput` read and range-checked once, with the engine profile and
+/// the defaults it brings (limits, server overhead, efficiency); no layout or memory yet.
+struct Reads {
+    precision: Precision,
+    run: RunFields,
+    profile: engine::Resolved,
+    kv_precision: KvPrecision,
+    gpu_count: u32,
+    pp: u32,
+    concurrency: u32,
+    max_num_seqs: u32,
+    chunk_tokens: u32,
+    server_overhead: Seconds,
+    spec: Option<SpecDecode>,
+    usd_per_gpu_hour: Option<f64>,
+    efficiency: Efficiency,
+    workload: Workload,
+}
+
+impl Reads {
+    fn read(input: &ScenarioInput, model: &ModelSpec, gpu: &Gpu) -> Result<Reads, ScenarioError> {
         let precision = Precision::parse(&input.precision).ok_or_else(|| {
-            error(
+            not_one_of(
                 fields::PRECISION.key,
-                format!("`{}` is not one of bf16, fp8, fp4, int4", input.precision),
+                &input.precision,
+                "bf16, fp8, fp4, int4",
             )
         })?;
-        let deployment = engine::Deployment::parse(&input.deployment).ok_or_else(|| {
-            error(
-                fields::DEPLOYMENT.key,
-                format!("`{}` is not one of tuned, stock", input.deployment),
-            )
-        })?;
+        let deployment = engine::Deployment::parse(&input.deployment)
+            .ok_or_else(|| not_one_of(fields::DEPLOYMENT.key, &input.deployment, "tuned, stock"))?;
         let profile = engine::resolve(&input.engine, &gpu.vendor, deployment);
         // `auto`: the KV format the engine picks for these weights (`engine::kv_when_unstated`).
         let kv_text = match input.kv_precision.trim() {
@@ -415,59 +519,8 @@ impl Scenario {
                     .unwrap_or(profile.knobs.server_overhead_ms),
             )?,
         );
-        let protocol = Protocol::parse(&input.protocol).ok_or_else(|| {
-            error(
-                fields::PROTOCOL.key,
-                format!("`{}` is not one of steady, benchmark", input.protocol),
-            )
-        })?;
-        let num_prompts = match input.num_prompts {
-            Some(n) => Some(NUM_PROMPTS.whole(n)?),
-            None => None,
-        };
-        let batching = Batching::parse(&input.batching).ok_or_else(|| {
-            error(
-                fields::BATCHING_FIELD.key,
-                format!("`{}` is not one of static, continuous", input.batching),
-            )
-        })?;
-        let kv_alloc = KvAlloc::parse(&input.kv_alloc).ok_or_else(|| {
-            error(
-                fields::KV_ALLOC_FIELD.key,
-                format!("`{}` is not one of paged, contiguous", input.kv_alloc),
-            )
-        })?;
-        let lognormal = match input.length_dist.trim() {
-            "lognormal" => true,
-            "fixed" => false,
-            other => {
-                return Err(error(
-                    fields::LENGTH_DIST_FIELD.key,
-                    format!("`{other}` is not one of fixed, lognormal"),
-                ))
-            }
-        };
-        let spec = match SpecMethod::parse(&input.spec_decode) {
-            None => {
-                return Err(error(
-                    fields::SPEC_DECODE_FIELD.key,
-                    format!(
-                        "`{}` is not one of off, draft, eagle, mtp",
-                        input.spec_decode
-                    ),
-                ))
-            }
-            Some(None) => None,
-            Some(Some(method)) => {
-                let (accept, len, cost) = method.preset();
-                Some(SpecDecode {
-                    method,
-                    accept: SPEC_ACCEPT.real(input.spec_accept.unwrap_or(accept))?,
-                    len: f64::from(SPEC_LEN.whole(input.spec_len.unwrap_or(len))?),
-                    draft_cost: SPEC_DRAFT_COST.real(input.spec_draft_cost.unwrap_or(cost))?,
-                })
-            }
-        };
+        let run = RunFields::read(input)?;
+        let spec = read_spec(input)?;
         // The price typed, else the catalog's typical one; neither is no price (cost not shown),
         // never an error: throughput and latency need no price.
         let usd_per_gpu_hour = input
@@ -486,259 +539,385 @@ impl Scenario {
         let workload = Workload {
             input_mean: input_len,
             output_mean: output_len,
-            input_sigma: if lognormal { input_sigma } else { 0.0 },
-            output_sigma: if lognormal { output_sigma } else { 0.0 },
+            input_sigma: if run.lognormal { input_sigma } else { 0.0 },
+            output_sigma: if run.lognormal { output_sigma } else { 0.0 },
             prefix_hit,
         };
+        Ok(Reads {
+            precision,
+            run,
+            profile,
+            kv_precision,
+            gpu_count,
+            pp,
+            concurrency,
+            max_num_seqs,
+            chunk_tokens,
+            server_overhead,
+            spec,
+            usd_per_gpu_hour,
+            efficiency,
+            workload,
+        })
+    }
+}
 
-        let mut warnings = Vec::new();
-        let is_moe = model.arch == Arch::Moe;
-        let ep_given = match input.ep {
-            Some(ep) => Some(EP.whole(ep)?),
-            None => None,
-        };
-        if let Some(ep) = ep_given {
-            if ep > 1 && !is_moe {
-                return Err(error(
-                    EP.key,
-                    format!(
-                        "{} is dense; expert parallelism needs an MoE model",
-                        model.name
-                    ),
-                ));
-            }
+/// A replica's layout, placed on the GPUs and fitted in memory.
+struct Placed {
+    arch: Architecture,
+    par: Parallelism,
+    tp_auto: bool,
+    replicas: u32,
+    redundant_experts: u32,
+    max_model_len: f64,
+    fit: Fit,
+}
+
+/// What the model and the fields say before a TP is chosen: the architecture, the layout asked
+/// for and the memory it must fit in.
+struct Asked<'a> {
+    arch: &'a Architecture,
+    gpu: &'a Gpu,
+    reads: &'a Reads,
+    layout: parallel::Request<'a>,
+    allocation: Allocation,
+}
+
+impl Asked<'_> {
+    fn fit(&self, par: Parallelism) -> Fit {
+        fit(
+            self.arch,
+            self.gpu,
+            (self.reads.precision, self.reads.kv_precision),
+            par,
+            &self.reads.efficiency,
+            &self.reads.workload,
+            self.allocation,
+        )
+    }
+
+    /// The TP given (SGLang's `--tp N --dp N --enable-dp-attention` read as attention TP N/DP
+    /// where TP × DP would not fit the GPUs but TP does), or the smallest power of two whose
+    /// replica fits the weights with room for KV cache; `(tp, chosen by the model)`.
+    fn tp(
+        &self,
+        input: &ScenarioInput,
+        remedy: Remedy,
+        warnings: &mut Vec<String>,
+    ) -> Result<(u32, bool), ScenarioError> {
+        let (gpu_count, pp, dp_given) = (self.reads.gpu_count, self.reads.pp, self.layout.dp);
+        if let Some(tp) = input.tp {
+            let tp = TP.whole(tp)?;
+            return Ok(match dp_given {
+                // SGLang's launch form: `--tp 8 --dp 8 --enable-dp-attention` runs on 8 GPUs,
+                // the TP group of 8 split into 8 attention data-parallel ranks of TP 1
+                // (docs.sglang.io, "DP, DPA and sgl-router"). Read so when TP × DP would not
+                // fit the GPUs but TP alone does.
+                Some(dp)
+                    if dp > 1
+                        && tp.is_multiple_of(dp)
+                        && !gpu_count.is_multiple_of(tp.saturating_mul(dp).saturating_mul(pp))
+                        && gpu_count.is_multiple_of(tp.saturating_mul(pp)) =>
+                {
+                    warnings.push(format!(
+                        "TP {tp} with attention DP {dp} read as SGLang's `--tp {tp} --dp {dp} --enable-dp-attention`: attention TP {} × DP {dp} over the {tp} GPUs of the TP group",
+                        tp / dp
+                    ));
+                    (tp / dp, false)
+                }
+                _ => (tp, false),
+            });
         }
-        let dp_given = match input.dp_attention {
-            Some(dp) => Some(DP_ATTENTION.whole(dp)?),
-            None => None,
-        };
-        let redundant_experts = EPLB_REDUNDANT_EXPERTS.whole(input.eplb_redundant_experts)?;
-        let arch = Architecture::new(&model);
-        let layout = parallel::Request {
+        let usable = Bytes::from_gb(self.gpu.memory_gb) * self.reads.efficiency.mem_utilization;
+        let mut candidate = 1u32;
+        while candidate <= gpu_count {
+            // Without attention DP the search keeps EP inside the TP group it tries (as
+            // before); with it, each candidate is the layout the fields resolve to.
+            let par = match dp_given {
+                Some(_) => self.layout.resolve(candidate).ok(),
+                None => Some(Parallelism {
+                    tp: candidate,
+                    pp,
+                    ep: self.layout.ep.map_or(1, |ep| ep.min(candidate)),
+                    dp: 1,
+                }),
+            };
+            if let Some(par) = par.filter(|par| gpu_count % par.gpus_per_replica().max(1) == 0) {
+                let f = self.fit(par);
+                if has_room(
+                    &f,
+                    self.arch,
+                    self.reads.kv_precision,
+                    par,
+                    &self.reads.workload,
+                    usable,
+                ) {
+                    return Ok((candidate, true));
+                }
+            }
+            candidate = candidate.saturating_mul(2);
+        }
+        Err(error(
+            GPUS.key,
+            format!(
+                "{} in {} does not fit with room for KV cache on {} × {} at any power-of-two TP; add GPUs or use a smaller precision{}",
+                self.layout.model_name,
+                self.reads.precision.id(),
+                gpu_count,
+                self.gpu.name,
+                remedy_clause(input, remedy)
+            ),
+        ))
+    }
+}
+
+/// The replica's layout on the GPUs (TP given or chosen, EP, attention DP, PP), checked to
+/// divide the GPUs, to have a scale-up link when it spans GPUs, and to hold at least one
+/// request's KV cache; warnings for uneven experts and a chosen TP.
+fn place(
+    input: &ScenarioInput,
+    remedy: Remedy,
+    model: &ModelSpec,
+    gpu: &Gpu,
+    reads: &Reads,
+    warnings: &mut Vec<String>,
+) -> Result<Placed, ScenarioError> {
+    let is_moe = model.arch == Arch::Moe;
+    let ep_given = match input.ep {
+        Some(ep) => Some(EP.whole(ep)?),
+        None => None,
+    };
+    if let Some(ep) = ep_given {
+        if ep > 1 && !is_moe {
+            return Err(error(
+                EP.key,
+                format!(
+                    "{} is dense; expert parallelism needs an MoE model",
+                    model.name
+                ),
+            ));
+        }
+    }
+    let dp_given = match input.dp_attention {
+        Some(dp) => Some(DP_ATTENTION.whole(dp)?),
+        None => None,
+    };
+    let redundant_experts = EPLB_REDUNDANT_EXPERTS.whole(input.eplb_redundant_experts)?;
+    let arch = Architecture::new(model);
+    let (input_len, output_len) = (reads.workload.input_mean, reads.workload.output_mean);
+    let default_model_len = f64::from(model.max_context.unwrap_or(8192).min(8192));
+    let max_model_len = match input.max_model_len {
+        Some(len) => MAX_MODEL_LEN.real(len)?,
+        None => default_model_len
+            .max(input_len + output_len)
+            .min(f64::from(model.max_context.unwrap_or(u32::MAX))),
+    };
+    let asked = Asked {
+        arch: &arch,
+        gpu,
+        reads,
+        layout: parallel::Request {
             ep: ep_given,
             dp: dp_given,
-            pp,
+            pp: reads.pp,
             redundant_experts,
             is_moe,
             experts: arch.experts,
             model_name: &model.name,
-        };
-        let usable = Bytes::from_gb(gpu.memory_gb) * efficiency.mem_utilization;
-        let default_model_len = f64::from(model.max_context.unwrap_or(8192).min(8192));
-        let max_model_len = match input.max_model_len {
-            Some(len) => MAX_MODEL_LEN.real(len)?,
-            None => default_model_len
-                .max(input_len + output_len)
-                .min(f64::from(model.max_context.unwrap_or(u32::MAX))),
-        };
-        let allocation = Allocation {
-            kv_alloc,
+        },
+        allocation: Allocation {
+            kv_alloc: reads.run.kv_alloc,
             max_model_len,
-            draft_fraction: spec.map_or(0.0, |s| s.memory_fraction(arch.layers)),
+            draft_fraction: reads.spec.map_or(0.0, |s| s.memory_fraction(arch.layers)),
             redundant_experts: f64::from(redundant_experts),
+        },
+    };
+    let (tp, tp_auto) = asked.tp(input, remedy, warnings)?;
+    let par = asked.layout.resolve(tp)?;
+    let gpu_count = reads.gpu_count;
+    let per_replica = par.gpus_per_replica();
+    if per_replica == 0 || !gpu_count.is_multiple_of(per_replica) {
+        return Err(error(
+            asked.layout.layout_field(par),
+            format!(
+                "{} = {per_replica} GPUs per replica does not divide the GPU count {gpu_count}",
+                parallel::layout_text(par)
+            ),
+        ));
+    }
+    let replicas = gpu_count / per_replica;
+    if (tp > 1 || par.pp > 1 || par.ep > 1 || par.dp > 1) && gpu.link_gb_s.is_none() {
+        return Err(error(
+            TP.key,
+            format!("{} has no scale-up link bandwidth in the catalog; only TP = PP = 1 can be modelled", gpu.name),
+        ));
+    }
+    if par.ep > 1 {
+        let slots = arch.experts + f64::from(redundant_experts);
+        if slots % f64::from(par.ep) != 0.0 {
+            warnings.push(format!(
+                "{slots:.0} expert slots do not split evenly over EP {}: some ranks hold one more expert (modelled as the mean, {:.2} per rank)",
+                par.ep,
+                slots / f64::from(par.ep)
+            ));
+        }
+    }
+    let f = asked.fit(par);
+    if f.pool.0 <= 0.0 || f.capacity == 0 {
+        let (field, raise) = if tp_auto {
+            (GPUS.key, "raise TP")
+        } else if par.dp > 1 {
+            (EP.key, "raise EP or TP")
+        } else {
+            (TP.key, "raise TP")
         };
+        let usable = Bytes::from_gb(gpu.memory_gb) * reads.efficiency.mem_utilization;
+        return Err(error(
+            field,
+            format!(
+                "{} in {} needs {:.1} GB of weights per GPU at {}, leaving {:.1} GB of the {:.1} GB usable for KV cache: not even one request fits; {raise} or use a smaller precision{}",
+                model.name,
+                reads.precision.id(),
+                f.weights.gb(),
+                parallel::layout_text(par),
+                f.pool.gb(),
+                usable.gb(),
+                remedy_clause(input, remedy)
+            ),
+        ));
+    }
+    if tp_auto {
+        warnings.push(format!(
+            "TP not given: chose TP {tp}, the smallest power of two whose replica fits the weights with room for KV cache ({replicas} replica{} of {per_replica} GPU{})",
+            if replicas == 1 { "" } else { "s" },
+            if per_replica == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(Placed {
+        arch,
+        par,
+        tp_auto,
+        replicas,
+        redundant_experts,
+        max_model_len,
+        fit: f,
+    })
+}
 
-        let (tp, tp_auto) = match input.tp {
-            Some(tp) => {
-                let tp = TP.whole(tp)?;
-                match dp_given {
-                    // SGLang's launch form: `--tp 8 --dp 8 --enable-dp-attention` runs on 8 GPUs,
-                    // the TP group of 8 split into 8 attention data-parallel ranks of TP 1
-                    // (docs.sglang.io, "DP, DPA and sgl-router"). Read so when TP × DP would not
-                    // fit the GPUs but TP alone does.
-                    Some(dp)
-                        if dp > 1
-                            && tp.is_multiple_of(dp)
-                            && !gpu_count
-                                .is_multiple_of(tp.saturating_mul(dp).saturating_mul(pp))
-                            && gpu_count.is_multiple_of(tp.saturating_mul(pp)) =>
-                    {
-                        warnings.push(format!(
-                            "TP {tp} with attention DP {dp} read as SGLang's `--tp {tp} --dp {dp} --enable-dp-attention`: attention TP {} × DP {dp} over the {tp} GPUs of the TP group",
-                            tp / dp
-                        ));
-                        (tp / dp, false)
-                    }
-                    _ => (tp, false),
-                }
-            }
-            None => {
-                let mut chosen = None;
-                let mut candidate = 1u32;
-                while candidate <= gpu_count {
-                    // Without attention DP the search keeps EP inside the TP group it tries (as
-                    // before); with it, each candidate is the layout the fields resolve to.
-                    let par = match dp_given {
-                        Some(_) => layout.resolve(candidate).ok(),
-                        None => Some(Parallelism {
-                            tp: candidate,
-                            pp,
-                            ep: ep_given.map_or(1, |ep| ep.min(candidate)),
-                            dp: 1,
-                        }),
-                    };
-                    if let Some(par) =
-                        par.filter(|par| gpu_count % par.gpus_per_replica().max(1) == 0)
-                    {
-                        let f = fit(
-                            &arch,
-                            &gpu,
-                            (precision, kv_precision),
-                            par,
-                            &efficiency,
-                            &workload,
-                            allocation,
-                        );
-                        if has_room(&f, &arch, kv_precision, par, &workload, usable) {
-                            chosen = Some(candidate);
-                            break;
-                        }
-                    }
-                    candidate = candidate.saturating_mul(2);
-                }
-                match chosen {
-                    Some(tp) => (tp, true),
-                    None => {
-                        return Err(error(
-                            GPUS.key,
-                            format!(
-                                "{} in {} does not fit with room for KV cache on {} × {} at any power-of-two TP; add GPUs or use a smaller precision{}",
-                                model.name,
-                                precision.id(),
-                                gpu_count,
-                                gpu.name,
-                                remedy_clause(&input, remedy)
-                            ),
-                        ))
-                    }
-                }
-            }
-        };
-        let par = layout.resolve(tp)?;
-        let ep = par.ep;
-        let per_replica = par.gpus_per_replica();
-        if per_replica == 0 || gpu_count % per_replica != 0 {
-            return Err(error(
-                layout.layout_field(par),
-                format!(
-                    "{} = {per_replica} GPUs per replica does not divide the GPU count {gpu_count}",
-                    parallel::layout_text(par)
-                ),
-            ));
-        }
-        let replicas = gpu_count / per_replica;
-        if (tp > 1 || pp > 1 || ep > 1 || par.dp > 1) && gpu.link_gb_s.is_none() {
-            return Err(error(
-                TP.key,
-                format!("{} has no scale-up link bandwidth in the catalog; only TP = PP = 1 can be modelled", gpu.name),
-            ));
-        }
-        if ep > 1 {
-            let slots = arch.experts + f64::from(redundant_experts);
-            if slots % f64::from(ep) != 0.0 {
-                warnings.push(format!(
-                    "{slots:.0} expert slots do not split evenly over EP {ep}: some ranks hold one more expert (modelled as the mean, {:.2} per rank)",
-                    slots / f64::from(ep)
-                ));
-            }
-        }
-        let f = fit(
-            &arch,
-            &gpu,
-            (precision, kv_precision),
-            par,
-            &efficiency,
-            &workload,
-            allocation,
-        );
-        if f.pool.0 <= 0.0 || f.capacity == 0 {
-            let (field, raise) = if tp_auto {
-                (GPUS.key, "raise TP")
-            } else if par.dp > 1 {
-                (EP.key, "raise EP or TP")
-            } else {
-                (TP.key, "raise TP")
-            };
-            return Err(error(
-                field,
-                format!(
-                    "{} in {} needs {:.1} GB of weights per GPU at {}, leaving {:.1} GB of the {:.1} GB usable for KV cache: not even one request fits; {raise} or use a smaller precision{}",
-                    model.name,
-                    precision.id(),
-                    f.weights.gb(),
-                    parallel::layout_text(par),
-                    f.pool.gb(),
-                    usable.gb(),
-                    remedy_clause(&input, remedy)
-                ),
-            ));
-        }
-        if tp_auto {
+/// The step-time constants of the placed replica (GEMM mode, hardware, `StepCost`) and the
+/// warnings about them: a GEMM fallback, a context overrun, an all-to-all past the scale-up
+/// domain, no price, an engine without a profile.
+fn step_cost(
+    model: &ModelSpec,
+    gpu: &Gpu,
+    reads: &Reads,
+    placed: &Placed,
+    warnings: &mut Vec<String>,
+) -> (GemmMode, StepCost) {
+    let (arch, par, precision) = (&placed.arch, placed.par, reads.precision);
+    let bf16_tflops = gpu.bf16_tflops.unwrap_or(0.0);
+    let efficiency = reads.efficiency;
+    let gemm = gemm_mode(precision, gpu, bf16_tflops, efficiency.dequant_factor);
+    if let Some(warning) = &gemm.fallback_warning {
+        warnings.push(warning.clone());
+    }
+    let total_len = reads.workload.input_mean + reads.workload.output_mean;
+    if let Some(max_context) = model.max_context {
+        if total_len > f64::from(max_context) {
             warnings.push(format!(
-                "TP not given: chose TP {tp}, the smallest power of two whose replica fits the weights with room for KV cache ({replicas} replica{} of {per_replica} GPU{})",
-                if replicas == 1 { "" } else { "s" },
-                if per_replica == 1 { "" } else { "s" }
+                "input + output length ({total_len:.0} tokens) exceeds {}'s context of {max_context} tokens",
+                model.name
             ));
         }
-        let gemm = gemm_mode(precision, &gpu, bf16_tflops, efficiency.dequant_factor);
-        if let Some(warning) = &gemm.fallback_warning {
-            warnings.push(warning.clone());
+    }
+    let hardware = Hardware {
+        memory_bw: BytesPerSecond::from_tb_s(gpu.memory_bw_tb_s),
+        bf16_peak: FlopsPerSecond::from_tflops(bf16_tflops),
+        link_bw: BytesPerSecond::from_gb_s(gpu.link_gb_s.unwrap_or(0.0)),
+        network_bw: BytesPerSecond::from_gb_s(network_gb_s(gpu)),
+        scale_up_domain: scale_up_domain(gpu),
+    };
+    if par.gpus_per_stage() > hardware.scale_up_domain && par.runs_all_to_all() {
+        warnings.push(format!(
+            "the MoE all-to-all spans {} GPUs, beyond the {}-GPU scale-up domain of the {}: the cross-node part runs at the network's {:.0} GB/s per GPU (a default: 400 Gb/s per GPU)",
+            par.gpus_per_stage(),
+            hardware.scale_up_domain,
+            gpu.name,
+            network_gb_s(gpu)
+        ));
+    }
+    let step_cost = StepCost::new(
+        arch,
+        hardware,
+        par,
+        precision,
+        &gemm,
+        reads.kv_precision,
+        efficiency,
+        ExpertSetup {
+            redundant_experts: f64::from(placed.redundant_experts),
+            gemm: expert_gemm_mode(
+                arch,
+                precision,
+                gpu,
+                bf16_tflops,
+                efficiency.dequant_factor,
+                &gemm,
+            ),
+        },
+    );
+    if reads.usd_per_gpu_hour.is_none() {
+        warnings.push(no_price_warning(gpu));
+    }
+    if !reads.profile.known {
+        warnings.push(format!(
+            "Engine `{}` has no profile: the generic {} profile is used",
+            reads.profile.engine,
+            reads.profile.stack.name()
+        ));
+    }
+    (gemm, step_cost)
+}
+
+impl Scenario {
+    /// `Scenario::try_from`, with or without the remedy of a "does not fit" error: read every
+    /// field (`Reads`), place the replica on the GPUs and fit it in memory (`place`), then its
+    /// step-time constants (`step_cost`).
+    fn validate(input: ScenarioInput, remedy: Remedy) -> Result<Scenario, ScenarioError> {
+        if let Some(disaggregated) = pools::disaggregated(&input) {
+            return disaggregated;
         }
-        if let Some(max_context) = model.max_context {
-            if input_len + output_len > f64::from(max_context) {
-                warnings.push(format!(
-                    "input + output length ({:.0} tokens) exceeds {}'s context of {max_context} tokens",
-                    input_len + output_len,
-                    model.name
-                ));
-            }
-        }
-        let hardware = Hardware {
-            memory_bw: BytesPerSecond::from_tb_s(gpu.memory_bw_tb_s),
-            bf16_peak: FlopsPerSecond::from_tflops(bf16_tflops),
-            link_bw: BytesPerSecond::from_gb_s(gpu.link_gb_s.unwrap_or(0.0)),
-            network_bw: BytesPerSecond::from_gb_s(network_gb_s(&gpu)),
-            scale_up_domain: scale_up_domain(&gpu),
-        };
-        if par.gpus_per_stage() > hardware.scale_up_domain && par.runs_all_to_all() {
-            warnings.push(format!(
-                "the MoE all-to-all spans {} GPUs, beyond the {}-GPU scale-up domain of the {}: the cross-node part runs at the network's {:.0} GB/s per GPU (a default: 400 Gb/s per GPU)",
-                par.gpus_per_stage(),
-                hardware.scale_up_domain,
-                gpu.name,
-                network_gb_s(&gpu)
-            ));
-        }
-        let step_cost = StepCost::new(
-            &arch,
-            hardware,
-            par,
+        let model = lookup_model(&input)?;
+        let gpu = lookup_gpu(&input)?;
+        let reads = Reads::read(&input, &model, &gpu)?;
+        let mut warnings = Vec::new();
+        let placed = place(&input, remedy, &model, &gpu, &reads, &mut warnings)?;
+        let (gemm, step_cost) = step_cost(&model, &gpu, &reads, &placed, &mut warnings);
+        let Reads {
             precision,
-            &gemm,
+            run,
+            profile,
             kv_precision,
+            gpu_count,
+            concurrency,
+            max_num_seqs,
+            chunk_tokens,
+            server_overhead,
+            spec,
+            usd_per_gpu_hour,
             efficiency,
-            ExpertSetup {
-                redundant_experts: f64::from(redundant_experts),
-                gemm: expert_gemm_mode(
-                    &arch,
-                    precision,
-                    &gpu,
-                    bf16_tflops,
-                    efficiency.dequant_factor,
-                    &gemm,
-                ),
-            },
-        );
-        if usd_per_gpu_hour.is_none() {
-            warnings.push(no_price_warning(&gpu));
-        }
-        if !profile.known {
-            warnings.push(format!(
-                "Engine `{}` has no profile: the generic {} profile is used",
-                profile.engine,
-                profile.stack.name()
-            ));
-        }
+            workload,
+            ..
+        } = reads;
+        let Placed {
+            arch,
+            par,
+            tp_auto,
+            replicas,
+            redundant_experts,
+            max_model_len,
+            fit: f,
+        } = placed;
         Ok(Scenario {
             profile,
             input,
@@ -755,8 +934,8 @@ impl Scenario {
             workload,
             max_num_seqs: max_num_seqs.saturating_mul(par.dp.max(1)),
             chunk_tokens,
-            batching,
-            kv_alloc,
+            batching: run.batching,
+            kv_alloc: run.kv_alloc,
             max_model_len,
             spec,
             efficiency,
@@ -764,8 +943,8 @@ impl Scenario {
             usd_per_gpu_hour,
             concurrency,
             server_overhead,
-            protocol,
-            num_prompts,
+            protocol: run.protocol,
+            num_prompts: run.num_prompts,
             step_cost,
             weights_per_gpu: f.weights,
             kv_pool_per_gpu: f.pool,
