@@ -227,7 +227,7 @@ proptest! {
         let (small, large) = (Scenario::try_from(small), Scenario::try_from(large));
         prop_assume!(small.is_ok() && large.is_ok(), "invalid scenario: {:?}", small.and(large).err());
         let (small, large) = (small.unwrap(), large.unwrap());
-        let best = |s: &Scenario| evaluate(&s.with_concurrency(s.max_feasible_concurrency())).output_tok_s;
+        let best = |s: &Scenario| evaluate(&s.with_concurrency(servecost::model::capacity::max_feasible(s))).output_tok_s;
         prop_assert!(best(&large) >= best(&small) * (1.0 - 1e-9));
     }
 }

@@ -314,7 +314,7 @@ fn kv_pressure_preempts_and_costs_throughput() {
 #[test]
 fn open_loop_plateaus_at_capacity_and_ttft_diverges() {
     let s = scenario(ScenarioInput::small_reference());
-    let capacity = evaluate(&s.with_concurrency(s.max_feasible_concurrency()));
+    let capacity = evaluate(&s.with_concurrency(servecost::model::capacity::max_feasible(&s)));
     let at = |load: f64| run(&s, &poisson(load * capacity.requests_per_s, 3000));
     let (half, over, far_over) = (at(0.5), at(1.3), at(1.6));
     for (load, r) in [(0.5, &half), (1.3, &over), (1.6, &far_over)] {

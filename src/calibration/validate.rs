@@ -433,7 +433,7 @@ fn run_row(
             }
         }
         None => {
-            let c = scenario.max_feasible_concurrency();
+            let c = crate::model::capacity::max_feasible(&scenario);
             scenario.with_concurrency(c)
         }
         Some(_) => scenario,

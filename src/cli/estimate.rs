@@ -71,7 +71,7 @@ pub(super) fn estimate(rest: &[String]) -> Outcome {
         }
     } else {
         let scenario = if max_throughput {
-            let c = scenario.max_feasible_concurrency();
+            let c = crate::model::capacity::max_feasible(&scenario);
             scenario.with_concurrency(c)
         } else {
             scenario

@@ -99,7 +99,7 @@ pub fn capacity_point(
             .as_ref()
             .map(|(point, tail)| (point.clone(), Some(*tail))),
         None => Some((
-            evaluate(&scenario.with_concurrency(scenario.max_feasible_concurrency())),
+            evaluate(&scenario.with_concurrency(crate::model::capacity::max_feasible(scenario))),
             None,
         )),
     }
@@ -515,7 +515,8 @@ pub fn size(
             )
         }
         (None, _) => {
-            let point = evaluate(&unit.with_concurrency(unit.max_feasible_concurrency()));
+            let point =
+                evaluate(&unit.with_concurrency(crate::model::capacity::max_feasible(unit)));
             let (ttft, tpot) = (point.ttft_ms, point.tpot_ms);
             (point, ttft, tpot, None, "mean")
         }
@@ -1015,7 +1016,10 @@ mod tests {
         let unit = unit_of(&scenario).expect("one replica");
         assert_eq!(unit.replicas, 1);
         let at_full = size(&unit, 1.0, None, &rules(1.0), Check::Analytic).expect("sized");
-        assert_eq!(at_full.point.concurrency, unit.max_feasible_concurrency());
+        assert_eq!(
+            at_full.point.concurrency,
+            crate::model::capacity::max_feasible(&unit)
+        );
         let per_replica = at_full.point.output_tok_s;
         let gpus_per_replica = unit.par.gpus_per_replica();
         // 2.5 replicas' worth of traffic buys 3 replicas at a 100 % ceiling, 4 at 80 %.

@@ -23,6 +23,17 @@ pub fn max_concurrency(scenario: &Scenario, batching: Batching) -> u32 {
     }
 }
 
+/// The most requests the scenario holds in flight: its own batching's KV capacity
+/// (`max_concurrency`), capped by the engine's sequence limit, at least one. Every "at full load"
+/// question asks this one (`estimate --max-throughput`, sizing's and the simulator's load scale,
+/// validation's offline rows, the production gap): under static batching it is the static
+/// reservations' capacity, not the paged one (`static_batching_full_load_fits` below).
+pub fn max_feasible(scenario: &Scenario) -> u32 {
+    max_concurrency(scenario, scenario.batching)
+        .min(scenario.engine_limit())
+        .max(1)
+}
+
 /// What each member of a static batch of `B` reserves up front (MODEL.md §4.1, contiguous).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StaticReservation {
@@ -142,5 +153,47 @@ mod tests {
             max_concurrency(&static_batching, Batching::Continuous),
             static_batching.kv_capacity()
         );
+    }
+
+    /// Decides issue 29's question: the "full load" every caller asks for used the paged KV
+    /// capacity whatever the batching, so under static batching `estimate --max-throughput`
+    /// evaluated a concurrency its static reservations cannot hold ("infeasible: beyond
+    /// capacity", Llama 3.1 8B on one A100: 369 asked, 309 fit). `max_feasible` takes the
+    /// scenario's own batching: the full-load point fits under both policies, and static batching
+    /// never holds more than paged.
+    #[test]
+    fn static_batching_full_load_fits() {
+        use crate::model::evaluate;
+        for batching in ["continuous", "static"] {
+            for (input_len, output_len) in [(1000.0, 500.0), (4000.0, 200.0), (200.0, 2000.0)] {
+                let scenario = Scenario::try_from(ScenarioInput {
+                    batching: batching.into(),
+                    model: "llama-3.1-8b".into(),
+                    gpu: "a100-sxm-80gb".into(),
+                    gpu_count: 1.0,
+                    input_len,
+                    output_len,
+                    ..ScenarioInput::default()
+                })
+                .expect("valid");
+                let full = max_feasible(&scenario);
+                let point = evaluate(&scenario.with_concurrency(full));
+                assert!(
+                    point.fits,
+                    "{batching} {input_len}/{output_len}: {full} does not fit"
+                );
+                assert_eq!(
+                    point.max_concurrency.max(1).min(scenario.engine_limit()),
+                    full
+                );
+                assert!(full <= scenario.kv_capacity().max(1));
+                let beyond = evaluate(&scenario.with_concurrency(full + 1));
+                assert!(
+                    full == scenario.engine_limit() || !beyond.fits,
+                    "{batching} {input_len}/{output_len}: {} also fits",
+                    full + 1
+                );
+            }
+        }
     }
 }

@@ -255,7 +255,7 @@ pub struct GapStudy {
 fn saturated(input: ScenarioInput, what: &str) -> Result<(Scenario, f64), String> {
     let scenario =
         Scenario::try_from(input).map_err(|e| format!("{what}: {}: {}", e.field, e.message))?;
-    let scenario = scenario.with_concurrency(scenario.max_feasible_concurrency());
+    let scenario = scenario.with_concurrency(crate::model::capacity::max_feasible(&scenario));
     let tok_s = evaluate(&scenario).output_tok_s;
     Ok((scenario, tok_s))
 }

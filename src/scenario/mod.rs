@@ -978,12 +978,6 @@ impl Scenario {
         self.kv_capacity_per_replica.saturating_mul(self.replicas)
     }
 
-    /// The max-throughput operating point: the largest concurrency that fits, capped by the engine limit.
-    pub fn max_feasible_concurrency(&self) -> u32 {
-        self.kv_capacity().min(self.engine_limit()).max(1)
-    }
-
-    /// The same scenario at another concurrency (cheap: nothing is re-derived).
     /// Prompts a benchmark at this concurrency sends: `num-prompts`, or 10 × concurrency.
     pub fn benchmark_prompts(&self) -> u32 {
         self.num_prompts.unwrap_or_else(|| {
@@ -992,6 +986,7 @@ impl Scenario {
         })
     }
 
+    /// The same scenario at another concurrency (cheap: nothing is re-derived).
     pub fn with_concurrency(&self, concurrency: u32) -> Scenario {
         let mut next = self.clone();
         next.concurrency = concurrency.max(1);

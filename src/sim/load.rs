@@ -42,7 +42,8 @@ pub const SATURATED_BELOW: f64 = 0.95;
 
 /// `λ_max`: requests/s at the max-throughput operating point of the analytic model.
 pub fn analytic_capacity_per_s(scenario: &Scenario) -> f64 {
-    evaluate(&scenario.with_concurrency(scenario.max_feasible_concurrency())).requests_per_s
+    evaluate(&scenario.with_concurrency(crate::model::capacity::max_feasible(scenario)))
+        .requests_per_s
 }
 
 /// `points` rates spaced evenly from 10 % to 110 % of `capacity_per_s`; empty when the capacity

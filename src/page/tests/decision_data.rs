@@ -28,7 +28,7 @@ fn without_an_slo_the_capacity_is_the_max_throughput_point() {
     assert_eq!(tails, None);
     assert_eq!(
         point,
-        evaluate(&scenario.with_concurrency(scenario.max_feasible_concurrency()))
+        evaluate(&scenario.with_concurrency(crate::model::capacity::max_feasible(&scenario)))
     );
 }
 
