@@ -3,11 +3,12 @@
 //! (`place::place_label`: clear of each other, the plot's edges and what is plotted). See
 //! `chart/mod.rs` for what it shows.
 
+use super::axis::Projection;
 use super::layout::{compact, Axes};
 use super::legend::{self, LegendItem, LegendLayout, Symbol};
 use super::overlay::{self, Overlay};
 use super::place::{
-    choose, label_box, label_offset, place_label, LabelPlacement, Labelled, Obstacles, Side,
+    choose, label_box, label_offset, place_label, LabelPlacement, Labelled, Obstacles, Side, Spot,
     LABEL_GAPS_CSS_PX,
 };
 use super::series::{self, Layers, Projected};
@@ -20,6 +21,7 @@ use super::{
     LEGEND_PARETO, NO_PRICE_TO_PLOT,
 };
 use crate::model::{Curve, CurvePoint};
+use plotters::coord::combinators::{LogCoord, WithKeyPoints};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -338,92 +340,93 @@ struct BaseLabels {
     placements: Placements,
 }
 
-/// `draw_pareto_placed`, keeping the base's label work in `kept` (see `KeptLabels`).
-#[allow(clippy::too_many_arguments)]
-pub fn draw_pareto_kept<DB: DrawingBackend>(
-    root: DrawingArea<DB, Shift>,
-    curve: &Curve,
-    current: &Marker,
-    overlay: &Overlay,
-    layers: &Layers<'_>,
-    options: &ChartOptions,
-    part: Part,
-    kept: &mut KeptLabels,
-) -> Result<(Frame, Placements), String> {
-    let base = part != Part::Current;
-    let with_current = part != Part::Base;
-    let projection = layers.projection;
-    let unpriced =
-        projection.y.needs_price() && curve.points.iter().all(|p| p.usd_per_m_output.is_none());
-    let band = super::band::polygon(curve, &projection, &layers.error_band);
-    let projected = Projected::new(curve, current, overlay, layers);
-    let (curve, current, overlay): (&Curve, &Marker, &Overlay) =
-        (&projected.curve, &projected.current, &projected.overlay);
-    let palette = Palette::for_theme(options.theme);
-    let px = |css: f64| options.px(css);
-    let text = |size: f64| {
-        (FONT_FAMILY, options.font(size))
-            .into_font()
-            .color(&palette.text)
-    };
-    let muted = |size: f64| {
-        (FONT_FAMILY, options.font(size))
-            .into_font()
-            .color(&palette.muted_text)
-    };
-    if base {
-        root.fill(&palette.background).map_err(drawing_error)?;
+/// The plot's coordinate system: log interactivity (with its key ticks) by the y axis's ticks.
+type Plot<'a, DB> = ChartContext<'a, DB, Cartesian2d<WithKeyPoints<LogCoord<f64>>, TickedRange>>;
+
+/// What every part of the drawing reads: the palette, the options, the styles and type sizes.
+struct Pen {
+    /// The backend's size in pixels.
+    canvas: (u32, u32),
+    palette: Palette,
+    options: ChartOptions,
+    style: Styles,
+    size: Sizes,
+}
+
+impl Pen {
+    fn px(&self, css: f64) -> u32 {
+        self.options.px(css)
     }
 
-    let Some(axes) = projected.axes(&projection) else {
-        if !base {
-            return Ok((Frame(None), [None; 3]));
+    fn text(&self, size: f64) -> TextStyle<'static> {
+        (FONT_FAMILY, self.options.font(size))
+            .into_font()
+            .color(&self.palette.text)
+    }
+
+    fn muted(&self, size: f64) -> TextStyle<'static> {
+        (FONT_FAMILY, self.options.font(size))
+            .into_font()
+            .color(&self.palette.muted_text)
+    }
+}
+
+/// What is plotted of the main curve: its plottable points, the knee, the first infeasible
+/// point and the last feasible one before it (the KV edge), and whether the current point is.
+struct Marks<'c> {
+    points: Vec<&'c CurvePoint>,
+    knee: Option<&'c CurvePoint>,
+    first_infeasible: Option<usize>,
+    edge: Option<&'c CurvePoint>,
+    current_plottable: bool,
+}
+
+impl<'c> Marks<'c> {
+    fn of(curve: &'c Curve, current: &Marker) -> Marks<'c> {
+        let points: Vec<&CurvePoint> = curve
+            .points
+            .iter()
+            .filter(|p| plottable(p.tok_s_per_user, p.output_tok_s_per_gpu))
+            .collect();
+        let knee = curve
+            .knee
+            .and_then(|i| curve.points.get(i))
+            .filter(|k| plottable(k.tok_s_per_user, k.output_tok_s_per_gpu));
+        let first_infeasible = points.iter().position(|p| !p.fits);
+        let edge = first_infeasible
+            .and_then(|first| first.checked_sub(1))
+            .and_then(|i| points.get(i))
+            .copied();
+        Marks {
+            points,
+            knee,
+            first_infeasible,
+            edge,
+            current_plottable: plottable(current.tok_s_per_user, current.output_tok_s_per_gpu),
         }
-        let (width, height) = root.dim_in_pixel();
-        let centre = (
-            i32::try_from(width / 2).unwrap_or(0),
-            i32::try_from(height / 2).unwrap_or(0),
-        );
-        let style = muted(14.0).pos(Pos::new(HPos::Center, VPos::Center));
-        let message = if unpriced {
-            NO_PRICE_TO_PLOT
-        } else {
-            "Nothing to plot for this scenario"
-        };
-        root.draw(&Text::new(message, centre, style))
-            .map_err(drawing_error)?;
-        root.present().map_err(drawing_error)?;
-        return Ok((Frame(None), [None; 3]));
-    };
-
-    let mut style = styles(&palette, current, options);
-    if let Some((_, _, series)) = layers.main {
-        let colour = series::series_look(series, options.theme).colour;
-        style.curve = colour.stroke_width(options.px(2.5));
-        style.frontier = colour.filled();
     }
-    let (width, height) = root.dim_in_pixel();
-    let size = sizes((options.css(width), options.css(height)));
-    let points: Vec<&CurvePoint> = curve
-        .points
-        .iter()
-        .filter(|p| plottable(p.tok_s_per_user, p.output_tok_s_per_gpu))
-        .collect();
-    let xy = |p: &CurvePoint| (p.tok_s_per_user, p.output_tok_s_per_gpu);
-    let knee = curve
-        .knee
-        .and_then(|i| curve.points.get(i))
-        .filter(|k| plottable(k.tok_s_per_user, k.output_tok_s_per_gpu));
-    let current_plottable = plottable(current.tok_s_per_user, current.output_tok_s_per_gpu);
-    let first_infeasible = points.iter().position(|p| !p.fits);
+}
 
-    // The legend strip above the plot, aligned with the plot's left edge.
+fn xy(p: &CurvePoint) -> (f64, f64) {
+    (p.tok_s_per_user, p.output_tok_s_per_gpu)
+}
+
+/// The legend strip's items (main curve or series, frontier, band, infeasible, knee, current
+/// point, then the overlay's) and which one is the current point's.
+fn legend_items(
+    projected: &Projected<'_>,
+    layers: &Layers<'_>,
+    marks: &Marks<'_>,
+    band: bool,
+    pen: &Pen,
+) -> (Vec<LegendItem>, Option<usize>) {
+    let (style, compact) = (&pen.style, pen.size.compact);
     let mut items = if layers.main.is_some() || !projected.others.is_empty() {
-        series::curve_legend(&projected, layers, style.curve, size.compact, options)
+        series::curve_legend(projected, layers, style.curve, compact, &pen.options)
     } else {
         vec![LegendItem {
             symbol: Symbol::Line(style.curve),
-            label: if size.compact {
+            label: if compact {
                 LEGEND_CURVE_SHORT
             } else {
                 LEGEND_CURVE
@@ -435,17 +438,16 @@ pub fn draw_pareto_kept<DB: DrawingBackend>(
         symbol: Symbol::Dot(style.frontier, style.dot_radius),
         label: LEGEND_PARETO.into(),
     });
-    let band_style = style.curve.color.mix(0.18).filled();
-    if !band.is_empty() {
+    if band {
         items.push(LegendItem {
-            symbol: Symbol::Line(style.curve.color.mix(0.3).stroke_width(px(8.0))),
+            symbol: Symbol::Line(style.curve.color.mix(0.3).stroke_width(pen.px(8.0))),
             label: LEGEND_BAND.into(),
         });
     }
-    if first_infeasible.is_some() {
+    if marks.first_infeasible.is_some() {
         items.push(LegendItem {
             symbol: Symbol::DashedRing(style.infeasible, style.ring_radius),
-            label: if size.compact {
+            label: if compact {
                 LEGEND_INFEASIBLE_SHORT
             } else {
                 LEGEND_INFEASIBLE
@@ -453,22 +455,402 @@ pub fn draw_pareto_kept<DB: DrawingBackend>(
             .into(),
         });
     }
-    if let Some(knee) = knee.filter(|_| !size.compact) {
+    if let Some(knee) = marks.knee.filter(|_| !compact) {
         items.push(LegendItem {
             symbol: Symbol::Triangle(style.knee, style.knee_size),
             label: knee_label(knee),
         });
     }
-    let current_item = (current_plottable && !size.compact).then_some(items.len());
+    let current_item = (marks.current_plottable && !compact).then_some(items.len());
     if current_item.is_some() {
         items.push(LegendItem {
             symbol: Symbol::Dot(style.current, style.current_radius),
-            label: current_label(current),
+            label: current_label(&projected.current),
         });
     }
-    items.extend(overlay::legend_items(overlay, size.compact, options));
-    let legend_font = text(size.label);
-    let legend_left = options.offset(MARGIN_LEFT_PX + size.y_label_area);
+    items.extend(overlay::legend_items(
+        &projected.overlay,
+        compact,
+        &pen.options,
+    ));
+    (items, current_item)
+}
+
+/// Where the labels go, shared by the base's and the current point's placing: the plot's
+/// bounds, what is plotted, the boxes placed so far and each label's record.
+struct Placing {
+    bounds: [i32; 4],
+    obstacles: Obstacles,
+    placed: Vec<[i32; 4]>,
+    placements: Placements,
+}
+
+/// The KV-edge note's text, its offset from the edge's foot and its alignment.
+type Note = (String, (i32, i32), Pos);
+
+/// The KV-edge note, beside the edge's line near the x axis on the feasible side, pointing at
+/// the infeasible one (left on the interactivity axis, right on the TPOT axis); higher up
+/// beside the line when the axis is taken.
+fn place_note(
+    anchor: (i32, i32),
+    edge: &CurvePoint,
+    projection: &Projection,
+    pen: &Pen,
+    text_size: &dyn Fn(&str, f64) -> (u32, u32),
+    placing: &mut Placing,
+) -> Note {
+    let options = &pen.options;
+    let left = projection.infeasible_to_the_left();
+    let note = match (pen.size.compact, left) {
+        (true, true) => format!("← C > {}: KV full", edge.concurrency),
+        (true, false) => format!("C > {}: KV full →", edge.concurrency),
+        (false, true) => format!(
+            "← infeasible: KV cache full beyond C = {}",
+            edge.concurrency
+        ),
+        (false, false) => format!(
+            "infeasible: KV cache full beyond C = {} →",
+            edge.concurrency
+        ),
+    };
+    let (side, shift) = if left {
+        (Side::AboveRight, options.offset(6.0))
+    } else {
+        (Side::AboveLeft, -options.offset(6.0))
+    };
+    let (offset, pos) = label_offset(side, options.offset(LABEL_GAPS_CSS_PX[0]));
+    let note_size = text_size(&note, pen.size.label);
+    let rise = options.offset(NOTE_RISE_CSS_PX);
+    let at = |step: usize| (shift, offset.1 - i32::try_from(step).unwrap_or(0) * rise);
+    let label_at = |step: usize| label_box(anchor, at(step), pos, note_size);
+    let step = choose(
+        NOTE_RISES,
+        &label_at,
+        None,
+        &placing.placed,
+        placing.bounds,
+        &placing.obstacles,
+    );
+    placing.placed.push(label_at(step));
+    placing.placements[0] = Some(LabelPlacement {
+        labelled: Labelled::InfeasibleNote,
+        marker: anchor,
+        text_box: label_at(step),
+        leader: false,
+    });
+    (note, at(step), pos)
+}
+
+/// The knee's label: below-left by preference (below-right near the left edge; mirrored on a
+/// rising axis), clear of what was placed; its spot and leader line, if moved.
+fn place_knee(
+    anchor: (i32, i32),
+    knee: &CurvePoint,
+    axes: &Axes,
+    projection: &Projection,
+    pen: &Pen,
+    text_size: &dyn Fn(&str, f64) -> (u32, u32),
+    placing: &mut Placing,
+) -> KneeSpot {
+    let at = x_fraction(axes, knee.tok_s_per_user);
+    let preferred = match (projection.rising(), at) {
+        (false, at) if at < 0.25 => Side::BelowRight,
+        (false, _) => Side::BelowLeft,
+        (true, at) if at > 0.75 => Side::BelowLeft,
+        (true, _) => Side::BelowRight,
+    };
+    let spot = place_label(
+        anchor,
+        preferred,
+        text_size(&knee_label(knee), pen.size.label),
+        &mut placing.placed,
+        placing.bounds,
+        &placing.obstacles,
+        &pen.options,
+    );
+    let record = LabelPlacement::of_last(Labelled::Knee, anchor, &spot, &placing.placed);
+    placing.placements[1] = Some(record);
+    (spot, record.leader_line())
+}
+
+/// The knee label's spot and its leader line, when it has one.
+type KneeSpot = (Spot, Option<Vec<(i32, i32)>>);
+
+/// The base's labels (the KV-edge note, the knee's), placed afresh against everything plotted
+/// but the current point.
+#[allow(clippy::too_many_arguments)]
+fn place_base_labels<DB: DrawingBackend>(
+    chart: &Plot<'_, DB>,
+    marks: &Marks<'_>,
+    projected: &Projected<'_>,
+    axes: &Axes,
+    projection: &Projection,
+    pen: &Pen,
+    text_size: &dyn Fn(&str, f64) -> (u32, u32),
+    bounds: [i32; 4],
+) -> (Placing, Option<Note>, Option<KneeSpot>) {
+    let obstacles = obstacles(
+        &|xy| chart.backend_coord(&xy),
+        &marks.points,
+        marks.knee,
+        projected,
+        axes,
+        &pen.style,
+        &pen.options,
+    );
+    let mut placing = Placing {
+        bounds,
+        obstacles,
+        placed: Vec::new(),
+        placements: [None; 3],
+    };
+    let note = marks.edge.map(|edge| {
+        let anchor = chart.backend_coord(&(edge.tok_s_per_user, axes.y.start));
+        place_note(anchor, edge, projection, pen, text_size, &mut placing)
+    });
+    let knee = marks.knee.map(|knee| {
+        let anchor = chart.backend_coord(&xy(knee));
+        place_knee(anchor, knee, axes, projection, pen, text_size, &mut placing)
+    });
+    (placing, note, knee)
+}
+
+/// Everything but the current point: mesh, band, pins, curves, infeasible tail, SLO misses,
+/// measured points, knee.
+#[allow(clippy::too_many_arguments)]
+fn draw_base<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &mut Plot<'_, DB>,
+    projected: &Projected<'_>,
+    marks: &Marks<'_>,
+    band: Vec<(f64, f64)>,
+    (axes, projection): (&Axes, &Projection),
+    (note, knee_spot): (Option<Note>, Option<KneeSpot>),
+    pen: &Pen,
+) -> Result<(), String> {
+    let (style, size, options) = (&pen.style, &pen.size, &pen.options);
+    let format_tick = |value: &f64| compact(*value);
+    let format_y_tick = |value: &f64| projection.y_tick(*value);
+    chart
+        .configure_mesh()
+        .x_desc(projection.x.title(size.compact))
+        .y_desc(projection.y.title())
+        .axis_desc_style(pen.text(size.axis_title))
+        .label_style(pen.muted(size.tick))
+        .x_label_formatter(&format_tick)
+        .y_label_formatter(&format_y_tick)
+        .max_light_lines(1)
+        .bold_line_style(pen.palette.grid_bold.stroke_width(pen.px(1.0)))
+        .light_line_style(pen.palette.grid_light.stroke_width(pen.px(1.0)))
+        .axis_style(pen.palette.axis.stroke_width(pen.px(1.0)))
+        .set_all_tick_mark_size(pen.px(4.0))
+        .draw()
+        .map_err(drawing_error)?;
+
+    // The expected-error band behind the curve.
+    if !band.is_empty() {
+        let band_style = style.curve.color.mix(0.18).filled();
+        chart
+            .draw_series(std::iter::once(Polygon::new(band, band_style)))
+            .map_err(drawing_error)?;
+    }
+
+    overlay::draw_pins(chart, &projected.overlay, options)?;
+
+    // The feasible part of the curve: a solid line.
+    let points = &marks.points;
+    let feasible: Vec<(f64, f64)> = points.iter().filter(|p| p.fits).map(|p| xy(p)).collect();
+    chart
+        .draw_series(LineSeries::new(feasible, style.curve))
+        .map_err(drawing_error)?;
+
+    // The Pareto frontier: filled dots on the curve.
+    chart
+        .draw_series(
+            points
+                .iter()
+                .filter(|p| p.pareto && p.fits)
+                .map(|p| Circle::new(xy(p), style.dot_radius, style.frontier)),
+        )
+        .map_err(drawing_error)?;
+
+    // The other curves over the main line and its dots (thinner and dashed, so where a
+    // technique changes nothing, e.g. paged vs contiguous KV below the contiguous capacity,
+    // both stay visible).
+    series::draw_others(chart, projected, options)?;
+
+    draw_infeasible(chart, marks, axes, note, pen)?;
+
+    overlay::draw_slo_misses(chart, &projected.curve, &projected.overlay, options)?;
+    overlay::draw_measured(chart, &projected.overlay, options)?;
+
+    // The knee: a triangle with its concurrency, labelled below-left by preference (the
+    // current point's label prefers above-right).
+    if let (Some(knee), Some((spot, leader))) = (marks.knee, knee_spot) {
+        let (offset, pos) = spot.offset();
+        if let Some(line) = leader {
+            let leader_style = pen.palette.muted_text.stroke_width(pen.px(1.0));
+            root.draw(&PathElement::new(line, leader_style))
+                .map_err(drawing_error)?;
+        }
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at(xy(knee))
+                    + Triangle::new((0, 0), style.knee_size, style.knee)
+                    + Text::new(knee_label(knee), offset, pen.text(size.label).pos(pos)),
+            ))
+            .map_err(drawing_error)?;
+    }
+    Ok(())
+}
+
+/// Infeasible points: grey rings joined by a dashed line to the last feasible point. Beyond
+/// the KV capacity the model keeps throughput and TPOT at the capacity's values (the extra
+/// requests wait), so these rings pile up at the edge; a dashed vertical line and a note mark
+/// the edge, left of which no concurrency is reachable.
+fn draw_infeasible<DB: DrawingBackend>(
+    chart: &mut Plot<'_, DB>,
+    marks: &Marks<'_>,
+    axes: &Axes,
+    note: Option<Note>,
+    pen: &Pen,
+) -> Result<(), String> {
+    let Some(first) = marks.first_infeasible else {
+        return Ok(());
+    };
+    let (style, options, points) = (&pen.style, &pen.options, &marks.points);
+    let mut tail: Vec<(f64, f64)> = marks.edge.map(xy).into_iter().collect();
+    tail.extend(points.iter().skip(first).filter(|p| !p.fits).map(|p| xy(p)));
+    let dash = (options.offset(6.0), options.offset(4.0));
+    chart
+        .draw_series(DashedLineSeries::new(
+            tail,
+            dash.0,
+            dash.1,
+            style.infeasible,
+        ))
+        .map_err(drawing_error)?;
+    if let Some(edge) = marks.edge {
+        let edge_x = edge.tok_s_per_user;
+        chart
+            .draw_series(DashedLineSeries::new(
+                vec![(edge_x, axes.y.start), (edge_x, axes.y.end)],
+                dash.0,
+                dash.1,
+                style.infeasible,
+            ))
+            .map_err(drawing_error)?;
+        if let Some((note, offset, pos)) = note {
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((edge_x, axes.y.start))
+                        + Text::new(note, offset, pen.muted(pen.size.label).pos(pos)),
+                ))
+                .map_err(drawing_error)?;
+        }
+    }
+    chart
+        .draw_series(
+            points
+                .iter()
+                .filter(|p| !p.fits)
+                .map(|p| Circle::new(xy(p), style.ring_radius, style.infeasible)),
+        )
+        .map_err(drawing_error)?;
+    Ok(())
+}
+
+/// The current operating point, on top: a ringed dot (hollow when infeasible) with its label,
+/// placed against the base's labels and marks and its own halo.
+fn draw_current<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &mut Plot<'_, DB>,
+    current: &Marker,
+    (axes, projection): (&Axes, &Projection),
+    pen: &Pen,
+    text_size: &dyn Fn(&str, f64) -> (u32, u32),
+    placing: &mut Placing,
+) -> Result<(), String> {
+    let (style, size) = (&pen.style, &pen.size);
+    let at = x_fraction(axes, current.tok_s_per_user);
+    let preferred = match (projection.rising(), at) {
+        (false, at) if at > 0.72 => Side::AboveLeft,
+        (false, _) => Side::AboveRight,
+        (true, at) if at < 0.28 => Side::AboveRight,
+        (true, _) => Side::AboveLeft,
+    };
+    let label = current_label(current);
+    let at_current = (current.tok_s_per_user, current.output_tok_s_per_gpu);
+    let anchor = chart.backend_coord(&at_current);
+    // Its own label keeps clear of its halo too (the note and the knee's label were placed
+    // without it: they belong to the kept base).
+    placing.obstacles.marker(anchor, style.halo_radius);
+    let spot = place_label(
+        anchor,
+        preferred,
+        text_size(&label, size.current_label),
+        &mut placing.placed,
+        placing.bounds,
+        &placing.obstacles,
+        &pen.options,
+    );
+    let record = LabelPlacement::of_last(Labelled::Current, anchor, &spot, &placing.placed);
+    placing.placements[2] = Some(record);
+    let (offset, pos) = spot.offset();
+    if let Some(line) = record.leader_line() {
+        let leader_style = pen.palette.muted_text.stroke_width(pen.px(1.0));
+        root.draw(&PathElement::new(line, leader_style))
+            .map_err(drawing_error)?;
+    }
+    chart
+        .draw_series(std::iter::once(
+            EmptyElement::at(at_current)
+                + Circle::new((0, 0), style.halo_radius, style.halo)
+                + Circle::new((0, 0), style.current_radius, style.current)
+                + Text::new(label, offset, pen.text(size.current_label).pos(pos)),
+        ))
+        .map_err(drawing_error)?;
+    Ok(())
+}
+
+/// With nothing to plot: a centred message (no price for a $ axis, else nothing).
+fn draw_nothing<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    pen_muted: TextStyle<'static>,
+    unpriced: bool,
+) -> Result<(Frame, Placements), String> {
+    let (width, height) = root.dim_in_pixel();
+    let centre = (
+        i32::try_from(width / 2).unwrap_or(0),
+        i32::try_from(height / 2).unwrap_or(0),
+    );
+    let style = pen_muted.pos(Pos::new(HPos::Center, VPos::Center));
+    let message = if unpriced {
+        NO_PRICE_TO_PLOT
+    } else {
+        "Nothing to plot for this scenario"
+    };
+    root.draw(&Text::new(message, centre, style))
+        .map_err(drawing_error)?;
+    root.present().map_err(drawing_error)?;
+    Ok((Frame(None), [None; 3]))
+}
+
+/// The legend strip above the plot, aligned with the plot's left edge: laid out (or, over a
+/// kept base, as it was laid out for the base) and drawn as `part` asks; its layout and the
+/// area left for the plot.
+fn legend_strip<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    (items, current_item): (&[LegendItem], Option<usize>),
+    current: &Marker,
+    pen: &Pen,
+    part: Part,
+    kept: &KeptLabels,
+) -> Result<(LegendLayout, DrawingArea<DB, Shift>), String> {
+    let (options, base) = (&pen.options, part != Part::Current);
+    let (width, height) = root.dim_in_pixel();
+    let legend_font = pen.text(pen.size.label);
+    let legend_left = options.offset(MARGIN_LEFT_PX + pen.size.y_label_area);
     let legend_right = i32::try_from(width).unwrap_or(i32::MAX) - options.offset(MARGIN_RIGHT_PX);
     // The current point's label is laid out at its widest ("current: C = 99999 (infeasible)"),
     // so a slider move never reflows the legend (which would repaint the kept base).
@@ -491,8 +873,8 @@ pub fn draw_pareto_kept<DB: DrawingBackend>(
     let legend_layout = match kept_legend {
         Some(layout) => layout,
         None => legend::layout_reserving(
-            &root,
-            &items,
+            root,
+            items,
             &legend_font,
             (legend_left, legend_right),
             options,
@@ -507,21 +889,120 @@ pub fn draw_pareto_kept<DB: DrawingBackend>(
     };
     legend::draw(
         &legend_area,
-        &items,
+        items,
         &legend_layout,
         &legend_font,
         options,
         drawn,
     )
     .map_err(drawing_error)?;
+    Ok((legend_layout, plot_area))
+}
+
+/// The base's label work: over a kept base in the same frame, as it was done then
+/// (`KeptLabels`; only the current point's label is placed after it), else placed afresh
+/// (`place_base_labels`) and, when this draw paints the base, kept.
+#[allow(clippy::too_many_arguments)]
+fn base_labels<DB: DrawingBackend>(
+    chart: &Plot<'_, DB>,
+    (marks, projected): (&Marks<'_>, &Projected<'_>),
+    (axes, projection): (&Axes, &Projection),
+    pen: &Pen,
+    text_size: &dyn Fn(&str, f64) -> (u32, u32),
+    (legend_layout, bounds, current_item): (&LegendLayout, [i32; 4], Option<usize>),
+    part: Part,
+    kept: &mut KeptLabels,
+) -> (Placing, Option<Note>, Option<KneeSpot>) {
+    let base = part != Part::Current;
+    let reused = kept.0.as_ref().filter(|labels| {
+        !base
+            && labels.frame.0 == *legend_layout
+            && labels.frame.1 == *axes
+            && labels.frame.2 == bounds
+    });
+    if let Some(labels) = reused {
+        let placing = Placing {
+            bounds,
+            obstacles: labels.obstacles.clone(),
+            placed: labels.placed.clone(),
+            placements: labels.placements,
+        };
+        return (placing, None, None);
+    }
+    let placed = place_base_labels(
+        chart, marks, projected, axes, projection, pen, text_size, bounds,
+    );
+    if base {
+        kept.0 = Some(BaseLabels {
+            frame: (legend_layout.clone(), axes.clone(), bounds),
+            current_item,
+            canvas: (pen.canvas, pen.options),
+            obstacles: placed.0.obstacles.clone(),
+            placed: placed.0.placed.clone(),
+            placements: placed.0.placements,
+        });
+    }
+    placed
+}
+
+/// `draw_pareto_placed`, keeping the base's label work in `kept` (see `KeptLabels`): the legend
+/// strip, then the plot's base (`draw_base`) and the current point (`draw_current`), each as
+/// `part` asks.
+#[allow(clippy::too_many_arguments)]
+pub fn draw_pareto_kept<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    curve: &Curve,
+    current: &Marker,
+    overlay: &Overlay,
+    layers: &Layers<'_>,
+    options: &ChartOptions,
+    part: Part,
+    kept: &mut KeptLabels,
+) -> Result<(Frame, Placements), String> {
+    let base = part != Part::Current;
+    let with_current = part != Part::Base;
+    let projection = layers.projection;
+    let unpriced =
+        projection.y.needs_price() && curve.points.iter().all(|p| p.usd_per_m_output.is_none());
+    let band = super::band::polygon(curve, &projection, &layers.error_band);
+    let projected = Projected::new(curve, current, overlay, layers);
+    let palette = Palette::for_theme(options.theme);
+    if base {
+        root.fill(&palette.background).map_err(drawing_error)?;
+    }
+    let (width, height) = root.dim_in_pixel();
+    let mut pen = Pen {
+        canvas: (width, height),
+        palette,
+        options: *options,
+        style: styles(&palette, &projected.current, options),
+        size: sizes((options.css(width), options.css(height))),
+    };
+    let Some(axes) = projected.axes(&projection) else {
+        if !base {
+            return Ok((Frame(None), [None; 3]));
+        }
+        return draw_nothing(&root, pen.muted(14.0), unpriced);
+    };
+    if let Some((_, _, series)) = layers.main {
+        let colour = series::series_look(series, options.theme).colour;
+        pen.style.curve = colour.stroke_width(options.px(2.5));
+        pen.style.frontier = colour.filled();
+    }
+    let current = &projected.current;
+    let marks = Marks::of(&projected.curve, current);
+    let (items, current_item) = legend_items(&projected, layers, &marks, !band.is_empty(), &pen);
+
+    let (legend_layout, plot_area) =
+        legend_strip(&root, (&items, current_item), current, &pen, part, kept)?;
 
     let mut chart = ChartBuilder::on(&plot_area)
-        .margin_top(px(10.0))
-        .margin_right(px(MARGIN_RIGHT_PX))
-        .margin_left(px(MARGIN_LEFT_PX))
-        .margin_bottom(px(6.0))
-        .x_label_area_size(px(size.x_label_area))
-        .y_label_area_size(px(size.y_label_area))
+        .margin_top(pen.px(10.0))
+        .margin_right(pen.px(MARGIN_RIGHT_PX))
+        .margin_left(pen.px(MARGIN_LEFT_PX))
+        .margin_bottom(pen.px(6.0))
+        .x_label_area_size(pen.px(pen.size.x_label_area))
+        .y_label_area_size(pen.px(pen.size.y_label_area))
         .build_cartesian_2d(
             axes.x
                 .clone()
@@ -536,280 +1017,51 @@ pub fn draw_pareto_kept<DB: DrawingBackend>(
     // point's, each on the first side of its point (in its order of preference) clear of those
     // before it, of the marks and lines and inside the plot (`place_label`). The base and the
     // current part place them alike, so a kept base still matches; so the note's and the knee's
-    // places cannot depend on the current point, which moves over a kept base.
+    // places cannot depend on the current point, which moves over a kept base. A label moved
+    // out past the usual gap, or nearer another marker than its own, gets a thin line to its
+    // marker (`Spot::leader`).
     let bounds = {
         let (left, bottom) = chart.backend_coord(&(axes.x.start, axes.y.start));
         let (right, top) = chart.backend_coord(&(axes.x.end, axes.y.end));
         [left, top, right, bottom]
     };
     let text_size = |label: &str, font_size: f64| {
-        root.estimate_text_size(label, &text(font_size))
+        root.estimate_text_size(label, &pen.text(font_size))
             .unwrap_or((0, 0))
     };
-    // A label moved out past the usual gap, or nearer another marker than its own, gets a thin
-    // line to its marker (`Spot::leader`).
-    let leader_style = palette.muted_text.stroke_width(px(1.0));
-    let edge = first_infeasible
-        .and_then(|first| first.checked_sub(1))
-        .and_then(|i| points.get(i));
-    // Over a kept base in the same frame, the base's label work as it was done then
-    // (`KeptLabels`); only the current point's label is placed below.
-    let reused = kept.0.as_ref().filter(|labels| {
-        !base
-            && labels.frame.0 == legend_layout
-            && labels.frame.1 == axes
-            && labels.frame.2 == bounds
-    });
-    let (mut obstacles, mut placed, mut placements, note, knee_side) = match reused {
-        Some(labels) => (
-            labels.obstacles.clone(),
-            labels.placed.clone(),
-            labels.placements,
-            None,
-            None,
-        ),
-        None => {
-            let mut placed: Vec<[i32; 4]> = Vec::new();
-            let mut placements: Placements = [None; 3];
-            let obstacles = obstacles(
-                &|xy| chart.backend_coord(&xy),
-                &points,
-                knee,
-                &projected,
-                &axes,
-                &style,
-                options,
-            );
-            // Beside the edge's line near the x axis, on the feasible side, pointing at the infeasible
-            // one (left on the interactivity axis, right on the TPOT axis).
-            let note = edge.map(|edge| {
-                let left = projection.infeasible_to_the_left();
-                let note = match (size.compact, left) {
-                    (true, true) => format!("← C > {}: KV full", edge.concurrency),
-                    (true, false) => format!("C > {}: KV full →", edge.concurrency),
-                    (false, true) => format!(
-                        "← infeasible: KV cache full beyond C = {}",
-                        edge.concurrency
-                    ),
-                    (false, false) => format!(
-                        "infeasible: KV cache full beyond C = {} →",
-                        edge.concurrency
-                    ),
-                };
-                let (side, shift) = if left {
-                    (Side::AboveRight, options.offset(6.0))
-                } else {
-                    (Side::AboveLeft, -options.offset(6.0))
-                };
-                let (offset, pos) = label_offset(side, options.offset(LABEL_GAPS_CSS_PX[0]));
-                let anchor = chart.backend_coord(&(edge.tok_s_per_user, axes.y.start));
-                let note_size = text_size(&note, size.label);
-                // By the x axis if that is clear, else higher up beside the edge's line.
-                let rise = options.offset(NOTE_RISE_CSS_PX);
-                let at = |step: usize| (shift, offset.1 - i32::try_from(step).unwrap_or(0) * rise);
-                let label_at = |step: usize| label_box(anchor, at(step), pos, note_size);
-                let step = choose(NOTE_RISES, &label_at, None, &placed, bounds, &obstacles);
-                placed.push(label_at(step));
-                placements[0] = Some(LabelPlacement {
-                    labelled: Labelled::InfeasibleNote,
-                    marker: anchor,
-                    text_box: label_at(step),
-                    leader: false,
-                });
-                (note, at(step), pos)
-            });
-            let knee_side = knee.map(|knee| {
-                let at = x_fraction(&axes, knee.tok_s_per_user);
-                let preferred = match (projection.rising(), at) {
-                    (false, at) if at < 0.25 => Side::BelowRight,
-                    (false, _) => Side::BelowLeft,
-                    (true, at) if at > 0.75 => Side::BelowLeft,
-                    (true, _) => Side::BelowRight,
-                };
-                let anchor = chart.backend_coord(&xy(knee));
-                let spot = place_label(
-                    anchor,
-                    preferred,
-                    text_size(&knee_label(knee), size.label),
-                    &mut placed,
-                    bounds,
-                    &obstacles,
-                    options,
-                );
-                let record = LabelPlacement::of_last(Labelled::Knee, anchor, &spot, &placed);
-                placements[1] = Some(record);
-                (spot, record.leader_line())
-            });
+    let (mut placing, note, knee_spot) = base_labels(
+        &chart,
+        (&marks, &projected),
+        (&axes, &projection),
+        &pen,
+        &text_size,
+        (&legend_layout, bounds, current_item),
+        part,
+        kept,
+    );
 
-            if base {
-                kept.0 = Some(BaseLabels {
-                    frame: (legend_layout.clone(), axes.clone(), bounds),
-                    current_item,
-                    canvas: ((width, height), *options),
-                    obstacles: obstacles.clone(),
-                    placed: placed.clone(),
-                    placements,
-                });
-            }
-            (obstacles, placed, placements, note, knee_side)
-        }
-    };
-
-    // Everything but the current point: mesh, pins, curves, infeasible tail, SLO misses, knee.
     if base {
-        let format_tick = |value: &f64| compact(*value);
-        let format_y_tick = |value: &f64| projection.y_tick(*value);
-        chart
-            .configure_mesh()
-            .x_desc(projection.x.title(size.compact))
-            .y_desc(projection.y.title())
-            .axis_desc_style(text(size.axis_title))
-            .label_style(muted(size.tick))
-            .x_label_formatter(&format_tick)
-            .y_label_formatter(&format_y_tick)
-            .max_light_lines(1)
-            .bold_line_style(palette.grid_bold.stroke_width(px(1.0)))
-            .light_line_style(palette.grid_light.stroke_width(px(1.0)))
-            .axis_style(palette.axis.stroke_width(px(1.0)))
-            .set_all_tick_mark_size(px(4.0))
-            .draw()
-            .map_err(drawing_error)?;
-
-        // The expected-error band behind the curve.
-        if !band.is_empty() {
-            chart
-                .draw_series(std::iter::once(Polygon::new(band, band_style)))
-                .map_err(drawing_error)?;
-        }
-
-        overlay::draw_pins(&mut chart, overlay, options)?;
-
-        // The feasible part of the curve: a solid line.
-        let feasible: Vec<(f64, f64)> = points.iter().filter(|p| p.fits).map(|p| xy(p)).collect();
-        chart
-            .draw_series(LineSeries::new(feasible, style.curve))
-            .map_err(drawing_error)?;
-
-        // The Pareto frontier: filled dots on the curve.
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .filter(|p| p.pareto && p.fits)
-                    .map(|p| Circle::new(xy(p), style.dot_radius, style.frontier)),
-            )
-            .map_err(drawing_error)?;
-
-        // The other curves over the main line and its dots (thinner and dashed, so where a
-        // technique changes nothing, e.g. paged vs contiguous KV below the contiguous capacity,
-        // both stay visible).
-        series::draw_others(&mut chart, &projected, options)?;
-
-        // Infeasible points: grey rings joined by a dashed line to the last feasible point. Beyond
-        // the KV capacity the model keeps throughput and TPOT at the capacity's values (the extra
-        // requests wait), so these rings pile up at the edge; a dashed vertical line and a note mark
-        // the edge, left of which no concurrency is reachable.
-        if let Some(first) = first_infeasible {
-            let mut tail: Vec<(f64, f64)> = edge.map(|p| xy(p)).into_iter().collect();
-            tail.extend(points.iter().skip(first).filter(|p| !p.fits).map(|p| xy(p)));
-            let dash = (options.offset(6.0), options.offset(4.0));
-            chart
-                .draw_series(DashedLineSeries::new(
-                    tail,
-                    dash.0,
-                    dash.1,
-                    style.infeasible,
-                ))
-                .map_err(drawing_error)?;
-            if let Some(edge) = edge {
-                let edge_x = edge.tok_s_per_user;
-                chart
-                    .draw_series(DashedLineSeries::new(
-                        vec![(edge_x, axes.y.start), (edge_x, axes.y.end)],
-                        dash.0,
-                        dash.1,
-                        style.infeasible,
-                    ))
-                    .map_err(drawing_error)?;
-                if let Some((note, offset, pos)) = &note {
-                    chart
-                        .draw_series(std::iter::once(
-                            EmptyElement::at((edge_x, axes.y.start))
-                                + Text::new(note.clone(), *offset, muted(size.label).pos(*pos)),
-                        ))
-                        .map_err(drawing_error)?;
-                }
-            }
-            chart
-                .draw_series(
-                    points
-                        .iter()
-                        .filter(|p| !p.fits)
-                        .map(|p| Circle::new(xy(p), style.ring_radius, style.infeasible)),
-                )
-                .map_err(drawing_error)?;
-        }
-
-        overlay::draw_slo_misses(&mut chart, curve, overlay, options)?;
-        overlay::draw_measured(&mut chart, overlay, options)?;
-
-        // The knee: a triangle with its concurrency, labelled below-left by preference (the
-        // current point's label prefers above-right).
-        if let (Some(knee), Some((spot, leader))) = (knee, knee_side) {
-            let (offset, pos) = spot.offset();
-            if let Some(line) = leader {
-                root.draw(&PathElement::new(line, leader_style))
-                    .map_err(drawing_error)?;
-            }
-            chart
-                .draw_series(std::iter::once(
-                    EmptyElement::at(xy(knee))
-                        + Triangle::new((0, 0), style.knee_size, style.knee)
-                        + Text::new(knee_label(knee), offset, text(size.label).pos(pos)),
-                ))
-                .map_err(drawing_error)?;
-        }
+        draw_base(
+            &root,
+            &mut chart,
+            &projected,
+            &marks,
+            band,
+            (&axes, &projection),
+            (note, knee_spot),
+            &pen,
+        )?;
     }
-
-    // The current operating point, on top: a ringed dot (hollow when infeasible).
-    if with_current && current_plottable {
-        let at = x_fraction(&axes, current.tok_s_per_user);
-        let preferred = match (projection.rising(), at) {
-            (false, at) if at > 0.72 => Side::AboveLeft,
-            (false, _) => Side::AboveRight,
-            (true, at) if at < 0.28 => Side::AboveRight,
-            (true, _) => Side::AboveLeft,
-        };
-        let label = current_label(current);
-        let anchor = chart.backend_coord(&(current.tok_s_per_user, current.output_tok_s_per_gpu));
-        // Its own label keeps clear of its halo too (the note and the knee's label were placed
-        // without it: they belong to the kept base).
-        obstacles.marker(anchor, style.halo_radius);
-        let spot = place_label(
-            anchor,
-            preferred,
-            text_size(&label, size.current_label),
-            &mut placed,
-            bounds,
-            &obstacles,
-            options,
-        );
-        let record = LabelPlacement::of_last(Labelled::Current, anchor, &spot, &placed);
-        placements[2] = Some(record);
-        let (offset, pos) = spot.offset();
-        let at_current = (current.tok_s_per_user, current.output_tok_s_per_gpu);
-        if let Some(line) = record.leader_line() {
-            root.draw(&PathElement::new(line, leader_style))
-                .map_err(drawing_error)?;
-        }
-        chart
-            .draw_series(std::iter::once(
-                EmptyElement::at(at_current)
-                    + Circle::new((0, 0), style.halo_radius, style.halo)
-                    + Circle::new((0, 0), style.current_radius, style.current)
-                    + Text::new(label, offset, text(size.current_label).pos(pos)),
-            ))
-            .map_err(drawing_error)?;
+    if with_current && marks.current_plottable {
+        draw_current(
+            &root,
+            &mut chart,
+            current,
+            (&axes, &projection),
+            &pen,
+            &text_size,
+            &mut placing,
+        )?;
     }
 
     let [left, top, right, bottom] = bounds.map(f64::from);
@@ -820,7 +1072,7 @@ pub fn draw_pareto_kept<DB: DrawingBackend>(
         top,
     };
     root.present().map_err(drawing_error)?;
-    Ok((Frame(Some((legend_layout, axes, area))), placements))
+    Ok((Frame(Some((legend_layout, axes, area))), placing.placements))
 }
 
 #[cfg(test)]
