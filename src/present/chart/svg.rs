@@ -467,6 +467,47 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_compact_writer_merges_one_strokes_lines_and_writes_integers() {
+        use plotters::prelude::{Circle, PathElement, Text, BLACK, BLUE, RED, WHITE};
+        use plotters::style::{Color, IntoFont};
+        let mut body = String::new();
+        {
+            let area = CompactSvg::new(&mut body, (100, 80)).into_drawing_area();
+            area.fill(&WHITE).expect("fills");
+            for x in [10, 20, 30] {
+                area.draw(&PathElement::new(vec![(x, 0), (x, 80)], BLUE))
+                    .expect("draws");
+            }
+            area.draw(&PathElement::new(
+                vec![(0, 40), (100, 40)],
+                plotters::style::Color::stroke_width(&RED, 2),
+            ))
+            .expect("draws");
+            area.draw(&Circle::new((50, 50), 3, BLACK.filled()))
+                .expect("draws");
+            area.draw(&Text::new("a < b", (5, 5), ("sans-serif", 12).into_font()))
+                .expect("draws");
+        }
+        let svg = compact_svg_document((100, 80), &body, "");
+        assert!(svg.starts_with("<svg viewBox=\"0 0 100 80\">"), "{svg}");
+        // The three blue lines are one path of three subpaths; the red one its own.
+        assert_eq!(svg.matches("<path").count(), 2, "{svg}");
+        assert!(
+            svg.contains("d=\"M10 0 10 80M20 0 20 80M30 0 30 80\""),
+            "{svg}"
+        );
+        assert!(
+            svg.contains("stroke=\"#FF0000\" stroke-width=\"2\""),
+            "{svg}"
+        );
+        assert!(svg.contains("<circle cx=\"50\" cy=\"50\" r=\"3\" fill=\"#000000\"/>"));
+        // Text at the canvas's size, escaped, with no font family.
+        assert!(svg.contains("font-size=\"12\""), "{svg}");
+        assert!(svg.contains(">a &lt; b</text>"), "{svg}");
+        assert!(!svg.contains("font-family") && !svg.contains("opacity=\"1\""));
+    }
+
+    #[test]
     fn wider_text_measures_wider_and_height_is_the_size() {
         let (narrow, h) = estimated_text_size("ill", 15.0);
         let (wide, _) = estimated_text_size("MWM", 15.0);
