@@ -18,7 +18,8 @@
 //                   loads for the default page (budget <= 120 ms) and of 5 loads of a link with state
 //                   (`?model=llama-3.1-8b`, which shows only its own, live chart; budget <= 250 ms),
 //                   with the bytes (gzip -9) each needs first: HTML and CSS for the default page, the
-//                   whole first load for a link
+//                   whole first load for a link; and when the live explorer replaced the build-time
+//                   screen on the default page (`servecost:takeover`, median; not budgeted)
 //   update          `servecost:update` measures (control input -> chart drawn) over 200 slider moves,
 //                   each waited for; median and p95; budget: p95 <= 4 ms. `servecost:draw` (the
 //                   canvas draw alone) is printed beside it to show what dominates.
@@ -162,10 +163,12 @@ async function measureFirstLoad(browser, baseUrl) {
       const nav = performance.getEntriesByType('navigation')[0];
       const tools = performance.getEntriesByName('servecost:tools-ready')[0];
       const started = performance.getEntriesByName('servecost:start')[0];
+      const takeover = performance.getEntriesByName('servecost:takeover')[0];
       return {
         firstDraw: entry ? entry.startTime : null,
         toolsReady: tools ? tools.startTime : null,
         started: started ? started.startTime : null,
+        takeover: takeover ? takeover.startTime : null,
         wasmLoaded: wasm ? wasm.responseEnd : null,
         domContentLoaded: nav ? nav.domContentLoadedEventEnd : null,
       };
@@ -250,6 +253,14 @@ async function measureFirstLoad(browser, baseUrl) {
   line(
     `first chart visible, ${STATE_LINK}`,
     `${ms(linkMedian)} (runs: ${linkMs.map((x) => x.toFixed(0)).join(', ')} ms); needs the whole first load, ${kb(gzip)} gzip`,
+  );
+  const takeovers = phases.map((p) => p.takeover).filter((x) => x !== null);
+  figures.takeover = { runs: takeovers, median: takeovers.length ? quantile(takeovers, 0.5) : null };
+  line(
+    '  live chart shown (takeover)',
+    takeovers.length
+      ? `${ms(quantile(takeovers, 0.5))} median on the default page: the live explorer replaces the build-time screen once its chart has the technique ladder and its numbers (servecost:takeover)`
+      : 'no servecost:takeover mark',
   );
   budget('first chart visible <= 120 ms (default page)', visibleMedian <= BUDGET.firstChartVisibleMs, ms(visibleMedian));
   budget('first chart visible <= 250 ms (link with state)', linkMedian <= BUDGET.firstChartVisibleLinkMs, ms(linkMedian));
