@@ -5,6 +5,7 @@ pub mod decision_data;
 pub mod decisions;
 pub mod embed;
 pub mod fields;
+pub mod first_screen;
 pub mod knobs;
 pub mod leaderboard;
 pub mod measured;

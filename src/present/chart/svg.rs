@@ -9,12 +9,23 @@
 //! estimate is the same everywhere: per-character advances of a sans-serif face in ems (narrow
 //! punctuation and `il1`, wide capitals and `mw`), at the size `SVGBackend` writes
 //! (`font-size` = the style's size ÷ 1.24, plotters-svg svg.rs `draw_text`).
+//!
+//! `CompactSvg` is a second SVG writer for the page's first screen, inlined into `index.html` at
+//! build time (`page::first_screen`), where every byte is part of the first load: integer
+//! coordinates, no attribute at its default value, consecutive lines of one stroke merged into one
+//! `<path>`, no font family (the text takes the page's, as the canvas chart does), and text at
+//! the size the page's canvas backend draws it (the style's size, not ÷ 1.24), measured by the
+//! same estimate at that size. Colours are presentation attributes (`fill=`, `stroke=`), which
+//! the Content-Security-Policy's `style-src` does not govern and the stylesheet can override.
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
+use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+    FontStyle, FontTransform,
 };
+use std::fmt::Write;
 
 /// `SVGBackend` with estimated text measurement (module doc).
 pub struct EstimatedSvg<'a>(SVGBackend<'a>);
@@ -135,9 +146,366 @@ impl<'a> DrawingBackend for EstimatedSvg<'a> {
     }
 }
 
+/// The compact SVG writer (module doc): the document's body collects in `out` (flushed when
+/// the backend is presented or dropped), which `compact_svg_document` wraps in its `<svg>`.
+pub struct CompactSvg<'a> {
+    size: (u32, u32),
+    out: &'a mut String,
+    /// The `<path>` being extended by consecutive lines of one stroke: its (colour, opacity,
+    /// width) and its `d`.
+    open: Option<((String, String, u32), String)>,
+}
+
+/// How much wider than the estimate the compact writer reserves for text (`estimate_text_size`).
+const PAGE_FONT_WIDTH: f64 = 1.09;
+
+/// An error of the compact writer (writing to a `String` does not fail).
+#[derive(Debug)]
+pub struct CompactSvgError;
+
+impl std::fmt::Display for CompactSvgError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("compact SVG")
+    }
+}
+
+impl std::error::Error for CompactSvgError {}
+
+type CompactError = DrawingErrorKind<CompactSvgError>;
+
+/// `#RRGGBB` and, below full opacity, ` opacity="…"` for `attribute` (fill or stroke).
+fn paint(attribute: &str, color: BackendColor) -> (String, String) {
+    let (r, g, b) = color.rgb;
+    let opacity = if color.alpha < 1.0 {
+        format!(" {attribute}-opacity=\"{:.2}\"", color.alpha.max(0.0))
+    } else {
+        String::new()
+    };
+    (format!("#{r:02X}{g:02X}{b:02X}"), opacity)
+}
+
+/// Text as SVG character data.
+fn escape_text(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The SVG document around a body `CompactSvg` wrote: `attributes` (e.g. a role) on its root
+/// element, the chart's size as its `viewBox`, so that it scales to its box as the canvas does.
+pub fn compact_svg_document(size: (u32, u32), body: &str, attributes: &str) -> String {
+    let (w, h) = size;
+    // Inline in HTML, an <svg> needs no xmlns.
+    format!("<svg viewBox=\"0 0 {w} {h}\"{attributes}>{body}</svg>")
+}
+
+impl Drop for CompactSvg<'_> {
+    fn drop(&mut self) {
+        self.close_path();
+    }
+}
+
+impl<'a> CompactSvg<'a> {
+    /// A writer of a chart of `size` pixels into `out`.
+    pub fn new(out: &'a mut String, size: (u32, u32)) -> CompactSvg<'a> {
+        CompactSvg {
+            size,
+            out,
+            open: None,
+        }
+    }
+
+    fn close_path(&mut self) {
+        if let Some(((color, opacity, width), d)) = self.open.take() {
+            let width = if width == 1 {
+                String::new()
+            } else {
+                format!(" stroke-width=\"{width}\"")
+            };
+            let _ = write!(
+                self.out,
+                "<path d=\"{d}\" fill=\"none\" stroke=\"{color}\"{opacity}{width}/>"
+            );
+        }
+    }
+
+    /// A polyline, as a subpath of the open `<path>` when that has the same stroke (dashes,
+    /// grid lines and ticks are many short lines of one stroke), else of a new one. After the
+    /// first point, coordinate pairs are implicit line-tos.
+    fn stroke<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) {
+        if style.color().alpha == 0.0 {
+            return;
+        }
+        let mut subpath = String::new();
+        for (i, (x, y)) in path.into_iter().enumerate() {
+            let _ = match i {
+                0 => write!(subpath, "M{x} {y}"),
+                _ => write!(subpath, " {x} {y}"),
+            };
+        }
+        let (color, opacity) = paint("stroke", style.color());
+        let key = (color, opacity, style.stroke_width());
+        match &mut self.open {
+            Some((open, d)) if *open == key => d.push_str(&subpath),
+            _ => {
+                self.close_path();
+                self.open = Some((key, subpath));
+            }
+        }
+    }
+
+    fn stroke_width<S: BackendStyle>(style: &S) -> String {
+        match style.stroke_width() {
+            1 => String::new(),
+            w => format!(" stroke-width=\"{w}\""),
+        }
+    }
+}
+
+impl DrawingBackend for CompactSvg<'_> {
+    type ErrorType = CompactSvgError;
+
+    fn get_size(&self) -> (u32, u32) {
+        self.size
+    }
+
+    fn ensure_prepared(&mut self) -> Result<(), CompactError> {
+        Ok(())
+    }
+
+    fn present(&mut self) -> Result<(), CompactError> {
+        self.close_path();
+        Ok(())
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), CompactError> {
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        self.close_path();
+        let (fill, opacity) = paint("fill", color);
+        let _ = write!(
+            self.out,
+            "<rect x=\"{}\" y=\"{}\" width=\"1\" height=\"1\" fill=\"{fill}\"{opacity}/>",
+            point.0, point.1
+        );
+        Ok(())
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Result<(), CompactError> {
+        self.stroke([from, to], style);
+        Ok(())
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), CompactError> {
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        self.close_path();
+        let (x, y) = upper_left;
+        let (w, h) = (bottom_right.0 - x, bottom_right.1 - y);
+        let paint_attributes = if fill {
+            let (color, opacity) = paint("fill", style.color());
+            format!("fill=\"{color}\"{opacity}")
+        } else {
+            let (color, opacity) = paint("stroke", style.color());
+            format!(
+                "fill=\"none\" stroke=\"{color}\"{opacity}{}",
+                CompactSvg::stroke_width(style)
+            )
+        };
+        let _ = write!(
+            self.out,
+            "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" {paint_attributes}/>"
+        );
+        Ok(())
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Result<(), CompactError> {
+        self.stroke(path, style);
+        Ok(())
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Result<(), CompactError> {
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        self.close_path();
+        let points: Vec<String> = vert.into_iter().map(|(x, y)| format!("{x} {y}")).collect();
+        let (color, opacity) = paint("fill", style.color());
+        let _ = write!(
+            self.out,
+            "<path d=\"M{}Z\" fill=\"{color}\"{opacity}/>",
+            points.join(" ")
+        );
+        Ok(())
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Result<(), CompactError> {
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        self.close_path();
+        let paint_attributes = if fill {
+            let (color, opacity) = paint("fill", style.color());
+            format!("fill=\"{color}\"{opacity}")
+        } else {
+            let (color, opacity) = paint("stroke", style.color());
+            format!(
+                "fill=\"none\" stroke=\"{color}\"{opacity}{}",
+                CompactSvg::stroke_width(style)
+            )
+        };
+        let _ = write!(
+            self.out,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{radius}\" {paint_attributes}/>",
+            center.0, center.1
+        );
+        Ok(())
+    }
+
+    fn draw_text<S: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &S,
+        pos: BackendCoord,
+    ) -> Result<(), CompactError> {
+        let color = style.color();
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        self.close_path();
+        let (x, y) = pos;
+        let mut attributes = format!("x=\"{x}\" y=\"{y}\"");
+        match style.anchor().h_pos {
+            HPos::Left => {}
+            HPos::Center => attributes.push_str(" text-anchor=\"middle\""),
+            HPos::Right => attributes.push_str(" text-anchor=\"end\""),
+        }
+        // As the canvas backend's textBaseline top / middle / bottom.
+        match style.anchor().v_pos {
+            VPos::Top => attributes.push_str(" dominant-baseline=\"hanging\""),
+            VPos::Center => attributes.push_str(" dominant-baseline=\"central\""),
+            VPos::Bottom => attributes.push_str(" dominant-baseline=\"text-after-edge\""),
+        }
+        let _ = write!(attributes, " font-size=\"{}\"", style.size().round());
+        if let FontStyle::Bold = style.style() {
+            attributes.push_str(" font-weight=\"bold\"");
+        }
+        let degrees = match style.transform() {
+            FontTransform::Rotate90 => 90,
+            FontTransform::Rotate180 => 180,
+            FontTransform::Rotate270 => 270,
+            _ => 0,
+        };
+        if degrees != 0 {
+            let _ = write!(attributes, " transform=\"rotate({degrees} {x} {y})\"");
+        }
+        let (fill, opacity) = paint("fill", color);
+        let _ = write!(
+            self.out,
+            "<text {attributes} fill=\"{fill}\"{opacity}>{}</text>",
+            escape_text(text)
+        );
+        Ok(())
+    }
+
+    fn estimate_text_size<S: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &S,
+    ) -> Result<(u32, u32), CompactError> {
+        // Drawn at the style's size (not ÷ 1.24), so measured at it, and in the page's font
+        // (system-ui), which runs wider than the estimate's Helvetica-like advances on some
+        // systems (DejaVu Sans: about 8 % on the legend's texts), so the layout leaves room.
+        let (width, _) = estimated_text_size(text, style.size() * 1.24 * PAGE_FONT_WIDTH);
+        Ok((width, style.size().max(0.0).ceil() as u32))
+    }
+
+    fn blit_bitmap(
+        &mut self,
+        _pos: BackendCoord,
+        _size: (u32, u32),
+        _src: &[u8],
+    ) -> Result<(), CompactError> {
+        // The chart draws no bitmaps.
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_compact_writer_merges_one_strokes_lines_and_writes_integers() {
+        use plotters::prelude::{Circle, PathElement, Text, BLACK, BLUE, RED, WHITE};
+        use plotters::style::{Color, IntoFont};
+        let mut body = String::new();
+        {
+            let area = CompactSvg::new(&mut body, (100, 80)).into_drawing_area();
+            area.fill(&WHITE).expect("fills");
+            for x in [10, 20, 30] {
+                area.draw(&PathElement::new(vec![(x, 0), (x, 80)], BLUE))
+                    .expect("draws");
+            }
+            area.draw(&PathElement::new(
+                vec![(0, 40), (100, 40)],
+                plotters::style::Color::stroke_width(&RED, 2),
+            ))
+            .expect("draws");
+            area.draw(&Circle::new((50, 50), 3, BLACK.filled()))
+                .expect("draws");
+            area.draw(&Text::new("a < b", (5, 5), ("sans-serif", 12).into_font()))
+                .expect("draws");
+        }
+        let svg = compact_svg_document((100, 80), &body, "");
+        assert!(svg.starts_with("<svg viewBox=\"0 0 100 80\">"), "{svg}");
+        // The three blue lines are one path of three subpaths; the red one its own.
+        assert_eq!(svg.matches("<path").count(), 2, "{svg}");
+        assert!(
+            svg.contains("d=\"M10 0 10 80M20 0 20 80M30 0 30 80\""),
+            "{svg}"
+        );
+        assert!(
+            svg.contains("stroke=\"#FF0000\" stroke-width=\"2\""),
+            "{svg}"
+        );
+        assert!(svg.contains("<circle cx=\"50\" cy=\"50\" r=\"3\" fill=\"#000000\"/>"));
+        // Text at the canvas's size, escaped, with no font family.
+        assert!(svg.contains("font-size=\"12\""), "{svg}");
+        assert!(svg.contains(">a &lt; b</text>"), "{svg}");
+        assert!(!svg.contains("font-family") && !svg.contains("opacity=\"1\""));
+    }
 
     #[test]
     fn wider_text_measures_wider_and_height_is_the_size() {

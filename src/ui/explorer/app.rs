@@ -6,6 +6,7 @@
 use crate::catalog::catalog;
 use crate::model::pareto::SLIDER_STEPS;
 use crate::page::embed::embed_controls;
+use crate::page::first_screen::{hardware, in_flight_text, kv_status};
 use crate::page::knobs::{KnobAction, Knobs};
 use crate::page::state::{Action, State, View};
 use crate::present::chart::notes::static_batching_note;
@@ -96,40 +97,6 @@ fn price_hint(gpu_id: &str) -> String {
         }
         (_, Some(typical), _) => format!("catalog: typically {typical}, as of {}", gpu.price_as_of),
         _ => format!("no catalog price for the {}; enter one", gpu.name),
-    }
-}
-
-/// Where the current concurrency stands against the KV capacity and the engine limit. The
-/// capacity is the model's (`OperatingPoint::max_concurrency`): paged under continuous batching,
-/// contiguous reservations for the padded maximum lengths under static batching.
-fn kv_status(view: &View) -> (String, bool) {
-    let capacity = view.point.max_concurrency;
-    let concurrency = view.concurrency();
-    let static_batching = view.scenario.batching == crate::scenario::Batching::Static;
-    if !view.point.fits {
-        let waiting = concurrency.saturating_sub(capacity);
-        let reason = if static_batching {
-            " (static batching reserves KV for the batch's longest prompt and output)"
-        } else {
-            ""
-        };
-        (
-            format!("Beyond KV capacity: {capacity} requests fit{reason}; the other {waiting} wait, so latency grows while throughput stays flat."),
-            true,
-        )
-    } else {
-        let holds = if static_batching {
-            "with static batching's padded reservations, the KV cache holds"
-        } else {
-            "the KV cache holds"
-        };
-        (
-            format!(
-                "Fits: {holds} up to {capacity} requests; engine limit {}.",
-                view.engine_limit()
-            ),
-            false,
-        )
     }
 }
 
@@ -396,18 +363,10 @@ fn explorer_view(
         .filter(|(_, r)| r.concurrency == view.point.concurrency)
         .filter(|(key, _)| *key == share::scenario_key(&view.scenario.input))
         .map(|(_, r)| r);
-    let value_text = match concurrency {
-        1 => "1 request in flight".to_string(),
-        c => format!("{c} requests in flight"),
-    };
+    let value_text = in_flight_text(concurrency);
     let chart_axes = projection(&state.chart);
     let model_name = view.scenario.model.name.clone();
-    // Every GPU, both pools of a disaggregated scenario included (issue 26 §5).
-    let hardware = format!(
-        "{} × {}",
-        view.scenario.total_gpus(),
-        view.scenario.gpu.name
-    );
+    let hardware = hardware(&view.scenario);
     html! {
         <>
                 <section class="panel hero" aria-labelledby="chart-title">

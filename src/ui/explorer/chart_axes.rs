@@ -3,20 +3,13 @@
 //! (`#chart-y`). A switch only redraws: nothing is recomputed. The choice lives in the state's
 //! `chart` options (the words `share.rs` puts in links: `x=tpot`, `y=usd`, ...).
 
-use crate::present::chart::{Projection, XAxis, YAxis};
+pub use crate::page::first_screen::projection;
+use crate::present::chart::{XAxis, YAxis};
 use crate::share::ChartOptions;
 use yew::prelude::*;
 
 pub const CHART_X_ID: &str = "chart-x";
 pub const CHART_Y_ID: &str = "chart-y";
-
-/// The axes a chart option pair names (unknown words: the defaults).
-pub fn projection(chart: &ChartOptions) -> Projection {
-    Projection {
-        x: XAxis::from_id(&chart.x).unwrap_or_default(),
-        y: YAxis::from_id(&chart.y).unwrap_or_default(),
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct ChartAxesProps {

@@ -7,10 +7,15 @@
 //! an HTML tooltip (`#chart-tooltip`) with a ring over the point, both placed by
 //! `chart::hit` from the last draw's frame: the canvas is not redrawn for them, so the kept base
 //! stays valid. A click or Enter picks the point (`on_pick`: the page moves the slider there).
+//!
+//! The first draw that shows everything the build-time first screen shows (`page::first_screen`:
+//! the technique ladder's curves, which come a task after the first chart, with the numbers)
+//! removes that static screen, which the explorer had been hidden behind (`take_over`).
 
 use crate::model::pareto::concurrency_to_slider;
 use crate::model::techniques::TechniqueStudy;
 use crate::model::Curve;
+use crate::page::first_screen::PRERENDER_ID;
 use crate::page::state::Shared;
 use crate::present::chart::hit::{self, Target};
 use crate::present::chart::{
@@ -247,7 +252,9 @@ fn draw_keyed(
         return false;
     };
     perf::mark_draw_start();
-    match draw(&canvas, key, known_box, kept) {
+    let drawn = draw(&canvas, key, known_box, kept);
+    take_over(&key.3);
+    match drawn {
         Ok(frame) => {
             *drawn_frame.borrow_mut() = Some(frame);
             if failure.is_some() {
@@ -261,6 +268,24 @@ fn draw_keyed(
     }
     perf::record_draw();
     true
+}
+
+/// Remove the build-time first screen (`page::first_screen`, `#prerender`), behind which the
+/// explorer stays invisible (static/style.css), once the chart is drawn with everything the
+/// static one shows: the technique ladder's curves (they come a task after the first chart, with
+/// the numbers). In the same task as that draw, so no frame shows neither. Marks
+/// `servecost:takeover`.
+fn take_over(techniques: &Option<Shared<TechniqueStudy>>) {
+    if techniques.as_deref().is_some_and(|t| t.background_pending) {
+        return;
+    }
+    let prerendered = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(PRERENDER_ID));
+    if let Some(prerendered) = prerendered {
+        prerendered.remove();
+        perf::mark_takeover();
+    }
 }
 
 /// What the handlers read of the latest props.

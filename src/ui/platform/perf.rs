@@ -43,6 +43,17 @@ pub fn mark_tools_ready() {
     }
 }
 
+/// Performance mark set when the explorer has removed the build-time first screen and shows its
+/// own (`chart_canvas.rs`, `take_over`).
+pub const TAKEOVER_MARK: &str = "servecost:takeover";
+
+/// Mark the explorer's taking over from the build-time first screen.
+pub fn mark_takeover() {
+    if let Some(performance) = performance() {
+        let _ = performance.mark(TAKEOVER_MARK);
+    }
+}
+
 pub fn mark_update_start() {
     if let Some(performance) = performance() {
         performance.clear_marks_with_mark_name(UPDATE_START_MARK);

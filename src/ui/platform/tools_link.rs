@@ -2,7 +2,7 @@
 //! module once the first chart is drawn, keeps the `#tools` element's `data-state` equal to the
 //! explorer's state, draws the overlay the tools send, and loads the states they apply.
 //!
-//! The `#tools` element is a sibling of the explorer's root, not inside it: each module's Yew
+//! The `#tools` element is outside the explorer's root (index.html), not inside it: each module's Yew
 //! delegates events from its own root, and a nested root would also see (and misroute) the other
 //! module's events.
 

@@ -12,6 +12,7 @@
 //! under the box (`error`).
 
 use crate::model::pareto::{arrow_position, concurrency_to_slider, slider_to_concurrency};
+use crate::page::first_screen::slider_scale;
 use crate::scenario::fields::CONCURRENCY;
 use crate::ui::widgets::field_control::field_error_id;
 use yew::prelude::*;
@@ -43,15 +44,6 @@ pub struct SliderProps {
     /// The typed value's error, shown under the number box (`#concurrency-error`).
     #[prop_or_default]
     pub error: Option<AttrValue>,
-}
-
-/// Values shown under the track: positions 0, ¼, ½, ¾ and the end.
-fn scale_labels(steps: u32, max_value: u32) -> Vec<u32> {
-    let mut labels: Vec<u32> = (0..=4u32)
-        .map(|quarter| slider_to_concurrency(steps.saturating_mul(quarter) / 4, max_value))
-        .collect();
-    labels.dedup();
-    labels
 }
 
 /// Values within about 1 % of a power of two count as that power for PageUp/PageDown: the log-scale
@@ -163,7 +155,7 @@ pub fn slider(props: &SliderProps) -> Html {
                 {onkeydown}
             />
             <div class="slider-scale" aria-hidden="true">
-                { for scale_labels(props.steps, props.max_value).into_iter().map(|v| html! { <span>{ v }</span> }) }
+                { for slider_scale(props.steps, props.max_value).into_iter().map(|v| html! { <span>{ v }</span> }) }
             </div>
         </div>
     }
