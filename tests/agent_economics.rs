@@ -14,6 +14,10 @@ use servecost::model::sessions::{evaluate_sessions, SessionPreset};
 use servecost::scenario::{DecisionInput, Scenario, ScenarioInput};
 
 fn agentic(model: &str, gpu: &str, gpus: f64, agents: f64) -> Scenario {
+    Scenario::try_from(scenario_input(model, gpu, gpus, agents)).expect("valid")
+}
+
+fn scenario_input(model: &str, gpu: &str, gpus: f64, agents: f64) -> ScenarioInput {
     let mut input = ScenarioInput {
         model: model.into(),
         gpu: gpu.into(),
@@ -23,7 +27,7 @@ fn agentic(model: &str, gpu: &str, gpus: f64, agents: f64) -> Scenario {
         ..ScenarioInput::default()
     };
     SessionPreset::AgenticCoding.apply(&mut input);
-    Scenario::try_from(input).expect("valid")
+    input
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -144,6 +148,70 @@ fn the_answer_states_its_assumptions_and_follows_its_identities() {
     assert_eq!(prices.cached_or_input(), 1.0);
     // A model without list prices has none.
     assert!(token_prices("qwen3-8b", &DecisionInput::default(), &rates).is_none());
+}
+
+/// The fleet goes through the one sizing function's rules (issue 27 §3, §4): its GPUs are what
+/// `decide::sizing::deploy` buys for the same output tokens/s at the replica's capacity, and
+/// what the ceiling and whole servers give for the agents per replica; raising the ceiling never
+/// adds GPUs; past one server, whole servers.
+#[test]
+fn the_fleet_is_sized_by_the_sizing_rules() {
+    use servecost::decide::agents::fleet;
+    use servecost::decide::plan::deployment_size;
+    use servecost::decide::sizing::{deploy, SizingRules};
+    let prices = TokenPrices {
+        usd_per_m_input: 0.5,
+        usd_per_m_cached_input: None,
+        usd_per_m_output: 1.5,
+        basis: "typed".into(),
+    };
+    // One replica of 8, and four replicas of TP 2 on the same 8 GPUs.
+    for (tp, agents) in [(8.0, 32), (2.0, 24)] {
+        let mut input = scenario_input("llama-3.3-70b", "h200-sxm", 8.0, f64::from(agents));
+        input.tp = Some(tp);
+        input.usd_per_gpu_hour = Some(3.0);
+        let scenario = Scenario::try_from(input).expect("valid");
+        let session = evaluate_sessions(&scenario, agents).expect("point");
+        let gpus_per_replica = 8 / scenario.replicas;
+        let agents_per_replica = f64::from(agents) / f64::from(scenario.replicas);
+        let per_agent = session.point.output_tok_s / f64::from(agents);
+        let mut last_gpus = u32::MAX;
+        for ceiling in [0.5, 0.6, 0.7, 0.8, 0.9, 1.0] {
+            for fleet_agents in [1, 7, 100, 1000] {
+                let rules = SizingRules {
+                    max_utilization: ceiling,
+                    ..SizingRules::default()
+                };
+                let f = fleet(&scenario, &session, fleet_agents, &rules, &prices).expect("fleet");
+                let same_traffic = deploy(
+                    &scenario,
+                    agents_per_replica * per_agent,
+                    f64::from(fleet_agents) * per_agent,
+                    &rules,
+                )
+                .expect("sized");
+                assert_eq!(
+                    f.gpus, same_traffic.gpus,
+                    "TP {tp}, {fleet_agents} agents at {ceiling}"
+                );
+                let replicas = (f64::from(fleet_agents) / (ceiling * agents_per_replica))
+                    .ceil()
+                    .max(1.0) as u32;
+                let (bought, gpus) = deployment_size(replicas, gpus_per_replica, 8);
+                assert_eq!((f.replicas, f.gpus), (bought, gpus));
+                assert!(f.gpus <= 8 || f.gpus % 8 == 0, "whole servers: {f:?}");
+                assert!(f.utilization <= ceiling + 1e-9 || f.replicas == 1, "{f:?}");
+                assert!(close(
+                    f.self_host_usd_per_month,
+                    f64::from(f.gpus) * 3.0 * servecost::model::economics::HOURS_PER_MONTH
+                ));
+                if fleet_agents == 1000 {
+                    assert!(f.gpus <= last_gpus, "raising the ceiling added GPUs: {f:?}");
+                    last_gpus = f.gpus;
+                }
+            }
+        }
+    }
 }
 
 fn run(args: &[&str]) -> servecost::cli::Outcome {

@@ -201,9 +201,13 @@ pub fn human(scenario: &Scenario, found: &AgentAnswer) -> String {
         line(
             &format!("fleet of {} agents", fleet.agents),
             format!(
-                "self-host {} per month on {} GPUs; API {} per month",
+                "self-host {} per month on {} GPUs ({} replicas of {} GPUs at {:.1} agents each, {:.0} % utilized); API {} per month",
                 usd_amount(fleet.self_host_usd_per_month),
                 fleet.gpus,
+                fleet.replicas,
+                fleet.gpus_per_replica,
+                fleet.agents_per_replica,
+                fleet.utilization * 100.0,
                 usd_amount(fleet.api_usd_per_month)
             ),
         );

@@ -12,9 +12,10 @@
 
 use super::leaderboard::{DEFAULT_TOK_S_PER_USER, DEFAULT_TTFT_CEILING_MS};
 use super::pricing::price_provenance;
+use super::sizing::{deployment, replicas_under_ceiling, SizingRules};
 use crate::catalog::{api_prices_for, dated, UNDATED};
 use crate::model::agent_economics::{
-    cache_aware_cost, fleet_monthly, margin, revenue_usd_per_gpu_hour, CacheAwareCost,
+    api_usd_per_month, cache_aware_cost, margin, revenue_usd_per_gpu_hour, CacheAwareCost,
     FleetMonthly, Margin, TokenPrices, TokenRates,
 };
 use crate::model::agents::{agent_figures, agents_at_tier, AgentFigures, PowerBasis, Tier};
@@ -136,14 +137,12 @@ pub fn answer(scenario: &Scenario, decision: &DecisionInput) -> Option<AgentAnsw
         )),
         _ => None,
     };
-    // A replica's GPUs, attention DP and PP included.
-    let gpus_per_replica = (scenario.gpu_count / scenario.replicas.max(1)).max(1);
     let fleet = match (decision.fleet_agents, &prices, usd_per_gpu_hour) {
-        (Some(agents), Some(prices), Some(cost_per_hour)) => fleet_monthly(
-            agents.round().max(1.0) as u32,
+        (Some(agents), Some(prices), Some(_)) => fleet(
+            scenario,
             economics_point,
-            gpus_per_replica,
-            cost_per_hour,
+            agents.round().max(1.0) as u32,
+            &SizingRules::of(decision),
             prices,
         ),
         _ => None,
@@ -165,12 +164,56 @@ pub fn answer(scenario: &Scenario, decision: &DecisionInput) -> Option<AgentAnsw
         fleet,
         assumptions: Vec::new(),
     };
-    answer.assumptions = assumptions(scenario, &answer);
+    answer.assumptions = assumptions(scenario, decision, &answer);
     Some(answer)
 }
 
+/// `agents` agents self-hosted on `scenario`'s replicas and through the API, per month. The
+/// self-hosted side goes through the one sizing function's rules (`decide::sizing`), with the
+/// agents a replica serves at `session` as its capacity: replicas =
+/// ⌈agents ÷ (ceiling × agents per replica)⌉ (`replicas_under_ceiling`), whole servers past
+/// one and $/month = GPUs × ($/GPU-hour + electricity when on) × 730 h (`deployment`, in the
+/// replica's output tokens/s, so this fleet and the same output tokens/s sized by Plan or the
+/// Cost panel buy the same GPUs). `None` without a price per GPU-hour or when nothing flows.
+pub fn fleet(
+    scenario: &Scenario,
+    session: &SessionPoint,
+    agents: u32,
+    rules: &SizingRules,
+    prices: &TokenPrices,
+) -> Option<FleetMonthly> {
+    scenario.usd_per_gpu_hour?;
+    // A replica's GPUs, attention DP and PP included.
+    let gpus_per_replica = (scenario.gpu_count / scenario.replicas.max(1)).max(1);
+    let replicas_modeled = f64::from(session.point.gpus.max(1)) / f64::from(gpus_per_replica);
+    let agents_per_replica = f64::from(session.agents) / replicas_modeled;
+    let output_per_agent = session.point.output_tok_s / f64::from(session.agents.max(1));
+    if !(agents_per_replica > 0.0 && output_per_agent > 0.0) {
+        return None;
+    }
+    let needed = replicas_under_ceiling(f64::from(agents), agents_per_replica, rules)?;
+    let sized = deployment(
+        scenario,
+        agents_per_replica * output_per_agent,
+        f64::from(agents) * output_per_agent,
+        needed,
+        rules,
+    )?;
+    Some(FleetMonthly {
+        agents,
+        gpus: sized.gpus,
+        self_host_usd_per_month: sized.usd_per_month?,
+        api_usd_per_month: api_usd_per_month(agents, session, prices),
+        agents_per_replica,
+        gpus_per_replica: sized.gpus_per_replica,
+        replicas: sized.replicas,
+        utilization: sized.utilization,
+        max_utilization: rules.max_utilization,
+    })
+}
+
 /// The assumptions every agentic number rests on, one sentence each.
-fn assumptions(scenario: &Scenario, answer: &AgentAnswer) -> Vec<String> {
+fn assumptions(scenario: &Scenario, decision: &DecisionInput, answer: &AgentAnswer) -> Vec<String> {
     let shape = &answer.shape;
     let mut lines = Vec::new();
     let preset = SessionPreset::of_input(&scenario.input);
@@ -230,6 +273,13 @@ fn assumptions(scenario: &Scenario, answer: &AgentAnswer) -> Vec<String> {
                 .into()
         }
     });
+    if let Some(fleet) = &answer.fleet {
+        lines.push(format!(
+            "Fleet: sized by the same rules as every other sizing (decide::sizing): agents at the tier per replica → replicas at ≤ {:.0} % utilization → whole servers of {} past one; the API side bills each agent's tokens at the prices above",
+            fleet.max_utilization * 100.0,
+            SizingRules::of(decision).gpus_per_node,
+        ));
+    }
     if let Some(margin) = &answer.margin {
         lines.push(format!(
             "Margin: revenue × {:.0} % sold − GPU cost − licence fee of {} % of revenue",
