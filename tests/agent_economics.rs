@@ -214,6 +214,67 @@ fn the_fleet_is_sized_by_the_sizing_rules() {
     }
 }
 
+/// The agentic leaderboard searches the hardware leaderboard's layouts (`layout_tiers`): for an
+/// MoE model EP and DEP rows appear; every row meets the tier when its own scenario is answered
+/// again; rows are sorted by the ranked figure; the best-per-GPU board keeps one row per GPU ×
+/// precision, the best of its layouts.
+#[test]
+fn the_agent_leaderboard_searches_the_hardware_leaderboards_layouts() {
+    use servecost::decide::agents::{agent_leaderboard, agent_leaderboard_layouts, AgentRank};
+    use servecost::decide::leaderboard::{layout_name, layout_tiers};
+    let mut base = ScenarioInput {
+        model: "qwen3-235b-a22b".into(),
+        ..ScenarioInput::default()
+    };
+    SessionPreset::AgenticCoding.apply(&mut base);
+    let decision = DecisionInput {
+        gpus_allowed: Some(vec!["b200".into(), "h200-sxm".into()]),
+        tok_s_per_user: Some(30.0),
+        ..DecisionInput::default()
+    };
+    let searched: Vec<String> = layout_tiers(true, 8)
+        .iter()
+        .flatten()
+        .map(|par| layout_name(*par))
+        .collect();
+    for rank in [AgentRank::AgentsPerMw, AgentRank::AgentsPerUsd] {
+        let score = |row: &servecost::decide::agents::AgentRow| match rank {
+            AgentRank::AgentsPerMw => row.agents_per_mw,
+            AgentRank::AgentsPerUsd => row.agents_per_usd_hour,
+        };
+        let (all, _) = agent_leaderboard_layouts(&base, &decision, rank, true);
+        let layouts: Vec<&str> = all.iter().map(|r| r.layout.as_str()).collect();
+        assert!(layouts.iter().any(|l| l.starts_with("DEP")), "{layouts:?}");
+        assert!(layouts.iter().any(|l| l.contains("× EP")), "{layouts:?}");
+        assert!(all.iter().all(|r| searched.contains(&r.layout)));
+        assert!(
+            all.windows(2).all(|w| score(&w[0]) >= score(&w[1])),
+            "{:?}",
+            all.iter().map(score).collect::<Vec<_>>()
+        );
+        for row in &all {
+            let scenario = Scenario::try_from(row.input.clone()).expect("the row's scenario");
+            assert_eq!(scenario.total_gpus(), row.gpus);
+            let again = answer(&scenario, &decision).expect("answer");
+            let at_tier = again.figures_at_tier.expect("meets the tier");
+            assert!(
+                at_tier.meets_tier && at_tier.agents == row.agents,
+                "{row:?}"
+            );
+        }
+        let (best, _) = agent_leaderboard(&base, &decision, rank);
+        assert!(best.windows(2).all(|w| score(&w[0]) >= score(&w[1])));
+        for row in &best {
+            let group: Vec<_> = all
+                .iter()
+                .filter(|r| (r.gpu.as_str(), r.precision.as_str()) == (&row.gpu, &row.precision))
+                .collect();
+            assert_eq!(best.iter().filter(|r| (r.gpu.as_str(), r.precision.as_str()) == (&row.gpu, &row.precision)).count(), 1);
+            assert!(group.iter().all(|r| score(r) <= score(row)), "{row:?}");
+        }
+    }
+}
+
 fn run(args: &[&str]) -> servecost::cli::Outcome {
     servecost::cli::run(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
 }

@@ -10,7 +10,10 @@
 //! `interactivity-percentile` (P90 unless asked). The economics are read at the tier's point when
 //! one meets it, else at the asked agents.
 
-use super::leaderboard::{DEFAULT_TOK_S_PER_USER, DEFAULT_TTFT_CEILING_MS};
+use super::leaderboard::{
+    configuration, is_moe, layout_name, layout_tiers, DEFAULT_TOK_S_PER_USER,
+    DEFAULT_TTFT_CEILING_MS, MULTI_NODE_GPUS,
+};
 use super::pricing::price_provenance;
 use super::sizing::{deployment, replicas_under_ceiling, SizingRules};
 use crate::catalog::{api_prices_for, dated, UNDATED};
@@ -19,6 +22,7 @@ use crate::model::agent_economics::{
     FleetMonthly, Margin, TokenPrices, TokenRates,
 };
 use crate::model::agents::{agent_figures, agents_at_tier, AgentFigures, PowerBasis, Tier};
+use crate::model::precision::Precision;
 use crate::model::sessions::{evaluate_sessions, SessionPoint, SessionPreset, SessionShape};
 use crate::scenario::ScenarioInput;
 use crate::scenario::{DecisionInput, Scenario};
@@ -320,13 +324,16 @@ impl AgentRank {
     }
 }
 
-/// One configuration of the agentic leaderboard: a GPU and precision on one server.
+/// One configuration of the agentic leaderboard: a GPU, a precision and a replica layout
+/// (`leaderboard::layout_tiers`), with the agents it serves at the tier.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgentRow {
     pub gpu: String,
     pub precision: String,
+    /// GPUs of one replica.
     pub gpus: u32,
     pub tp: u32,
+    /// Agents one replica serves at the tier.
     pub agents: u32,
     pub agents_per_gpu: f64,
     pub agents_per_mw: Option<f64>,
@@ -335,6 +342,15 @@ pub struct AgentRow {
     pub hit_rate: f64,
     pub usd_per_m_cached_input: Option<f64>,
     pub margin_usd_per_gpu_hour: Option<f64>,
+    pub pp: u32,
+    pub ep: u32,
+    /// Attention DP ranks (DEP N: TP 1 × EP N × attention DP N).
+    pub dp_attention: u32,
+    /// "TP 8", "TP 8 × EP 8", "DEP 8", "TP 8 × PP 2" (`leaderboard::layout_name`).
+    pub layout: String,
+    /// The scenario of the row at its agents: what `estimate` takes.
+    #[serde(skip)]
+    pub input: ScenarioInput,
 }
 
 impl AgentRow {
@@ -347,23 +363,24 @@ impl AgentRow {
     }
 }
 
-/// TPs the agentic leaderboard tries on one server.
-const LEADERBOARD_TPS: [f64; 4] = [1.0, 2.0, 4.0, 8.0];
-
 /// One configuration's row, or why it has none.
 fn row_of(scenario: &Scenario, decision: &DecisionInput) -> Result<AgentRow, &'static str> {
     let found = answer(scenario, decision).ok_or("the per-turn scenario does not fit")?;
     let (Some(point), Some(figures)) = (&found.at_tier, &found.figures_at_tier) else {
         return Err("no agent meets the tier");
     };
+    if !figures.meets_tier {
+        return Err("no agent meets the tier");
+    }
     let usd_per_hour = found
         .usd_per_gpu_hour
         .map(|p| p * f64::from(figures.gpus.max(1)));
+    let par = scenario.par;
     Ok(AgentRow {
         gpu: scenario.gpu.id.clone(),
         precision: scenario.precision.id().to_string(),
         gpus: figures.gpus,
-        tp: scenario.par.tp,
+        tp: par.tp,
         agents: point.agents,
         agents_per_gpu: figures.agents_per_gpu,
         agents_per_mw: figures.agents_per_mw,
@@ -373,21 +390,58 @@ fn row_of(scenario: &Scenario, decision: &DecisionInput) -> Result<AgentRow, &'s
         hit_rate: point.hit_rate,
         usd_per_m_cached_input: found.cost.map(|c| c.usd_per_m_cached_input),
         margin_usd_per_gpu_hour: found.margin.map(|m| m.margin_usd_per_gpu_hour),
+        pp: par.pp,
+        ep: par.ep,
+        dp_attention: par.dp,
+        layout: layout_name(par),
+        input: ScenarioInput {
+            concurrency: f64::from(point.agents),
+            ..scenario.input.clone()
+        },
     })
 }
 
-/// Every catalog GPU (or those allowed) with a price and a full spec, on one server
-/// (`gpus-per-node` GPUs) in each allowed precision at its best TP (1, 2, 4 or 8), answered at
-/// the tier and ranked by `rank`, best first; a configuration that does not fit or where no
-/// agent meets the tier is left out, and `skipped` says why.
+/// Best first by `rank`; a row without the ranked figure (no power basis, no price) after every
+/// row with one; ties by more agents per GPU, then fewer GPUs.
+pub fn rank_agent_rows(rows: &mut [AgentRow], rank: AgentRank) {
+    rows.sort_by(|a, b| {
+        b.score(rank)
+            .total_cmp(&a.score(rank))
+            .then(b.agents_per_gpu.total_cmp(&a.agents_per_gpu))
+            .then(a.gpus.cmp(&b.gpus))
+    });
+}
+
+/// Every catalog GPU (or those allowed) with a price and a full spec, in each allowed precision,
+/// over the hardware leaderboard's replica layouts (`leaderboard::layout_tiers`: TP 1–8 on one
+/// server, and for an MoE model EP and DEP; past one server TP 8 × PP and DEP, tried only when
+/// nothing fits on one), each answered at the tier (its most agents meeting it); the best layout
+/// per GPU × precision by `rank`, ranked best first (`rank_agent_rows`). A GPU × precision that
+/// does not fit or where no agent meets the tier is not ranked, and `skipped` says why.
 pub fn agent_leaderboard(
     base: &ScenarioInput,
     decision: &DecisionInput,
     rank: AgentRank,
 ) -> (Vec<AgentRow>, Vec<String>) {
+    agent_leaderboard_layouts(base, decision, rank, false)
+}
+
+/// `agent_leaderboard`, with every layout that meets the tier as a row of its own when
+/// `all_layouts` (each GPU × precision's best first among its own, all ranked together).
+pub fn agent_leaderboard_layouts(
+    base: &ScenarioInput,
+    decision: &DecisionInput,
+    rank: AgentRank,
+    all_layouts: bool,
+) -> (Vec<AgentRow>, Vec<String>) {
     let Ok(catalog) = crate::catalog::catalog() else {
         return (Vec::new(), vec!["the GPU catalog does not parse".into()]);
     };
+    let moe = match is_moe(base) {
+        Ok(moe) => moe,
+        Err(why) => return (Vec::new(), vec![why]),
+    };
+    let gpus_per_node = SizingRules::of(decision).gpus_per_node;
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
     let allowed = decision.gpus_allowed.as_deref();
@@ -398,42 +452,52 @@ pub fn agent_leaderboard(
         if gpu.missing_spec().is_some() || gpu.usd_per_gpu_hour_typical.is_none() {
             continue;
         }
-        for precision in &decision.precisions_allowed {
-            let mut best: Option<AgentRow> = None;
+        for text in &decision.precisions_allowed {
+            let Some(precision) = Precision::parse(text) else {
+                skipped.push(format!("{} {text}: not a precision", gpu.id));
+                continue;
+            };
+            let mut found = Vec::new();
+            let mut fits = false;
             let mut why = "does not fit";
-            for tp in LEADERBOARD_TPS
-                .into_iter()
-                .filter(|tp| *tp <= decision.gpus_per_node)
-            {
-                let input = ScenarioInput {
-                    gpu: gpu.id.clone(),
-                    gpu_count: decision.gpus_per_node.round().max(1.0),
-                    precision: precision.clone(),
-                    tp: Some(tp),
-                    usd_per_gpu_hour: gpu.usd_per_gpu_hour_typical,
-                    ..base.clone()
-                };
-                let Ok(scenario) = Scenario::try_from(input) else {
-                    continue;
-                };
-                match row_of(&scenario, decision) {
-                    Ok(row) => {
-                        if best
-                            .as_ref()
-                            .is_none_or(|b| row.score(rank) > b.score(rank))
-                        {
-                            best = Some(row);
-                        }
+            for tier in layout_tiers(moe, gpus_per_node) {
+                if fits {
+                    break;
+                }
+                for par in tier {
+                    let input = ScenarioInput {
+                        usd_per_gpu_hour: gpu.usd_per_gpu_hour_typical,
+                        ..configuration(base, gpu, precision, par)
+                    };
+                    let Ok(scenario) = Scenario::try_from(input) else {
+                        continue;
+                    };
+                    fits = true;
+                    match row_of(&scenario, decision) {
+                        Ok(row) => found.push(row),
+                        Err(reason) => why = reason,
                     }
-                    Err(reason) => why = reason,
                 }
             }
-            match best {
-                Some(row) => rows.push(row),
-                None => skipped.push(format!("{} {precision}: {why}", gpu.id)),
+            if found.is_empty() {
+                let why = if fits {
+                    why.to_string()
+                } else {
+                    format!(
+                        "does not fit on up to {} GPUs",
+                        MULTI_NODE_GPUS.last().copied().unwrap_or(gpus_per_node)
+                    )
+                };
+                skipped.push(format!("{} {text}: {why}", gpu.id));
+                continue;
             }
+            rank_agent_rows(&mut found, rank);
+            if !all_layouts {
+                found.truncate(1);
+            }
+            rows.extend(found);
         }
     }
-    rows.sort_by(|a, b| b.score(rank).total_cmp(&a.score(rank)));
+    rank_agent_rows(&mut rows, rank);
     (rows, skipped)
 }
