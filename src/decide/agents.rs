@@ -11,7 +11,7 @@
 //! one meets it, else at the asked agents.
 
 use super::leaderboard::{
-    configuration, is_moe, layout_name, layout_tiers, DEFAULT_TOK_S_PER_USER,
+    configuration, is_moe, layout_name, layout_tiers, precisions, DEFAULT_TOK_S_PER_USER,
     DEFAULT_TTFT_CEILING_MS, MULTI_NODE_GPUS,
 };
 use super::pricing::price_provenance;
@@ -412,12 +412,14 @@ pub fn rank_agent_rows(rows: &mut [AgentRow], rank: AgentRank) {
     });
 }
 
-/// Every catalog GPU (or those allowed) with a price and a full spec, in each allowed precision,
+/// Every catalog GPU (or those allowed) with a full spec, in each allowed precision it runs
+/// (`leaderboard::precisions`: FP8 and FP4 only on tensor cores for them),
 /// over the hardware leaderboard's replica layouts (`leaderboard::layout_tiers`: TP 1–8 on one
 /// server, and for an MoE model EP and DEP; past one server TP 8 × PP and DEP, tried only when
 /// nothing fits on one), each answered at the tier (its most agents meeting it); the best layout
 /// per GPU × precision by `rank`, ranked best first (`rank_agent_rows`). A GPU × precision that
-/// does not fit or where no agent meets the tier is not ranked, and `skipped` says why.
+/// does not fit or where no agent meets the tier is not ranked, and `skipped` says why. A GPU
+/// without a catalog price is ranked by agents per MW and has no per-$ figure (last by per $).
 pub fn agent_leaderboard(
     base: &ScenarioInput,
     decision: &DecisionInput,
@@ -449,7 +451,7 @@ pub fn agent_leaderboard_layouts(
         if allowed.is_some_and(|ids| !ids.contains(&gpu.id)) {
             continue;
         }
-        if gpu.missing_spec().is_some() || gpu.usd_per_gpu_hour_typical.is_none() {
+        if gpu.missing_spec().is_some() {
             continue;
         }
         for text in &decision.precisions_allowed {
@@ -457,6 +459,10 @@ pub fn agent_leaderboard_layouts(
                 skipped.push(format!("{} {text}: not a precision", gpu.id));
                 continue;
             };
+            // As the hardware leaderboard: only precisions the GPU runs natively (`precisions`).
+            if !precisions(gpu).contains(&precision) {
+                continue;
+            }
             let mut found = Vec::new();
             let mut fits = false;
             let mut why = "does not fit";
