@@ -359,4 +359,31 @@ fn the_cli_answers_the_agentic_question() {
         .map(|r| r["agents_per_mw"].as_f64().expect("MW"))
         .collect();
     assert!(per_mw.windows(2).all(|w| w[0] >= w[1]), "{per_mw:?}");
+    // The board states its assumptions as `estimate` does (issue 27 §4): session shape, hit
+    // rate reached, power basis, prices with dates.
+    let text = run(&[
+        "leaderboard",
+        "--workload",
+        "agentic-coding",
+        "--model",
+        "llama-3.1-8b",
+        "--gpus-allowed",
+        "h100-sxm,b200",
+        "--tok-s-per-user",
+        "30",
+    ]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    for needle in [
+        "Assumptions",
+        "Session shape (Agentic coding)",
+        "hit rate reached",
+        "Power basis: each GPU's catalog TDP",
+        "as of",
+        "API prices",
+        "layout",
+    ] {
+        assert!(text.stdout.contains(needle), "{needle}:\n{}", text.stdout);
+    }
+    let assumptions = value["assumptions"].as_array().expect("assumptions");
+    assert!(assumptions.len() >= 5, "{value}");
 }

@@ -243,7 +243,7 @@ fn usd(value: f64) -> String {
 /// each GPU and precision at its best replica layout (`decide::agents::agent_leaderboard`),
 /// ranked by agents at the tier per MW (default) or per $.
 pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioInput) -> Outcome {
-    use crate::decide::agents::{agent_leaderboard, tier_of, AgentRank};
+    use crate::decide::agents::{agent_leaderboard, leaderboard_assumptions, tier_of, AgentRank};
     let decision = match decision_input(flags) {
         Ok(d) => d,
         Err(UsageError(m)) => return Outcome::usage(m),
@@ -265,8 +265,14 @@ pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioI
         .map(|why| format!("note: not ranked: {why}\n"))
         .collect();
     let tier = tier_of(&decision);
+    let assumptions = leaderboard_assumptions(&decision, &rows);
     let outcome = if flags.has("--json") {
-        Outcome::json(&serde_json::json!({ "rank_by": rank, "tier": tier, "rows": rows }))
+        Outcome::json(&serde_json::json!({
+            "rank_by": rank,
+            "tier": tier,
+            "rows": rows,
+            "assumptions": assumptions
+        }))
     } else {
         let mut out = format!(
             "Agents at the tier (TTFT ≤ {} ms, ≥ {} tok/s per agent at P{:.0}), per replica over the hardware leaderboard's layouts (TP 1–8 on a server of {} GPUs, EP and DEP for MoE, TP 8 × PP past a server), catalog typical prices, power = catalog TDP × PUE {}\n",
@@ -308,6 +314,12 @@ pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioI
                 row.usd_per_m_cached_input.map_or("–".to_string(), usd),
                 row.margin_usd_per_gpu_hour.map_or("–".to_string(), usd),
             ));
+        }
+        out.push_str("\nAssumptions\n");
+        for assumption in &assumptions {
+            out.push_str("  - ");
+            out.push_str(assumption);
+            out.push('\n');
         }
         Outcome::ok(out)
     };

@@ -216,12 +216,10 @@ pub fn fleet(
     })
 }
 
-/// The assumptions every agentic number rests on, one sentence each.
-fn assumptions(scenario: &Scenario, decision: &DecisionInput, answer: &AgentAnswer) -> Vec<String> {
-    let shape = &answer.shape;
-    let mut lines = Vec::new();
-    let preset = SessionPreset::of_input(&scenario.input);
-    lines.push(format!(
+/// "Session shape (Agentic coding): first prompt 8000 tokens, 20 turns, …. Source: …".
+fn shape_sentence(input: &ScenarioInput, shape: &SessionShape) -> String {
+    let preset = SessionPreset::of_input(input);
+    format!(
         "Session shape{}: first prompt {:.0} tokens, {} turns, each appending its output ({:.0} tokens mean, σ {}) and {:.0} tool-result tokens, {} s of tool time between turns; mean prompt per turn {:.0} tokens (input:output {:.0}:1){}",
         preset.map_or(String::new(), |p| format!(" ({})", p.label())),
         shape.first_prompt,
@@ -233,7 +231,105 @@ fn assumptions(scenario: &Scenario, decision: &DecisionInput, answer: &AgentAnsw
         shape.context_mean(),
         shape.input_per_output(),
         preset.map_or(String::new(), |p| format!(". Source: {}", p.source())),
+    )
+}
+
+/// "API prices (DeepSeek (first-party API), as of 2025-07-12): input $0.55/M, …".
+fn api_prices_sentence(prices: Option<&TokenPrices>) -> String {
+    match prices {
+        Some(prices) => format!(
+            "API prices ({}): input ${}/M, cached input {}, output ${}/M",
+            prices.basis,
+            prices.usd_per_m_input,
+            prices.usd_per_m_cached_input.map_or(
+                "no cache discount listed (billed as input)".to_string(),
+                |p| format!("${p}/M")
+            ),
+            prices.usd_per_m_output
+        ),
+        None => {
+            "API prices: none listed for this model and none typed: revenue and margin not shown"
+                .into()
+        }
+    }
+}
+
+/// The assumptions the agentic leaderboard's rows rest on, one sentence each, as `answer`
+/// states them for one configuration (issue 27 §4): the session shape, the hit rates the rows
+/// reach, the tier, the power basis, each GPU's price with its date, the API prices.
+pub fn leaderboard_assumptions(decision: &DecisionInput, rows: &[AgentRow]) -> Vec<String> {
+    let tier = tier_of(decision);
+    let mut lines = Vec::new();
+    let first = rows
+        .first()
+        .and_then(|row| Scenario::try_from(row.input.clone()).ok());
+    if let Some((scenario, shape)) = first
+        .as_ref()
+        .and_then(|scenario| Some((scenario, SessionShape::of(scenario)?)))
+    {
+        lines.push(shape_sentence(&scenario.input, &shape));
+    }
+    let (low, high) = rows.iter().fold((f64::INFINITY, 0.0_f64), |(lo, hi), r| {
+        (lo.min(r.hit_rate), hi.max(r.hit_rate))
+    });
+    if !rows.is_empty() {
+        let range = if format!("{low:.3}") == format!("{high:.3}") {
+            format!("{:.1} %", high * 100.0)
+        } else {
+            format!("{:.1}–{:.1} %", low * 100.0, high * 100.0)
+        };
+        lines.push(format!(
+            "Prefix-cache hit rate reached at each row's agents: {range} (analytic, Che's approximation of LRU eviction, model::sessions)"
+        ));
+    }
+    lines.push(format!(
+        "Tier: TTFT ≤ {:.0} ms and ≥ {} tok/s per agent, both at P{:.0} (analytic tails); each row is the best layout of its GPU × precision, its agents the most that meet the tier on one replica",
+        tier.ttft_ms,
+        tier.tok_s_per_user,
+        tier.percentile.value()
     ));
+    lines.push(match decision.owned_power_w {
+        Some(watts) => format!(
+            "Power basis: measured {watts:.0} W per GPU (owned-power-w, applied to every GPU) × PUE {}, at full draw",
+            decision.energy_pue
+        ),
+        None => format!(
+            "Power basis: each GPU's catalog TDP × PUE {}, at full draw",
+            decision.energy_pue
+        ),
+    });
+    let mut prices: Vec<String> = Vec::new();
+    for row in rows {
+        let text = format!(
+            "{} {}",
+            row.gpu,
+            row.price_basis
+                .as_deref()
+                .map_or("no catalog price (no per-$ figure)".to_string(), |basis| {
+                    format!("${:.2} ({basis})", row.usd_per_gpu_hour.unwrap_or_default())
+                })
+        );
+        if !prices.contains(&text) {
+            prices.push(text);
+        }
+    }
+    if !prices.is_empty() {
+        lines.push(format!("GPU cost per GPU-hour: {}", prices.join("; ")));
+    }
+    let mut listed: Vec<String> = Vec::new();
+    for row in rows {
+        let text = api_prices_sentence(row.api_prices.as_ref());
+        if !listed.contains(&text) {
+            listed.push(text);
+        }
+    }
+    lines.extend(listed);
+    lines
+}
+
+/// The assumptions every agentic number rests on, one sentence each.
+fn assumptions(scenario: &Scenario, decision: &DecisionInput, answer: &AgentAnswer) -> Vec<String> {
+    let mut lines = vec![shape_sentence(&scenario.input, &answer.shape)];
     let point = answer.at_tier.as_ref().unwrap_or(&answer.at_agents);
     lines.push(format!(
         "Prefix-cache hit rate reached: {:.1} % at {} agents ({:.1} % with nothing evicted; {:.0} % of an idle session's context survives LRU eviction in a {:.0}-token KV pool per replica; analytic, Che's approximation, model::sessions)",
@@ -261,22 +357,7 @@ fn assumptions(scenario: &Scenario, decision: &DecisionInput, answer: &AgentAnsw
         _ => "GPU cost: no price per GPU-hour: costs and margin not shown".into(),
     });
     lines.push("Cost per token by GPU time (model::agent_economics): a cached input token costs the KV reads of the prefill passes over it; the memory its cache holds shows up as agents per GPU, not in its price".into());
-    lines.push(match &answer.prices {
-        Some(prices) => format!(
-            "API prices ({}): input ${}/M, cached input {}, output ${}/M",
-            prices.basis,
-            prices.usd_per_m_input,
-            prices.usd_per_m_cached_input.map_or(
-                "no cache discount listed (billed as input)".to_string(),
-                |p| format!("${p}/M")
-            ),
-            prices.usd_per_m_output
-        ),
-        None => {
-            "API prices: none listed for this model and none typed: revenue and margin not shown"
-                .into()
-        }
-    });
+    lines.push(api_prices_sentence(answer.prices.as_ref()));
     if let Some(fleet) = &answer.fleet {
         lines.push(format!(
             "Fleet: sized by the same rules as every other sizing (decide::sizing): agents at the tier per replica → replicas at ≤ {:.0} % utilization → whole servers of {} past one; the API side bills each agent's tokens at the prices above",
@@ -348,6 +429,12 @@ pub struct AgentRow {
     pub dp_attention: u32,
     /// "TP 8", "TP 8 × EP 8", "DEP 8", "TP 8 × PP 2" (`leaderboard::layout_name`).
     pub layout: String,
+    /// The GPU's price per GPU-hour and where it comes from (a catalog tier and its date);
+    /// `None` without a catalog price.
+    pub usd_per_gpu_hour: Option<f64>,
+    pub price_basis: Option<String>,
+    /// The API prices revenue and margin are at (typed, else the model's cheapest listing).
+    pub api_prices: Option<TokenPrices>,
     /// The scenario of the row at its agents: what `estimate` takes.
     #[serde(skip)]
     pub input: ScenarioInput,
@@ -394,6 +481,9 @@ fn row_of(scenario: &Scenario, decision: &DecisionInput) -> Result<AgentRow, &'s
         ep: par.ep,
         dp_attention: par.dp,
         layout: layout_name(par),
+        usd_per_gpu_hour: found.usd_per_gpu_hour,
+        price_basis: found.price_basis.clone(),
+        api_prices: found.prices.clone(),
         input: ScenarioInput {
             concurrency: f64::from(point.agents),
             ..scenario.input.clone()
