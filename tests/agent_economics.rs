@@ -199,7 +199,10 @@ fn the_fleet_is_sized_by_the_sizing_rules() {
                     .max(1.0) as u32;
                 let (bought, gpus) = deployment_size(replicas, gpus_per_replica, 8);
                 assert_eq!((f.replicas, f.gpus), (bought, gpus));
-                assert!(f.gpus <= 8 || f.gpus % 8 == 0, "whole servers: {f:?}");
+                assert!(
+                    f.gpus <= 8 || f.gpus.is_multiple_of(8),
+                    "whole servers: {f:?}"
+                );
                 assert!(f.utilization <= ceiling + 1e-9 || f.replicas == 1, "{f:?}");
                 assert!(close(
                     f.self_host_usd_per_month,

@@ -208,8 +208,7 @@ pub struct FleetMonthly {
     pub gpus_per_replica: u32,
     /// Replicas bought (whole servers past one can add some).
     pub replicas: u32,
-    /// Agents ÷ (agents per replica × replicas): at most the ceiling unless one replica is
-    /// more than the fleet needs.
+    /// Agents ÷ (agents per replica × replicas): at most the ceiling.
     pub utilization: f64,
     /// The ceiling it was sized under (`max-utilization`).
     pub max_utilization: f64,
