@@ -14,6 +14,10 @@ use servecost::model::sessions::{evaluate_sessions, SessionPreset};
 use servecost::scenario::{DecisionInput, Scenario, ScenarioInput};
 
 fn agentic(model: &str, gpu: &str, gpus: f64, agents: f64) -> Scenario {
+    Scenario::try_from(scenario_input(model, gpu, gpus, agents)).expect("valid")
+}
+
+fn scenario_input(model: &str, gpu: &str, gpus: f64, agents: f64) -> ScenarioInput {
     let mut input = ScenarioInput {
         model: model.into(),
         gpu: gpu.into(),
@@ -23,7 +27,7 @@ fn agentic(model: &str, gpu: &str, gpus: f64, agents: f64) -> Scenario {
         ..ScenarioInput::default()
     };
     SessionPreset::AgenticCoding.apply(&mut input);
-    Scenario::try_from(input).expect("valid")
+    input
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -146,6 +150,134 @@ fn the_answer_states_its_assumptions_and_follows_its_identities() {
     assert!(token_prices("qwen3-8b", &DecisionInput::default(), &rates).is_none());
 }
 
+/// The fleet goes through the one sizing function's rules (issue 27 §3, §4): its GPUs are what
+/// `decide::sizing::deploy` buys for the same output tokens/s at the replica's capacity, and
+/// what the ceiling and whole servers give for the agents per replica; raising the ceiling never
+/// adds GPUs; past one server, whole servers.
+#[test]
+fn the_fleet_is_sized_by_the_sizing_rules() {
+    use servecost::decide::agents::fleet;
+    use servecost::decide::plan::deployment_size;
+    use servecost::decide::sizing::{deploy, SizingRules};
+    let prices = TokenPrices {
+        usd_per_m_input: 0.5,
+        usd_per_m_cached_input: None,
+        usd_per_m_output: 1.5,
+        basis: "typed".into(),
+    };
+    // One replica of 8, and four replicas of TP 2 on the same 8 GPUs.
+    for (tp, agents) in [(8.0, 32), (2.0, 24)] {
+        let mut input = scenario_input("llama-3.3-70b", "h200-sxm", 8.0, f64::from(agents));
+        input.tp = Some(tp);
+        input.usd_per_gpu_hour = Some(3.0);
+        let scenario = Scenario::try_from(input).expect("valid");
+        let session = evaluate_sessions(&scenario, agents).expect("point");
+        let gpus_per_replica = 8 / scenario.replicas;
+        let agents_per_replica = f64::from(agents) / f64::from(scenario.replicas);
+        let per_agent = session.point.output_tok_s / f64::from(agents);
+        let mut last_gpus = u32::MAX;
+        for ceiling in [0.5, 0.6, 0.7, 0.8, 0.9, 1.0] {
+            for fleet_agents in [1, 7, 100, 1000] {
+                let rules = SizingRules {
+                    max_utilization: ceiling,
+                    ..SizingRules::default()
+                };
+                let f = fleet(&scenario, &session, fleet_agents, &rules, &prices).expect("fleet");
+                let same_traffic = deploy(
+                    &scenario,
+                    agents_per_replica * per_agent,
+                    f64::from(fleet_agents) * per_agent,
+                    &rules,
+                )
+                .expect("sized");
+                assert_eq!(
+                    f.gpus, same_traffic.gpus,
+                    "TP {tp}, {fleet_agents} agents at {ceiling}"
+                );
+                let replicas = (f64::from(fleet_agents) / (ceiling * agents_per_replica))
+                    .ceil()
+                    .max(1.0) as u32;
+                let (bought, gpus) = deployment_size(replicas, gpus_per_replica, 8);
+                assert_eq!((f.replicas, f.gpus), (bought, gpus));
+                assert!(
+                    f.gpus <= 8 || f.gpus.is_multiple_of(8),
+                    "whole servers: {f:?}"
+                );
+                assert!(f.utilization <= ceiling + 1e-9 || f.replicas == 1, "{f:?}");
+                assert!(close(
+                    f.self_host_usd_per_month,
+                    f64::from(f.gpus) * 3.0 * servecost::model::economics::HOURS_PER_MONTH
+                ));
+                if fleet_agents == 1000 {
+                    assert!(f.gpus <= last_gpus, "raising the ceiling added GPUs: {f:?}");
+                    last_gpus = f.gpus;
+                }
+            }
+        }
+    }
+}
+
+/// The agentic leaderboard searches the hardware leaderboard's layouts (`layout_tiers`): for an
+/// MoE model EP and DEP rows appear; every row meets the tier when its own scenario is answered
+/// again; rows are sorted by the ranked figure; the best-per-GPU board keeps one row per GPU ×
+/// precision, the best of its layouts.
+#[test]
+fn the_agent_leaderboard_searches_the_hardware_leaderboards_layouts() {
+    use servecost::decide::agents::{agent_leaderboard, agent_leaderboard_layouts, AgentRank};
+    use servecost::decide::leaderboard::{layout_name, layout_tiers};
+    let mut base = ScenarioInput {
+        model: "qwen3-235b-a22b".into(),
+        ..ScenarioInput::default()
+    };
+    SessionPreset::AgenticCoding.apply(&mut base);
+    let decision = DecisionInput {
+        gpus_allowed: Some(vec!["b200".into(), "h200-sxm".into()]),
+        tok_s_per_user: Some(30.0),
+        ..DecisionInput::default()
+    };
+    let searched: Vec<String> = layout_tiers(true, 8)
+        .iter()
+        .flatten()
+        .map(|par| layout_name(*par))
+        .collect();
+    for rank in [AgentRank::AgentsPerMw, AgentRank::AgentsPerUsd] {
+        let score = |row: &servecost::decide::agents::AgentRow| match rank {
+            AgentRank::AgentsPerMw => row.agents_per_mw,
+            AgentRank::AgentsPerUsd => row.agents_per_usd_hour,
+        };
+        let (all, _) = agent_leaderboard_layouts(&base, &decision, rank, true);
+        let layouts: Vec<&str> = all.iter().map(|r| r.layout.as_str()).collect();
+        assert!(layouts.iter().any(|l| l.starts_with("DEP")), "{layouts:?}");
+        assert!(layouts.iter().any(|l| l.contains("× EP")), "{layouts:?}");
+        assert!(all.iter().all(|r| searched.contains(&r.layout)));
+        assert!(
+            all.windows(2).all(|w| score(&w[0]) >= score(&w[1])),
+            "{:?}",
+            all.iter().map(score).collect::<Vec<_>>()
+        );
+        for row in &all {
+            let scenario = Scenario::try_from(row.input.clone()).expect("the row's scenario");
+            assert_eq!(scenario.total_gpus(), row.gpus);
+            let again = answer(&scenario, &decision).expect("answer");
+            let at_tier = again.figures_at_tier.expect("meets the tier");
+            assert!(
+                at_tier.meets_tier && at_tier.agents == row.agents,
+                "{row:?}"
+            );
+        }
+        let (best, _) = agent_leaderboard(&base, &decision, rank);
+        assert!(best.windows(2).all(|w| score(&w[0]) >= score(&w[1])));
+        for row in &best {
+            let group: Vec<_> = all
+                .iter()
+                .filter(|r| (r.gpu.as_str(), r.precision.as_str()) == (&row.gpu, &row.precision))
+                .collect();
+            assert_eq!(best.iter().filter(|r| (r.gpu.as_str(), r.precision.as_str()) == (&row.gpu, &row.precision)).count(), 1);
+            assert!(group.iter().all(|r| score(r) <= score(row)), "{row:?}");
+        }
+    }
+}
+
 fn run(args: &[&str]) -> servecost::cli::Outcome {
     servecost::cli::run(&args.iter().map(|a| a.to_string()).collect::<Vec<_>>())
 }
@@ -230,4 +362,31 @@ fn the_cli_answers_the_agentic_question() {
         .map(|r| r["agents_per_mw"].as_f64().expect("MW"))
         .collect();
     assert!(per_mw.windows(2).all(|w| w[0] >= w[1]), "{per_mw:?}");
+    // The board states its assumptions as `estimate` does (issue 27 §4): session shape, hit
+    // rate reached, power basis, prices with dates.
+    let text = run(&[
+        "leaderboard",
+        "--workload",
+        "agentic-coding",
+        "--model",
+        "llama-3.1-8b",
+        "--gpus-allowed",
+        "h100-sxm,b200",
+        "--tok-s-per-user",
+        "30",
+    ]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    for needle in [
+        "Assumptions",
+        "Session shape (Agentic coding)",
+        "hit rate reached",
+        "Power basis: each GPU's catalog TDP",
+        "as of",
+        "API prices",
+        "layout",
+    ] {
+        assert!(text.stdout.contains(needle), "{needle}:\n{}", text.stdout);
+    }
+    let assumptions = value["assumptions"].as_array().expect("assumptions");
+    assert!(assumptions.len() >= 5, "{value}");
 }

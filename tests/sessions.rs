@@ -129,3 +129,31 @@ fn the_session_simulator_is_deterministic() {
     let scenario = agentic("llama-3.1-8b", "h200-sxm");
     assert_eq!(check(&scenario, 6).1, check(&scenario, 6).1);
 }
+
+/// The session presets' ids are spelled once (the field table's constants): each preset's id
+/// is a `#workload` choice, choosing it applies the preset, and reading the workload back
+/// names it; every session choice of the table is a preset.
+#[test]
+fn preset_ids_are_the_workload_choices() {
+    use servecost::scenario::fields::{
+        AGENTIC_CODING_WORKLOAD, CHAT_MULTI_TURN_WORKLOAD, WORKLOAD,
+    };
+    let ids: Vec<&str> = SessionPreset::ALL.iter().map(|p| p.id()).collect();
+    assert_eq!(ids, [AGENTIC_CODING_WORKLOAD, CHAT_MULTI_TURN_WORKLOAD]);
+    let choices: Vec<&str> = WORKLOAD.choices.iter().map(|(id, _)| *id).collect();
+    for preset in SessionPreset::ALL {
+        assert!(choices.contains(&preset.id()), "{choices:?}");
+        assert_eq!(SessionPreset::parse(preset.id()), Some(preset));
+        let mut input = ScenarioInput::default();
+        WORKLOAD
+            .set_scenario(&mut input, preset.id())
+            .expect("sets");
+        assert_eq!(SessionPreset::of_input(&input), Some(preset));
+        assert_eq!(WORKLOAD.get_scenario(&input).as_deref(), Some(preset.id()));
+    }
+    let session_choices = choices
+        .iter()
+        .filter(|id| SessionPreset::parse(id).is_some())
+        .count();
+    assert_eq!(session_choices, SessionPreset::ALL.len());
+}

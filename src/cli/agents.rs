@@ -201,9 +201,13 @@ pub fn human(scenario: &Scenario, found: &AgentAnswer) -> String {
         line(
             &format!("fleet of {} agents", fleet.agents),
             format!(
-                "self-host {} per month on {} GPUs; API {} per month",
+                "self-host {} per month on {} GPUs ({} replicas of {} GPUs at {:.1} agents each, {:.0} % utilized); API {} per month",
                 usd_amount(fleet.self_host_usd_per_month),
                 fleet.gpus,
+                fleet.replicas,
+                fleet.gpus_per_replica,
+                fleet.agents_per_replica,
+                fleet.utilization * 100.0,
                 usd_amount(fleet.api_usd_per_month)
             ),
         );
@@ -236,9 +240,10 @@ fn usd(value: f64) -> String {
 }
 
 /// `servecost leaderboard --workload agentic-coding [--rank-by agents-per-mw|agents-per-usd]`:
-/// each GPU and precision on one server, ranked by agents at the tier per MW (default) or per $.
+/// each GPU and precision at its best replica layout (`decide::agents::agent_leaderboard`),
+/// ranked by agents at the tier per MW (default) or per $.
 pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioInput) -> Outcome {
-    use crate::decide::agents::{agent_leaderboard, tier_of, AgentRank};
+    use crate::decide::agents::{agent_leaderboard, leaderboard_assumptions, tier_of, AgentRank};
     let decision = match decision_input(flags) {
         Ok(d) => d,
         Err(UsageError(m)) => return Outcome::usage(m),
@@ -260,23 +265,30 @@ pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioI
         .map(|why| format!("note: not ranked: {why}\n"))
         .collect();
     let tier = tier_of(&decision);
+    let assumptions = leaderboard_assumptions(&decision, &rows);
     let outcome = if flags.has("--json") {
-        Outcome::json(&serde_json::json!({ "rank_by": rank, "tier": tier, "rows": rows }))
+        Outcome::json(&serde_json::json!({
+            "rank_by": rank,
+            "tier": tier,
+            "rows": rows,
+            "assumptions": assumptions
+        }))
     } else {
         let mut out = format!(
-            "Agents at the tier (TTFT ≤ {} ms, ≥ {} tok/s per agent at P{:.0}), one server of {} GPUs, catalog typical prices, power = catalog TDP × PUE {}\n",
+            "Agents at the tier (TTFT ≤ {} ms, ≥ {} tok/s per agent at P{:.0}), per replica over the hardware leaderboard's layouts (TP 1–8 on a server of {} GPUs, EP and DEP for MoE, TP 8 × PP past a server), catalog typical prices, power = catalog TDP × PUE {}\n",
             format_number(tier.ttft_ms),
             format_number(tier.tok_s_per_user),
             tier.percentile.value(),
-            format_number(decision.gpus_per_node),
+            crate::decide::sizing::SizingRules::of(&decision).gpus_per_node,
             decision.energy_pue
         );
         out.push_str(&format!(
-            "{:<4} {:<14} {:<5} {:>3} {:>7} {:>9} {:>10} {:>10} {:>6} {:>12} {:>11}\n",
+            "{:<4} {:<14} {:<5} {:<12} {:>4} {:>7} {:>9} {:>10} {:>10} {:>6} {:>12} {:>11}\n",
             "rank",
             "GPU",
             "prec",
-            "TP",
+            "layout",
+            "GPUs",
             "agents",
             "per GPU",
             "per MW",
@@ -288,11 +300,12 @@ pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioI
         for (index, row) in rows.iter().enumerate() {
             let optional = |v: Option<f64>| v.map_or("–".to_string(), grouped);
             out.push_str(&format!(
-                "{:<4} {:<14} {:<5} {:>3} {:>7} {:>9} {:>10} {:>10} {:>6.1} {:>12} {:>11}\n",
+                "{:<4} {:<14} {:<5} {:<12} {:>4} {:>7} {:>9} {:>10} {:>10} {:>6.1} {:>12} {:>11}\n",
                 index + 1,
                 row.gpu,
                 row.precision,
-                row.tp,
+                row.layout,
+                row.gpus,
                 row.agents,
                 format_number(row.agents_per_gpu),
                 optional(row.agents_per_mw),
@@ -301,6 +314,12 @@ pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioI
                 row.usd_per_m_cached_input.map_or("–".to_string(), usd),
                 row.margin_usd_per_gpu_hour.map_or("–".to_string(), usd),
             ));
+        }
+        out.push_str("\nAssumptions\n");
+        for assumption in &assumptions {
+            out.push_str("  - ");
+            out.push_str(assumption);
+            out.push('\n');
         }
         Outcome::ok(out)
     };

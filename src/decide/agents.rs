@@ -10,14 +10,19 @@
 //! `interactivity-percentile` (P90 unless asked). The economics are read at the tier's point when
 //! one meets it, else at the asked agents.
 
-use super::leaderboard::{DEFAULT_TOK_S_PER_USER, DEFAULT_TTFT_CEILING_MS};
+use super::leaderboard::{
+    configuration, is_moe, layout_name, layout_tiers, precisions, DEFAULT_TOK_S_PER_USER,
+    DEFAULT_TTFT_CEILING_MS, MULTI_NODE_GPUS,
+};
 use super::pricing::price_provenance;
+use super::sizing::{deployment, replicas_under_ceiling, SizingRules};
 use crate::catalog::{api_prices_for, dated, UNDATED};
 use crate::model::agent_economics::{
-    cache_aware_cost, fleet_monthly, margin, revenue_usd_per_gpu_hour, CacheAwareCost,
+    api_usd_per_month, cache_aware_cost, margin, revenue_usd_per_gpu_hour, CacheAwareCost,
     FleetMonthly, Margin, TokenPrices, TokenRates,
 };
 use crate::model::agents::{agent_figures, agents_at_tier, AgentFigures, PowerBasis, Tier};
+use crate::model::precision::Precision;
 use crate::model::sessions::{evaluate_sessions, SessionPoint, SessionPreset, SessionShape};
 use crate::scenario::ScenarioInput;
 use crate::scenario::{DecisionInput, Scenario};
@@ -136,14 +141,12 @@ pub fn answer(scenario: &Scenario, decision: &DecisionInput) -> Option<AgentAnsw
         )),
         _ => None,
     };
-    // A replica's GPUs, attention DP and PP included.
-    let gpus_per_replica = (scenario.gpu_count / scenario.replicas.max(1)).max(1);
     let fleet = match (decision.fleet_agents, &prices, usd_per_gpu_hour) {
-        (Some(agents), Some(prices), Some(cost_per_hour)) => fleet_monthly(
-            agents.round().max(1.0) as u32,
+        (Some(agents), Some(prices), Some(_)) => fleet(
+            scenario,
             economics_point,
-            gpus_per_replica,
-            cost_per_hour,
+            agents.round().max(1.0) as u32,
+            &SizingRules::of(decision),
             prices,
         ),
         _ => None,
@@ -165,16 +168,58 @@ pub fn answer(scenario: &Scenario, decision: &DecisionInput) -> Option<AgentAnsw
         fleet,
         assumptions: Vec::new(),
     };
-    answer.assumptions = assumptions(scenario, &answer);
+    answer.assumptions = assumptions(scenario, decision, &answer);
     Some(answer)
 }
 
-/// The assumptions every agentic number rests on, one sentence each.
-fn assumptions(scenario: &Scenario, answer: &AgentAnswer) -> Vec<String> {
-    let shape = &answer.shape;
-    let mut lines = Vec::new();
-    let preset = SessionPreset::of_input(&scenario.input);
-    lines.push(format!(
+/// `agents` agents self-hosted on `scenario`'s replicas and through the API, per month. The
+/// self-hosted side goes through the one sizing function's rules (`decide::sizing`), with the
+/// agents a replica serves at `session` as its capacity: replicas =
+/// ⌈agents ÷ (ceiling × agents per replica)⌉ (`replicas_under_ceiling`), whole servers past
+/// one and $/month = GPUs × ($/GPU-hour + electricity when on) × 730 h (`deployment`, in the
+/// replica's output tokens/s, so this fleet and the same output tokens/s sized by Plan or the
+/// Cost panel buy the same GPUs). `None` without a price per GPU-hour or when nothing flows.
+pub fn fleet(
+    scenario: &Scenario,
+    session: &SessionPoint,
+    agents: u32,
+    rules: &SizingRules,
+    prices: &TokenPrices,
+) -> Option<FleetMonthly> {
+    scenario.usd_per_gpu_hour?;
+    // A replica's GPUs, attention DP and PP included.
+    let gpus_per_replica = (scenario.gpu_count / scenario.replicas.max(1)).max(1);
+    let replicas_modeled = f64::from(session.point.gpus.max(1)) / f64::from(gpus_per_replica);
+    let agents_per_replica = f64::from(session.agents) / replicas_modeled;
+    let output_per_agent = session.point.output_tok_s / f64::from(session.agents.max(1));
+    if !(agents_per_replica > 0.0 && output_per_agent > 0.0) {
+        return None;
+    }
+    let needed = replicas_under_ceiling(f64::from(agents), agents_per_replica, rules)?;
+    let sized = deployment(
+        scenario,
+        agents_per_replica * output_per_agent,
+        f64::from(agents) * output_per_agent,
+        needed,
+        rules,
+    )?;
+    Some(FleetMonthly {
+        agents,
+        gpus: sized.gpus,
+        self_host_usd_per_month: sized.usd_per_month?,
+        api_usd_per_month: api_usd_per_month(agents, session, prices),
+        agents_per_replica,
+        gpus_per_replica: sized.gpus_per_replica,
+        replicas: sized.replicas,
+        utilization: sized.utilization,
+        max_utilization: rules.max_utilization,
+    })
+}
+
+/// "Session shape (Agentic coding): first prompt 8000 tokens, 20 turns, …. Source: …".
+fn shape_sentence(input: &ScenarioInput, shape: &SessionShape) -> String {
+    let preset = SessionPreset::of_input(input);
+    format!(
         "Session shape{}: first prompt {:.0} tokens, {} turns, each appending its output ({:.0} tokens mean, σ {}) and {:.0} tool-result tokens, {} s of tool time between turns; mean prompt per turn {:.0} tokens (input:output {:.0}:1){}",
         preset.map_or(String::new(), |p| format!(" ({})", p.label())),
         shape.first_prompt,
@@ -186,7 +231,105 @@ fn assumptions(scenario: &Scenario, answer: &AgentAnswer) -> Vec<String> {
         shape.context_mean(),
         shape.input_per_output(),
         preset.map_or(String::new(), |p| format!(". Source: {}", p.source())),
+    )
+}
+
+/// "API prices (DeepSeek (first-party API), as of 2025-07-12): input $0.55/M, …".
+fn api_prices_sentence(prices: Option<&TokenPrices>) -> String {
+    match prices {
+        Some(prices) => format!(
+            "API prices ({}): input ${}/M, cached input {}, output ${}/M",
+            prices.basis,
+            prices.usd_per_m_input,
+            prices.usd_per_m_cached_input.map_or(
+                "no cache discount listed (billed as input)".to_string(),
+                |p| format!("${p}/M")
+            ),
+            prices.usd_per_m_output
+        ),
+        None => {
+            "API prices: none listed for this model and none typed: revenue and margin not shown"
+                .into()
+        }
+    }
+}
+
+/// The assumptions the agentic leaderboard's rows rest on, one sentence each, as `answer`
+/// states them for one configuration (issue 27 §4): the session shape, the hit rates the rows
+/// reach, the tier, the power basis, each GPU's price with its date, the API prices.
+pub fn leaderboard_assumptions(decision: &DecisionInput, rows: &[AgentRow]) -> Vec<String> {
+    let tier = tier_of(decision);
+    let mut lines = Vec::new();
+    let first = rows
+        .first()
+        .and_then(|row| Scenario::try_from(row.input.clone()).ok());
+    if let Some((scenario, shape)) = first
+        .as_ref()
+        .and_then(|scenario| Some((scenario, SessionShape::of(scenario)?)))
+    {
+        lines.push(shape_sentence(&scenario.input, &shape));
+    }
+    let (low, high) = rows.iter().fold((f64::INFINITY, 0.0_f64), |(lo, hi), r| {
+        (lo.min(r.hit_rate), hi.max(r.hit_rate))
+    });
+    if !rows.is_empty() {
+        let range = if format!("{low:.3}") == format!("{high:.3}") {
+            format!("{:.1} %", high * 100.0)
+        } else {
+            format!("{:.1}–{:.1} %", low * 100.0, high * 100.0)
+        };
+        lines.push(format!(
+            "Prefix-cache hit rate reached at each row's agents: {range} (analytic, Che's approximation of LRU eviction, model::sessions)"
+        ));
+    }
+    lines.push(format!(
+        "Tier: TTFT ≤ {:.0} ms and ≥ {} tok/s per agent, both at P{:.0} (analytic tails); each row is the best layout of its GPU × precision, its agents the most that meet the tier on one replica",
+        tier.ttft_ms,
+        tier.tok_s_per_user,
+        tier.percentile.value()
     ));
+    lines.push(match decision.owned_power_w {
+        Some(watts) => format!(
+            "Power basis: measured {watts:.0} W per GPU (owned-power-w, applied to every GPU) × PUE {}, at full draw",
+            decision.energy_pue
+        ),
+        None => format!(
+            "Power basis: each GPU's catalog TDP × PUE {}, at full draw",
+            decision.energy_pue
+        ),
+    });
+    let mut prices: Vec<String> = Vec::new();
+    for row in rows {
+        let text = format!(
+            "{} {}",
+            row.gpu,
+            row.price_basis
+                .as_deref()
+                .map_or("no catalog price (no per-$ figure)".to_string(), |basis| {
+                    format!("${:.2} ({basis})", row.usd_per_gpu_hour.unwrap_or_default())
+                })
+        );
+        if !prices.contains(&text) {
+            prices.push(text);
+        }
+    }
+    if !prices.is_empty() {
+        lines.push(format!("GPU cost per GPU-hour: {}", prices.join("; ")));
+    }
+    let mut listed: Vec<String> = Vec::new();
+    for row in rows {
+        let text = api_prices_sentence(row.api_prices.as_ref());
+        if !listed.contains(&text) {
+            listed.push(text);
+        }
+    }
+    lines.extend(listed);
+    lines
+}
+
+/// The assumptions every agentic number rests on, one sentence each.
+fn assumptions(scenario: &Scenario, decision: &DecisionInput, answer: &AgentAnswer) -> Vec<String> {
+    let mut lines = vec![shape_sentence(&scenario.input, &answer.shape)];
     let point = answer.at_tier.as_ref().unwrap_or(&answer.at_agents);
     lines.push(format!(
         "Prefix-cache hit rate reached: {:.1} % at {} agents ({:.1} % with nothing evicted; {:.0} % of an idle session's context survives LRU eviction in a {:.0}-token KV pool per replica; analytic, Che's approximation, model::sessions)",
@@ -214,22 +357,14 @@ fn assumptions(scenario: &Scenario, answer: &AgentAnswer) -> Vec<String> {
         _ => "GPU cost: no price per GPU-hour: costs and margin not shown".into(),
     });
     lines.push("Cost per token by GPU time (model::agent_economics): a cached input token costs the KV reads of the prefill passes over it; the memory its cache holds shows up as agents per GPU, not in its price".into());
-    lines.push(match &answer.prices {
-        Some(prices) => format!(
-            "API prices ({}): input ${}/M, cached input {}, output ${}/M",
-            prices.basis,
-            prices.usd_per_m_input,
-            prices.usd_per_m_cached_input.map_or(
-                "no cache discount listed (billed as input)".to_string(),
-                |p| format!("${p}/M")
-            ),
-            prices.usd_per_m_output
-        ),
-        None => {
-            "API prices: none listed for this model and none typed: revenue and margin not shown"
-                .into()
-        }
-    });
+    lines.push(api_prices_sentence(answer.prices.as_ref()));
+    if let Some(fleet) = &answer.fleet {
+        lines.push(format!(
+            "Fleet: sized by the same rules as every other sizing (decide::sizing): agents at the tier per replica → replicas at ≤ {:.0} % utilization → whole servers of {} past one; the API side bills each agent's tokens at the prices above",
+            fleet.max_utilization * 100.0,
+            SizingRules::of(decision).gpus_per_node,
+        ));
+    }
     if let Some(margin) = &answer.margin {
         lines.push(format!(
             "Margin: revenue × {:.0} % sold − GPU cost − licence fee of {} % of revenue",
@@ -270,13 +405,16 @@ impl AgentRank {
     }
 }
 
-/// One configuration of the agentic leaderboard: a GPU and precision on one server.
+/// One configuration of the agentic leaderboard: a GPU, a precision and a replica layout
+/// (`leaderboard::layout_tiers`), with the agents it serves at the tier.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgentRow {
     pub gpu: String,
     pub precision: String,
+    /// GPUs of one replica.
     pub gpus: u32,
     pub tp: u32,
+    /// Agents one replica serves at the tier.
     pub agents: u32,
     pub agents_per_gpu: f64,
     pub agents_per_mw: Option<f64>,
@@ -285,6 +423,21 @@ pub struct AgentRow {
     pub hit_rate: f64,
     pub usd_per_m_cached_input: Option<f64>,
     pub margin_usd_per_gpu_hour: Option<f64>,
+    pub pp: u32,
+    pub ep: u32,
+    /// Attention DP ranks (DEP N: TP 1 × EP N × attention DP N).
+    pub dp_attention: u32,
+    /// "TP 8", "TP 8 × EP 8", "DEP 8", "TP 8 × PP 2" (`leaderboard::layout_name`).
+    pub layout: String,
+    /// The GPU's price per GPU-hour and where it comes from (a catalog tier and its date);
+    /// `None` without a catalog price.
+    pub usd_per_gpu_hour: Option<f64>,
+    pub price_basis: Option<String>,
+    /// The API prices revenue and margin are at (typed, else the model's cheapest listing).
+    pub api_prices: Option<TokenPrices>,
+    /// The scenario of the row at its agents: what `estimate` takes.
+    #[serde(skip)]
+    pub input: ScenarioInput,
 }
 
 impl AgentRow {
@@ -297,23 +450,24 @@ impl AgentRow {
     }
 }
 
-/// TPs the agentic leaderboard tries on one server.
-const LEADERBOARD_TPS: [f64; 4] = [1.0, 2.0, 4.0, 8.0];
-
 /// One configuration's row, or why it has none.
 fn row_of(scenario: &Scenario, decision: &DecisionInput) -> Result<AgentRow, &'static str> {
     let found = answer(scenario, decision).ok_or("the per-turn scenario does not fit")?;
     let (Some(point), Some(figures)) = (&found.at_tier, &found.figures_at_tier) else {
         return Err("no agent meets the tier");
     };
+    if !figures.meets_tier {
+        return Err("no agent meets the tier");
+    }
     let usd_per_hour = found
         .usd_per_gpu_hour
         .map(|p| p * f64::from(figures.gpus.max(1)));
+    let par = scenario.par;
     Ok(AgentRow {
         gpu: scenario.gpu.id.clone(),
         precision: scenario.precision.id().to_string(),
         gpus: figures.gpus,
-        tp: scenario.par.tp,
+        tp: par.tp,
         agents: point.agents,
         agents_per_gpu: figures.agents_per_gpu,
         agents_per_mw: figures.agents_per_mw,
@@ -323,21 +477,63 @@ fn row_of(scenario: &Scenario, decision: &DecisionInput) -> Result<AgentRow, &'s
         hit_rate: point.hit_rate,
         usd_per_m_cached_input: found.cost.map(|c| c.usd_per_m_cached_input),
         margin_usd_per_gpu_hour: found.margin.map(|m| m.margin_usd_per_gpu_hour),
+        pp: par.pp,
+        ep: par.ep,
+        dp_attention: par.dp,
+        layout: layout_name(par),
+        usd_per_gpu_hour: found.usd_per_gpu_hour,
+        price_basis: found.price_basis.clone(),
+        api_prices: found.prices.clone(),
+        input: ScenarioInput {
+            concurrency: f64::from(point.agents),
+            ..scenario.input.clone()
+        },
     })
 }
 
-/// Every catalog GPU (or those allowed) with a price and a full spec, on one server
-/// (`gpus-per-node` GPUs) in each allowed precision at its best TP (1, 2, 4 or 8), answered at
-/// the tier and ranked by `rank`, best first; a configuration that does not fit or where no
-/// agent meets the tier is left out, and `skipped` says why.
+/// Best first by `rank`; a row without the ranked figure (no power basis, no price) after every
+/// row with one; ties by more agents per GPU, then fewer GPUs.
+pub fn rank_agent_rows(rows: &mut [AgentRow], rank: AgentRank) {
+    rows.sort_by(|a, b| {
+        b.score(rank)
+            .total_cmp(&a.score(rank))
+            .then(b.agents_per_gpu.total_cmp(&a.agents_per_gpu))
+            .then(a.gpus.cmp(&b.gpus))
+    });
+}
+
+/// Every catalog GPU (or those allowed) with a full spec, in each allowed precision it runs
+/// (`leaderboard::precisions`: FP8 and FP4 only on tensor cores for them),
+/// over the hardware leaderboard's replica layouts (`leaderboard::layout_tiers`: TP 1–8 on one
+/// server, and for an MoE model EP and DEP; past one server TP 8 × PP and DEP, tried only when
+/// nothing fits on one), each answered at the tier (its most agents meeting it); the best layout
+/// per GPU × precision by `rank`, ranked best first (`rank_agent_rows`). A GPU × precision that
+/// does not fit or where no agent meets the tier is not ranked, and `skipped` says why. A GPU
+/// without a catalog price is ranked by agents per MW and has no per-$ figure (last by per $).
 pub fn agent_leaderboard(
     base: &ScenarioInput,
     decision: &DecisionInput,
     rank: AgentRank,
 ) -> (Vec<AgentRow>, Vec<String>) {
+    agent_leaderboard_layouts(base, decision, rank, false)
+}
+
+/// `agent_leaderboard`, with every layout that meets the tier as a row of its own when
+/// `all_layouts` (each GPU × precision's best first among its own, all ranked together).
+pub fn agent_leaderboard_layouts(
+    base: &ScenarioInput,
+    decision: &DecisionInput,
+    rank: AgentRank,
+    all_layouts: bool,
+) -> (Vec<AgentRow>, Vec<String>) {
     let Ok(catalog) = crate::catalog::catalog() else {
         return (Vec::new(), vec!["the GPU catalog does not parse".into()]);
     };
+    let moe = match is_moe(base) {
+        Ok(moe) => moe,
+        Err(why) => return (Vec::new(), vec![why]),
+    };
+    let gpus_per_node = SizingRules::of(decision).gpus_per_node;
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
     let allowed = decision.gpus_allowed.as_deref();
@@ -345,45 +541,59 @@ pub fn agent_leaderboard(
         if allowed.is_some_and(|ids| !ids.contains(&gpu.id)) {
             continue;
         }
-        if gpu.missing_spec().is_some() || gpu.usd_per_gpu_hour_typical.is_none() {
+        if gpu.missing_spec().is_some() {
             continue;
         }
-        for precision in &decision.precisions_allowed {
-            let mut best: Option<AgentRow> = None;
+        for text in &decision.precisions_allowed {
+            let Some(precision) = Precision::parse(text) else {
+                skipped.push(format!("{} {text}: not a precision", gpu.id));
+                continue;
+            };
+            // As the hardware leaderboard: only precisions the GPU runs natively (`precisions`).
+            if !precisions(gpu).contains(&precision) {
+                continue;
+            }
+            let mut found = Vec::new();
+            let mut fits = false;
             let mut why = "does not fit";
-            for tp in LEADERBOARD_TPS
-                .into_iter()
-                .filter(|tp| *tp <= decision.gpus_per_node)
-            {
-                let input = ScenarioInput {
-                    gpu: gpu.id.clone(),
-                    gpu_count: decision.gpus_per_node.round().max(1.0),
-                    precision: precision.clone(),
-                    tp: Some(tp),
-                    usd_per_gpu_hour: gpu.usd_per_gpu_hour_typical,
-                    ..base.clone()
-                };
-                let Ok(scenario) = Scenario::try_from(input) else {
-                    continue;
-                };
-                match row_of(&scenario, decision) {
-                    Ok(row) => {
-                        if best
-                            .as_ref()
-                            .is_none_or(|b| row.score(rank) > b.score(rank))
-                        {
-                            best = Some(row);
-                        }
+            for tier in layout_tiers(moe, gpus_per_node) {
+                if fits {
+                    break;
+                }
+                for par in tier {
+                    let input = ScenarioInput {
+                        usd_per_gpu_hour: gpu.usd_per_gpu_hour_typical,
+                        ..configuration(base, gpu, precision, par)
+                    };
+                    let Ok(scenario) = Scenario::try_from(input) else {
+                        continue;
+                    };
+                    fits = true;
+                    match row_of(&scenario, decision) {
+                        Ok(row) => found.push(row),
+                        Err(reason) => why = reason,
                     }
-                    Err(reason) => why = reason,
                 }
             }
-            match best {
-                Some(row) => rows.push(row),
-                None => skipped.push(format!("{} {precision}: {why}", gpu.id)),
+            if found.is_empty() {
+                let why = if fits {
+                    why.to_string()
+                } else {
+                    format!(
+                        "does not fit on up to {} GPUs",
+                        MULTI_NODE_GPUS.last().copied().unwrap_or(gpus_per_node)
+                    )
+                };
+                skipped.push(format!("{} {text}: {why}", gpu.id));
+                continue;
             }
+            rank_agent_rows(&mut found, rank);
+            if !all_layouts {
+                found.truncate(1);
+            }
+            rows.extend(found);
         }
     }
-    rows.sort_by(|a, b| b.score(rank).total_cmp(&a.score(rank)));
+    rank_agent_rows(&mut rows, rank);
     (rows, skipped)
 }

@@ -302,6 +302,26 @@ pub fn layouts(gpus: u32, moe: bool) -> Vec<Parallelism> {
     out
 }
 
+/// The replica layouts a leaderboard searches for one GPU × precision, in two tiers: first one
+/// node's (`layouts` over `plan::TP_CHOICES` up to `gpus_per_node`: TP, and for an MoE model EP
+/// inside the TP group and DEP), then past one node (`layouts` over `MULTI_NODE_GPUS`: TP 8 ×
+/// PP, and DEP for MoE), which a search tries **only when nothing in the first tier fits**.
+/// The hardware leaderboard (`rows_for`) and the agentic one (`decide::agents::agent_leaderboard`)
+/// both search these, so they rank the same configurations.
+pub fn layout_tiers(moe: bool, gpus_per_node: u32) -> [Vec<Parallelism>; 2] {
+    let tier = |counts: &[u32]| -> Vec<Parallelism> {
+        counts
+            .iter()
+            .flat_map(|&count| layouts(count, moe))
+            .collect()
+    };
+    let one_node: Vec<u32> = TP_CHOICES
+        .into_iter()
+        .filter(|g| *g <= gpus_per_node.max(1))
+        .collect();
+    [tier(&one_node), tier(&MULTI_NODE_GPUS)]
+}
+
 /// "TP 8", "TP 8 × EP 8", "DEP 8", "TP 8 × PP 2".
 pub fn layout_name(par: Parallelism) -> String {
     if par.dp > 1 && par.tp == 1 && par.ep == par.dp {
@@ -346,7 +366,7 @@ impl Row {
 /// The base scenario moved to one configuration (the catalog's typical price, the concurrency
 /// picked later; always aggregated). The layout fields are set as `estimate` reads them:
 /// `--tp`, `--pp` and `--ep` (EP above TP is attention DP, `scenario::parallel`).
-fn configuration(
+pub fn configuration(
     base: &ScenarioInput,
     gpu: &Gpu,
     precision: Precision,
@@ -393,7 +413,7 @@ fn full_node_units() -> impl Iterator<Item = (u32, u32, u32, u32)> {
 }
 
 /// Whether the base's model is a mixture of experts (a catalog model or a pasted one).
-fn is_moe(base: &ScenarioInput) -> Result<bool, String> {
+pub fn is_moe(base: &ScenarioInput) -> Result<bool, String> {
     if base.model.trim() == CUSTOM_MODEL_VALUE {
         return base
             .custom_model
@@ -526,28 +546,23 @@ pub fn rows_for(request: &LeaderboardRequest, gpu: &Gpu, precision: Precision) -
         true
     };
     let mut fits_one_node = false;
-    for (node, counts) in [&TP_CHOICES[..], &MULTI_NODE_GPUS[..]]
-        .into_iter()
-        .enumerate()
-    {
+    for (node, tier) in layout_tiers(moe, NODE_GPUS).into_iter().enumerate() {
         if searched > 0 {
             break;
         }
         // Aggregated layouts; with `--serving disaggregated` only to learn whether one node
         // holds the model (then the units are tried).
-        for &count in counts {
-            for par in layouts(count, moe) {
-                let input = configuration(&request.base, gpu, precision, par);
-                let mut scratch = Vec::new();
-                let target = if request.serving.aggregated {
-                    &mut rows
-                } else {
-                    &mut scratch
-                };
-                if consider(input, target) {
-                    searched += usize::from(request.serving.aggregated);
-                    fits_one_node |= node == 0;
-                }
+        for par in tier {
+            let input = configuration(&request.base, gpu, precision, par);
+            let mut scratch = Vec::new();
+            let target = if request.serving.aggregated {
+                &mut rows
+            } else {
+                &mut scratch
+            };
+            if consider(input, target) {
+                searched += usize::from(request.serving.aggregated);
+                fits_one_node |= node == 0;
             }
         }
         if node == 0 && fits_one_node && request.serving.disaggregated {

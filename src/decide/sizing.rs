@@ -303,9 +303,8 @@ impl Sized {
         output_tok_s_per_replica: f64,
     ) {
         let s = self.sizing;
-        let ceiling = rules.max_utilization.clamp(1e-3, 1.0);
         let Some(replicas) =
-            replicas_needed(traffic_output_tok_s, output_tok_s_per_replica * ceiling)
+            replicas_under_ceiling(traffic_output_tok_s, output_tok_s_per_replica, rules)
         else {
             return;
         };
@@ -387,12 +386,13 @@ fn range(
     use crate::model::expected_error::{band, Class, Metric};
     let error_pct = band(Class::of(unit, point), Metric::OutputTokS)?.error_pct;
     let e = error_pct / 100.0;
-    let ceiling = rules.max_utilization.clamp(1e-3, 1.0);
     let at = |factor: f64| {
-        let mut scaled = point.clone();
-        scaled.output_tok_s *= factor;
-        let needed = replicas_needed(traffic_output_tok_s, scaled.output_tok_s * ceiling)?;
-        deployment(unit, &scaled, traffic_output_tok_s, needed, rules)
+        deploy(
+            unit,
+            point.output_tok_s * factor,
+            traffic_output_tok_s,
+            rules,
+        )
     };
     let low = at(1.0 + e)?;
     let high = (e < 1.0).then(|| at(1.0 - e)).flatten();
@@ -521,12 +521,17 @@ pub fn size(
             (point, ttft, tpot, None, "mean")
         }
     };
-    let ceiling = rules.max_utilization.clamp(1e-3, 1.0);
-    let needed = replicas_needed(traffic_output_tok_s, point.output_tok_s * ceiling)
+    let needed = replicas_under_ceiling(traffic_output_tok_s, point.output_tok_s, rules)
         .ok_or("produces no output at any concurrency")?;
     let deploy = |replicas: u32| {
-        deployment(unit, &point, traffic_output_tok_s, replicas, rules)
-            .ok_or_else(|| "produces no output at any concurrency".to_string())
+        deployment(
+            unit,
+            point.output_tok_s,
+            traffic_output_tok_s,
+            replicas,
+            rules,
+        )
+        .ok_or_else(|| "produces no output at any concurrency".to_string())
     };
     let sized = |sizing: Sizing, at_traffic: Option<SimulatedTail>| {
         let mut sized = Sized {
@@ -814,16 +819,43 @@ pub fn rules_sentence(rules: &SizingRules, sized: &Sized) -> String {
     out
 }
 
-/// `replicas` of `unit` at `point` carrying the traffic: GPUs (whole servers past one), the
-/// utilization and what it costs. `None` when the point produces nothing.
-fn deployment(
+/// Replicas a demand needs under the utilization ceiling: `⌈demand ÷ (ceiling × capacity of
+/// one replica)⌉`, at least one, both in one unit (output tok/s; agents for an agent fleet).
+/// `None` when a replica carries nothing. Every sizing counts replicas here.
+pub fn replicas_under_ceiling(demand: f64, per_replica: f64, rules: &SizingRules) -> Option<u32> {
+    replicas_needed(demand, per_replica * rules.max_utilization.clamp(1e-3, 1.0))
+}
+
+/// Step 2 of `size` on its own, for a replica whose capacity is already known: the replicas
+/// under the ceiling (`replicas_under_ceiling`), whole servers past one and what they cost
+/// (`deployment`). The agent fleet (`decide::agents::fleet`) sizes through it, so "N agents"
+/// and the same output tokens/s sized anywhere else buy the same GPUs.
+pub fn deploy(
     unit: &Scenario,
-    point: &OperatingPoint,
+    per_replica_output_tok_s: f64,
+    traffic_output_tok_s: f64,
+    rules: &SizingRules,
+) -> Option<Sizing> {
+    let needed = replicas_under_ceiling(traffic_output_tok_s, per_replica_output_tok_s, rules)?;
+    deployment(
+        unit,
+        per_replica_output_tok_s,
+        traffic_output_tok_s,
+        needed,
+        rules,
+    )
+}
+
+/// `replicas` of `unit`, each carrying `per_replica` output tok/s at its sized point, carrying
+/// the traffic: GPUs (whole servers past one, `plan::deployment_size`), the utilization and
+/// what it costs. `None` when the replica produces nothing.
+pub fn deployment(
+    unit: &Scenario,
+    per_replica: f64,
     traffic_output_tok_s: f64,
     replicas: u32,
     rules: &SizingRules,
 ) -> Option<Sizing> {
-    let per_replica = point.output_tok_s;
     if per_replica.is_nan() || per_replica <= 0.0 {
         return None;
     }

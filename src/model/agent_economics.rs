@@ -192,44 +192,32 @@ pub fn margin(
     }
 }
 
-/// A fleet of agents served both ways, per month.
+/// A fleet of agents served both ways, per month. The self-hosted side is sized by the one
+/// sizing function's rules (`decide::agents::fleet`, `decide::sizing::deployment`): agents at
+/// the tier per replica → replicas under the utilization ceiling → whole servers past one →
+/// $/month (rental, plus electricity when it is on).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct FleetMonthly {
     pub agents: u32,
-    /// GPUs to self-host them: whole replicas at the agents per replica of the steady state.
+    /// GPUs to self-host them.
     pub gpus: u32,
     pub self_host_usd_per_month: f64,
     pub api_usd_per_month: f64,
+    /// Agents one replica serves at the steady state it is sized at (the tier's, else the asked).
+    pub agents_per_replica: f64,
+    pub gpus_per_replica: u32,
+    /// Replicas bought (whole servers past one can add some).
+    pub replicas: u32,
+    /// Agents ÷ (agents per replica × replicas): at most the ceiling.
+    pub utilization: f64,
+    /// The ceiling it was sized under (`max-utilization`).
+    pub max_utilization: f64,
 }
 
-/// `agents` agents each working as the steady state's agents do, all month: self-hosted on whole
-/// replicas of `session`'s deployment at `usd_per_gpu_hour`, or through the API at `prices`.
-pub fn fleet_monthly(
-    agents: u32,
-    session: &SessionPoint,
-    gpus_per_replica: u32,
-    usd_per_gpu_hour: f64,
-    prices: &TokenPrices,
-) -> Option<FleetMonthly> {
-    let per_deployment = f64::from(session.agents.max(1));
-    let deployments_gpus = f64::from(session.point.gpus.max(1));
-    let agents_per_gpu = per_deployment / deployments_gpus;
-    if agents_per_gpu <= 0.0 {
-        return None;
-    }
-    let per_replica = agents_per_gpu * f64::from(gpus_per_replica.max(1));
-    let replicas = (f64::from(agents) / per_replica).ceil().max(1.0);
-    let gpus = replicas * f64::from(gpus_per_replica.max(1));
-    let rates = TokenRates::of(session);
-    let api_usd_per_s_per_agent = rates.usd_per_s(prices) / per_deployment;
-    Some(FleetMonthly {
-        agents,
-        gpus: if gpus >= f64::from(u32::MAX) {
-            u32::MAX
-        } else {
-            gpus as u32
-        },
-        self_host_usd_per_month: gpus * usd_per_gpu_hour * HOURS_PER_MONTH,
-        api_usd_per_month: api_usd_per_s_per_agent * f64::from(agents) * 3600.0 * HOURS_PER_MONTH,
-    })
+/// $ per month of `agents` agents, each working as the steady state's agents do all month,
+/// through the API at `prices`.
+pub fn api_usd_per_month(agents: u32, session: &SessionPoint, prices: &TokenPrices) -> f64 {
+    let per_agent_per_s =
+        TokenRates::of(session).usd_per_s(prices) / f64::from(session.agents.max(1));
+    per_agent_per_s * f64::from(agents) * 3600.0 * HOURS_PER_MONTH
 }

@@ -50,6 +50,7 @@
 use super::evaluate::evaluate;
 use super::memory::{kv_bytes_per_sequence_gpu, BLOCK_TOKENS};
 use super::operating_point::OperatingPoint;
+use crate::scenario::fields::{AGENTIC_CODING_WORKLOAD, CHAT_MULTI_TURN_WORKLOAD};
 use crate::scenario::{Scenario, ScenarioInput};
 use serde::Serialize;
 
@@ -70,10 +71,11 @@ impl SessionPreset {
     pub const ALL: [SessionPreset; 2] =
         [SessionPreset::AgenticCoding, SessionPreset::ChatMultiTurn];
 
+    /// The `#workload` value, as the field table spells it.
     pub fn id(self) -> &'static str {
         match self {
-            SessionPreset::AgenticCoding => "agentic-coding",
-            SessionPreset::ChatMultiTurn => "chat-multi-turn",
+            SessionPreset::AgenticCoding => AGENTIC_CODING_WORKLOAD,
+            SessionPreset::ChatMultiTurn => CHAT_MULTI_TURN_WORKLOAD,
         }
     }
 

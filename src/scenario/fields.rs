@@ -387,11 +387,17 @@ macro_rules! workloads {
 }
 #[cfg(not(feature = "session-model"))]
 const WORKLOADS: &[(&str, &str)] = workloads!();
+/// The session presets' `#workload` values (issue 27 §1), spelled only here:
+/// `model::sessions::SessionPreset::id` returns these. They are defined in every build, so the
+/// field table does not depend on the session model; only the session-model build offers them
+/// (a constant nobody reads adds nothing to the explorer's wasm).
+pub const AGENTIC_CODING_WORKLOAD: &str = "agentic-coding";
+pub const CHAT_MULTI_TURN_WORKLOAD: &str = "chat-multi-turn";
 /// With the session model (issue 27 §1), the agentic presets too (`model::sessions::SessionPreset`).
 #[cfg(feature = "session-model")]
 const WORKLOADS: &[(&str, &str)] = workloads!(
-    ("agentic-coding", "Agentic coding (sessions)"),
-    ("chat-multi-turn", "Chat, multi-turn (sessions)")
+    (AGENTIC_CODING_WORKLOAD, "Agentic coding (sessions)"),
+    (CHAT_MULTI_TURN_WORKLOAD, "Chat, multi-turn (sessions)")
 );
 const TRAFFIC_UNITS: &[(&str, &str)] = &[("req-s", "requests/s"), ("tokens-per-day", "tokens/day")];
 const LOAD_UNITS: &[(&str, &str)] = &[("percent", "% of capacity"), ("tok-s", "output tokens/s")];
