@@ -1,0 +1,84 @@
+//! The agentic panel's data (`page::agents`, issue 27 §4): the mode select applies and leaves
+//! the session presets, the view's curve doubles the agents and marks the tier, and the numbers
+//! panel's rows and headline agree with the answer they show.
+
+use crate::page::agents::{
+    agent_view, economics_rows, headline, is_agentic, mode_of, point_rows, with_mode, MODE_OFF,
+};
+use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
+
+fn agentic(gpu: &str, gpus: f64) -> Scenario {
+    let input = ScenarioInput {
+        gpu: gpu.into(),
+        gpu_count: gpus,
+        usd_per_gpu_hour: crate::decide::pricing::price_when_unstated(gpu),
+        concurrency: 32.0,
+        ..ScenarioInput::small_reference()
+    };
+    let input = with_mode(&input, "agentic-coding").expect("a preset");
+    Scenario::try_from(input).expect("valid")
+}
+
+#[test]
+fn the_mode_select_enters_and_leaves_session_mode() {
+    let plain = ScenarioInput::default();
+    assert_eq!(mode_of(&plain), MODE_OFF);
+    let coding = with_mode(&plain, "agentic-coding").expect("a preset");
+    assert!(is_agentic(&coding));
+    assert_eq!(mode_of(&coding), "agentic-coding");
+    let chat = with_mode(&coding, "chat-multi-turn").expect("a preset");
+    assert_eq!(mode_of(&chat), "chat-multi-turn");
+    let off = with_mode(&chat, MODE_OFF).expect("off");
+    assert!(!is_agentic(&off));
+    assert_eq!(mode_of(&off), MODE_OFF);
+    assert!(with_mode(&plain, "agentic").is_err());
+}
+
+#[test]
+fn the_view_doubles_agents_and_its_rows_are_the_answers() {
+    let scenario = agentic("h100-sxm", 1.0);
+    let decision = DecisionInput {
+        tok_s_per_user: Some(30.0),
+        ..DecisionInput::default()
+    };
+    let view = agent_view(&scenario, &decision).expect("session mode");
+    let agents: Vec<u32> = view.curve.iter().map(|p| p.agents).collect();
+    assert_eq!(agents.first(), Some(&1));
+    assert!(agents.windows(2).all(|w| w[1] > w[0] && w[1] <= 2 * w[0]));
+    // More agents: less interactive, more agents per GPU.
+    assert!(view
+        .curve
+        .windows(2)
+        .all(|w| w[1].interactivity <= w[0].interactivity * 1.0001));
+    let tier = view
+        .answer
+        .at_tier
+        .as_ref()
+        .expect("one agent meets 30 tok/s");
+    let last_meeting = view.curve.iter().filter(|p| p.meets_tier).last();
+    assert!(last_meeting.is_some_and(|p| p.agents <= tier.agents));
+    let rows = point_rows(&view.answer);
+    let per_gpu = rows.iter().find(|r| r.id == "per-gpu").expect("a row");
+    assert_eq!(
+        per_gpu.at_tier,
+        crate::present::report::format_number(
+            view.answer
+                .figures_at_tier
+                .as_ref()
+                .expect("figures")
+                .agents_per_gpu
+        )
+    );
+    let economics = economics_rows(&view.answer);
+    assert!(economics
+        .iter()
+        .any(|(id, _, _)| *id == "usd-per-m-cached-input"));
+    let line = headline(&scenario, &view.answer);
+    assert!(line.contains("per GPU") && line.contains("P90"), "{line}");
+}
+
+#[test]
+fn a_single_request_scenario_has_no_agentic_view() {
+    let scenario = Scenario::try_from(ScenarioInput::small_reference()).expect("valid");
+    assert!(agent_view(&scenario, &DecisionInput::default()).is_none());
+}
