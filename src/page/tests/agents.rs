@@ -82,3 +82,18 @@ fn a_single_request_scenario_has_no_agentic_view() {
     let scenario = Scenario::try_from(ScenarioInput::small_reference()).expect("valid");
     assert!(agent_view(&scenario, &DecisionInput::default()).is_none());
 }
+
+/// The panel's mode select is the `workload` field's edit on the page state: a preset puts the
+/// view in session mode (the slider's unit becomes agents), "off" leaves it.
+#[test]
+fn the_page_state_enters_and_leaves_agentic_mode() {
+    use crate::page::state::{Action, State};
+    use crate::scenario::fields::WORKLOAD;
+    let state = State::initial();
+    let agentic = super::apply(&state, Action::Edit(&WORKLOAD, "agentic-coding".into()));
+    let view = super::shown(&agentic);
+    assert!(is_agentic(&view.scenario.input));
+    assert!(crate::share::encode(&agentic.view_state()).contains("session-turns=20"));
+    let off = super::apply(&agentic, Action::Edit(&WORKLOAD, "chat".into()));
+    assert!(!is_agentic(&super::shown(&off).scenario.input));
+}

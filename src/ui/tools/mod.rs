@@ -19,6 +19,8 @@
 //! flag outside the share query). `data-persist` on the element means "the real page": read and save pins in `localStorage`;
 //! `data-restore-pins` means the page did not open from a link, so saved pins come back.
 
+#[cfg(feature = "session-model")]
+pub mod agents;
 pub mod assumptions;
 pub mod break_even;
 pub mod calibrate_panel;
@@ -378,6 +380,9 @@ pub fn tools_app(props: &ToolsProps) -> Html {
                 </section>
             }
             <Assumptions text={assumptions(&view.scenario, &view.point)} />
+            if decisions_shown {
+                { agent_panel(&state, &decisions, &on_edit) }
+            }
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} {on_headline} />
             if decisions_shown {
                 <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
@@ -390,6 +395,26 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             }
         </>
     }
+}
+
+/// The agentic panel (issue 27 §4), in the build with the session model.
+#[cfg(feature = "session-model")]
+fn agent_panel(
+    state: &UseReducerHandle<State>,
+    decisions: &UseReducerHandle<DecisionState>,
+    on_edit: &Callback<(&'static Field, String)>,
+) -> Html {
+    html! { <agents::AgentPanel state={state.clone()} decisions={decisions.clone()} on_edit={on_edit.clone()} /> }
+}
+
+/// Without the session model (the explorer's build compiles this module too): nothing.
+#[cfg(not(feature = "session-model"))]
+fn agent_panel(
+    _: &UseReducerHandle<State>,
+    _: &UseReducerHandle<DecisionState>,
+    _: &Callback<(&'static Field, String)>,
+) -> Html {
+    Html::default()
 }
 
 /// The mount's last stage (see `tools_app`).
