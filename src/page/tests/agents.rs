@@ -97,3 +97,34 @@ fn the_page_state_enters_and_leaves_agentic_mode() {
     let off = super::apply(&agentic, Action::Edit(&WORKLOAD, "chat".into()));
     assert!(!is_agentic(&super::shown(&off).scenario.input));
 }
+
+/// The page runs the agentic leaderboard a GPU × precision at a time; merged and ranked, the
+/// parts are the whole board, and its request ignores what the slider and the GPU controls
+/// change.
+#[test]
+fn the_agentic_leaderboard_in_parts_is_the_whole_board() {
+    use crate::decide::agents::{agent_leaderboard, AgentRank};
+    use crate::page::leaderboard::agentic::{agent_request, cells, items, part, rank_rows};
+    let mut input = with_mode(&ScenarioInput::small_reference(), "agentic-coding").expect("preset");
+    let decision = DecisionInput {
+        gpus_allowed: Some(vec!["h100-sxm".into(), "l40s".into(), "b200".into()]),
+        tok_s_per_user: Some(30.0),
+        ..DecisionInput::default()
+    };
+    let base = agent_request(&input).expect("agentic");
+    input.concurrency = 77.0;
+    input.gpu = "b200".into();
+    assert_eq!(agent_request(&input), Some(base.clone()));
+    assert_eq!(agent_request(&ScenarioInput::default()), None);
+    for rank in [AgentRank::AgentsPerMw, AgentRank::AgentsPerUsd] {
+        let (whole, _) = agent_leaderboard(&base, &decision, rank);
+        let mut merged = Vec::new();
+        for item in items(&decision) {
+            merged.extend(part(&base, &decision, rank, &item).0);
+        }
+        rank_rows(&mut merged, rank);
+        assert_eq!(merged, whole);
+        assert!(!whole.is_empty());
+        assert_eq!(cells(&whole[0])[0], whole[0].gpu);
+    }
+}
