@@ -268,6 +268,24 @@ fn carried(_: &DecisionInput) -> &[(String, String)] {
     &[]
 }
 
+/// Whether the view is in agentic mode (issue 27 §4): a session workload, as the session model
+/// reads it, or, in the explorer's build, as the link carried it (`session-turns`, the first
+/// session key, or `workload` naming a session preset). The embed shows the agentic figures
+/// then (docs/EMBED.md).
+#[cfg(feature = "session-model")]
+pub fn is_agentic(scenario: &ScenarioInput, _: &DecisionInput) -> bool {
+    scenario.session_turns.is_some()
+}
+
+#[cfg(not(feature = "session-model"))]
+pub fn is_agentic(_: &ScenarioInput, decision: &DecisionInput) -> bool {
+    use crate::scenario::fields::{SESSION_KEYS, WORKLOAD};
+    decision
+        .carried
+        .iter()
+        .any(|(key, _)| key == WORKLOAD.key || SESSION_KEYS.first() == Some(&key.as_str()))
+}
+
 /// Carry `key=value` if it is an agentic key this build lacks (replacing an earlier value of
 /// the same key); false when it is not one.
 #[cfg(not(feature = "session-model"))]

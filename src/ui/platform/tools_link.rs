@@ -58,8 +58,9 @@ pub fn page_host() -> Option<web_sys::Element> {
 }
 
 /// Import the module the page names, if it names one (a build without scripts/build-tools, or a
-/// test page, names none).
-fn load_module() {
+/// test page, names none). The page imports it after its first chart; the embed only for an
+/// agentic link (`embed.rs`).
+pub fn load_module() {
     let content = |selector: &str| {
         document()
             .and_then(|d| d.query_selector(selector).ok().flatten())

@@ -256,3 +256,95 @@ fn agent_canvas(props: &AgentCanvasProps) -> Html {
         </div>
     }
 }
+
+/// The embed widget's agentic figures (docs/EMBED.md): agents per GPU and per MW and $/M at the
+/// tier, with the tier, the hit rate reached and the conditions line, for the state in the
+/// slot's `data-state` (the widget keeps it current; a `MutationObserver` follows it).
+#[derive(Properties, PartialEq)]
+pub struct EmbedAgentsProps {
+    pub slot: web_sys::Element,
+}
+
+/// The embed's figures as text lines (`None`: the scenario is not agentic or does not validate).
+fn embed_lines(query: &str) -> Option<Vec<String>> {
+    use crate::present::report::{conditions_line, format_number, format_usd};
+    let (view, _) = crate::share::decode(query);
+    let scenario = crate::scenario::Scenario::try_from(view.scenario).ok()?;
+    let answer = crate::decide::agents::answer(&scenario, &view.decision)?;
+    let mut lines = vec![headline(&scenario, &answer)];
+    if let Some(tier) = &answer.figures_at_tier {
+        let mut figures = format!(
+            "At the tier: {} agents per GPU",
+            format_number(tier.agents_per_gpu)
+        );
+        if let Some(per_mw) = tier.agents_per_mw {
+            figures.push_str(&format!(", {} per MW", format_number(per_mw)));
+        }
+        if let Some(cost) = &answer.cost {
+            figures.push_str(&format!(
+                "; {}/M input, {}/M cached input, {}/M output",
+                format_usd(cost.usd_per_m_input),
+                format_usd(cost.usd_per_m_cached_input),
+                format_usd(cost.usd_per_m_output)
+            ));
+        }
+        lines.push(figures);
+    }
+    let point = answer.at_tier.as_ref().unwrap_or(&answer.at_agents);
+    lines.push(format!(
+        "Tier: {} · prefix-cache hit rate reached {:.0} % · {} · {}",
+        tier_text(&answer),
+        point.hit_rate * 100.0,
+        answer
+            .power
+            .as_ref()
+            .map_or_else(|| "no power basis".to_string(), |p| p.describe()),
+        conditions_line(&scenario)
+    ));
+    Some(lines)
+}
+
+#[function_component(EmbedAgents)]
+pub fn embed_agents(props: &EmbedAgentsProps) -> Html {
+    let query = use_state({
+        let slot = props.slot.clone();
+        move || crate::ui::tools::state_of(&slot)
+    });
+    {
+        let setter = query.setter();
+        use_effect_with(props.slot.clone(), move |slot| {
+            let on_change = Callback::from(move |(text, _): (String, bool)| setter.set(text));
+            let watch = crate::ui::tools::StateWatch::new(slot, on_change);
+            move || drop(watch)
+        });
+    }
+    let lines = use_memo((*query).clone(), |query| embed_lines(query));
+    match lines.as_ref() {
+        Some(lines) => html! {
+            <div id="embed-agents" class="embed-agents" role="status">
+                { for lines.iter().enumerate().map(|(i, line)| html! {
+                    <p class={if i == 0 { "embed-agents-headline" } else { "embed-conditions" }}>{ line.clone() }</p>
+                }) }
+            </div>
+        },
+        None => Html::default(),
+    }
+}
+
+/// Mount the embed's agentic figures into the widget's slot, if it has one.
+pub fn mount_embed() -> bool {
+    let slot = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(crate::ui::explorer::embed::EMBED_AGENTS_SLOT_ID));
+    match slot {
+        Some(slot) => {
+            yew::Renderer::<EmbedAgents>::with_root_and_props(
+                slot.clone(),
+                EmbedAgentsProps { slot },
+            )
+            .render();
+            true
+        }
+        None => false,
+    }
+}

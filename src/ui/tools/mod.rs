@@ -90,7 +90,7 @@ pub fn send(target: &web_sys::Element, name: &str, detail: &str) {
     }
 }
 
-fn state_of(host: &web_sys::Element) -> String {
+pub(crate) fn state_of(host: &web_sys::Element) -> String {
     host.get_attribute(STATE_ATTR).unwrap_or_default()
 }
 
@@ -119,13 +119,16 @@ pub struct ToolsProps {
 
 /// Watches `host`'s `data-state` and `data-ideal-roofline`; calls `on_change` with them in a task
 /// of its own, once per burst.
-struct StateWatch {
+pub(crate) struct StateWatch {
     observer: web_sys::MutationObserver,
     _callback: Closure<dyn FnMut()>,
 }
 
 impl StateWatch {
-    fn new(host: &web_sys::Element, on_change: Callback<(String, bool)>) -> Option<StateWatch> {
+    pub(crate) fn new(
+        host: &web_sys::Element,
+        on_change: Callback<(String, bool)>,
+    ) -> Option<StateWatch> {
         let pending: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
         let watched = host.clone();
         let callback = Closure::<dyn FnMut()>::new(move || {
@@ -454,8 +457,22 @@ pub fn mount(within: Option<&web_sys::Element>) -> bool {
     }
 }
 
-/// The module's entry (`src/bin/tools.rs`): the panic hook, then mount into the page.
+/// The module's entry (`src/bin/tools.rs`): the panic hook, then mount into the page, or, in
+/// the embed widget of an agentic link, only the agentic figures into its slot.
 pub fn start() {
     crate::ui::platform::panic::install();
-    mount(None);
+    if !mount_embed_agents() {
+        mount(None);
+    }
+}
+
+/// Mount the embed's agentic figures if the widget has their slot.
+#[cfg(feature = "session-model")]
+fn mount_embed_agents() -> bool {
+    agents::mount_embed()
+}
+
+#[cfg(not(feature = "session-model"))]
+fn mount_embed_agents() -> bool {
+    false
 }
