@@ -9,7 +9,7 @@
 use crate::decide::agents::{answer, AgentAnswer};
 use crate::model::agents::agent_figures;
 use crate::model::sessions::{evaluate_sessions, SessionPreset};
-use crate::present::report::{format_number, format_usd, group_thousands};
+use crate::present::report::{format_number, format_usd, group_thousands, usd_amount};
 use crate::scenario::fields::{Inputs, WORKLOAD};
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
 
@@ -167,7 +167,7 @@ pub fn point_rows(answer: &AgentAnswer) -> Vec<NumberRow> {
         (
             "agents",
             "Agents in flight".into(),
-            both(|f| number(f64::from(f.agents))),
+            both(|f| group_thousands(&f.agents.to_string())),
             "agents",
         ),
         (
@@ -276,7 +276,7 @@ pub fn economics_rows(answer: &AgentAnswer) -> Vec<(&'static str, String, String
         (
             "margin-gw-year",
             "Margin per GW-year".to_string(),
-            usd(margin.and_then(|m| m.margin_usd_per_gw_year)),
+            maybe(margin.and_then(|m| m.margin_usd_per_gw_year), usd_amount),
         ),
     ];
     if let Some(fleet) = &answer.fleet {
@@ -289,8 +289,8 @@ pub fn economics_rows(answer: &AgentAnswer) -> Vec<(&'static str, String, String
             ),
             format!(
                 "{} vs {}",
-                format_usd(fleet.self_host_usd_per_month),
-                format_usd(fleet.api_usd_per_month)
+                usd_amount(fleet.self_host_usd_per_month),
+                usd_amount(fleet.api_usd_per_month)
             ),
         ));
     }
@@ -314,7 +314,7 @@ pub fn headline(scenario: &Scenario, answer: &AgentAnswer) -> String {
         "At {}, {servers} serve{} {} agents: {} per GPU",
         tier_text(answer),
         if scenario.gpu_count == 1 { "s" } else { "" },
-        number(f64::from(tier.agents)),
+        group_thousands(&tier.agents.to_string()),
         number(tier.agents_per_gpu),
     );
     if let Some(per_mw) = tier.agents_per_mw {

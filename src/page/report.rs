@@ -88,12 +88,14 @@ pub fn client_report(view: &ViewState, context: &ReportContext) -> Result<String
     body.push_str(&agentic);
     body.push_str(&slo_section(&scenario, &point, view, &decided));
     body.push_str(&pins_section(&scenario, view, slo, &decided));
-    body.push_str(&plan_section(&scenario, view));
-    // In agentic mode the leaderboard ranks by agents (in the agentic section), not tok/s.
+    // In agentic mode the agentic section sizes the fleet and compares with API prices per
+    // agent; the plan, the tok/s leaderboard and the API comparison of single requests give
+    // way to it (the page keeps them), so the report stays within three pages.
     if agentic.is_empty() {
+        body.push_str(&plan_section(&scenario, view));
         body.push_str(&leaderboard_section(&scenario, view));
+        body.push_str(&api_section(&scenario, &point, view, &decided));
     }
-    body.push_str(&api_section(&scenario, &point, view, &decided));
     body.push_str(&inputs_section(view));
     body.push_str(&assumptions_section(&scenario, &point));
     Ok(format!(
@@ -689,8 +691,8 @@ fn leaderboard_section(scenario: &Scenario, view: &ViewState) -> String {
 /// figures at the slider's agents and at the tier, the cache-aware economics and every assumption the numbers rest
 /// on, as the page's agentic panel shows them (`page::agents`). Empty otherwise. The agentic
 /// leaderboard is the page's (a few seconds of work per catalog GPU in the browser: too slow
-/// for a download), and the tok/s leaderboard gives way to this section, so the report keeps to
-/// three pages.
+/// for a download); the plan, the tok/s leaderboard and the API comparison of single requests
+/// give way to this section, so the report keeps to three pages.
 #[cfg(feature = "session-model")]
 fn agents_section(scenario: &Scenario, view: &ViewState) -> String {
     use crate::page::agents::{agent_view, economics_rows, headline, point_rows, tier_text};
@@ -724,7 +726,8 @@ fn agents_section(scenario: &Scenario, view: &ViewState) -> String {
          <table class=\"numbers\"><thead><tr><th></th><th>At {} agents</th><th>At the tier</th><th>Unit</th></tr></thead>\
          <tbody>{rows}</tbody></table><table>{economics}</table>\
          <p class=\"meta\">Tier: {}. The page's leaderboard panel ranks every catalog GPU by \
-         agents per MW or per $ at this tier.</p><ul class=\"assumptions\">{assumptions}</ul></section>",
+         agents per MW or per $ at this tier; its plan and API comparison of single requests \
+         are left out of this report (the fleet row above sizes the agents).</p><ul class=\"assumptions\">{assumptions}</ul></section>",
         escape(&headline(scenario, answer)),
         answer.at_agents.agents,
         escape(&tier_text(answer)),

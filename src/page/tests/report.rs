@@ -227,7 +227,8 @@ fn the_report_compares_the_pins_as_the_page_does() {
 
 /// In agentic mode (issue 27 §4) the report carries the agentic section: the headline, the
 /// figures at the slider's agents and at the tier, the economics and the assumptions (session shape, hit rate reached, power basis, prices with
-/// dates); the tok/s leaderboard gives way to it. Without the mode there is no such section.
+/// dates); the plan, the tok/s leaderboard and the API comparison of single requests give way
+/// to it. Without the mode there is no such section.
 #[cfg(feature = "session-model")]
 #[test]
 fn an_agentic_report_carries_the_agents_section() {
@@ -246,7 +247,26 @@ fn an_agentic_report_carries_the_agents_section() {
     ] {
         assert!(html.contains(&escape(part)), "{part}");
     }
-    assert!(!html.contains("Hardware leaderboard for"));
+    for left_out in [
+        "Hardware leaderboard for",
+        "Plan: the cheapest",
+        "Against API prices",
+    ] {
+        assert!(!html.contains(left_out), "{left_out}");
+    }
     let plain = report("v=2&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&concurrency=32");
     assert!(!plain.contains("Agents at the tier"));
+}
+
+/// Writes the agentic report to `$SERVECOST_REPORT_OUT` when set (a manual page count).
+#[cfg(feature = "session-model")]
+#[test]
+fn write_the_agentic_report_when_asked() {
+    if let Ok(path) = std::env::var("SERVECOST_REPORT_OUT") {
+        let html = report(
+            "v=2&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&workload=agentic-coding&concurrency=32\
+             &tok-s-per-user=30&fleet-agents=500&interactivity-percentile=p90",
+        );
+        std::fs::write(path, html).expect("written");
+    }
 }
