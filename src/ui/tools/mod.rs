@@ -1,7 +1,7 @@
-//! The page's second, deferred module: the agentic panel (issue 27 §4), the simulator panel, the decision panels (targets, cost,
-//! self-host vs API, compare, plan, hardware leaderboard, calibrate), the production-gap
-//! waterfall (into the explorer's `#production-gap-slot`) and the glossary panel. `src/bin/tools.rs` is its
-//! entry, `scripts/build-tools` builds it, and the explorer imports it right after its first
+//! The page's second, deferred module: the agentic panel (issue 27 §4), the simulator panel,
+//! the decision panels (targets, cost, self-host vs API, compare, plan, hardware leaderboard,
+//! calibrate), the production-gap waterfall (into the explorer's `#production-gap-slot`) and the
+//! glossary panel. `src/bin/tools.rs` is its entry, `scripts/build-tools` builds it, and the explorer imports it right after its first
 //! chart is drawn (`tools_link.rs`), so the first chart waits for the explorer's code alone; the
 //! embed widget loads it only for an agentic link, and then `start` mounts only the agentic
 //! block into the widget's slot (`agents::mount_embed`).
