@@ -55,7 +55,7 @@ fn the_view_doubles_agents_and_its_rows_are_the_answers() {
         .at_tier
         .as_ref()
         .expect("one agent meets 30 tok/s");
-    let last_meeting = view.curve.iter().filter(|p| p.meets_tier).last();
+    let last_meeting = view.curve.iter().rev().find(|p| p.meets_tier);
     assert!(last_meeting.is_some_and(|p| p.agents <= tier.agents));
     let rows = point_rows(&view.answer);
     let per_gpu = rows.iter().find(|r| r.id == "per-gpu").expect("a row");

@@ -257,16 +257,3 @@ fn an_agentic_report_carries_the_agents_section() {
     let plain = report("v=2&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&concurrency=32");
     assert!(!plain.contains("Agents at the tier"));
 }
-
-/// Writes the agentic report to `$SERVECOST_REPORT_OUT` when set (a manual page count).
-#[cfg(feature = "session-model")]
-#[test]
-fn write_the_agentic_report_when_asked() {
-    if let Ok(path) = std::env::var("SERVECOST_REPORT_OUT") {
-        let html = report(
-            "v=2&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&workload=agentic-coding&concurrency=32\
-             &tok-s-per-user=30&fleet-agents=500&interactivity-percentile=p90",
-        );
-        std::fs::write(path, html).expect("written");
-    }
-}

@@ -177,7 +177,7 @@ fn agent_numbers(scenario: &crate::scenario::Scenario, view: &AgentView) -> Html
             <p class="agents-headline" id="agents-headline" role="status">{ headline(scenario, answer) }</p>
             <table class="agents-numbers" id="agents-numbers">
                 <caption>{ format!("Tier: {}", tier_text(answer)) }</caption>
-                <thead><tr><th scope="col">{ "" }</th><th scope="col">{ format!("At the slider ({} agents)", answer.at_agents.agents) }</th><th scope="col">{ tier_head }</th><th scope="col">{ "Unit" }</th></tr></thead>
+                <thead><tr><th scope="col">{ "Figure" }</th><th scope="col">{ format!("At the slider ({} agents)", answer.at_agents.agents) }</th><th scope="col">{ tier_head }</th><th scope="col">{ "Unit" }</th></tr></thead>
                 <tbody>
                     { for rows.into_iter().map(|row| html! {
                         <tr id={format!("agents-{}", row.id)}><th scope="row">{ row.label }</th><td>{ row.at_agents }</td><td>{ row.at_tier }</td><td>{ row.unit }</td></tr>
