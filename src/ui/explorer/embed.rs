@@ -162,11 +162,9 @@ pub fn embed_view(props: &EmbedProps) -> Html {
                 ..Default::default()
             })
         });
-    use_effect_with(agentic.is_some(), |agentic| {
-        if *agentic {
-            crate::ui::platform::tools_link::load_module();
-        }
-    });
+    if agentic.is_some() {
+        crate::ui::platform::tools_link::load_module_once();
+    }
     let view = &props.view;
     let p = &*view.point;
     let context = FieldContext {

@@ -71,6 +71,16 @@ pub fn load_module() {
     }
 }
 
+/// `load_module`, at most once in the page's life (the embed of an agentic link, whose render
+/// asks for it: a flag rather than an effect hook, which would cost the first load more).
+pub fn load_module_once() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static LOADED: AtomicBool = AtomicBool::new(false);
+    if !LOADED.swap(true, Ordering::Relaxed) {
+        load_module();
+    }
+}
+
 /// What the explorer tells the link.
 pub struct LinkOptions {
     /// The `#tools` element (`None`: no tools on this page, e.g. the embed widget).
