@@ -260,14 +260,21 @@ fn no_key_is_spelled_out_more_than_twice_in_the_library() {
 }
 
 /// The explorer's first load is built without the session model (issue 27): there a session key
-/// is refused with a notice naming it (never a panic), the rest of the link kept; with it,
-/// `SESSION_KEYS` are exactly the session rows, the last rows of the table.
+/// (and `workload` naming a session preset) is carried as given, without a notice, and written
+/// back by `encode`, so the tools module reads it and a shared agentic view reopens as it was
+/// (issue 27 §4); with it, `SESSION_KEYS` are exactly the session rows, the last rows of the
+/// table.
 #[test]
-fn session_keys_are_the_session_rows_or_refused_by_name() {
-    let (view, notices) = decode("v=2&session-turns=20&fleet-agents=10&gpus=4");
+fn session_keys_are_the_session_rows_or_carried() {
+    let link = "v=2&workload=agentic-coding&session-turns=20&fleet-agents=10&gpus=4";
+    let (view, notices) = decode(link);
     assert_eq!(view.scenario.gpu_count, 4.0);
+    assert!(notices.is_empty(), "{notices:?}");
+    let again = servecost::share::encode(&view);
+    assert_eq!(decode(&again).0, view, "{again}");
+    #[cfg(feature = "session-model")]
+    assert_eq!(view.scenario.session_turns, Some(20.0));
     if cfg!(feature = "session-model") {
-        assert!(notices.is_empty(), "{notices:?}");
         let last: Vec<&str> = FIELDS
             .iter()
             .rev()
@@ -278,12 +285,23 @@ fn session_keys_are_the_session_rows_or_refused_by_name() {
             assert!(last.contains(key), "{key}");
         }
     } else {
-        assert_eq!(notices.len(), 2, "{notices:?}");
-        for (notice, key) in notices.iter().zip(["session-turns", "fleet-agents"]) {
-            assert!(notice.contains(key), "{notice}");
+        for key in ["workload", "session-turns", "fleet-agents"] {
+            assert!(again.contains(&format!("{key}=")), "{again}");
         }
+        // A workload naming no preset is still the table's error.
+        let (_, notices) = decode("v=2&workload=agentic");
+        assert_eq!(notices.len(), 1, "{notices:?}");
         for key in SESSION_KEYS {
             assert!(Field::by_key(key).is_none(), "{key}");
         }
     }
+}
+
+/// The preset ids a build without the session model carries are the presets'.
+#[cfg(feature = "session-model")]
+#[test]
+fn carried_workloads_are_the_session_presets() {
+    use servecost::model::sessions::SessionPreset;
+    let ids: Vec<&str> = SessionPreset::ALL.iter().map(|p| p.id()).collect();
+    assert_eq!(ids, servecost::scenario::fields::SESSION_WORKLOADS);
 }

@@ -473,3 +473,118 @@ mod tests {
             .any(|r| r.quality_caveat && configuration_label(r).contains('*')));
     }
 }
+
+/// The agentic leaderboard (issue 27 §4), a GPU × precision at a time so the page can run it one
+/// per browser task (`decide::agents::agent_leaderboard` restricted to one of each; its own
+/// ranking merges them), and its rows as the table's text.
+#[cfg(feature = "session-model")]
+pub mod agentic {
+    use crate::decide::agents::{agent_leaderboard, AgentRank, AgentRow};
+    use crate::present::report::{format_number, format_usd};
+    use crate::scenario::{DecisionInput, ScenarioInput};
+
+    /// The request of the page's scenario in agentic mode: the searched fields cleared (GPU,
+    /// count, layout, precision, price, concurrency), as `request_for` does, so the board
+    /// recomputes only when the model, the session shape or the tier change; `None` outside
+    /// agentic mode.
+    pub fn agent_request(scenario: &ScenarioInput) -> Option<ScenarioInput> {
+        scenario.session_turns?;
+        let plain = ScenarioInput::default();
+        Some(ScenarioInput {
+            gpu: plain.gpu,
+            gpu_count: 1.0,
+            tp: None,
+            pp: None,
+            ep: None,
+            dp_attention: None,
+            precision: plain.precision,
+            usd_per_gpu_hour: None,
+            concurrency: 1.0,
+            ..scenario.clone()
+        })
+    }
+
+    /// The GPU × precision pairs the board tries: every catalog GPU (or those allowed) with a
+    /// price and a full spec, in each allowed precision (`agent_leaderboard`'s own filter).
+    pub fn items(decision: &DecisionInput) -> Vec<(String, String)> {
+        let Ok(catalog) = crate::catalog::catalog() else {
+            return Vec::new();
+        };
+        let allowed = decision.gpus_allowed.as_deref();
+        catalog
+            .gpus
+            .iter()
+            .filter(|gpu| allowed.is_none_or(|ids| ids.contains(&gpu.id)))
+            .filter(|gpu| gpu.missing_spec().is_none() && gpu.usd_per_gpu_hour_typical.is_some())
+            .flat_map(|gpu| {
+                decision
+                    .precisions_allowed
+                    .iter()
+                    .map(|precision| (gpu.id.clone(), precision.clone()))
+            })
+            .collect()
+    }
+
+    /// One GPU × precision of the board: its row, or why it has none.
+    pub fn part(
+        base: &ScenarioInput,
+        decision: &DecisionInput,
+        rank: AgentRank,
+        (gpu, precision): &(String, String),
+    ) -> (Vec<AgentRow>, Vec<String>) {
+        let one = DecisionInput {
+            gpus_allowed: Some(vec![gpu.clone()]),
+            precisions_allowed: vec![precision.clone()],
+            ..decision.clone()
+        };
+        agent_leaderboard(base, &one, rank)
+    }
+
+    /// What a row is ranked by.
+    pub fn score(row: &AgentRow, rank: AgentRank) -> f64 {
+        match rank {
+            AgentRank::AgentsPerMw => row.agents_per_mw,
+            AgentRank::AgentsPerUsd => row.agents_per_usd_hour,
+        }
+        .unwrap_or(f64::NEG_INFINITY)
+    }
+
+    /// Best first, as `agent_leaderboard` ranks.
+    pub fn rank_rows(rows: &mut [AgentRow], rank: AgentRank) {
+        rows.sort_by(|a, b| score(b, rank).total_cmp(&score(a, rank)));
+    }
+
+    /// The table's columns.
+    pub const HEADS: [&str; 8] = [
+        "GPU",
+        "Precision · layout",
+        "Agents",
+        "Agents per GPU",
+        "Agents per MW",
+        "Agents per $/hour",
+        "Hit rate",
+        "Margin per GPU-hour",
+    ];
+
+    /// A row's cells under `HEADS`.
+    pub fn cells(row: &AgentRow) -> [String; 8] {
+        let or_dash = |value: Option<f64>, text: fn(f64) -> String| {
+            value.map_or_else(|| "—".to_string(), text)
+        };
+        [
+            row.gpu.clone(),
+            format!(
+                "{} · {} GPUs, TP {}",
+                row.precision.to_ascii_uppercase(),
+                row.gpus,
+                row.tp
+            ),
+            row.agents.to_string(),
+            format_number(row.agents_per_gpu),
+            or_dash(row.agents_per_mw, format_number),
+            or_dash(row.agents_per_usd_hour, format_number),
+            format!("{:.0} %", row.hit_rate * 100.0),
+            or_dash(row.margin_usd_per_gpu_hour, format_usd),
+        ]
+    }
+}

@@ -84,11 +84,18 @@ pub fn client_report(view: &ViewState, context: &ReportContext) -> Result<String
          above ({} in flight).</figcaption></figure></section>",
         point.concurrency
     ));
+    let agentic = agents_section(&scenario, view);
+    body.push_str(&agentic);
     body.push_str(&slo_section(&scenario, &point, view, &decided));
     body.push_str(&pins_section(&scenario, view, slo, &decided));
-    body.push_str(&plan_section(&scenario, view));
-    body.push_str(&leaderboard_section(&scenario, view));
-    body.push_str(&api_section(&scenario, &point, view, &decided));
+    // In agentic mode the agentic section sizes the fleet and compares with API prices per
+    // agent; the plan, the tok/s leaderboard and the API comparison of single requests give
+    // way to it (the page keeps them), so the report stays within three pages.
+    if agentic.is_empty() {
+        body.push_str(&plan_section(&scenario, view));
+        body.push_str(&leaderboard_section(&scenario, view));
+        body.push_str(&api_section(&scenario, &point, view, &decided));
+    }
     body.push_str(&inputs_section(view));
     body.push_str(&assumptions_section(&scenario, &point));
     Ok(format!(
@@ -678,6 +685,59 @@ fn leaderboard_section(scenario: &Scenario, view: &ViewState) -> String {
         format_number(ceiling),
         board.searched,
     )
+}
+
+/// The agentic section (issue 27 §4), when the scenario is in session mode: the headline, the
+/// figures at the slider's agents and at the tier, the cache-aware economics and every assumption the numbers rest
+/// on, as the page's agentic panel shows them (`page::agents`). Empty otherwise. The agentic
+/// leaderboard is the page's (a few seconds of work per catalog GPU in the browser: too slow
+/// for a download); the plan, the tok/s leaderboard and the API comparison of single requests
+/// give way to this section, so the report keeps to three pages.
+#[cfg(feature = "session-model")]
+fn agents_section(scenario: &Scenario, view: &ViewState) -> String {
+    use crate::page::agents::{agent_view, economics_rows, headline, point_rows, tier_text};
+    let Some(agentic) = agent_view(scenario, &view.decision) else {
+        return String::new();
+    };
+    let answer = &agentic.answer;
+    let rows: String = point_rows(answer)
+        .into_iter()
+        .map(|r| {
+            format!(
+                "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&r.label),
+                escape(&r.at_agents),
+                escape(&r.at_tier),
+                escape(r.unit)
+            )
+        })
+        .collect();
+    let economics: String = economics_rows(answer)
+        .into_iter()
+        .map(|(_, label, value)| row(&label, &value))
+        .collect();
+    let assumptions: String = answer
+        .assumptions
+        .iter()
+        .map(|line| format!("<li>{}</li>", escape(line)))
+        .collect();
+    format!(
+        "<section class=\"agents\"><h2>Agents at the tier</h2><p>{}</p>\
+         <table class=\"numbers\"><thead><tr><th></th><th>At {} agents</th><th>At the tier</th><th>Unit</th></tr></thead>\
+         <tbody>{rows}</tbody></table><table>{economics}</table>\
+         <p class=\"meta\">Tier: {}. The page's leaderboard panel ranks every catalog GPU by \
+         agents per MW or per $ at this tier; its plan and API comparison of single requests \
+         are left out of this report (the fleet row above sizes the agents).</p><ul class=\"assumptions\">{assumptions}</ul></section>",
+        escape(&headline(scenario, answer)),
+        answer.at_agents.agents,
+        escape(&tier_text(answer)),
+    )
+}
+
+/// Without the session model there is no agentic section.
+#[cfg(not(feature = "session-model"))]
+fn agents_section(_: &Scenario, _: &ViewState) -> String {
+    String::new()
 }
 
 fn gpu_name(id: &str) -> String {

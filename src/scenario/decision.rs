@@ -167,6 +167,13 @@ pub struct DecisionInput {
     /// Share of the capacity's tokens that are sold (margin = revenue × this − cost).
     #[cfg(feature = "session-model")]
     pub billed_utilization: f64,
+    /// Without the session model (the explorer's first-load build): the agentic keys a link
+    /// named (`fields::SESSION_KEYS`, and `workload` naming a session preset), as given, in
+    /// link order. The explorer does not model them but carries them in its links, storage and
+    /// `#tools[data-state]`, so the tools module (built with the session model) reads them and a
+    /// shared agentic view reopens as it was (issue 27 §4).
+    #[cfg(not(feature = "session-model"))]
+    pub carried: Vec<(String, String)>,
 }
 
 /// The percentile agentic figures are read at (issue 27 §2: P50 / P75 / P90 / P99; InferenceX
@@ -264,6 +271,8 @@ impl Default for DecisionInput {
             fleet_agents: None,
             #[cfg(feature = "session-model")]
             billed_utilization: 1.0,
+            #[cfg(not(feature = "session-model"))]
+            carried: Vec::new(),
         }
     }
 }

@@ -765,6 +765,18 @@ pub const SESSION_KEYS: &[&str] = &[
     "billed-utilization",
 ];
 
+/// The session presets' ids (`model::sessions::SessionPreset`): a build without the session
+/// model carries `workload` naming one of them (`DecisionInput::carried`); a test checks they
+/// are the presets'.
+pub const SESSION_WORKLOADS: &[&str] = &["agentic-coding", "chat-multi-turn"];
+
+/// Whether a build without the session model carries `key=value` for the tools module (a
+/// session key, or the workload naming a session preset) rather than refusing it.
+pub fn carried_key(key: &str, value: &str) -> bool {
+    SESSION_KEYS.contains(&key)
+        || (key == WORKLOAD.key && SESSION_WORKLOADS.contains(&value.trim()))
+}
+
 #[cfg(feature = "session-model")]
 fn set_user_percentile(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
     let chosen = parse_choice(text, &UserPercentile::CHOICES)?;

@@ -225,6 +225,10 @@ pub fn scenario_key(input: &ScenarioInput) -> String {
 /// The query string (without `?`) for a view: `v=2`, then only non-default values.
 pub fn encode(view: &ViewState) -> String {
     let mut parts = vec![format!("v={STATE_VERSION}")];
+    // First, so the fields after them apply on top of a carried workload preset.
+    for (key, value) in carried(&view.decision) {
+        parts.push(format!("{key}={}", percent_encode(value)));
+    }
     for (key, value) in changed_view_pairs(view) {
         parts.push(format!("{key}={}", percent_encode(&value)));
     }
@@ -250,6 +254,54 @@ pub fn encode(view: &ViewState) -> String {
         parts.push(format!("theme={}", percent_encode(&view.embed.theme)));
     }
     parts.join("&")
+}
+
+/// The agentic keys the build carries without modelling them (`DecisionInput::carried`).
+#[cfg(not(feature = "session-model"))]
+fn carried(decision: &DecisionInput) -> &[(String, String)] {
+    &decision.carried
+}
+
+/// With the session model every agentic key is a field of the table: nothing is carried.
+#[cfg(feature = "session-model")]
+fn carried(_: &DecisionInput) -> &[(String, String)] {
+    &[]
+}
+
+/// Whether the view is in agentic mode (issue 27 §4): a session workload, as the session model
+/// reads it, or, in the explorer's build, as the link carried it (`session-turns`, the first
+/// session key, or `workload` naming a session preset). The embed shows the agentic figures
+/// then (docs/EMBED.md).
+#[cfg(feature = "session-model")]
+pub fn is_agentic(scenario: &ScenarioInput, _: &DecisionInput) -> bool {
+    scenario.session_turns.is_some()
+}
+
+#[cfg(not(feature = "session-model"))]
+pub fn is_agentic(_: &ScenarioInput, decision: &DecisionInput) -> bool {
+    use crate::scenario::fields::{SESSION_KEYS, WORKLOAD};
+    decision
+        .carried
+        .iter()
+        .any(|(key, _)| key == WORKLOAD.key || SESSION_KEYS.first() == Some(&key.as_str()))
+}
+
+/// Carry `key=value` if it is an agentic key this build lacks (replacing an earlier value of
+/// the same key); false when it is not one.
+#[cfg(not(feature = "session-model"))]
+fn carry(view: &mut ViewState, key: &str, value: &str) -> bool {
+    if !crate::scenario::fields::carried_key(key, value) {
+        return false;
+    }
+    let carried = &mut view.decision.carried;
+    carried.retain(|(k, _)| k != key);
+    carried.push((key.to_string(), value.to_string()));
+    true
+}
+
+#[cfg(feature = "session-model")]
+fn carry(_: &mut ViewState, _: &str, _: &str) -> bool {
+    false
 }
 
 /// Short, safe rendering of untrusted text for a notice (never inserted as HTML by the page).
@@ -386,6 +438,7 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
                         view.set_inputs(inputs);
                         price_given |= key == USD_PER_GPU_HOUR.key;
                     }
+                    Err(_) if carry(&mut view, &key, &value) => {}
                     Err(why) => notices.push(format!("ignored `{}`: {why}", shown(&key))),
                 }
             }

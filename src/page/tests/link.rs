@@ -124,3 +124,34 @@ fn an_input_past_the_context_is_the_input_lengths_error() {
     assert!(error.text().starts_with("Input length"), "{}", error.text());
     assert!(shown(&long) == shown(&state));
 }
+
+/// An agentic link (issue 27 §4) opens without a notice in either build, and the page state's own
+/// link, storage and `#tools[data-state]` (`share::encode` of `view_state`) carry every agentic
+/// key, so the tools module reads them: the explorer's build (no session model) carries them as
+/// given, the tools' build reads them as fields; either way the link reopens the same view.
+#[test]
+fn an_agentic_link_round_trips_through_the_page_state() {
+    let link = "?v=2&model=llama-3.3-70b&gpu=b200&session-turns=20&session-tool-tokens=1500\
+                &session-tool-s=1&input-len=8000&output-len=519&concurrency=64&fleet-agents=500\
+                &interactivity-percentile=p75&tok-s-per-user=30";
+    let start = start_view(link, None);
+    assert!(start.notices.is_empty(), "{:?}", start.notices);
+    let state = State::first_screen(start.view.clone());
+    assert!(state.error.is_none(), "{:?}", state.error);
+    let written = crate::share::encode(&state.view_state());
+    for key in [
+        "session-turns=20",
+        "session-tool-tokens=1500",
+        "session-tool-s=1",
+        "fleet-agents=500",
+        "interactivity-percentile=p75",
+    ] {
+        assert!(written.contains(key), "{key} in {written}");
+    }
+    let reopened = start_view(&written, None);
+    assert!(reopened.notices.is_empty(), "{:?}", reopened.notices);
+    assert_eq!(reopened.view, start.view);
+    // A slider move keeps them.
+    let moved = apply(&state, Action::MoveSlider(state.slider_position + 3));
+    assert!(crate::share::encode(&moved.view_state()).contains("session-turns=20"));
+}

@@ -2,6 +2,8 @@
 //! the decision tools' state and what the decision panels derive. No DOM: the browser tests in
 //! `tests/web.rs` cover only what needs one (mounting, events, drawing).
 
+#[cfg(feature = "session-model")]
+mod agents;
 mod decision_data;
 mod decisions;
 mod fields;

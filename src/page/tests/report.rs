@@ -224,3 +224,36 @@ fn the_report_compares_the_pins_as_the_page_does() {
         "{section}"
     );
 }
+
+/// In agentic mode (issue 27 §4) the report carries the agentic section: the headline, the
+/// figures at the slider's agents and at the tier, the economics and the assumptions (session shape, hit rate reached, power basis, prices with
+/// dates); the plan, the tok/s leaderboard and the API comparison of single requests give way
+/// to it. Without the mode there is no such section.
+#[cfg(feature = "session-model")]
+#[test]
+fn an_agentic_report_carries_the_agents_section() {
+    let html = report(
+        "v=2&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&concurrency=32&workload=agentic-coding\
+         &tok-s-per-user=30&fleet-agents=500",
+    );
+    for part in [
+        "Agents at the tier",
+        "Agents per MW",
+        "Prefix-cache hit rate reached",
+        "Self-hosted $/M cached input",
+        "Session shape (Agentic coding)",
+        "Power basis",
+        "API prices",
+    ] {
+        assert!(html.contains(&escape(part)), "{part}");
+    }
+    for left_out in [
+        "Hardware leaderboard for",
+        "Plan: the cheapest",
+        "Against API prices",
+    ] {
+        assert!(!html.contains(left_out), "{left_out}");
+    }
+    let plain = report("v=2&model=llama-3.1-8b&gpu=h100-sxm&gpus=1&concurrency=32");
+    assert!(!plain.contains("Agents at the tier"));
+}

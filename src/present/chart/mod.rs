@@ -15,6 +15,9 @@
 //!
 //! Invariant: this module is part of the pure core and names no web API.
 
+/// The agentic chart (issue 27 §4; the tools module's build only).
+#[cfg(feature = "session-model")]
+pub mod agents;
 mod axis;
 pub mod band;
 pub mod hit;

@@ -41,6 +41,9 @@ pub const EMBED_ID: &str = "embed";
 pub const OPEN_EXPLORER_ID: &str = "open-explorer";
 /// The hint asking for a price when the scenario has none.
 pub const EMBED_NO_PRICE_ID: &str = "embed-no-price";
+/// The slot the tools module fills with the agentic figures when the link is agentic (issue 27
+/// §4): its `data-state` holds the widget's state as a share query.
+pub const EMBED_AGENTS_SLOT_ID: &str = "embed-agents-slot";
 /// The `type` of the one message the widget sends.
 pub const HEIGHT_MESSAGE_TYPE: &str = crate::share::EMBED_HEIGHT_MESSAGE;
 
@@ -149,6 +152,19 @@ pub fn embed_view(props: &EmbedProps) -> Html {
         });
     }
 
+    // An agentic link (issue 27 §4): the explorer does not model sessions, so the deferred
+    // module (which does) is imported for this case alone and fills the slot under the numbers.
+    let agentic =
+        crate::share::is_agentic(&props.view.scenario.input, &props.decision).then(|| {
+            crate::share::encode(&crate::share::ViewState {
+                scenario: props.view.scenario.input.clone(),
+                decision: props.decision.clone(),
+                ..Default::default()
+            })
+        });
+    if agentic.is_some() {
+        crate::ui::platform::tools_link::load_module_once();
+    }
     let view = &props.view;
     let p = &*view.point;
     let context = FieldContext {
@@ -251,6 +267,9 @@ pub fn embed_view(props: &EmbedProps) -> Html {
             </div>
             if p.cost.is_none() {
                 { enter_price_hint(EMBED_NO_PRICE_ID, &scenario.gpu.name, props.controls.iter().any(|f| f.key == USD_PER_GPU_HOUR.key)) }
+            }
+            if let Some(state) = agentic {
+                <div id={EMBED_AGENTS_SLOT_ID} class="embed-agents-slot" data-state={state}></div>
             }
         </main>
     }

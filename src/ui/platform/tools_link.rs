@@ -58,8 +58,9 @@ pub fn page_host() -> Option<web_sys::Element> {
 }
 
 /// Import the module the page names, if it names one (a build without scripts/build-tools, or a
-/// test page, names none).
-fn load_module() {
+/// test page, names none). The page imports it after its first chart; the embed only for an
+/// agentic link (`embed.rs`).
+pub fn load_module() {
     let content = |selector: &str| {
         document()
             .and_then(|d| d.query_selector(selector).ok().flatten())
@@ -67,6 +68,16 @@ fn load_module() {
     };
     if let Some(src) = content(MODULE_META) {
         let _ = import_tools(&src, content(STYLE_META));
+    }
+}
+
+/// `load_module`, at most once in the page's life (the embed of an agentic link, whose render
+/// asks for it: a flag rather than an effect hook, which would cost the first load more).
+pub fn load_module_once() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static LOADED: AtomicBool = AtomicBool::new(false);
+    if !LOADED.swap(true, Ordering::Relaxed) {
+        load_module();
     }
 }
 

@@ -146,6 +146,9 @@ fn load_button(rank: usize, label: String, onclick: Callback<MouseEvent>) -> Htm
 pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
     let d = &*props.decisions;
     let mode = use_state(TargetMode::default);
+    // In agentic mode, "agents-per-mw" or "agents-per-usd" (`decide::agents::AgentRank`): the
+    // agentic board replaces the tok/s one.
+    let agent_rank = use_state(|| None::<String>);
     let sort = use_state(Sort::default);
     let status = use_state(|| Status::Waiting);
     let newest = use_mut_ref(|| 0u64);
@@ -154,8 +157,11 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
     let seen = use_seen(&panel, "300px");
     let state = props.latest.handle();
     let view = state.as_ref().and_then(|s| s.view.clone());
+    let agent_base = view.as_ref().and_then(|v| agentic_base(&v.scenario.input));
+    let agent_rank_now = (*agent_rank).clone().filter(|_| agent_base.is_some());
     let request = view
         .as_ref()
+        .filter(|_| agent_rank_now.is_none())
         .ok_or_else(|| "no valid scenario".to_string())
         .and_then(|v| {
             request_for(&v.scenario.input, &d.input, *mode)
@@ -222,8 +228,9 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
         Callback::from(move |text: String| decisions.dispatch(DecisionAction::Edit(field, text)))
     };
     let on_mode = {
-        let mode = mode.clone();
+        let (mode, agent_rank) = (mode.clone(), agent_rank.clone());
         Callback::from(move |value: String| {
+            agent_rank.set(is_agent_rank(&value).then(|| value.clone()));
             mode.set(if value == "slo" {
                 TargetMode::SloTpot
             } else {
@@ -304,25 +311,35 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
         Some(ms) => format!("the SLO's TPOT (≤ {} ms, mean)", format_number(ms)),
         None => "the SLO's TPOT (set one under Targets)".to_string(),
     };
-    let mode_value = match *mode {
-        TargetMode::Interactivity => "interactivity",
-        TargetMode::SloTpot => "slo",
+    let mode_value = match (&agent_rank_now, *mode) {
+        (Some(rank), _) => rank.as_str(),
+        (None, TargetMode::Interactivity) => "interactivity",
+        (None, TargetMode::SloTpot) => "slo",
     };
+    let mut targets = vec![
+        ("interactivity".to_string(), "tokens/s per user".to_string()),
+        ("slo".to_string(), slo_label),
+    ];
+    if agent_base.is_some() {
+        targets.extend(agent_targets());
+    }
     let computing = matches!(*status, Status::Computing);
     html! {
         <section class="panel decision leaderboard-panel" ref={panel} aria-labelledby="leaderboard-title" aria-busy={computing.then_some("true")}>
             <h2 id="leaderboard-title">{ "Hardware leaderboard at a fixed interactivity" }</h2>
             <div class="decision-fields">
-                { select_field("leaderboard-target", "Rank at", &[
-                    ("interactivity".to_string(), "tokens/s per user".to_string()),
-                    ("slo".to_string(), slo_label),
-                ], mode_value, None, on_mode) }
+                { select_field("leaderboard-target", "Rank at", &targets, mode_value, None, on_mode) }
                 { NumberField { placeholder: Some("50"), ..NumberField::of(&TOK_S_PER_USER, d.text(&TOK_S_PER_USER).to_string(), d.error(&TOK_S_PER_USER).map(str::to_string), edit(&TOK_S_PER_USER)) }.render() }
                 { NumberField { placeholder: Some("2000"), ..NumberField::of(&TTFT_CEILING_MS, d.text(&TTFT_CEILING_MS).to_string(), d.error(&TTFT_CEILING_MS).map(str::to_string), edit(&TTFT_CEILING_MS)) }.render() }
             </div>
             <p class="hint">{ "Every catalog GPU × precision × layout (TP 1–8; for MoE models also EP and DEP; several nodes only when one does not hold the model) and, marked xPyD in the Serving column, the best disaggregated unit filling one node (x prefill and y decode replicas), each at its highest-throughput batch size meeting the target on its own curve with a TTFT within the ceiling at the SLO's percentile (the analytic tail, shown in the TTFT column) (a point beyond the KV capacity, or one that reaches its throughput by queueing prefill, is never ranked). * FP4/INT4: accuracy depends on the checkpoint." }</p>
-            <p class="hint" role="status" id="leaderboard-status">{ status_text }</p>
-            if let Some(board) = &board {
+            if let (Some(base), Some(rank)) = (agent_base.clone(), agent_rank_now.clone()) {
+                { agent_board(base, d.input.clone(), rank, seen) }
+            }
+            if agent_rank_now.is_none() {
+                <p class="hint" role="status" id="leaderboard-status">{ status_text }</p>
+            }
+            if let Some(board) = board.as_ref().filter(|_| agent_rank_now.is_none()) {
                 <div class="panel-head">
                     <button type="button" class="button" id="leaderboard-csv" onclick={on_csv}>{ "CSV of table" }</button>
                     <button type="button" class="button" id="leaderboard-png" onclick={on_png}>{ "PNG of chart" }</button>
@@ -373,5 +390,218 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
                 }
             }
         </section>
+    }
+}
+
+/// The agentic board's request base for `input` in agentic mode (issue 27 §4), else `None`.
+#[cfg(feature = "session-model")]
+fn agentic_base(input: &crate::scenario::ScenarioInput) -> Option<crate::scenario::ScenarioInput> {
+    crate::page::leaderboard::agentic::agent_request(input)
+}
+
+/// Without the session model there is no agentic mode.
+#[cfg(not(feature = "session-model"))]
+fn agentic_base(_: &crate::scenario::ScenarioInput) -> Option<crate::scenario::ScenarioInput> {
+    None
+}
+
+/// Whether a "Rank at" value is one of the agentic ranks.
+#[cfg(feature = "session-model")]
+fn is_agent_rank(value: &str) -> bool {
+    crate::decide::agents::AgentRank::parse(value).is_some()
+}
+
+#[cfg(not(feature = "session-model"))]
+fn is_agent_rank(_: &str) -> bool {
+    false
+}
+
+/// The agentic ranks as "Rank at" choices.
+#[cfg(feature = "session-model")]
+fn agent_targets() -> Vec<(String, String)> {
+    use crate::decide::agents::AgentRank;
+    AgentRank::CHOICES
+        .iter()
+        .map(|(id, rank)| {
+            let text = match rank {
+                AgentRank::AgentsPerMw => "agents per MW at the agentic tier",
+                AgentRank::AgentsPerUsd => "agents per $/hour at the agentic tier",
+            };
+            ((*id).to_string(), text.to_string())
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "session-model"))]
+fn agent_targets() -> Vec<(String, String)> {
+    Vec::new()
+}
+
+#[cfg(feature = "session-model")]
+fn agent_board(
+    base: crate::scenario::ScenarioInput,
+    decision: crate::scenario::DecisionInput,
+    rank: String,
+    seen: bool,
+) -> Html {
+    match crate::decide::agents::AgentRank::parse(&rank) {
+        Some(rank) => html! { <agentic::AgentBoard {base} {decision} {rank} {seen} /> },
+        None => Html::default(),
+    }
+}
+
+#[cfg(not(feature = "session-model"))]
+fn agent_board(
+    _: crate::scenario::ScenarioInput,
+    _: crate::scenario::DecisionInput,
+    _: String,
+    _: bool,
+) -> Html {
+    Html::default()
+}
+
+/// The agentic board (issue 27 §4): every catalog GPU × precision on one server at its best TP,
+/// at the agentic tier, ranked by agents per MW or per $/hour (`decide::agents`), run a GPU ×
+/// precision per browser task after a pause, like the tok/s board.
+#[cfg(feature = "session-model")]
+mod agentic {
+    use crate::decide::agents::{AgentRank, AgentRow};
+    use crate::page::leaderboard::agentic::{cells, items, part, rank_rows, HEADS};
+    use crate::scenario::{DecisionInput, ScenarioInput};
+    use crate::ui::tools::sim_panel::{sleep_ms, DEBOUNCE_MS};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use yew::prelude::*;
+
+    /// Id of the agentic board's table.
+    pub const AGENT_BOARD_ID: &str = "agent-leaderboard";
+
+    #[derive(Properties, PartialEq)]
+    pub struct AgentBoardProps {
+        pub base: ScenarioInput,
+        pub decision: DecisionInput,
+        pub rank: AgentRank,
+        /// The panel has come near the viewport.
+        pub seen: bool,
+    }
+
+    #[derive(Clone, PartialEq)]
+    enum Board {
+        Waiting,
+        Computing(usize, usize),
+        Done(Rc<Vec<AgentRow>>, Rc<Vec<String>>),
+    }
+
+    async fn run(
+        generation: u64,
+        props: (ScenarioInput, DecisionInput, AgentRank),
+        newest: Rc<RefCell<u64>>,
+        board: UseStateSetter<Board>,
+    ) {
+        let current = || *newest.borrow() == generation;
+        let (base, decision, rank) = props;
+        sleep_ms(DEBOUNCE_MS).await;
+        let work = items(&decision);
+        let (mut rows, mut skipped) = (Vec::new(), Vec::new());
+        for (done, item) in work.iter().enumerate() {
+            sleep_ms(0).await;
+            if !current() {
+                return;
+            }
+            board.set(Board::Computing(done, work.len()));
+            let (found, why) = part(&base, &decision, rank, item);
+            rows.extend(found);
+            skipped.extend(why);
+        }
+        rank_rows(&mut rows, rank);
+        board.set(Board::Done(Rc::new(rows), Rc::new(skipped)));
+    }
+
+    #[function_component(AgentBoard)]
+    pub fn agent_board(props: &AgentBoardProps) -> Html {
+        let board = use_state(|| Board::Waiting);
+        let newest = use_mut_ref(|| 0u64);
+        {
+            let (board, newest) = (board.clone(), newest.clone());
+            use_effect_with(
+                (
+                    props.base.clone(),
+                    props.decision.clone(),
+                    props.rank,
+                    props.seen,
+                ),
+                move |(base, decision, rank, seen)| {
+                    let generation = {
+                        let mut newest = newest.borrow_mut();
+                        *newest += 1;
+                        *newest
+                    };
+                    if *seen {
+                        board.set(Board::Computing(0, 0));
+                        wasm_bindgen_futures::spawn_local(run(
+                            generation,
+                            (base.clone(), decision.clone(), *rank),
+                            newest,
+                            board.setter(),
+                        ));
+                    } else {
+                        board.set(Board::Waiting);
+                    }
+                },
+            );
+        }
+        let tier = crate::decide::agents::tier_of(&props.decision);
+        let tier_text = format!(
+            "TTFT ≤ {} ms and ≥ {} tok/s per user at P{:.0}",
+            crate::present::report::format_number(tier.ttft_ms),
+            crate::present::report::format_number(tier.tok_s_per_user),
+            tier.percentile.value()
+        );
+        let by = match props.rank {
+            AgentRank::AgentsPerMw => "agents per MW (catalog TDP × PUE, or the measured watts)",
+            AgentRank::AgentsPerUsd => "agents per $/hour of GPUs (catalog typical prices)",
+        };
+        let status = match &*board {
+            Board::Waiting => "Waiting until this panel is in view.".to_string(),
+            Board::Computing(done, of) => format!("Computing… ({done} of {of} GPU × precision)"),
+            Board::Done(rows, skipped) => format!(
+                "{} configurations (one server each, the best TP of 1, 2, 4 and 8) at {tier_text}, ranked by {by}; {} without a row.",
+                rows.len(),
+                skipped.len()
+            ),
+        };
+        html! {
+            <>
+                <p class="hint" role="status" id="leaderboard-status">{ status }</p>
+                if let Board::Done(rows, skipped) = &*board {
+                    <div class="table-scroll">
+                        <table class="data-table phone-cards" id={AGENT_BOARD_ID}>
+                            <caption class="visually-hidden">{ format!("Agentic leaderboard by {by}") }</caption>
+                            <thead><tr>
+                                <th scope="col">{ "#" }</th>
+                                { for HEADS.iter().map(|h| html! { <th scope="col">{ *h }</th> }) }
+                            </tr></thead>
+                            <tbody>
+                                { for rows.iter().enumerate().map(|(i, row)| {
+                                    let cells = cells(row);
+                                    html! {
+                                        <tr data-gpu-id={row.gpu.clone()}>
+                                            <td data-label="#">{ i + 1 }</td>
+                                            { for cells.iter().zip(HEADS).map(|(cell, head)| html! { <td data-label={head}>{ cell.clone() }</td> }) }
+                                        </tr>
+                                    }
+                                }) }
+                            </tbody>
+                        </table>
+                    </div>
+                    if !skipped.is_empty() {
+                        <details class="rejected">
+                            <summary>{ format!("No row ({})", skipped.len()) }</summary>
+                            <ul>{ for skipped.iter().map(|s| html! { <li>{ s.clone() }</li> }) }</ul>
+                        </details>
+                    }
+                }
+            </>
+        }
     }
 }

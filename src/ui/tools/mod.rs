@@ -1,9 +1,10 @@
-//! The page's second, deferred module: the simulator panel, the decision panels (targets, cost,
-//! self-host vs API, compare, plan, hardware leaderboard, calibrate), the production-gap
-//! waterfall (into the explorer's `#production-gap-slot`) and the glossary panel. `src/bin/tools.rs` is its
-//! entry, `scripts/build-tools` builds it, and the explorer imports it right after its first
-//! chart is drawn (`tools_link.rs`), so the first chart waits for the explorer's code alone and
-//! the embed widget never loads this one.
+//! The page's second, deferred module: the agentic panel (issue 27 §4), the simulator panel,
+//! the decision panels (targets, cost, self-host vs API, compare, plan, hardware leaderboard,
+//! calibrate), the production-gap waterfall (into the explorer's `#production-gap-slot`) and the
+//! glossary panel. `src/bin/tools.rs` is its entry, `scripts/build-tools` builds it, and the explorer imports it right after its first
+//! chart is drawn (`tools_link.rs`), so the first chart waits for the explorer's code alone; the
+//! embed widget loads it only for an agentic link, and then `start` mounts only the agentic
+//! block into the widget's slot (`agents::mount_embed`).
 //!
 //! The two modules share no memory. They talk through the `#tools` element the explorer renders
 //! and this module mounts into (both sides live in this crate, so they change together):
@@ -19,6 +20,8 @@
 //! flag outside the share query). `data-persist` on the element means "the real page": read and save pins in `localStorage`;
 //! `data-restore-pins` means the page did not open from a link, so saved pins come back.
 
+#[cfg(feature = "session-model")]
+pub mod agents;
 pub mod assumptions;
 pub mod break_even;
 pub mod calibrate_panel;
@@ -88,7 +91,7 @@ pub fn send(target: &web_sys::Element, name: &str, detail: &str) {
     }
 }
 
-fn state_of(host: &web_sys::Element) -> String {
+pub(crate) fn state_of(host: &web_sys::Element) -> String {
     host.get_attribute(STATE_ATTR).unwrap_or_default()
 }
 
@@ -117,13 +120,16 @@ pub struct ToolsProps {
 
 /// Watches `host`'s `data-state` and `data-ideal-roofline`; calls `on_change` with them in a task
 /// of its own, once per burst.
-struct StateWatch {
+pub(crate) struct StateWatch {
     observer: web_sys::MutationObserver,
     _callback: Closure<dyn FnMut()>,
 }
 
 impl StateWatch {
-    fn new(host: &web_sys::Element, on_change: Callback<(String, bool)>) -> Option<StateWatch> {
+    pub(crate) fn new(
+        host: &web_sys::Element,
+        on_change: Callback<(String, bool)>,
+    ) -> Option<StateWatch> {
         let pending: Rc<RefCell<Option<Timeout>>> = Rc::new(RefCell::new(None));
         let watched = host.clone();
         let callback = Closure::<dyn FnMut()>::new(move || {
@@ -378,6 +384,9 @@ pub fn tools_app(props: &ToolsProps) -> Html {
                 </section>
             }
             <Assumptions text={assumptions(&view.scenario, &view.point)} />
+            if decisions_shown {
+                { agent_panel(&state, &decisions, &on_edit) }
+            }
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} {on_headline} />
             if decisions_shown {
                 <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
@@ -390,6 +399,26 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             }
         </>
     }
+}
+
+/// The agentic panel (issue 27 §4), in the build with the session model.
+#[cfg(feature = "session-model")]
+fn agent_panel(
+    state: &UseReducerHandle<State>,
+    decisions: &UseReducerHandle<DecisionState>,
+    on_edit: &Callback<(&'static Field, String)>,
+) -> Html {
+    html! { <agents::AgentPanel state={state.clone()} decisions={decisions.clone()} on_edit={on_edit.clone()} /> }
+}
+
+/// Without the session model (the explorer's build compiles this module too): nothing.
+#[cfg(not(feature = "session-model"))]
+fn agent_panel(
+    _: &UseReducerHandle<State>,
+    _: &UseReducerHandle<DecisionState>,
+    _: &Callback<(&'static Field, String)>,
+) -> Html {
+    Html::default()
 }
 
 /// The mount's last stage (see `tools_app`).
@@ -429,8 +458,22 @@ pub fn mount(within: Option<&web_sys::Element>) -> bool {
     }
 }
 
-/// The module's entry (`src/bin/tools.rs`): the panic hook, then mount into the page.
+/// The module's entry (`src/bin/tools.rs`): the panic hook, then mount into the page, or, in
+/// the embed widget of an agentic link, only the agentic figures into its slot.
 pub fn start() {
     crate::ui::platform::panic::install();
-    mount(None);
+    if !mount_embed_agents() {
+        mount(None);
+    }
+}
+
+/// Mount the embed's agentic figures if the widget has their slot.
+#[cfg(feature = "session-model")]
+fn mount_embed_agents() -> bool {
+    agents::mount_embed()
+}
+
+#[cfg(not(feature = "session-model"))]
+fn mount_embed_agents() -> bool {
+    false
 }
