@@ -502,6 +502,31 @@ pub fn rank_agent_rows(rows: &mut [AgentRow], rank: AgentRank) {
     });
 }
 
+/// The GPU × precision pairs the agentic leaderboard tries, by id: every catalog GPU (or those
+/// allowed) with a full spec, in each allowed precision it runs natively
+/// (`leaderboard::precisions`: FP8 and FP4 only on tensor cores for them). The page runs the
+/// board one pair per browser task (`page::leaderboard::agentic`).
+pub fn board_items(decision: &DecisionInput) -> Vec<(String, String)> {
+    let Ok(catalog) = crate::catalog::catalog() else {
+        return Vec::new();
+    };
+    let allowed = decision.gpus_allowed.as_deref();
+    catalog
+        .gpus
+        .iter()
+        .filter(|gpu| allowed.is_none_or(|ids| ids.contains(&gpu.id)))
+        .filter(|gpu| gpu.missing_spec().is_none())
+        .flat_map(|gpu| {
+            decision
+                .precisions_allowed
+                .iter()
+                .filter_map(|text| Precision::parse(text))
+                .filter(|precision| precisions(gpu).contains(precision))
+                .map(|precision| (gpu.id.clone(), precision.id().to_string()))
+        })
+        .collect()
+}
+
 /// Every catalog GPU (or those allowed) with a full spec, in each allowed precision it runs
 /// (`leaderboard::precisions`: FP8 and FP4 only on tensor cores for them),
 /// over the hardware leaderboard's replica layouts (`leaderboard::layout_tiers`: TP 1–8 on one
@@ -536,63 +561,53 @@ pub fn agent_leaderboard_layouts(
     let gpus_per_node = SizingRules::of(decision).gpus_per_node;
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
-    let allowed = decision.gpus_allowed.as_deref();
-    for gpu in &catalog.gpus {
-        if allowed.is_some_and(|ids| !ids.contains(&gpu.id)) {
+    for (gpu, precision) in board_items(decision) {
+        let Some(gpu) = catalog.gpus.iter().find(|g| g.id == gpu) else {
             continue;
-        }
-        if gpu.missing_spec().is_some() {
+        };
+        let Some(precision) = Precision::parse(&precision) else {
             continue;
-        }
-        for text in &decision.precisions_allowed {
-            let Some(precision) = Precision::parse(text) else {
-                skipped.push(format!("{} {text}: not a precision", gpu.id));
-                continue;
-            };
-            // As the hardware leaderboard: only precisions the GPU runs natively (`precisions`).
-            if !precisions(gpu).contains(&precision) {
-                continue;
+        };
+        let text = precision.id();
+        let mut found = Vec::new();
+        let mut fits = false;
+        let mut why = "does not fit";
+        for tier in layout_tiers(moe, gpus_per_node) {
+            if fits {
+                break;
             }
-            let mut found = Vec::new();
-            let mut fits = false;
-            let mut why = "does not fit";
-            for tier in layout_tiers(moe, gpus_per_node) {
-                if fits {
-                    break;
-                }
-                for par in tier {
-                    let input = ScenarioInput {
-                        usd_per_gpu_hour: gpu.usd_per_gpu_hour_typical,
-                        ..configuration(base, gpu, precision, par)
-                    };
-                    let Ok(scenario) = Scenario::try_from(input) else {
-                        continue;
-                    };
-                    fits = true;
-                    match row_of(&scenario, decision) {
-                        Ok(row) => found.push(row),
-                        Err(reason) => why = reason,
-                    }
-                }
-            }
-            if found.is_empty() {
-                let why = if fits {
-                    why.to_string()
-                } else {
-                    format!(
-                        "does not fit on up to {} GPUs",
-                        MULTI_NODE_GPUS.last().copied().unwrap_or(gpus_per_node)
-                    )
+            for par in tier {
+                let input = ScenarioInput {
+                    usd_per_gpu_hour: gpu.usd_per_gpu_hour_typical,
+                    ..configuration(base, gpu, precision, par)
                 };
-                skipped.push(format!("{} {text}: {why}", gpu.id));
-                continue;
+                let Ok(scenario) = Scenario::try_from(input) else {
+                    continue;
+                };
+                fits = true;
+                match row_of(&scenario, decision) {
+                    Ok(row) => found.push(row),
+                    Err(reason) => why = reason,
+                }
             }
-            rank_agent_rows(&mut found, rank);
-            if !all_layouts {
-                found.truncate(1);
-            }
-            rows.extend(found);
         }
+        if found.is_empty() {
+            let why = if fits {
+                why.to_string()
+            } else {
+                format!(
+                    "does not fit on up to {} GPUs",
+                    MULTI_NODE_GPUS.last().copied().unwrap_or(gpus_per_node)
+                )
+            };
+            skipped.push(format!("{} {text}: {why}", gpu.id));
+            continue;
+        }
+        rank_agent_rows(&mut found, rank);
+        if !all_layouts {
+            found.truncate(1);
+        }
+        rows.extend(found);
     }
     rank_agent_rows(&mut rows, rank);
     (rows, skipped)

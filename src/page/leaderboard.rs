@@ -480,6 +480,8 @@ mod tests {
 #[cfg(feature = "session-model")]
 pub mod agentic {
     use crate::decide::agents::{agent_leaderboard, AgentRank, AgentRow};
+    /// The GPU × precision pairs the board tries, and its ranking, as the whole board's.
+    pub use crate::decide::agents::{board_items as items, rank_agent_rows as rank_rows};
     use crate::present::report::{format_number, format_usd};
     use crate::scenario::{DecisionInput, ScenarioInput};
 
@@ -504,27 +506,6 @@ pub mod agentic {
         })
     }
 
-    /// The GPU × precision pairs the board tries: every catalog GPU (or those allowed) with a
-    /// price and a full spec, in each allowed precision (`agent_leaderboard`'s own filter).
-    pub fn items(decision: &DecisionInput) -> Vec<(String, String)> {
-        let Ok(catalog) = crate::catalog::catalog() else {
-            return Vec::new();
-        };
-        let allowed = decision.gpus_allowed.as_deref();
-        catalog
-            .gpus
-            .iter()
-            .filter(|gpu| allowed.is_none_or(|ids| ids.contains(&gpu.id)))
-            .filter(|gpu| gpu.missing_spec().is_none() && gpu.usd_per_gpu_hour_typical.is_some())
-            .flat_map(|gpu| {
-                decision
-                    .precisions_allowed
-                    .iter()
-                    .map(|precision| (gpu.id.clone(), precision.clone()))
-            })
-            .collect()
-    }
-
     /// One GPU × precision of the board: its row, or why it has none.
     pub fn part(
         base: &ScenarioInput,
@@ -538,20 +519,6 @@ pub mod agentic {
             ..decision.clone()
         };
         agent_leaderboard(base, &one, rank)
-    }
-
-    /// What a row is ranked by.
-    pub fn score(row: &AgentRow, rank: AgentRank) -> f64 {
-        match rank {
-            AgentRank::AgentsPerMw => row.agents_per_mw,
-            AgentRank::AgentsPerUsd => row.agents_per_usd_hour,
-        }
-        .unwrap_or(f64::NEG_INFINITY)
-    }
-
-    /// Best first, as `agent_leaderboard` ranks.
-    pub fn rank_rows(rows: &mut [AgentRow], rank: AgentRank) {
-        rows.sort_by(|a, b| score(b, rank).total_cmp(&score(a, rank)));
     }
 
     /// The table's columns.
@@ -574,10 +541,10 @@ pub mod agentic {
         [
             row.gpu.clone(),
             format!(
-                "{} · {} GPUs, TP {}",
+                "{} · {} GPUs, {}",
                 row.precision.to_ascii_uppercase(),
                 row.gpus,
-                row.tp
+                row.layout
             ),
             row.agents.to_string(),
             format_number(row.agents_per_gpu),
