@@ -413,6 +413,7 @@ fn xy(p: &CurvePoint) -> (f64, f64) {
 
 /// The legend strip's items (main curve or series, frontier, band, infeasible, knee, current
 /// point, then the overlay's) and which one is the current point's.
+#[inline(always)]
 fn legend_items(
     projected: &Projected<'_>,
     layers: &Layers<'_>,
@@ -491,6 +492,7 @@ type Note = (String, (i32, i32), Pos);
 /// The KV-edge note, beside the edge's line near the x axis on the feasible side, pointing at
 /// the infeasible one (left on the interactivity axis, right on the TPOT axis); higher up
 /// beside the line when the axis is taken.
+#[inline(always)]
 fn place_note(
     anchor: (i32, i32),
     edge: &CurvePoint,
@@ -543,6 +545,7 @@ fn place_note(
 
 /// The knee's label: below-left by preference (below-right near the left edge; mirrored on a
 /// rising axis), clear of what was placed; its spot and leader line, if moved.
+#[inline(always)]
 fn place_knee(
     anchor: (i32, i32),
     knee: &CurvePoint,
@@ -579,6 +582,7 @@ type KneeSpot = (Spot, Option<Vec<(i32, i32)>>);
 /// The base's labels (the KV-edge note, the knee's), placed afresh against everything plotted
 /// but the current point.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn place_base_labels<DB: DrawingBackend>(
     chart: &Plot<'_, DB>,
     marks: &Marks<'_>,
@@ -618,6 +622,7 @@ fn place_base_labels<DB: DrawingBackend>(
 /// Everything but the current point: mesh, band, pins, curves, infeasible tail, SLO misses,
 /// measured points, knee.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn draw_base<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &mut Plot<'_, DB>,
@@ -708,6 +713,7 @@ fn draw_base<DB: DrawingBackend>(
 /// the KV capacity the model keeps throughput and TPOT at the capacity's values (the extra
 /// requests wait), so these rings pile up at the edge; a dashed vertical line and a note mark
 /// the edge, left of which no concurrency is reachable.
+#[inline(always)]
 fn draw_infeasible<DB: DrawingBackend>(
     chart: &mut Plot<'_, DB>,
     marks: &Marks<'_>,
@@ -762,6 +768,7 @@ fn draw_infeasible<DB: DrawingBackend>(
 
 /// The current operating point, on top: a ringed dot (hollow when infeasible) with its label,
 /// placed against the base's labels and marks and its own halo.
+#[inline(always)]
 fn draw_current<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     chart: &mut Plot<'_, DB>,
@@ -814,6 +821,7 @@ fn draw_current<DB: DrawingBackend>(
 }
 
 /// With nothing to plot: a centred message (no price for a $ axis, else nothing).
+#[inline(always)]
 fn draw_nothing<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     pen_muted: TextStyle<'static>,
@@ -839,6 +847,7 @@ fn draw_nothing<DB: DrawingBackend>(
 /// The legend strip above the plot, aligned with the plot's left edge: laid out (or, over a
 /// kept base, as it was laid out for the base) and drawn as `part` asks; its layout and the
 /// area left for the plot.
+#[inline(always)]
 fn legend_strip<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     (items, current_item): (&[LegendItem], Option<usize>),
@@ -903,6 +912,7 @@ fn legend_strip<DB: DrawingBackend>(
 /// (`KeptLabels`; only the current point's label is placed after it), else placed afresh
 /// (`place_base_labels`) and, when this draw paints the base, kept.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn base_labels<DB: DrawingBackend>(
     chart: &Plot<'_, DB>,
     (marks, projected): (&Marks<'_>, &Projected<'_>),
