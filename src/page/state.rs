@@ -142,6 +142,17 @@ impl View {
         }
     }
 
+    /// The same view at another concurrency: the curve, ladder and memo kept, the point
+    /// evaluated with the view's memo (what the slider, a typed batch size and a sync do).
+    pub fn at(&self, concurrency: u32) -> View {
+        let scenario = self.scenario.with_concurrency(concurrency);
+        View {
+            point: Shared::new(evaluate_with(&self.steady, &scenario)),
+            scenario: Shared::new(scenario),
+            ..self.clone()
+        }
+    }
+
     pub fn concurrency(&self) -> u32 {
         self.scenario.concurrency
     }
@@ -381,17 +392,10 @@ impl State {
                 let limit = view.engine_limit();
                 // Saturating float-to-int cast: a hostile value clamps instead of wrapping.
                 let concurrency = (target.scenario.concurrency.round() as u32).clamp(1, limit);
-                let scenario = view.scenario.with_concurrency(concurrency);
                 let mut next = self.clone();
                 next.input.concurrency = f64::from(concurrency);
                 next.slider_position = concurrency_to_slider(concurrency, limit);
-                next.view = Some(View {
-                    point: Shared::new(evaluate_with(&view.steady, &scenario)),
-                    scenario: Shared::new(scenario),
-                    curve: view.curve.clone(),
-                    techniques: view.techniques.clone(),
-                    steady: view.steady.clone(),
-                });
+                next.view = Some(view.at(concurrency));
                 return Some(next);
             }
         }
@@ -479,13 +483,8 @@ impl State {
         if next.concurrency() != Some(concurrency) {
             // The track's nearest position can be one off at large batch sizes: the typed value
             // is the point, the thumb is as near as the track allows.
-            let scenario = view.scenario.with_concurrency(concurrency);
             next.input.concurrency = f64::from(concurrency);
-            next.view = Some(View {
-                point: Shared::new(evaluate_with(&view.steady, &scenario)),
-                scenario: Shared::new(scenario),
-                ..view.clone()
-            });
+            next.view = Some(view.at(concurrency));
         }
         if error_was_ours {
             next.error = None;
@@ -504,14 +503,7 @@ impl State {
         next.slider_position = position;
         next.input.concurrency = f64::from(concurrency);
         if concurrency != view.concurrency() {
-            let scenario = view.scenario.with_concurrency(concurrency);
-            next.view = Some(View {
-                point: Shared::new(evaluate_with(&view.steady, &scenario)),
-                scenario: Shared::new(scenario),
-                curve: view.curve.clone(),
-                techniques: view.techniques.clone(),
-                steady: view.steady.clone(),
-            });
+            next.view = Some(view.at(concurrency));
         }
         Some(next)
     }
