@@ -24,15 +24,19 @@ pub fn format_number(value: f64) -> String {
     }
 }
 
-/// Format dollars per million tokens: three decimals ($1.157), more below a cent.
+/// Format dollars per million tokens: three decimals ($1.157), more below a cent; a negative
+/// amount (a margin) with its sign first (-$3.671).
 pub fn format_usd(value: f64) -> String {
     if !value.is_finite() {
         return "–".into();
     }
-    if value.abs() >= 0.01 || value == 0.0 {
-        format!("${value:.3}")
+    // The sign before the symbol: a loss reads "-$3.671", not "$-3.671".
+    let sign = if value < 0.0 { "-" } else { "" };
+    let value = value.abs();
+    if value >= 0.01 || value == 0.0 {
+        format!("{sign}${value:.3}")
     } else {
-        format!("${value:.5}")
+        format!("{sign}${value:.5}")
     }
 }
 
@@ -65,15 +69,17 @@ pub fn group_thousands(text: &str) -> String {
     }
 }
 
-/// Dollars as an amount: `$25.00`, `$18,250`.
+/// Dollars as an amount: `$25.00`, `$18,250`, `-$3.67`.
 pub fn usd_amount(value: f64) -> String {
     if !value.is_finite() {
         return "–".into();
     }
-    if value.abs() >= 1000.0 {
-        format!("${}", group_thousands(&format!("{value:.0}")))
+    let sign = if value < 0.0 { "-" } else { "" };
+    let value = value.abs();
+    if value >= 1000.0 {
+        format!("{sign}${}", group_thousands(&format!("{value:.0}")))
     } else {
-        format!("${value:.2}")
+        format!("{sign}${value:.2}")
     }
 }
 
@@ -477,6 +483,17 @@ mod tests {
 
     /// The page's hint and the assumptions state the layout as the engines name it; plain TP
     /// keeps its old line and no hint.
+    /// A loss carries its sign before the dollar sign, at every size.
+    #[test]
+    fn negative_dollars_read_sign_first() {
+        assert_eq!(format_usd(-3.6714), "-$3.671");
+        assert_eq!(format_usd(-0.001), "-$0.00100");
+        assert_eq!(format_usd(1.157), "$1.157");
+        assert_eq!(usd_amount(-18_250.0), "-$18,250");
+        assert_eq!(usd_amount(-3.5), "-$3.50");
+        assert_eq!(usd_amount(25.0), "$25.00");
+    }
+
     #[test]
     fn parallelism_is_stated_as_the_engines_name_it() {
         let deepseek = |tp: f64, ep: Option<f64>, dp: Option<f64>| {
