@@ -233,17 +233,21 @@ fn billions(value: f64) -> String {
 /// "$0.123" with two decimals from $10 up.
 fn usd(value: f64) -> String {
     if value.abs() >= 10.0 {
-        format!("${value:.2}")
+        let sign = if value < 0.0 { "-" } else { "" };
+        format!("{sign}${:.2}", value.abs())
     } else {
         crate::present::report::format_usd(value)
     }
 }
 
 /// `servecost leaderboard --workload agentic-coding [--rank-by agents-per-mw|agents-per-usd]`:
-/// each GPU and precision at its best replica layout (`decide::agents::agent_leaderboard`),
-/// ranked by agents at the tier per MW (default) or per $.
+/// each GPU and precision at its best replica layout (`decide::agents::agent_leaderboard`; every
+/// layout that meets the tier with `--all-layouts`), ranked by agents at the tier per MW
+/// (default) or per $.
 pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioInput) -> Outcome {
-    use crate::decide::agents::{agent_leaderboard, leaderboard_assumptions, tier_of, AgentRank};
+    use crate::decide::agents::{
+        agent_leaderboard_layouts, leaderboard_assumptions, tier_of, AgentRank,
+    };
     let decision = match decision_input(flags) {
         Ok(d) => d,
         Err(UsageError(m)) => return Outcome::usage(m),
@@ -259,7 +263,8 @@ pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioI
             }
         },
     };
-    let (rows, skipped) = agent_leaderboard(&base, &decision, rank);
+    let all_layouts = flags.has(super::leaderboard::ALL_LAYOUTS);
+    let (rows, skipped) = agent_leaderboard_layouts(&base, &decision, rank, all_layouts);
     let notes: String = skipped
         .iter()
         .map(|why| format!("note: not ranked: {why}\n"))

@@ -82,8 +82,10 @@ USAGE
                      default), J per output token, the prefix-hit rate reached, $/M cached input,
                      revenue and margin per GPU-hour at API prices, self-host vs API for a fleet
   servecost leaderboard --workload agentic-coding --model ID [--rank-by agents-per-mw|agents-per-usd]
-                     [--tok-s-per-user X] [--gpus-allowed id,id,...] [--json]
-                     each GPU × precision × TP on one server, ranked by agents at the tier per MW or per $/h
+                     [--tok-s-per-user X] [--gpus-allowed id,id,...] [--all-layouts] [--json]
+                     each GPU × precision at its best layout of the hardware leaderboard's (TP 1–8,
+                     EP and DEP for MoE, TP 8 × PP past a server), ranked by agents at the tier per
+                     MW or per $/h (GPUs without a catalog price ranked per MW only)
   servecost calibrate --measurements FILE.csv|FILE.json (scenario flags) [--json]
                      fit η_mem, η_compute and overheads to your benchmark (CSV columns concurrency,
                      output_tok_s, tpot_ms, ttft_ms; or vllm bench serve result JSON)
