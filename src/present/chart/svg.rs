@@ -199,6 +199,23 @@ pub fn compact_svg_document(size: (u32, u32), body: &str, attributes: &str) -> S
     format!("<svg viewBox=\"0 0 {w} {h}\"{attributes}>{body}</svg>")
 }
 
+/// A subpath through `points`: an absolute move to the first, then relative line-tos (`l`, then
+/// implicit pairs), whose small, repeating offsets compress better than absolute coordinates
+/// (about 0.8 KB gzip off the default first screen's `index.html`).
+fn polyline<I: IntoIterator<Item = BackendCoord>>(points: I) -> String {
+    let mut d = String::new();
+    let mut last: Option<BackendCoord> = None;
+    for (i, (x, y)) in points.into_iter().enumerate() {
+        let _ = match (i, last) {
+            (_, None) => write!(d, "M{x} {y}"),
+            (1, Some((px, py))) => write!(d, "l{} {}", x - px, y - py),
+            (_, Some((px, py))) => write!(d, " {} {}", x - px, y - py),
+        };
+        last = Some((x, y));
+    }
+    d
+}
+
 impl Drop for CompactSvg<'_> {
     fn drop(&mut self) {
         self.close_path();
@@ -231,7 +248,7 @@ impl<'a> CompactSvg<'a> {
 
     /// A polyline, as a subpath of the open `<path>` when that has the same stroke (dashes,
     /// grid lines and ticks are many short lines of one stroke), else of a new one. After the
-    /// first point, coordinate pairs are implicit line-tos.
+    /// first point, relative line-tos (`polyline`).
     fn stroke<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
         &mut self,
         path: I,
@@ -240,13 +257,7 @@ impl<'a> CompactSvg<'a> {
         if style.color().alpha == 0.0 {
             return;
         }
-        let mut subpath = String::new();
-        for (i, (x, y)) in path.into_iter().enumerate() {
-            let _ = match i {
-                0 => write!(subpath, "M{x} {y}"),
-                _ => write!(subpath, " {x} {y}"),
-            };
-        }
+        let subpath = polyline(path);
         let (color, opacity) = paint("stroke", style.color());
         let key = (color, opacity, style.stroke_width());
         match &mut self.open {
@@ -354,12 +365,11 @@ impl DrawingBackend for CompactSvg<'_> {
             return Ok(());
         }
         self.close_path();
-        let points: Vec<String> = vert.into_iter().map(|(x, y)| format!("{x} {y}")).collect();
+        let points = polyline(vert);
         let (color, opacity) = paint("fill", style.color());
         let _ = write!(
             self.out,
-            "<path d=\"M{}Z\" fill=\"{color}\"{opacity}/>",
-            points.join(" ")
+            "<path d=\"{points}Z\" fill=\"{color}\"{opacity}/>"
         );
         Ok(())
     }
@@ -493,7 +503,7 @@ mod tests {
         // The three blue lines are one path of three subpaths; the red one its own.
         assert_eq!(svg.matches("<path").count(), 2, "{svg}");
         assert!(
-            svg.contains("d=\"M10 0 10 80M20 0 20 80M30 0 30 80\""),
+            svg.contains("d=\"M10 0l0 80M20 0l0 80M30 0l0 80\""),
             "{svg}"
         );
         assert!(
@@ -505,6 +515,30 @@ mod tests {
         assert!(svg.contains("font-size=\"12\""), "{svg}");
         assert!(svg.contains(">a &lt; b</text>"), "{svg}");
         assert!(!svg.contains("font-family") && !svg.contains("opacity=\"1\""));
+    }
+
+    /// A subpath is an absolute move, then offsets; summed from the move they give back every
+    /// point.
+    #[test]
+    fn a_polyline_moves_absolutely_then_steps_relatively() {
+        let points = [(10, 40), (13, 35), (20, 35), (18, 60)];
+        let d = polyline(points);
+        assert_eq!(d, "M10 40l3 -5 7 0 -2 25");
+        let numbers: Vec<i32> = d
+            .trim_start_matches('M')
+            .replace('l', " ")
+            .split_whitespace()
+            .map(|n| n.parse().expect("a number"))
+            .collect();
+        let mut at = (numbers[0], numbers[1]);
+        let mut back = vec![at];
+        for step in numbers[2..].chunks(2) {
+            at = (at.0 + step[0], at.1 + step[1]);
+            back.push(at);
+        }
+        assert_eq!(back, points);
+        assert_eq!(polyline([(5, 5)]), "M5 5");
+        assert_eq!(polyline(std::iter::empty()), "");
     }
 
     #[test]
