@@ -60,19 +60,25 @@ fn split(name: &str, out_dir: &Path) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// `data/error_bands.csv` without its `rows` column (the ids each band stands on, about half its
-/// gzip): the explorer's ± needs only the figures; the ids are read where the page shows them
-/// (the tools module's "± expected error" details, `model::expected_error::band_rows`).
-fn error_band_facts(out_dir: &Path) -> Result<(), Box<dyn Error>> {
-    let path = "data/error_bands.csv";
+/// `data/{name}.csv` without the `dropped` columns, as `$OUT_DIR/{name}_facts.csv`:
+/// `error_bands` without `rows` (the ids each band stands on, about half its gzip: the explorer's
+/// ± needs only the figures; the ids are read where the page shows them, the tools module's
+/// "± expected error" details, `model::expected_error::band_rows`), and `expert_formats` without
+/// its `source` (which no page or command reads; the file keeps it).
+fn without_columns(name: &str, dropped: &[&str], out_dir: &Path) -> Result<(), Box<dyn Error>> {
+    let path = format!("data/{name}.csv");
     println!("cargo:rerun-if-changed={path}");
-    let text = std::fs::read_to_string(path)?;
+    let text = std::fs::read_to_string(&path)?;
     let rows = csv::parse_rows(&text).map_err(|e| format!("{path}: {e}"))?;
     let header = rows
         .first()
         .ok_or_else(|| format!("{path}: no header row"))?;
     let kept: Vec<usize> = (0..header.len())
-        .filter(|&i| header.get(i).is_some_and(|h| h != "rows"))
+        .filter(|&i| {
+            header
+                .get(i)
+                .is_some_and(|h| !dropped.contains(&h.as_str()))
+        })
         .collect();
     let facts: Vec<Vec<String>> = rows
         .iter()
@@ -83,7 +89,7 @@ fn error_band_facts(out_dir: &Path) -> Result<(), Box<dyn Error>> {
         })
         .collect();
     std::fs::write(
-        out_dir.join("error_bands_facts.csv"),
+        out_dir.join(format!("{name}_facts.csv")),
         csv::write_rows(&facts),
     )?;
     Ok(())
@@ -96,6 +102,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     for name in ["gpus", "models"] {
         split(name, Path::new(&out_dir))?;
     }
-    error_band_facts(Path::new(&out_dir))?;
+    without_columns("error_bands", &["rows"], Path::new(&out_dir))?;
+    without_columns("expert_formats", &["source"], Path::new(&out_dir))?;
     Ok(())
 }

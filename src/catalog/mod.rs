@@ -31,8 +31,9 @@ const GPU_PROVENANCE_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/gpus_pr
 const MODEL_PROVENANCE_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/models_provenance.csv"));
 const API_PRICES_CSV: &str = include_str!("../../data/api_prices.csv");
 /// servecost's own data beside the shared catalog: checkpoint formats `models.csv` has no column
-/// for (each row with its source).
-const EXPERT_FORMATS_CSV: &str = include_str!("../../data/expert_formats.csv");
+/// for (`data/expert_formats.csv`, each row with its source; compiled in without it, `build.rs`).
+const EXPERT_FORMATS_CSV: &str =
+    include_str!(concat!(env!("OUT_DIR"), "/expert_formats_facts.csv"));
 
 /// Every GPU and model the app and the CLI know by id. API prices are separate (`api_prices`):
 /// the explorer's first module never needs them, so it neither parses nor carries them.
@@ -77,7 +78,8 @@ impl Catalog {
     }
 
     /// Mark the models whose routed experts ship in another format than the checkpoint's
-    /// (`data/expert_formats.csv`: `id,expert_format,source`; `mxfp4` is the one format known).
+    /// (`data/expert_formats.csv` without its `source`, `build.rs`: `id,expert_format`; `mxfp4` is
+    /// the one format known).
     fn apply_expert_formats(&mut self, text: &str) -> Result<(), String> {
         let records = csv::parse_records(text).map_err(|e| format!("expert_formats.csv: {e}"))?;
         for (i, record) in records.iter().enumerate() {
