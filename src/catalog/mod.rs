@@ -1,12 +1,16 @@
-//! The compiled-in catalogs: GPUs, models and API prices as data (facts with their sources), no logic.
+//! The compiled-in catalogs: GPUs, models and API prices as data (facts with their sources), no
+//! logic; `measurements` holds the bundled published measurements and the rule matching one to a
+//! configuration.
 //!
-//! The CSV files in `data/` are copies of `shared/data/`; `tests/catalog.rs` checks that they still
-//! agree. They are parsed once, on first use, and kept for the life of the program.
+//! `data/gpus.csv`, `models.csv`, `api_prices.csv` and `measurements.csv` are copies of
+//! `shared/data/` (`tests/catalog.rs` checks the first three still agree);
+//! `data/expert_formats.csv` is servecost's own sourced list of checkpoints whose routed experts
+//! ship as MXFP4. They are parsed once, on first use, and kept for the life of the program.
 //!
 //! The GPU and model catalogs are compiled in as two parts each, split by `build.rs`: the facts
 //! (`catalog()`, everything the model reads) and their provenance, the rows' `source` and `notes`
-//! (`provenance`), read only where a fact's origin is shown. Code that never asks for the
-//! provenance (the explorer's first module) does not carry it.
+//! (`gpu_provenance`, `model_provenance`), read only where a fact's origin is shown. Code that
+//! never asks for the provenance (the explorer's first module) does not carry it.
 
 mod api_prices;
 pub mod csv;

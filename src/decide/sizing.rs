@@ -5,6 +5,16 @@
 //! The page's decision panels (cost, compare, plan) and any other caller share these, so a
 //! number means the same everywhere. Formulas: MODEL.md §7 (`$/month = GPUs × $/GPU-hour × 730`,
 //! utilization = traffic ÷ capacity of what is bought); SLO point as in `model::slo`.
+//!
+//! `size` is the one sizing function (issue 26 §1): a replica's (or disaggregated unit's) best
+//! point under the SLO, replicas under the utilization ceiling and whole servers (`SizingRules`),
+//! then, with `Check::Simulated`, the deployment simulated at its share of the traffic, buying
+//! replicas until its tails meet the SLO. `plan` (`plan::candidate_of`), the Cost panel, Compare
+//! and the client report size through it (`size_configuration` for a page scenario), and the
+//! agent fleet shares its rules (`replicas_under_ceiling`, `deployment`), so one question gets one
+//! answer (`tests/one_answer.rs`). Each sizing carries its range from the expected throughput
+//! error and its basis: modeled, calibrated, or measured (`catalog::measurements::at_point`).
+//! "Auto" layout is chosen here (`auto_layout`, `layout_for_target`).
 
 use crate::decide::plan::{
     deployment_size, Candidate, DEFAULT_GPUS_PER_NODE, DEFAULT_MAX_UTILIZATION,

@@ -1,6 +1,11 @@
 //! Human-readable text shared by the page and the CLI: the assumptions block that must travel
 //! with every number (batch composition, lengths, hardware, precision, parallelism, price,
 //! efficiencies, the expected error of the numbers), and number formatting.
+//!
+//! Also the sentences the page, the report and the widget share, so they never word a scenario
+//! two ways: `scenario_sentence` (the printed summary's first line), `answer_sentence` (the line
+//! above the chart, from the numbers panel's own figures) and `conditions_line` (the widget's
+//! precision · lengths · engine · price basis).
 
 use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric};
 use crate::model::memory::Parallelism;

@@ -1,6 +1,10 @@
 //! The Yew front end (wasm32 only): components, one file per concept, around a single `State`
 //! reducer. Nothing here computes the model; it calls `model`, `chart` and `report`.
 //!
+//! Grouped: `platform` (browser glue: panic banner, perf marks, canvas backend, URL and storage,
+//! downloads, the link to the deferred module), `widgets` (reusable controls), `explorer` (the
+//! first-load `App` and the `?embed=1` widget) and `tools` (the deferred module's `ToolsApp`).
+//!
 //! `start()` is the page's entry: it installs the panic hook (a visible `#fatal-error` banner
 //! instead of a dead page) and mounts `App` into `#app` (or `<body>` if the shell lacks it).
 

@@ -6,15 +6,26 @@
 //! embed widget loads it only for an agentic link, and then `start` mounts only the agentic
 //! block into the widget's slot (`agents::mount_embed`).
 //!
-//! The two modules share no memory. They talk through the `#tools` element the explorer renders
-//! and this module mounts into (both sides live in this crate, so they change together):
+//! The two modules share no memory. They talk through the `#tools` element (`index.html`, outside
+//! the explorer's `#app`), which the explorer writes and this module mounts into (both sides live
+//! in this crate, so they change together):
 //! - explorer → tools: the element's `data-state` attribute holds the explorer's state as a share
 //!   query (`share::encode`). A `MutationObserver` notices a change and a zero-delay timeout syncs
 //!   a replica `State` (`Action::Sync`), so the explorer's slider task is never lengthened by ours.
 //! - tools → explorer: `servecost:overlay` events (detail: `Overlay::encode`) carry the pinned
 //!   curves and SLO misses the chart draws; `servecost:apply` events (detail: a share query)
 //!   carry what the panels changed in the replica (pins, "Apply" of a plan or a calibration, a
-//!   price tier), which the explorer loads as if from a link and then reflects back.
+//!   price tier), which the explorer loads as if from a link and then reflects back;
+//!   `servecost:headline` carries the simulator's run of the slider's point
+//!   (`decide::headline::Reconciled`) and `servecost:auto-layout` the layout "auto" chose for the
+//!   question asked (`page::knobs::AutoLayout`, from `sizing::auto_layout` or
+//!   `sizing::layout_for_target`), which both modules then evaluate while links keep "auto".
+//!
+//! The replica follows a concurrency change by evaluating one point (the curve is kept) and
+//! anything else by a full load (`State::sync`). On the full page only these panels edit the
+//! decision inputs; the explorer loads a change of those alone without re-evaluating
+//! (`State::load`). The app mounts in three stages, a browser task each (share bar and
+//! simulator; decision panels; glossary), so no task after the first chart holds the page long.
 //!
 //! `data-ideal-roofline` on the element mirrors the explorer's ideal-roofline switch (a page
 //! flag outside the share query). `data-persist` on the element means "the real page": read and save pins in `localStorage`;
