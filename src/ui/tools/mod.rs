@@ -75,7 +75,8 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
-/// Id of the element the explorer renders for this module (`app.rs`).
+/// Id of the element this module mounts into: `<div id="tools">` in `index.html`, outside the
+/// explorer's `#app`.
 pub const TOOLS_ROOT_ID: &str = "tools";
 /// Attribute holding the explorer's state as a share query.
 pub const STATE_ATTR: &str = "data-state";
