@@ -301,6 +301,13 @@ fn embed_lines(query: &str) -> Option<Vec<String>> {
             .map_or_else(|| "no power basis".to_string(), |p| p.describe()),
         conditions_line(&scenario)
     ));
+    // The widget's chart and numbers above come from the explorer, which models single requests:
+    // say so, so nobody reads them as the sessions' figures.
+    lines.push(
+        "The chart and figures above are single requests at the link's own lengths; these lines \
+         are its agentic sessions (the full explorer's agentic panel has the rest)."
+            .to_string(),
+    );
     Some(lines)
 }
 
