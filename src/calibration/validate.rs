@@ -245,6 +245,7 @@ fn harness(record: &Record, mode: &str) -> (&'static str, Option<f64>) {
     }
 }
 
+/// Predict one row at the operating point its mode names and compare with what it measured.
 fn run_row(
     record: &Record,
     overrides: &EfficiencyOverrides,
@@ -253,39 +254,239 @@ fn run_row(
     let id = csv::text(record, "id").to_string();
     let mode = csv::text(record, "mode").to_string();
     let engine = row_engine(record);
-    let number = |column: &str| csv::number(record, column);
-    let input_len = number("input_len")?.ok_or("input length not stated by the source")?;
-    let output_len = number("output_len")?.ok_or("output length not stated by the source")?;
-    let gpus = number("num_gpus")?.ok_or("num_gpus missing")?;
-    let precision = csv::text(record, "precision");
-    if precision.is_empty() {
-        return Err("precision not stated by the source".into());
-    }
     let mut notes = Vec::new();
-    // A blank KV cell is the engine's choice: the scenario's `auto` rule (`engine::kv_when_unstated`).
-    let kv_stated = csv::text(record, "kv_precision");
-    let kv_precision = if kv_stated.is_empty() {
-        "auto"
-    } else {
-        kv_stated
+    let stated = Stated::read(record, &mode, &mut notes)?;
+    let harness = Harness::of(record, &mode, overrides, knobs, &mut notes);
+    // One wave: every prompt at once (a burst), replayed in the simulator.
+    let burst = match (harness.num_prompts, stated.concurrency) {
+        (Some(n), Some(c)) => n <= c && n > 1.0,
+        _ => false,
     };
-    let tp = number("tp")?;
-    let ep = number("ep")?;
-    if let (Some(tp), Some(ep)) = (tp, ep) {
-        if ep > tp {
-            notes.push(format!(
-                "EP {ep} over TP {tp}: attention data-parallel {:.0} ranks, experts over EP {ep}",
-                ep / tp
-            ));
+    if harness.protocol == "benchmark" {
+        notes.push(benchmark_note(harness.num_prompts));
+    }
+    let input = row_input(record, &mode, &engine, &stated, harness)?;
+    let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;
+    if stated.kv_precision.is_empty()
+        && scenario.kv_precision != crate::model::precision::KvPrecision::Bf16
+    {
+        notes.push(format!(
+            "KV {} assumed (the {engine} profile's rule for {} weights)",
+            scenario.kv_precision.id().to_ascii_uppercase(),
+            stated.precision
+        ));
+    }
+    if knobs.is_none() {
+        notes.push(profile_note(&scenario.profile));
+    }
+    if mode == "server" {
+        if let Some(rate) = csv::number(record, "target_qps")? {
+            return server_row(record, id, mode, scenario, rate, notes);
         }
     }
-    let deployment = row_deployment(record).ok_or("deployment is neither tuned nor stock")?;
+    if burst {
+        return burst_row(record, id, mode, scenario, notes);
+    }
+    let scenario = operating_scenario(record, &mode, stated.concurrency, scenario, &mut notes)?;
+    compare_row(record, id, mode, &scenario, notes)
+}
+
+/// What a row states about its configuration, read once (in the order its errors are named).
+struct Stated<'r> {
+    input_len: f64,
+    output_len: f64,
+    gpus: f64,
+    precision: &'r str,
+    /// The KV cell as written; blank is the engine's choice.
+    kv_precision: &'r str,
+    tp: Option<f64>,
+    ep: Option<f64>,
+    deployment: Deployment,
+    /// The closed-loop concurrency (`None` for `offline` and `server` rows).
+    concurrency: Option<f64>,
+}
+
+impl<'r> Stated<'r> {
+    /// Read a row's configuration; notes attention data parallelism (EP over TP).
+    fn read(record: &'r Record, mode: &str, notes: &mut Vec<String>) -> Result<Stated<'r>, String> {
+        let number = |column: &str| csv::number(record, column);
+        let input_len = number("input_len")?.ok_or("input length not stated by the source")?;
+        let output_len = number("output_len")?.ok_or("output length not stated by the source")?;
+        let gpus = number("num_gpus")?.ok_or("num_gpus missing")?;
+        let precision = csv::text(record, "precision");
+        if precision.is_empty() {
+            return Err("precision not stated by the source".into());
+        }
+        let kv_precision = csv::text(record, "kv_precision");
+        let tp = number("tp")?;
+        let ep = number("ep")?;
+        if let (Some(tp), Some(ep)) = (tp, ep) {
+            if ep > tp {
+                notes.push(format!(
+                    "EP {ep} over TP {tp}: attention data-parallel {:.0} ranks, experts over EP {ep}",
+                    ep / tp
+                ));
+            }
+        }
+        let deployment = row_deployment(record).ok_or("deployment is neither tuned nor stock")?;
+        let concurrency = match mode {
+            "offline" | "server" => None,
+            "concurrency" | "batch1" | "static_batch" => {
+                Some(number("concurrency")?.ok_or("concurrency not stated")?)
+            }
+            other => return Err(format!("unknown mode `{other}`")),
+        };
+        Ok(Stated {
+            input_len,
+            output_len,
+            gpus,
+            precision,
+            kv_precision,
+            tp,
+            ep,
+            deployment,
+            concurrency,
+        })
+    }
+}
+
+/// How a row is run: its protocol and prompt count, server overhead, efficiency knobs and
+/// length distribution (module doc).
+struct Harness {
+    protocol: &'static str,
+    num_prompts: Option<f64>,
+    server_overhead_ms: Option<f64>,
+    efficiency: EfficiencyOverrides,
+    length_dist: &'static str,
+    input_sigma: f64,
+    output_sigma: f64,
+}
+
+impl Harness {
+    /// A row's harness under `knobs` (`overrides` win over them); notes chat-dataset lengths.
+    fn of(
+        record: &Record,
+        mode: &str,
+        overrides: &EfficiencyOverrides,
+        knobs: Option<ProfileKnobs>,
+        notes: &mut Vec<String>,
+    ) -> Harness {
+        let (protocol, in_process) = harness(record, mode);
+        let server_overhead_ms = in_process.or(knobs.map(|k| k.server_overhead_ms));
+        let efficiency = match knobs {
+            Some(k) => EfficiencyOverrides {
+                eta_mem: overrides.eta_mem.or(Some(k.eta_mem)),
+                eta_compute: overrides.eta_compute.or(Some(k.eta_compute)),
+                step_overhead_ms: overrides.step_overhead_ms.or(Some(k.step_overhead_ms)),
+                layer_overhead_us: overrides.layer_overhead_us.or(Some(k.layer_overhead_us)),
+                ..overrides.clone()
+            },
+            None => overrides.clone(),
+        };
+        let num_prompts = if protocol == "benchmark" {
+            stated_prompts(record)
+        } else {
+            None
+        };
+        let (length_dist, input_sigma, output_sigma) = if chat_dataset(record) {
+            let (si, so) = crate::scenario::chat_sigmas();
+            notes.push(format!(
+                "chat-dataset lengths: lognormal σ {si} / {so} about the row's means"
+            ));
+            ("lognormal", si, so)
+        } else {
+            ("fixed", 0.0, 0.0)
+        };
+        Harness {
+            protocol,
+            num_prompts,
+            server_overhead_ms,
+            efficiency,
+            length_dist,
+            input_sigma,
+            output_sigma,
+        }
+    }
+}
+
+/// The note saying how a benchmark-protocol row's prompts arrive.
+fn benchmark_note(num_prompts: Option<f64>) -> String {
+    match num_prompts {
+        Some(n) => format!(
+            "benchmark protocol: concurrency requests at once, {n:.0} in all (the notes' --num-prompts)"
+        ),
+        None => "benchmark protocol: concurrency requests at once, 10 x concurrency in all".into(),
+    }
+}
+
+/// The scenario input of a row: its configuration under its harness, at the engine's default
+/// limits for its deployment and GPU (a static batch's limits raised to hold the batch).
+fn row_input(
+    record: &Record,
+    mode: &str,
+    engine: &str,
+    stated: &Stated,
+    harness: Harness,
+) -> Result<ScenarioInput, String> {
+    // A blank KV cell is the engine's choice: the scenario's `auto` rule (`engine::kv_when_unstated`).
+    let kv_precision = if stated.kv_precision.is_empty() {
+        "auto"
+    } else {
+        stated.kv_precision
+    };
+    let (max_num_seqs, chunk_tokens) = row_limits(record, engine, stated.deployment);
+    let static_batch = mode == "static_batch";
+    Ok(ScenarioInput {
+        protocol: harness.protocol.into(),
+        num_prompts: harness.num_prompts,
+        deployment: stated.deployment.id().into(),
+        server_overhead_ms: harness.server_overhead_ms,
+        model: csv::text(record, "model_id").to_string(),
+        gpu: csv::text(record, "gpu_id").to_string(),
+        gpu_count: stated.gpus,
+        tp: stated.tp,
+        pp: csv::number(record, "pp")?,
+        ep: stated.ep,
+        precision: stated.precision.to_string(),
+        kv_precision: kv_precision.to_string(),
+        input_len: stated.input_len,
+        output_len: stated.output_len,
+        input_sigma: harness.input_sigma,
+        output_sigma: harness.output_sigma,
+        prefix_hit: 0.0,
+        usd_per_gpu_hour: Some(1.0),
+        concurrency: stated.concurrency.unwrap_or(1.0),
+        engine: engine.to_string(),
+        max_num_seqs: Some(if static_batch {
+            max_num_seqs.max(stated.concurrency.unwrap_or(1.0))
+        } else {
+            max_num_seqs
+        }),
+        chunk_tokens: Some(if static_batch {
+            chunk_tokens.max(stated.input_len)
+        } else {
+            chunk_tokens
+        }),
+        batching: if static_batch {
+            "static".into()
+        } else {
+            "continuous".into()
+        },
+        length_dist: harness.length_dist.into(),
+        efficiency: harness.efficiency,
+        ..ScenarioInput::default()
+    })
+}
+
+/// The engine's default `(max_num_seqs, chunk_tokens)` for a row's deployment and GPU (the
+/// scenario's defaults where the engine names none).
+fn row_limits(record: &Record, engine: &str, deployment: Deployment) -> (f64, f64) {
     let gpu_memory_gb = crate::catalog::catalog()
         .ok()
         .and_then(|c| c.gpu(csv::text(record, "gpu_id")).map(|g| g.memory_gb))
         .unwrap_or(0.0);
     let (max_num_seqs, chunk_tokens) = engine::engine_limits(
-        &engine,
+        engine,
         deployment,
         csv::text(record, "gpu_id"),
         gpu_memory_gb,
@@ -293,132 +494,44 @@ fn run_row(
     .map_or((DEFAULT_MAX_NUM_SEQS, DEFAULT_CHUNK_TOKENS), |limits| {
         limits
     });
-    let (max_num_seqs, chunk_tokens) = (f64::from(max_num_seqs), f64::from(chunk_tokens));
-    let concurrency = match mode.as_str() {
-        "offline" | "server" => None,
-        "concurrency" | "batch1" | "static_batch" => {
-            Some(number("concurrency")?.ok_or("concurrency not stated")?)
-        }
-        other => return Err(format!("unknown mode `{other}`")),
-    };
-    let (protocol, in_process) = harness(record, &mode);
-    let server_overhead_ms = in_process.or(knobs.map(|k| k.server_overhead_ms));
-    let efficiency = match knobs {
-        Some(k) => EfficiencyOverrides {
-            eta_mem: overrides.eta_mem.or(Some(k.eta_mem)),
-            eta_compute: overrides.eta_compute.or(Some(k.eta_compute)),
-            step_overhead_ms: overrides.step_overhead_ms.or(Some(k.step_overhead_ms)),
-            layer_overhead_us: overrides.layer_overhead_us.or(Some(k.layer_overhead_us)),
-            ..overrides.clone()
+    (f64::from(max_num_seqs), f64::from(chunk_tokens))
+}
+
+/// The note naming the engine profile a row ran under and its basis.
+fn profile_note(p: &engine::Resolved) -> String {
+    format!(
+        "profile: {} on {} ({}, {} rows)",
+        p.engine,
+        p.stack.name(),
+        match p.basis {
+            engine::Basis::Fitted => "fitted",
+            engine::Basis::ServerFitted => "its server overhead fitted, the rest generic",
+            engine::Basis::StackGeneric => "the stack's generic profile",
+            engine::Basis::Prior => "prior",
+            engine::Basis::StockShifted => "tuned, shifted to stock",
+            engine::Basis::TunedOnly => "tuned (no stock profile)",
         },
-        None => overrides.clone(),
-    };
-    let num_prompts = if protocol == "benchmark" {
-        stated_prompts(record)
-    } else {
-        None
-    };
-    let (length_dist, input_sigma, output_sigma) = if chat_dataset(record) {
-        let (si, so) = crate::scenario::chat_sigmas();
-        notes.push(format!(
-            "chat-dataset lengths: lognormal σ {si} / {so} about the row's means"
-        ));
-        ("lognormal", si, so)
-    } else {
-        ("fixed", 0.0, 0.0)
-    };
-    // One wave: every prompt at once (a burst), replayed in the simulator.
-    let burst = match (num_prompts, concurrency) {
-        (Some(n), Some(c)) => n <= c && n > 1.0,
-        _ => false,
-    };
-    if protocol == "benchmark" {
-        notes.push(match num_prompts {
-            Some(n) => format!(
-                "benchmark protocol: concurrency requests at once, {n:.0} in all (the notes' --num-prompts)"
-            ),
-            None => "benchmark protocol: concurrency requests at once, 10 x concurrency in all"
-                .into(),
-        });
-    }
-    let input = ScenarioInput {
-        protocol: protocol.into(),
-        num_prompts,
-        deployment: deployment.id().into(),
-        server_overhead_ms,
-        model: csv::text(record, "model_id").to_string(),
-        gpu: csv::text(record, "gpu_id").to_string(),
-        gpu_count: gpus,
-        tp,
-        pp: number("pp")?,
-        ep,
-        precision: precision.to_string(),
-        kv_precision: kv_precision.to_string(),
-        input_len,
-        output_len,
-        input_sigma,
-        output_sigma,
-        prefix_hit: 0.0,
-        usd_per_gpu_hour: Some(1.0),
-        concurrency: concurrency.unwrap_or(1.0),
-        engine: engine.clone(),
-        max_num_seqs: Some(if mode == "static_batch" {
-            max_num_seqs.max(concurrency.unwrap_or(1.0))
-        } else {
-            max_num_seqs
-        }),
-        chunk_tokens: Some(if mode == "static_batch" {
-            chunk_tokens.max(input_len)
-        } else {
-            chunk_tokens
-        }),
-        batching: if mode == "static_batch" {
-            "static".into()
-        } else {
-            "continuous".into()
-        },
-        length_dist: length_dist.into(),
-        efficiency,
-        ..ScenarioInput::default()
-    };
-    let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;
-    if kv_stated.is_empty() && scenario.kv_precision != crate::model::precision::KvPrecision::Bf16 {
-        notes.push(format!(
-            "KV {} assumed (the {engine} profile's rule for {precision} weights)",
-            scenario.kv_precision.id().to_ascii_uppercase()
-        ));
-    }
-    if knobs.is_none() {
-        let p = &scenario.profile;
-        notes.push(format!(
-            "profile: {} on {} ({}, {} rows)",
-            p.engine,
-            p.stack.name(),
-            match p.basis {
-                engine::Basis::Fitted => "fitted",
-                engine::Basis::ServerFitted => "its server overhead fitted, the rest generic",
-                engine::Basis::StackGeneric => "the stack's generic profile",
-                engine::Basis::Prior => "prior",
-                engine::Basis::StockShifted => "tuned, shifted to stock",
-                engine::Basis::TunedOnly => "tuned (no stock profile)",
-            },
-            p.rows
-        ));
-    }
-    if mode == "server" {
-        if let Some(rate) = number("target_qps")? {
-            return server_row(record, id, mode, scenario, rate, notes);
-        }
-    }
-    if burst {
-        return burst_row(record, id, mode, scenario, notes);
-    }
-    let scenario = match concurrency {
+        p.rows
+    )
+}
+
+/// The scenario at the row's operating point: its concurrency as stated; a server row without
+/// an arrival rate at the SLO mode's point; otherwise (offline) the largest concurrency that fits.
+fn operating_scenario(
+    record: &Record,
+    mode: &str,
+    concurrency: Option<f64>,
+    scenario: Scenario,
+    notes: &mut Vec<String>,
+) -> Result<Scenario, String> {
+    Ok(match concurrency {
         None if mode == "server" => {
             // Server rows without an arrival rate: the SLO mode (MLPerf SLOs are 99th
             // percentiles) picks the highest-throughput concurrency meeting them, simulated.
-            let ttft_ms = number("slo_ttft_ms")?.ok_or("server row without slo_ttft_ms")?;
-            let tpot_ms = number("slo_tpot_ms")?.ok_or("server row without slo_tpot_ms")?;
+            let ttft_ms =
+                csv::number(record, "slo_ttft_ms")?.ok_or("server row without slo_ttft_ms")?;
+            let tpot_ms =
+                csv::number(record, "slo_tpot_ms")?.ok_or("server row without slo_tpot_ms")?;
             let slo = crate::model::slo::Slo {
                 ttft_ms,
                 tpot_ms,
@@ -437,17 +550,27 @@ fn run_row(
             scenario.with_concurrency(c)
         }
         Some(_) => scenario,
-    };
-    let point = evaluate(&scenario);
+    })
+}
+
+/// The model's prediction at `scenario` against the row's measured throughput, TPOT and TTFT.
+fn compare_row(
+    record: &Record,
+    id: String,
+    mode: String,
+    scenario: &Scenario,
+    mut notes: Vec<String>,
+) -> Result<RowResult, String> {
+    let point = evaluate(scenario);
     if !point.fits {
         notes.push(format!(
             "the measured concurrency does not fit our KV estimate ({} fit)",
             point.max_concurrency
         ));
     }
-    let measured_tok_s = number("output_tok_s_total")?;
-    let tpot = number("tpot_ms")?;
-    let ttft = number("ttft_ms")?;
+    let measured_tok_s = csv::number(record, "output_tok_s_total")?;
+    let tpot = csv::number(record, "tpot_ms")?;
+    let ttft = csv::number(record, "ttft_ms")?;
     // A benchmark prints tokens over the run's duration and per-request means.
     let (tok_s, tpot_ms) = match &point.benchmark {
         Some(b) => (b.output_tok_s, b.mean_tpot_ms),
@@ -460,7 +583,7 @@ fn run_row(
         gpus: scenario.gpu_count,
         mode,
         concurrency: point.concurrency,
-        class: Class::of(&scenario, &point),
+        class: Class::of(scenario, &point),
         throughput: measured_tok_s.and_then(|m| Comparison::new(tok_s, m)),
         tpot: tpot.and_then(|m| Comparison::new(tpot_ms, m)),
         ttft: ttft.and_then(|m| Comparison::new(point.ttft_ms, m)),

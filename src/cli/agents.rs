@@ -76,129 +76,13 @@ pub fn human(scenario: &Scenario, found: &AgentAnswer) -> String {
         " (Agentic: sessions in flight are agents; the input length is the session's first prompt, and each turn re-sends its whole context, {} tokens on average.)\n\n",
         grouped(found.shape.context_mean())
     ));
-    let mut line = |label: &str, value: String| {
-        out.push_str(&format!("{label:<30} {value}\n"));
-    };
-    let p = found.tier.percentile.value();
-    let at = &found.at_agents;
-    let figures = &found.figures_at_agents;
-    line(
-        "agents (asked)",
-        format!(
-            "{} ({:.1} turns running, the rest in their tools)",
-            at.agents, at.running_turns
-        ),
-    );
-    line(
-        &format!("  P{p:.0} interactivity"),
-        format!(
-            "{} tok/s per agent (TPOT {} ms), P{p:.0} TTFT {} ms{}",
-            format_number(figures.interactivity_tok_s),
-            format_number(figures.tpot_ms),
-            format_number(figures.ttft_ms),
-            if figures.meets_tier {
-                ", meets the tier"
-            } else {
-                ", misses the tier"
-            }
-        ),
-    );
-    line(
-        "  hit rate reached",
-        format!(
-            "{:.1} % (ideal {:.1} %)",
-            at.hit_rate * 100.0,
-            at.ideal_hit * 100.0
-        ),
-    );
-    line(
-        "  output tok/s",
-        format!(
-            "{} ({} per GPU)",
-            grouped(at.point.output_tok_s),
-            format_number(at.point.output_tok_s_per_gpu)
-        ),
-    );
-    line("  per GPU, server, MW", figures_line(figures));
-    let tier = format!(
-        "TTFT ≤ {} ms, ≥ {} tok/s per agent at P{p:.0}",
-        format_number(found.tier.ttft_ms),
-        format_number(found.tier.tok_s_per_user)
-    );
-    match (&found.at_tier, &found.figures_at_tier) {
-        (Some(point), Some(figures)) => {
-            line("agents at the tier", format!("{} ({tier})", point.agents));
-            line("  per GPU, server, MW", figures_line(figures));
-            line(
-                "  hit rate reached",
-                format!("{:.1} %", point.hit_rate * 100.0),
-            );
-            line(
-                "  energy",
-                match (figures.joules_per_output_token, figures.output_tok_s_per_mw) {
-                    (Some(joules), Some(per_mw)) => format!(
-                        "{} J per output token, {} output tok/s per MW",
-                        format_number(joules),
-                        grouped(per_mw)
-                    ),
-                    _ => "– (no power basis)".into(),
-                },
-            );
-        }
-        _ => line("agents at the tier", format!("none ({tier})")),
-    }
-    let cost_at = if found.at_tier.is_some() {
-        "at the tier"
-    } else {
-        "at the asked agents"
-    };
-    match &found.cost {
-        Some(cost) => line(
-            &format!("$/M ({cost_at})"),
-            format!(
-                "input {}, cached input {}, output {}, blended at the session mix {}",
-                usd(cost.usd_per_m_input),
-                usd(cost.usd_per_m_cached_input),
-                usd(cost.usd_per_m_output),
-                usd(cost.usd_per_m_blended)
-            ),
-        ),
-        None => line("$/M", "no price per GPU-hour".into()),
-    }
-    match &found.margin {
-        Some(margin) => {
-            line(
-                "revenue per GPU-hour",
-                format!(
-                    "{} at API prices ({})",
-                    usd(margin.revenue_usd_per_gpu_hour),
-                    found.prices.as_ref().map_or("", |p| p.basis.as_str())
-                ),
-            );
-            line(
-                "margin per GPU-hour",
-                format!(
-                    "{} (× {:.0} % sold − cost {} − licence {}){}",
-                    usd(margin.margin_usd_per_gpu_hour),
-                    margin.utilization * 100.0,
-                    usd(margin.cost_usd_per_gpu_hour),
-                    usd(margin.licence_usd_per_gpu_hour),
-                    margin
-                        .margin_usd_per_gw_year
-                        .map_or(String::new(), |gw| format!(
-                            "; {} per GW-year",
-                            billions(gw)
-                        ))
-                ),
-            );
-        }
-        None => line(
-            "revenue, margin",
-            "– (needs API prices for the model or typed, and a GPU price)".into(),
-        ),
-    }
+    asked_lines(&mut out, found);
+    tier_lines(&mut out, found);
+    cost_line(&mut out, found);
+    margin_lines(&mut out, found);
     if let Some(fleet) = &found.fleet {
         line(
+            &mut out,
             &format!("fleet of {} agents", fleet.agents),
             format!(
                 "self-host {} per month on {} GPUs ({} replicas of {} GPUs at {:.1} agents each, {:.0} % utilized); API {} per month",
@@ -219,6 +103,161 @@ pub fn human(scenario: &Scenario, found: &AgentAnswer) -> String {
         out.push('\n');
     }
     out
+}
+
+/// One `label value` line of the text, labels in a column of 30.
+fn line(out: &mut String, label: &str, value: String) {
+    out.push_str(&format!("{label:<30} {value}\n"));
+}
+
+/// The asked agents: turns running, interactivity and TTFT at the percentile, the hit rate
+/// reached, throughput, and agents per GPU, server and MW.
+fn asked_lines(out: &mut String, found: &AgentAnswer) {
+    let p = found.tier.percentile.value();
+    let at = &found.at_agents;
+    let figures = &found.figures_at_agents;
+    line(
+        out,
+        "agents (asked)",
+        format!(
+            "{} ({:.1} turns running, the rest in their tools)",
+            at.agents, at.running_turns
+        ),
+    );
+    line(
+        out,
+        &format!("  P{p:.0} interactivity"),
+        format!(
+            "{} tok/s per agent (TPOT {} ms), P{p:.0} TTFT {} ms{}",
+            format_number(figures.interactivity_tok_s),
+            format_number(figures.tpot_ms),
+            format_number(figures.ttft_ms),
+            if figures.meets_tier {
+                ", meets the tier"
+            } else {
+                ", misses the tier"
+            }
+        ),
+    );
+    line(
+        out,
+        "  hit rate reached",
+        format!(
+            "{:.1} % (ideal {:.1} %)",
+            at.hit_rate * 100.0,
+            at.ideal_hit * 100.0
+        ),
+    );
+    line(
+        out,
+        "  output tok/s",
+        format!(
+            "{} ({} per GPU)",
+            grouped(at.point.output_tok_s),
+            format_number(at.point.output_tok_s_per_gpu)
+        ),
+    );
+    line(out, "  per GPU, server, MW", figures_line(figures));
+}
+
+/// The most agents at the tier, per GPU, server and MW, their hit rate and energy (or none).
+fn tier_lines(out: &mut String, found: &AgentAnswer) {
+    let p = found.tier.percentile.value();
+    let tier = format!(
+        "TTFT ≤ {} ms, ≥ {} tok/s per agent at P{p:.0}",
+        format_number(found.tier.ttft_ms),
+        format_number(found.tier.tok_s_per_user)
+    );
+    match (&found.at_tier, &found.figures_at_tier) {
+        (Some(point), Some(figures)) => {
+            line(
+                out,
+                "agents at the tier",
+                format!("{} ({tier})", point.agents),
+            );
+            line(out, "  per GPU, server, MW", figures_line(figures));
+            line(
+                out,
+                "  hit rate reached",
+                format!("{:.1} %", point.hit_rate * 100.0),
+            );
+            line(
+                out,
+                "  energy",
+                match (figures.joules_per_output_token, figures.output_tok_s_per_mw) {
+                    (Some(joules), Some(per_mw)) => format!(
+                        "{} J per output token, {} output tok/s per MW",
+                        format_number(joules),
+                        grouped(per_mw)
+                    ),
+                    _ => "– (no power basis)".into(),
+                },
+            );
+        }
+        _ => line(out, "agents at the tier", format!("none ({tier})")),
+    }
+}
+
+/// Cache-aware $/M at the tier (else at the asked agents), or that there is no price.
+fn cost_line(out: &mut String, found: &AgentAnswer) {
+    let cost_at = if found.at_tier.is_some() {
+        "at the tier"
+    } else {
+        "at the asked agents"
+    };
+    match &found.cost {
+        Some(cost) => line(
+            out,
+            &format!("$/M ({cost_at})"),
+            format!(
+                "input {}, cached input {}, output {}, blended at the session mix {}",
+                usd(cost.usd_per_m_input),
+                usd(cost.usd_per_m_cached_input),
+                usd(cost.usd_per_m_output),
+                usd(cost.usd_per_m_blended)
+            ),
+        ),
+        None => line(out, "$/M", "no price per GPU-hour".into()),
+    }
+}
+
+/// Revenue and margin per GPU-hour (and per GW-year), or what they need.
+fn margin_lines(out: &mut String, found: &AgentAnswer) {
+    match &found.margin {
+        Some(margin) => {
+            line(
+                out,
+                "revenue per GPU-hour",
+                format!(
+                    "{} at API prices ({})",
+                    usd(margin.revenue_usd_per_gpu_hour),
+                    found.prices.as_ref().map_or("", |p| p.basis.as_str())
+                ),
+            );
+            line(
+                out,
+                "margin per GPU-hour",
+                format!(
+                    "{} (× {:.0} % sold − cost {} − licence {}){}",
+                    usd(margin.margin_usd_per_gpu_hour),
+                    margin.utilization * 100.0,
+                    usd(margin.cost_usd_per_gpu_hour),
+                    usd(margin.licence_usd_per_gpu_hour),
+                    margin
+                        .margin_usd_per_gw_year
+                        .map_or(String::new(), |gw| format!(
+                            "; {} per GW-year",
+                            billions(gw)
+                        ))
+                ),
+            );
+        }
+        None => line(
+            out,
+            "revenue, margin",
+            "– (needs API prices for the model or typed, and a GPU price)".into(),
+        ),
+    }
 }
 
 /// "$1.23 B" ($ per GW-year run to billions).

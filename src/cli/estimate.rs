@@ -3,9 +3,12 @@
 
 use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{help, scenario_from, slo_settings, Outcome};
-use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric, BAND_QUANTILE};
+use crate::model::expected_error::{
+    band, plus_minus, point_errors, Class, Metric, PointErrors, BAND_QUANTILE,
+};
 use crate::model::memory::Parallelism;
 use crate::model::slo::SloMethod;
+use crate::model::ttft::BenchmarkFigures;
 use crate::model::{evaluate, OperatingPoint};
 use crate::present::report::{
     assumptions, expected_error_text, format_cost, format_number, parallelism_line,
@@ -178,14 +181,50 @@ fn error_band_json(class: Class) -> serde_json::Value {
     })
 }
 
+/// The estimate as text: the point's figures, the benchmark run when there is one, and the
+/// assumptions.
 fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
     let errors = point_errors(Class::of(scenario, p));
-    let pm = |pct: Option<f64>| pct.map_or_else(String::new, |pct| format!(" {}", plus_minus(pct)));
     let mut out = String::new();
-    let mut line = |label: &str, value: String| {
-        out.push_str(&format!("{label:<28} {value}\n"));
-    };
+    performance_lines(&mut out, scenario, p, &errors);
+    configuration_lines(&mut out, p);
+    cost_lines(&mut out, p, &errors);
+    if let Some(b) = &p.benchmark {
+        benchmark_lines(&mut out, b);
+    }
+    out.push_str("\nAssumptions\n");
+    for assumption in assumptions(scenario, p).lines() {
+        out.push_str("  ");
+        out.push_str(assumption);
+        out.push('\n');
+    }
+    out.push_str("  ");
+    out.push_str(&expected_error_text(Class::of(scenario, p)));
+    out.push('\n');
+    out
+}
+
+/// One `label value` line of the text, labels in a column of 28.
+fn line(out: &mut String, label: &str, value: String) {
+    out.push_str(&format!("{label:<28} {value}\n"));
+}
+
+/// " ±12 %" after a figure, or nothing without an expected error.
+fn plus_minus_text(pct: Option<f64>) -> String {
+    pct.map_or_else(String::new, |pct| format!(" {}", plus_minus(pct)))
+}
+
+/// Concurrency, throughput (with the other deployment's), TPOT, TTFT and E2E, with their
+/// expected errors.
+fn performance_lines(
+    out: &mut String,
+    scenario: &Scenario,
+    p: &OperatingPoint,
+    errors: &PointErrors,
+) {
+    let pm = plus_minus_text;
     line(
+        out,
         "concurrency (system)",
         format!(
             "{} ({:.1} per busy replica)",
@@ -193,6 +232,7 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
         ),
     );
     line(
+        out,
         "output tok/s",
         format!(
             "{}{} ({} per GPU)",
@@ -201,10 +241,11 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
             format_number(p.output_tok_s_per_gpu)
         ),
     );
-    line("total tok/s", format_number(p.total_tok_s));
-    line("tok/s per user", format_number(p.tok_s_per_user));
+    line(out, "total tok/s", format_number(p.total_tok_s));
+    line(out, "tok/s per user", format_number(p.tok_s_per_user));
     if let Some(other) = crate::decide::deployment::other_scenario(scenario) {
         line(
+            out,
             "",
             format!(
                 "({})",
@@ -213,6 +254,7 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
         );
     }
     line(
+        out,
         "TPOT",
         format!(
             "{} ms{}",
@@ -226,6 +268,7 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
         ""
     };
     line(
+        out,
         "TTFT",
         format!(
             "{} ms{}{source}",
@@ -233,12 +276,22 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
             pm(errors.ttft_ms_error_pct)
         ),
     );
-    line("E2E", format!("{} ms{source}", format_number(p.e2e_ms)));
     line(
+        out,
+        "E2E",
+        format!("{} ms{source}", format_number(p.e2e_ms)),
+    );
+}
+
+/// KV capacity, parallelism, memory per GPU, what bounds the step and the decode step's parts.
+fn configuration_lines(out: &mut String, p: &OperatingPoint) {
+    line(
+        out,
         "max concurrency (KV)",
         format!("{} (engine limit {})", p.max_concurrency, p.engine_limit),
     );
     line(
+        out,
         "parallelism",
         parallelism_line(
             Parallelism {
@@ -252,6 +305,7 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
         ),
     );
     line(
+        out,
         "memory per GPU",
         format!(
             "weights {:.1} GB, KV {:.1} GB used of {:.1} GB pool, free {:.1} GB",
@@ -259,6 +313,7 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
         ),
     );
     line(
+        out,
         "bound by",
         format!(
             "{}{}",
@@ -271,6 +326,7 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
         ),
     );
     line(
+        out,
         "decode step",
         format!(
             "{} ms = linear {} + attention {} + elementwise {} + comm {} + overhead {}",
@@ -282,7 +338,12 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
             format_number(p.decode_step.overhead_ms)
         ),
     );
+}
+
+/// $/M output (with its expected error), input and blended.
+fn cost_lines(out: &mut String, p: &OperatingPoint, errors: &PointErrors) {
     line(
+        out,
         "$/M output (all-in)",
         match (p.usd_per_m_output, errors.usd_per_m_output_error_pct) {
             (Some(_), Some(pct)) => {
@@ -291,43 +352,38 @@ fn human_estimate(scenario: &Scenario, p: &OperatingPoint) -> String {
             _ => format_cost(p.usd_per_m_output),
         },
     );
-    line("$/M input (GPU time)", format_cost(p.usd_per_m_input));
-    line("$/M blended (3:1)", format_cost(p.usd_per_m_blended));
-    if let Some(b) = &p.benchmark {
-        out.push_str(&format!(
-            "\nBenchmark run ({} prompts, {} at once; {})\n",
-            b.num_prompts, b.first_wave, b.method
-        ));
-        let mut line = |label: &str, value: String| {
-            out.push_str(&format!("{label:<28} {value}\n"));
-        };
-        line(
-            "mean / median TTFT",
-            format!(
-                "{} / {} ms (first wave {} ms)",
-                format_number(b.mean_ttft_ms),
-                format_number(b.median_ttft_ms),
-                format_number(b.first_wave_ttft_ms)
-            ),
-        );
-        line("mean TPOT", format!("{} ms", format_number(b.mean_tpot_ms)));
-        line(
-            "output tok/s",
-            format!(
-                "{} over {} s",
-                format_number(b.output_tok_s),
-                format_number(b.duration_s)
-            ),
-        );
-    }
-    out.push_str("\nAssumptions\n");
-    for assumption in assumptions(scenario, p).lines() {
-        out.push_str("  ");
-        out.push_str(assumption);
-        out.push('\n');
-    }
-    out.push_str("  ");
-    out.push_str(&expected_error_text(Class::of(scenario, p)));
-    out.push('\n');
-    out
+    line(out, "$/M input (GPU time)", format_cost(p.usd_per_m_input));
+    line(out, "$/M blended (3:1)", format_cost(p.usd_per_m_blended));
+}
+
+/// The benchmark run's block: its prompts, TTFT, TPOT and throughput as the client prints them.
+fn benchmark_lines(out: &mut String, b: &BenchmarkFigures) {
+    out.push_str(&format!(
+        "\nBenchmark run ({} prompts, {} at once; {})\n",
+        b.num_prompts, b.first_wave, b.method
+    ));
+    line(
+        out,
+        "mean / median TTFT",
+        format!(
+            "{} / {} ms (first wave {} ms)",
+            format_number(b.mean_ttft_ms),
+            format_number(b.median_ttft_ms),
+            format_number(b.first_wave_ttft_ms)
+        ),
+    );
+    line(
+        out,
+        "mean TPOT",
+        format!("{} ms", format_number(b.mean_tpot_ms)),
+    );
+    line(
+        out,
+        "output tok/s",
+        format!(
+            "{} over {} s",
+            format_number(b.output_tok_s),
+            format_number(b.duration_s)
+        ),
+    );
 }

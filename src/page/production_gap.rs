@@ -357,50 +357,27 @@ impl GapStudy {
     pub fn finish(&self, results: &[SimResult]) -> ProductionGap {
         let runs = self.runs();
         let closed_tok_s = results.first().map_or(0.0, |r| r.output_tok_s);
-        let open: Vec<LoadPoint> = runs
-            .iter()
-            .zip(results)
-            .skip(1)
-            .map(|(config, result)| {
-                let rate = match config.arrivals {
-                    Arrivals::Poisson { rate_per_s } | Arrivals::Gamma { rate_per_s, .. } => {
-                        rate_per_s
-                    }
-                    Arrivals::Closed { .. } => 0.0,
-                };
-                LoadPoint::from_result(rate, result)
-            })
-            .collect();
-        let mut steps = Vec::with_capacity(StepId::ALL.len());
-        let synthetic_tok_s = self.tuned_tok_s;
-        let mut push = |step: StepId, label: String, factor: f64, note: String| {
-            let factor = if factor.is_finite() {
-                factor.max(0.0)
-            } else {
-                0.0
-            };
-            let before = steps.last().map_or(synthetic_tok_s, |s: &GapStep| s.tok_s);
-            steps.push(GapStep {
-                step,
-                label,
-                factor,
-                tok_s: before * factor,
-                note,
-            });
-            before * factor
+        let open = open_points(&runs, results);
+        let mut waterfall = Waterfall {
+            synthetic_tok_s: self.tuned_tok_s,
+            steps: Vec::with_capacity(StepId::ALL.len()),
         };
+        self.push_deployment(&mut waterfall);
+        self.push_lengths(&mut waterfall);
+        let requests = runs.get(1).map_or(0, |config| config.requests);
+        let stable_tok_s = self.push_arrivals(&mut waterfall, &open, closed_tok_s, requests);
+        self.push_slo(&mut waterfall, &open, stable_tok_s.min(closed_tok_s));
+        let capacity = self.push_prefix_cache(&mut waterfall);
+        self.push_utilization(&mut waterfall, capacity);
+        ProductionGap {
+            synthetic_tok_s: self.tuned_tok_s,
+            steps: waterfall.steps,
+        }
+    }
 
-        let sigmas = format!(
-            "lognormal σ {} / {}{}",
-            self.input_sigma,
-            self.output_sigma,
-            if self.sigmas_from_user {
-                ""
-            } else {
-                " (the chat fit)"
-            }
-        );
-        push(
+    /// Step 0: the stock launch over the tuned benchmark.
+    fn push_deployment(&self, waterfall: &mut Waterfall) {
+        waterfall.push(
             StepId::Deployment,
             StepId::Deployment.label().into(),
             ratio(self.synthetic_tok_s, self.tuned_tok_s),
@@ -412,7 +389,21 @@ impl GapStudy {
                     .trim_start_matches("Engine profile: ")
             ),
         );
-        push(
+    }
+
+    /// Step 1: lognormal lengths over fixed ones of the same means.
+    fn push_lengths(&self, waterfall: &mut Waterfall) {
+        let sigmas = format!(
+            "lognormal σ {} / {}{}",
+            self.input_sigma,
+            self.output_sigma,
+            if self.sigmas_from_user {
+                ""
+            } else {
+                " (the chat fit)"
+            }
+        );
+        waterfall.push(
             StepId::Lengths,
             StepId::Lengths.label().into(),
             ratio(self.production_tok_s, self.synthetic_tok_s),
@@ -421,7 +412,17 @@ impl GapStudy {
                 self.production.concurrency
             ),
         );
+    }
 
+    /// Step 2: the most an open loop of `requests` requests a run serves without falling
+    /// behind, over the closed loop's `closed_tok_s` (capped at 1). Returns that most.
+    fn push_arrivals(
+        &self,
+        waterfall: &mut Waterfall,
+        open: &[LoadPoint],
+        closed_tok_s: f64,
+        requests: u32,
+    ) -> f64 {
         let stable_tok_s = open
             .iter()
             .filter(|p| !p.saturated())
@@ -436,7 +437,6 @@ impl GapStudy {
                 number_text(targets.burstiness)
             )
         };
-        let requests = runs.get(1).map_or(0, |config| config.requests);
         let spread = rate_spread(targets.burstiness, requests);
         let rough = if spread > ROUGH_RATE_SPREAD {
             format!(
@@ -446,34 +446,43 @@ impl GapStudy {
         } else {
             String::new()
         };
-        push(
+        waterfall.push(
             StepId::Arrivals,
             targets.arrivals_label(),
             ratio(stable_tok_s, closed_tok_s).min(1.0),
             format!("the most an open loop of {arrivals} serves without falling behind (simulated, 10–110 % of capacity), over the simulated saturated closed loop{rough}"),
         );
+        stable_tok_s
+    }
 
-        let (slo_tok_s, slo_note) = slo_throughput(&open, targets);
+    /// Step 3: the SLO-meeting throughput of the open-loop runs over `level_tok_s`, the level
+    /// the arrivals step left.
+    fn push_slo(&self, waterfall: &mut Waterfall, open: &[LoadPoint], level_tok_s: f64) {
+        let targets = &self.targets;
+        let (slo_tok_s, slo_note) = slo_throughput(open, targets);
         let source = if targets.slo_from_user {
             "your targets".to_string()
         } else {
             "MLPerf Inference's server defaults".to_string()
         };
-        push(
+        waterfall.push(
             StepId::Slo,
             StepId::Slo.label().into(),
             // Over the level the arrivals step left, which its cap at 1 may hold below the open
             // loop's best: then the level after this step is the SLO-meeting throughput (relative
             // to the closed loop), not that times closed ÷ open.
-            ratio(slo_tok_s, stable_tok_s.min(closed_tok_s)).min(1.0),
+            ratio(slo_tok_s, level_tok_s).min(1.0),
             format!(
                 "the load at which P99 TTFT ≤ {} ms and P99 TPOT ≤ {} ms still hold ({source}){slo_note}",
                 targets.ttft_ms_p99, targets.tpot_ms_p99
             ),
         );
+    }
 
-        let capacity = match self.cached_tok_s {
-            Some(cached) => push(
+    /// Step 4: the prefix cache's hit rate (exactly 1 without one). Returns the capacity after it.
+    fn push_prefix_cache(&self, waterfall: &mut Waterfall) -> f64 {
+        match self.cached_tok_s {
+            Some(cached) => waterfall.push(
                 StepId::PrefixCache,
                 StepId::PrefixCache.label().into(),
                 ratio(cached, self.production_tok_s),
@@ -483,14 +492,18 @@ impl GapStudy {
                     trim((1.0 - self.prefix_hit) * 100.0)
                 ),
             ),
-            None => push(
+            None => waterfall.push(
                 StepId::PrefixCache,
                 StepId::PrefixCache.label().into(),
                 1.0,
                 "no prefix caching in this scenario (hit rate 0): a shared system prompt or document would raise throughput here".into(),
             ),
-        };
+        }
+    }
 
+    /// Step 5: the average utilization over a day, the offered load against `capacity`.
+    fn push_utilization(&self, waterfall: &mut Waterfall, capacity: f64) {
+        let targets = &self.targets;
         let (utilization, how) = match targets.load_unit {
             LoadUnit::PercentOfCapacity => (
                 targets.offered_load / 100.0,
@@ -508,17 +521,55 @@ impl GapStudy {
                 ),
             ),
         };
-        push(
+        waterfall.push(
             StepId::Utilization,
             StepId::Utilization.label().into(),
             utilization.clamp(0.0, 1.0),
             format!("sized for the peak, traffic averages {how} over a day (Cost panel; 50 % unless set)"),
         );
-        ProductionGap {
-            synthetic_tok_s: self.tuned_tok_s,
-            steps,
-        }
     }
+}
+
+/// The waterfall's steps as they are built, each starting from the last one's tok/s.
+struct Waterfall {
+    synthetic_tok_s: f64,
+    steps: Vec<GapStep>,
+}
+
+impl Waterfall {
+    /// Add a step (a factor that is not a finite number counts as 0); returns its tok/s.
+    fn push(&mut self, step: StepId, label: String, factor: f64, note: String) -> f64 {
+        let factor = if factor.is_finite() {
+            factor.max(0.0)
+        } else {
+            0.0
+        };
+        let before = self.steps.last().map_or(self.synthetic_tok_s, |s| s.tok_s);
+        self.steps.push(GapStep {
+            step,
+            label,
+            factor,
+            tok_s: before * factor,
+            note,
+        });
+        before * factor
+    }
+}
+
+/// The open-loop runs' load points (every run after the first, the closed loop), each at its
+/// offered rate.
+fn open_points(runs: &[SimConfig], results: &[SimResult]) -> Vec<LoadPoint> {
+    runs.iter()
+        .zip(results)
+        .skip(1)
+        .map(|(config, result)| {
+            let rate = match config.arrivals {
+                Arrivals::Poisson { rate_per_s } | Arrivals::Gamma { rate_per_s, .. } => rate_per_s,
+                Arrivals::Closed { .. } => 0.0,
+            };
+            LoadPoint::from_result(rate, result)
+        })
+        .collect()
 }
 
 /// Above this relative spread of a run's own arrival rate the arrivals step is called rough.

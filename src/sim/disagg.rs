@@ -384,69 +384,69 @@ pub fn simulate(
         config.seed,
         config.arrivals,
     );
-    let n = sample.len();
-    let closed = matches!(config.arrivals, Arrivals::Closed { .. });
-    let concurrency = match config.arrivals {
-        Arrivals::Closed { concurrency } => usize::try_from(concurrency).unwrap_or(usize::MAX),
-        _ => 0,
-    };
-    let cap = decode_batch_cap(scenario).floor().max(1.0) as usize;
-    let decoders = usize::try_from(scenario.replicas.max(1)).unwrap_or(1);
-    let warm_start = closed && config.protocol == Protocol::Steady;
-    let warm = if warm_start {
-        concurrency.min(cap.saturating_mul(decoders))
-    } else {
-        0
-    };
-    let warmup = (config.warmup_fraction * n as f64).floor() as u32;
-    let window_end_after = if closed {
-        u32::try_from(n.saturating_sub(concurrency)).unwrap_or(u32::MAX)
-    } else {
-        u32::try_from(n).unwrap_or(u32::MAX)
-    };
-    let tokens_per_step = scenario
-        .spec
-        .map_or(1.0, |s| expected_tokens_per_step(s.accept, s.len));
-    let mut flights = vec![Flight::default(); n + warm];
-    let mut run = Run {
-        decode: scenario,
-        pools,
-        sample,
-        flights: Vec::new(),
-        events: BinaryHeap::new(),
-        sequence: 0,
-        prefill: (0..pools.prefill.replicas.max(1))
-            .map(|_| PrefillReplica::default())
-            .collect(),
-        decoders: (0..decoders).map(|_| DecodeReplica::default()).collect(),
-        next_prefill: 0,
-        released: 0,
-        arrived: 0,
-        window_arrived: 0,
-        cap,
-        tokens_per_step,
-        samples: LatencySamples::default(),
-        completed: 0,
-        warmup: warmup.max(1),
-        window_end_after: window_end_after.max(warmup.max(1) + 1),
-        window_start_s: if warmup == 0 { Some(0.0) } else { None },
-        window_end_s: None,
-        measured: 0,
-        window_tokens: 0.0,
-        window_prompts: 0.0,
-        slo_met: 0,
-        slo_met_tokens: 0,
-        decode_busy_s: 0.0,
-        decode_batch_s: 0.0,
-        ledger: TokenLedger::default(),
-        iterations: 0,
-        slo: config.slo,
-        closed,
-    };
-    // Warm sequences: the mean request's output, spread through it, on the decode pool.
+    let opening = Opening::of(scenario, config, sample.len());
+    let mut run = Run::new(scenario, pools, config, sample, &opening);
+    run.open(&opening);
+    let ending = run.drain(config);
+    Ok(run.result(config, &ending))
+}
+
+/// How a run opens: the sample's size, the closed loop's concurrency, the decode pool's shape
+/// and the warm sequences it starts with.
+struct Opening {
+    /// Requests in the sample.
+    requests: usize,
+    closed: bool,
+    /// The closed loop's concurrency (0 for an open loop).
+    concurrency: usize,
+    /// Sequences one decode replica runs at most.
+    cap: usize,
+    decoders: usize,
+    /// Warm-start sequences (closed loop under the steady protocol).
+    warm: usize,
+}
+
+impl Opening {
+    /// The opening of a run of `requests` requests of `scenario` under `config`.
+    fn of(scenario: &Scenario, config: &SimConfig, requests: usize) -> Opening {
+        let closed = matches!(config.arrivals, Arrivals::Closed { .. });
+        let concurrency = match config.arrivals {
+            Arrivals::Closed { concurrency } => usize::try_from(concurrency).unwrap_or(usize::MAX),
+            _ => 0,
+        };
+        let cap = decode_batch_cap(scenario).floor().max(1.0) as usize;
+        let decoders = usize::try_from(scenario.replicas.max(1)).unwrap_or(1);
+        let warm_start = closed && config.protocol == Protocol::Steady;
+        let warm = if warm_start {
+            concurrency.min(cap.saturating_mul(decoders))
+        } else {
+            0
+        };
+        Opening {
+            requests,
+            closed,
+            concurrency,
+            cap,
+            decoders,
+            warm,
+        }
+    }
+}
+
+/// How the event loop ended: the clock, the events handled and why it stopped early, if it did.
+struct Ending {
+    now_s: f64,
+    events: u64,
+    truncated: Option<Truncation>,
+}
+
+/// The flights of the sample's requests (blank) and, after them, of the warm sequences: the
+/// mean request's output, spread through it, on the decode pool.
+fn warm_flights(scenario: &Scenario, requests: usize, warm: usize) -> Vec<Flight> {
+    let mut flights = vec![Flight::default(); requests + warm];
     let output = (scenario.workload.output_mean - 1.0).max(0.0);
     let context = scenario.workload.input_mean;
-    for (i, flight) in flights.iter_mut().skip(n).enumerate() {
+    for (i, flight) in flights.iter_mut().skip(requests).enumerate() {
         let left = output * (i as f64 + 0.5) / warm.max(1) as f64;
         *flight = Flight {
             to_decode: left.ceil().max(1.0),
@@ -455,103 +455,192 @@ pub fn simulate(
             ..Flight::default()
         };
     }
-    run.flights = flights;
-    for i in 0..warm {
-        let replica = i % decoders;
-        if let Some(d) = run.decoders.get_mut(replica) {
-            d.running.push(n + i);
-        }
-    }
-    if closed {
-        for _ in warm..concurrency.min(n + warm) {
-            run.release(0.0);
-        }
-    } else {
-        for (index, request) in run.sample.clone().iter().enumerate() {
-            run.push(request.arrival_s, Event::Arrive(index));
-        }
-        run.released = n;
-    }
-    for d in 0..decoders {
-        run.start_decode(d, 0.0);
-    }
-    let mut events = 0u64;
-    let mut now_s = 0.0;
-    let mut truncated = None;
-    while let Some(Reverse((bits, _, event))) = run.events.pop() {
-        now_s = f64::from_bits(bits);
-        events += 1;
-        if events > config.max_events {
-            truncated = Some(Truncation::EventBudget);
-            break;
-        }
-        if now_s > config.horizon_s {
-            truncated = Some(Truncation::Horizon);
-            break;
-        }
-        match event {
-            Event::Arrive(index) => run.arrive(index, now_s),
-            Event::PrefillStepEnd(r) => run.end_prefill(r, now_s),
-            Event::Landed(index) => run.land(index, now_s),
-            Event::DecodeStepEnd(d) => run.end_decode(d, now_s),
-        }
-    }
-    let start = run.window_start_s.unwrap_or(0.0);
-    let end = run.window_end_s.unwrap_or(now_s);
-    let duration = (end - start).max(0.0);
-    let rate = |x: f64| if duration > 0.0 { x / duration } else { 0.0 };
-    let gpus = f64::from(scenario.total_gpus().max(1));
-    let output_tok_s = rate(run.window_tokens);
-    let total_tok_s = rate(run.window_tokens + run.window_prompts);
-    let summary = |h: &LogHistogram| LatencySummary::of(h);
-    Ok(SimResult {
-        requests: config.requests,
-        completed: run.completed,
-        rejected: 0,
-        measured: run.measured,
-        busy_replicas: scenario.replicas.max(1),
-        simulated_s: now_s,
-        window_s: duration,
-        iterations: run.iterations,
-        events,
-        output_tok_s,
-        total_tok_s,
-        output_tok_s_per_gpu: output_tok_s / gpus,
-        total_tok_s_per_gpu: total_tok_s / gpus,
-        requests_per_s: rate(f64::from(run.measured)),
-        arrivals_per_s: rate(f64::from(run.window_arrived)),
-        ttft: summary(&run.samples.ttft),
-        tpot: summary(&run.samples.tpot),
-        tpot_token_mean_ms: summary(&run.samples.tpot).mean_ms,
-        e2e: summary(&run.samples.e2e),
-        itl: summary(&run.samples.itl),
-        mean_batch: if run.decode_busy_s > 0.0 {
-            run.decode_batch_s / run.decode_busy_s
+    flights
+}
+
+impl<'a> Run<'a> {
+    /// A run of `sample` on `scenario`'s pools, nothing started yet.
+    fn new(
+        scenario: &'a Scenario,
+        pools: &'a Pools,
+        config: &SimConfig,
+        sample: Vec<RequestSample>,
+        opening: &Opening,
+    ) -> Run<'a> {
+        let n = opening.requests;
+        let warmup = (config.warmup_fraction * n as f64).floor() as u32;
+        let window_end_after = if opening.closed {
+            u32::try_from(n.saturating_sub(opening.concurrency)).unwrap_or(u32::MAX)
         } else {
-            0.0
-        },
-        busy_fraction: if duration > 0.0 {
-            (run.decode_busy_s / (duration * decoders as f64)).min(1.0)
+            u32::try_from(n).unwrap_or(u32::MAX)
+        };
+        let tokens_per_step = scenario
+            .spec
+            .map_or(1.0, |s| expected_tokens_per_step(s.accept, s.len));
+        Run {
+            decode: scenario,
+            pools,
+            sample,
+            flights: warm_flights(scenario, n, opening.warm),
+            events: BinaryHeap::new(),
+            sequence: 0,
+            prefill: (0..pools.prefill.replicas.max(1))
+                .map(|_| PrefillReplica::default())
+                .collect(),
+            decoders: (0..opening.decoders)
+                .map(|_| DecodeReplica::default())
+                .collect(),
+            next_prefill: 0,
+            released: 0,
+            arrived: 0,
+            window_arrived: 0,
+            cap: opening.cap,
+            tokens_per_step,
+            samples: LatencySamples::default(),
+            completed: 0,
+            warmup: warmup.max(1),
+            window_end_after: window_end_after.max(warmup.max(1) + 1),
+            window_start_s: if warmup == 0 { Some(0.0) } else { None },
+            window_end_s: None,
+            measured: 0,
+            window_tokens: 0.0,
+            window_prompts: 0.0,
+            slo_met: 0,
+            slo_met_tokens: 0,
+            decode_busy_s: 0.0,
+            decode_batch_s: 0.0,
+            ledger: TokenLedger::default(),
+            iterations: 0,
+            slo: config.slo,
+            closed: opening.closed,
+        }
+    }
+}
+
+impl Run<'_> {
+    /// Time zero: the warm sequences on the decode replicas (round-robin), the closed loop's
+    /// first requests released or the open loop's arrivals scheduled, and the first decode steps.
+    fn open(&mut self, opening: &Opening) {
+        let n = opening.requests;
+        for i in 0..opening.warm {
+            let replica = i % opening.decoders;
+            if let Some(d) = self.decoders.get_mut(replica) {
+                d.running.push(n + i);
+            }
+        }
+        if self.closed {
+            for _ in opening.warm..opening.concurrency.min(n + opening.warm) {
+                self.release(0.0);
+            }
         } else {
-            0.0
-        },
-        kv_utilization_mean: 0.0,
-        kv_utilization_peak: 0.0,
-        kv_blocks_per_replica: 0,
-        preemptions: 0,
-        slo: config.slo.map(|slo| SloOutcome {
-            ttft_ms: slo.ttft_ms,
-            tpot_ms: slo.tpot_ms,
-            attainment: if run.measured > 0 {
-                f64::from(run.slo_met) / f64::from(run.measured)
+            for (index, request) in self.sample.clone().iter().enumerate() {
+                self.push(request.arrival_s, Event::Arrive(index));
+            }
+            self.released = n;
+        }
+        for d in 0..opening.decoders {
+            self.start_decode(d, 0.0);
+        }
+    }
+
+    /// The event loop, until the events run out, the event budget is spent or the horizon
+    /// passes.
+    fn drain(&mut self, config: &SimConfig) -> Ending {
+        let mut events = 0u64;
+        let mut now_s = 0.0;
+        let mut truncated = None;
+        while let Some(Reverse((bits, _, event))) = self.events.pop() {
+            now_s = f64::from_bits(bits);
+            events += 1;
+            if events > config.max_events {
+                truncated = Some(Truncation::EventBudget);
+                break;
+            }
+            if now_s > config.horizon_s {
+                truncated = Some(Truncation::Horizon);
+                break;
+            }
+            match event {
+                Event::Arrive(index) => self.arrive(index, now_s),
+                Event::PrefillStepEnd(r) => self.end_prefill(r, now_s),
+                Event::Landed(index) => self.land(index, now_s),
+                Event::DecodeStepEnd(d) => self.end_decode(d, now_s),
+            }
+        }
+        Ending {
+            now_s,
+            events,
+            truncated,
+        }
+    }
+
+    /// The measured figures of a finished run: rates over the window, latency summaries, the
+    /// decode pool's batch and busy share, and the SLO outcome when one was set.
+    fn result(&self, config: &SimConfig, ending: &Ending) -> SimResult {
+        let scenario = self.decode;
+        let decoders = self.decoders.len();
+        let start = self.window_start_s.unwrap_or(0.0);
+        let end = self.window_end_s.unwrap_or(ending.now_s);
+        let duration = (end - start).max(0.0);
+        let rate = |x: f64| if duration > 0.0 { x / duration } else { 0.0 };
+        let gpus = f64::from(scenario.total_gpus().max(1));
+        let output_tok_s = rate(self.window_tokens);
+        let total_tok_s = rate(self.window_tokens + self.window_prompts);
+        let summary = |h: &LogHistogram| LatencySummary::of(h);
+        SimResult {
+            requests: config.requests,
+            completed: self.completed,
+            rejected: 0,
+            measured: self.measured,
+            busy_replicas: scenario.replicas.max(1),
+            simulated_s: ending.now_s,
+            window_s: duration,
+            iterations: self.iterations,
+            events: ending.events,
+            output_tok_s,
+            total_tok_s,
+            output_tok_s_per_gpu: output_tok_s / gpus,
+            total_tok_s_per_gpu: total_tok_s / gpus,
+            requests_per_s: rate(f64::from(self.measured)),
+            arrivals_per_s: rate(f64::from(self.window_arrived)),
+            ttft: summary(&self.samples.ttft),
+            tpot: summary(&self.samples.tpot),
+            tpot_token_mean_ms: summary(&self.samples.tpot).mean_ms,
+            e2e: summary(&self.samples.e2e),
+            itl: summary(&self.samples.itl),
+            mean_batch: if self.decode_busy_s > 0.0 {
+                self.decode_batch_s / self.decode_busy_s
             } else {
                 0.0
             },
-            goodput_requests_per_s: rate(f64::from(run.slo_met)),
-            goodput_output_tok_s: rate(run.slo_met_tokens as f64),
-        }),
-        ledger: run.ledger,
-        low_confidence: run.measured < CONFIDENT_MEASURED || truncated.is_some(),
-        truncated,
-    })
+            busy_fraction: if duration > 0.0 {
+                (self.decode_busy_s / (duration * decoders as f64)).min(1.0)
+            } else {
+                0.0
+            },
+            kv_utilization_mean: 0.0,
+            kv_utilization_peak: 0.0,
+            kv_blocks_per_replica: 0,
+            preemptions: 0,
+            slo: config.slo.map(|slo| self.slo_outcome(slo, &rate)),
+            ledger: self.ledger,
+            low_confidence: self.measured < CONFIDENT_MEASURED || ending.truncated.is_some(),
+            truncated: ending.truncated,
+        }
+    }
+
+    /// How the measured requests met `slo`: the share, and goodput at `rate` over the window.
+    fn slo_outcome(&self, slo: super::metrics::Slo, rate: &dyn Fn(f64) -> f64) -> SloOutcome {
+        SloOutcome {
+            ttft_ms: slo.ttft_ms,
+            tpot_ms: slo.tpot_ms,
+            attainment: if self.measured > 0 {
+                f64::from(self.slo_met) / f64::from(self.measured)
+            } else {
+                0.0
+            },
+            goodput_requests_per_s: rate(f64::from(self.slo_met)),
+            goodput_output_tok_s: rate(self.slo_met_tokens as f64),
+        }
+    }
 }

@@ -173,18 +173,338 @@ pub fn simulate_sessions(
     let shape = SessionShape::of(scenario)?;
     let replicas = scenario.replicas.max(1);
     let n = agents.max(1).div_ceil(replicas).max(1);
-    let capacity = tokens(kv_tokens_per_replica(scenario, shape.context_mean()));
-    let budget = scenario.step_token_budget().max(1);
-    let chunk = scenario.chunk_tokens.max(1);
-    let max_seqs = usize::try_from(scenario.max_num_seqs.max(1)).unwrap_or(usize::MAX);
-    let overhead_s = scenario.server_overhead.0;
-    let mut sampler = Sampler {
-        rng: Rng::stream(config.seed, Stream::Lengths),
-        shape,
-    };
+    let mut run = SessionRun::new(scenario, shape, n, config);
+    let mut iterations = 0_u64;
+    let mut truncated = false;
+    while run.now_s < config.horizon_s {
+        if iterations >= config.max_iterations {
+            truncated = true;
+            break;
+        }
+        iterations += 1;
+        run.arrive();
+        run.admit();
+        if run.running.is_empty() {
+            // Nothing to run: jump to the next session's return.
+            let Some(next) = run.next_return_s() else {
+                break;
+            };
+            run.now_s = run.now_s.max(next);
+            continue;
+        }
+        run.iterate(scenario);
+    }
+    Some(run.result(n, replicas, truncated))
+}
 
-    // Cold start, spread over the sessions' lives: session i begins at a random turn.
-    let mut sessions: Vec<Session> = (0..n)
+/// The replica's limits a run schedules under.
+struct Limits {
+    /// KV pool, tokens.
+    capacity: u32,
+    /// Tokens one iteration may schedule.
+    budget: u32,
+    /// Most prompt tokens of one turn per iteration.
+    chunk: u32,
+    max_seqs: usize,
+    overhead_s: f64,
+}
+
+impl Limits {
+    /// The limits of one replica of `scenario` running sessions of `shape`.
+    fn of(scenario: &Scenario, shape: &SessionShape) -> Limits {
+        Limits {
+            capacity: tokens(kv_tokens_per_replica(scenario, shape.context_mean())),
+            budget: scenario.step_token_budget().max(1),
+            chunk: scenario.chunk_tokens.max(1),
+            max_seqs: usize::try_from(scenario.max_num_seqs.max(1)).unwrap_or(usize::MAX),
+            overhead_s: scenario.server_overhead.0,
+        }
+    }
+}
+
+/// What a run has counted so far (inside the measurement window, except `rejected`).
+#[derive(Default)]
+struct Tally {
+    window_tokens: u64,
+    ttft_ms: Vec<f64>,
+    tpot_ms: Vec<f64>,
+    prompt_tokens: u64,
+    hit_tokens: u64,
+    rejected: u32,
+}
+
+/// One run's state: the sessions, the queue of waiting turns, the running turns and the clock.
+struct SessionRun {
+    limits: Limits,
+    config: SessionSimConfig,
+    sampler: Sampler,
+    sessions: Vec<Session>,
+    queue: VecDeque<usize>,
+    running: Vec<Turn>,
+    now_s: f64,
+    tally: Tally,
+}
+
+impl SessionRun {
+    /// A run of `n` sessions on one replica of `scenario`, started cold.
+    fn new(
+        scenario: &Scenario,
+        shape: SessionShape,
+        n: u32,
+        config: &SessionSimConfig,
+    ) -> SessionRun {
+        let limits = Limits::of(scenario, &shape);
+        let mut sampler = Sampler {
+            rng: Rng::stream(config.seed, Stream::Lengths),
+            shape,
+        };
+        let sessions = cold_sessions(n, &mut sampler);
+        SessionRun {
+            limits,
+            config: *config,
+            sampler,
+            sessions,
+            queue: VecDeque::new(),
+            running: Vec::new(),
+            now_s: 0.0,
+            tally: Tally::default(),
+        }
+    }
+
+    /// Arrivals: sessions whose tools are done join the queue, in the order they became ready.
+    fn arrive(&mut self) {
+        let now_s = self.now_s;
+        let mut ready: Vec<usize> = self
+            .sessions
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.phase == Phase::Idle && s.ready_s <= now_s)
+            .map(|(i, _)| i)
+            .collect();
+        let sessions = &self.sessions;
+        ready.sort_by(|a, b| {
+            let at = |i: &usize| sessions.get(*i).map_or(0.0, |s| s.ready_s);
+            at(a).total_cmp(&at(b))
+        });
+        for index in ready {
+            if let Some(session) = self.sessions.get_mut(index) {
+                session.phase = Phase::Waiting;
+                self.queue.push_back(index);
+            }
+        }
+    }
+
+    /// Admission, first come first served, while the turn's whole life fits the pool beside
+    /// the running turns' reservations and the sequence limit allows; a turn that can never fit
+    /// is rejected and its session starts afresh.
+    fn admit(&mut self) {
+        let capacity = self.limits.capacity;
+        let mut reserved: u32 = self.running.iter().map(Turn::reserves).sum();
+        while self.running.len() < self.limits.max_seqs {
+            let Some(&index) = self.queue.front() else {
+                break;
+            };
+            let Some(session) = self.sessions.get_mut(index) else {
+                self.queue.pop_front();
+                continue;
+            };
+            let output = self.sampler.output();
+            let need = session.context.saturating_add(output);
+            if need > capacity {
+                // Can never fit: the session gives up and starts afresh.
+                self.queue.pop_front();
+                self.tally.rejected += 1;
+                session.context = self.sampler.first_prompt();
+                session.done = 0;
+                session.retained = 0;
+                session.phase = Phase::Idle;
+                session.ready_s = self.now_s + self.sampler.tool_s();
+                continue;
+            }
+            if reserved.saturating_add(need) > capacity && !self.running.is_empty() {
+                break;
+            }
+            self.queue.pop_front();
+            let cached = cached_blocks(session.retained, session.context);
+            session.retained = 0;
+            session.phase = Phase::Running;
+            let arrival_s = session.ready_s;
+            if arrival_s >= self.config.warmup_s {
+                self.tally.prompt_tokens += u64::from(session.context);
+                self.tally.hit_tokens += u64::from(cached);
+            }
+            self.running.push(Turn {
+                session: index,
+                prompt: session.context,
+                cached,
+                prefilled: 0,
+                output,
+                emitted: 0,
+                arrival_s,
+                first_token_s: 0.0,
+                scheduled: 0,
+            });
+            reserved = reserved.saturating_add(need);
+        }
+    }
+
+    /// When the next idle session returns from its tools (`None`: no session will).
+    fn next_return_s(&self) -> Option<f64> {
+        let next = self
+            .sessions
+            .iter()
+            .filter(|s| s.phase == Phase::Idle)
+            .map(|s| s.ready_s)
+            .fold(f64::INFINITY, f64::min);
+        next.is_finite().then_some(next)
+    }
+
+    /// One iteration of the running turns: schedule, advance the clock by its time, progress,
+    /// completions, then eviction.
+    fn iterate(&mut self, scenario: &Scenario) {
+        let work = self.schedule();
+        self.now_s += iteration_seconds(scenario, &work).max(1e-6);
+        let measuring = self.now_s >= self.config.warmup_s;
+        let finished = self.progress(measuring);
+        self.complete(finished);
+        evict(&mut self.sessions, &self.running, self.limits.capacity);
+    }
+
+    /// Schedule: decodes first, then prompt chunks from what the budget leaves.
+    fn schedule(&mut self) -> IterationWork {
+        let mut work = IterationWork::default();
+        let mut left = self.limits.budget;
+        for turn in self.running.iter_mut().filter(|t| !t.prefilling()) {
+            turn.scheduled = 1;
+            left = left.saturating_sub(1);
+            work.decode_seqs += 1;
+            work.decode_context_tokens += f64::from(turn.holds());
+        }
+        for turn in self.running.iter_mut().filter(|t| t.prefilling()) {
+            let take = turn
+                .uncached()
+                .saturating_sub(turn.prefilled)
+                .min(self.limits.chunk)
+                .min(left);
+            turn.scheduled = take;
+            left = left.saturating_sub(take);
+            work.prefill_tokens += take;
+            work.prefill_prompt_weighted += f64::from(take) * f64::from(turn.uncached());
+            work.prefill_cached_weighted += f64::from(take) * f64::from(turn.cached);
+        }
+        work
+    }
+
+    /// The scheduled tokens done: prompts advance by their chunk (the last chunk samples the
+    /// first token), decodes emit one token. Returns the slots of the turns that finished.
+    fn progress(&mut self, measuring: bool) -> Vec<usize> {
+        let now_s = self.now_s;
+        let mut finished = Vec::new();
+        for (slot, turn) in self.running.iter_mut().enumerate() {
+            if turn.scheduled == 0 {
+                continue;
+            }
+            if turn.prefilling() {
+                turn.prefilled = turn.prefilled.saturating_add(turn.scheduled);
+                if !turn.prefilling() {
+                    turn.emitted = 1;
+                    turn.first_token_s = now_s;
+                    if measuring {
+                        self.tally.window_tokens += 1;
+                    }
+                }
+            } else {
+                turn.emitted = turn.emitted.saturating_add(1);
+                if measuring {
+                    self.tally.window_tokens += 1;
+                }
+            }
+            turn.scheduled = 0;
+            if turn.emitted >= turn.output && !turn.prefilling() {
+                finished.push(slot);
+            }
+        }
+        finished
+    }
+
+    /// Completions (slots in increasing order): each measured turn's TTFT and TPOT, and its
+    /// session goes to its tools, keeping its context cached, or after its last turn starts
+    /// afresh.
+    fn complete(&mut self, finished: Vec<usize>) {
+        let now_s = self.now_s;
+        for slot in finished.into_iter().rev() {
+            if slot >= self.running.len() {
+                continue;
+            }
+            let turn = self.running.swap_remove(slot);
+            if turn.arrival_s >= self.config.warmup_s {
+                self.tally
+                    .ttft_ms
+                    .push((turn.first_token_s - turn.arrival_s + self.limits.overhead_s) * 1e3);
+                if turn.output > 1 {
+                    self.tally
+                        .tpot_ms
+                        .push((now_s - turn.first_token_s) / f64::from(turn.output - 1) * 1e3);
+                }
+            }
+            let tool_tokens = self.sampler.tool_tokens();
+            let tool_s = self.sampler.tool_s();
+            let first = self.sampler.first_prompt();
+            let turns = self.sampler.shape.turns;
+            if let Some(session) = self.sessions.get_mut(turn.session) {
+                session.done += 1;
+                session.phase = Phase::Idle;
+                session.last_used_s = now_s;
+                session.ready_s = now_s + tool_s;
+                if session.done >= turns {
+                    session.done = 0;
+                    session.context = first;
+                    session.retained = 0;
+                } else {
+                    session.retained = turn.holds();
+                    session.context = self.sampler.cap(turn.holds().saturating_add(tool_tokens));
+                }
+            }
+        }
+    }
+
+    /// The measured figures of the run, for the whole system of `replicas` replicas of `n`
+    /// sessions each.
+    fn result(mut self, n: u32, replicas: u32, truncated: bool) -> SessionSimResult {
+        let config = &self.config;
+        let tally = &mut self.tally;
+        let window_s = (self.now_s.min(config.horizon_s) - config.warmup_s).max(1e-9);
+        let mean = |values: &[f64]| {
+            if values.is_empty() {
+                f64::NAN
+            } else {
+                values.iter().sum::<f64>() / values.len() as f64
+            }
+        };
+        SessionSimResult {
+            agents: n.saturating_mul(replicas),
+            output_tok_s: tally.window_tokens as f64 / window_s * f64::from(replicas),
+            ttft_ms_mean: mean(&tally.ttft_ms),
+            tpot_ms_mean: mean(&tally.tpot_ms),
+            ttft_ms_p90: quantile(&mut tally.ttft_ms, 0.9),
+            tpot_ms_p90: quantile(&mut tally.tpot_ms, 0.9),
+            hit_rate: if tally.prompt_tokens > 0 {
+                tally.hit_tokens as f64 / tally.prompt_tokens as f64
+            } else {
+                0.0
+            },
+            turns_measured: u32::try_from(tally.ttft_ms.len()).unwrap_or(u32::MAX),
+            rejected: tally.rejected,
+            truncated,
+        }
+    }
+}
+
+/// Cold start, spread over the sessions' lives: each of the `n` sessions begins at a random
+/// turn, with the context that turn would send, and returns from its tools at a random time.
+fn cold_sessions(n: u32, sampler: &mut Sampler) -> Vec<Session> {
+    let shape = sampler.shape;
+    (0..n)
         .map(|_| {
             let start = (sampler.rng.uniform() * f64::from(shape.turns)).floor() as u32;
             let mut context = sampler.first_prompt();
@@ -204,206 +524,7 @@ pub fn simulate_sessions(
                 phase: Phase::Idle,
             }
         })
-        .collect();
-
-    let mut queue: VecDeque<usize> = VecDeque::new();
-    let mut running: Vec<Turn> = Vec::new();
-    let mut now_s = 0.0_f64;
-    let mut iterations = 0_u64;
-    let mut window_tokens = 0_u64;
-    let mut ttft_ms = Vec::new();
-    let mut tpot_ms = Vec::new();
-    let mut prompt_tokens = 0_u64;
-    let mut hit_tokens = 0_u64;
-    let mut rejected = 0_u32;
-    let mut truncated = false;
-
-    while now_s < config.horizon_s {
-        if iterations >= config.max_iterations {
-            truncated = true;
-            break;
-        }
-        iterations += 1;
-        // Arrivals: sessions whose tools are done, in the order they became ready.
-        let mut ready: Vec<usize> = sessions
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.phase == Phase::Idle && s.ready_s <= now_s)
-            .map(|(i, _)| i)
-            .collect();
-        ready.sort_by(|a, b| {
-            let at = |i: &usize| sessions.get(*i).map_or(0.0, |s| s.ready_s);
-            at(a).total_cmp(&at(b))
-        });
-        for index in ready {
-            if let Some(session) = sessions.get_mut(index) {
-                session.phase = Phase::Waiting;
-                queue.push_back(index);
-            }
-        }
-        // Admission, first come first served.
-        let mut reserved: u32 = running.iter().map(Turn::reserves).sum();
-        while running.len() < max_seqs {
-            let Some(&index) = queue.front() else { break };
-            let Some(session) = sessions.get_mut(index) else {
-                queue.pop_front();
-                continue;
-            };
-            let output = sampler.output();
-            let need = session.context.saturating_add(output);
-            if need > capacity {
-                // Can never fit: the session gives up and starts afresh.
-                queue.pop_front();
-                rejected += 1;
-                session.context = sampler.first_prompt();
-                session.done = 0;
-                session.retained = 0;
-                session.phase = Phase::Idle;
-                session.ready_s = now_s + sampler.tool_s();
-                continue;
-            }
-            if reserved.saturating_add(need) > capacity && !running.is_empty() {
-                break;
-            }
-            queue.pop_front();
-            let cached = cached_blocks(session.retained, session.context);
-            session.retained = 0;
-            session.phase = Phase::Running;
-            let arrival_s = session.ready_s;
-            if arrival_s >= config.warmup_s {
-                prompt_tokens += u64::from(session.context);
-                hit_tokens += u64::from(cached);
-            }
-            running.push(Turn {
-                session: index,
-                prompt: session.context,
-                cached,
-                prefilled: 0,
-                output,
-                emitted: 0,
-                arrival_s,
-                first_token_s: 0.0,
-                scheduled: 0,
-            });
-            reserved = reserved.saturating_add(need);
-        }
-        if running.is_empty() {
-            // Nothing to run: jump to the next session's return.
-            let next = sessions
-                .iter()
-                .filter(|s| s.phase == Phase::Idle)
-                .map(|s| s.ready_s)
-                .fold(f64::INFINITY, f64::min);
-            if !next.is_finite() {
-                break;
-            }
-            now_s = now_s.max(next);
-            continue;
-        }
-        // Schedule: decodes first, then prompt chunks from what the budget leaves.
-        let mut work = IterationWork::default();
-        let mut left = budget;
-        for turn in running.iter_mut().filter(|t| !t.prefilling()) {
-            turn.scheduled = 1;
-            left = left.saturating_sub(1);
-            work.decode_seqs += 1;
-            work.decode_context_tokens += f64::from(turn.holds());
-        }
-        for turn in running.iter_mut().filter(|t| t.prefilling()) {
-            let take = turn
-                .uncached()
-                .saturating_sub(turn.prefilled)
-                .min(chunk)
-                .min(left);
-            turn.scheduled = take;
-            left = left.saturating_sub(take);
-            work.prefill_tokens += take;
-            work.prefill_prompt_weighted += f64::from(take) * f64::from(turn.uncached());
-            work.prefill_cached_weighted += f64::from(take) * f64::from(turn.cached);
-        }
-        now_s += iteration_seconds(scenario, &work).max(1e-6);
-        let measuring = now_s >= config.warmup_s;
-        // Progress and completions.
-        let mut finished = Vec::new();
-        for (slot, turn) in running.iter_mut().enumerate() {
-            if turn.scheduled == 0 {
-                continue;
-            }
-            if turn.prefilling() {
-                turn.prefilled = turn.prefilled.saturating_add(turn.scheduled);
-                if !turn.prefilling() {
-                    turn.emitted = 1;
-                    turn.first_token_s = now_s;
-                    if measuring {
-                        window_tokens += 1;
-                    }
-                }
-            } else {
-                turn.emitted = turn.emitted.saturating_add(1);
-                if measuring {
-                    window_tokens += 1;
-                }
-            }
-            turn.scheduled = 0;
-            if turn.emitted >= turn.output && !turn.prefilling() {
-                finished.push(slot);
-            }
-        }
-        for slot in finished.into_iter().rev() {
-            if slot >= running.len() {
-                continue;
-            }
-            let turn = running.swap_remove(slot);
-            if turn.arrival_s >= config.warmup_s {
-                ttft_ms.push((turn.first_token_s - turn.arrival_s + overhead_s) * 1e3);
-                if turn.output > 1 {
-                    tpot_ms.push((now_s - turn.first_token_s) / f64::from(turn.output - 1) * 1e3);
-                }
-            }
-            let tool_tokens = sampler.tool_tokens();
-            let tool_s = sampler.tool_s();
-            let first = sampler.first_prompt();
-            if let Some(session) = sessions.get_mut(turn.session) {
-                session.done += 1;
-                session.phase = Phase::Idle;
-                session.last_used_s = now_s;
-                session.ready_s = now_s + tool_s;
-                if session.done >= shape.turns {
-                    session.done = 0;
-                    session.context = first;
-                    session.retained = 0;
-                } else {
-                    session.retained = turn.holds();
-                    session.context = sampler.cap(turn.holds().saturating_add(tool_tokens));
-                }
-            }
-        }
-        evict(&mut sessions, &running, capacity);
-    }
-    let window_s = (now_s.min(config.horizon_s) - config.warmup_s).max(1e-9);
-    let mean = |values: &[f64]| {
-        if values.is_empty() {
-            f64::NAN
-        } else {
-            values.iter().sum::<f64>() / values.len() as f64
-        }
-    };
-    Some(SessionSimResult {
-        agents: n.saturating_mul(replicas),
-        output_tok_s: window_tokens as f64 / window_s * f64::from(replicas),
-        ttft_ms_mean: mean(&ttft_ms),
-        tpot_ms_mean: mean(&tpot_ms),
-        ttft_ms_p90: quantile(&mut ttft_ms, 0.9),
-        tpot_ms_p90: quantile(&mut tpot_ms, 0.9),
-        hit_rate: if prompt_tokens > 0 {
-            hit_tokens as f64 / prompt_tokens as f64
-        } else {
-            0.0
-        },
-        turns_measured: u32::try_from(ttft_ms.len()).unwrap_or(u32::MAX),
-        rejected,
-        truncated,
-    })
+        .collect()
 }
 
 /// LRU eviction: while the running turns' KV and the idle sessions' cached contexts exceed the
