@@ -277,19 +277,6 @@ pub fn app(props: &AppProps) -> Html {
             />
         };
     }
-    let error_text = state
-        .error
-        .as_ref()
-        .map(|e| {
-            format!(
-                "{}. The numbers and chart still show the last valid scenario.",
-                e.text().trim_end_matches('.')
-            )
-        })
-        .unwrap_or_default();
-    let error_field = state.error.as_ref().map(|e| e.field.clone());
-    let hint = |text: Option<String>| AttrValue::from(text.unwrap_or_default());
-
     html! {
         <div class="app">
             <UrlNotice notices={start.start.notices.clone()} />
@@ -297,33 +284,7 @@ pub fn app(props: &AppProps) -> Html {
                 <RestoredNotice on_reset={on_reset} />
             }
             <main class="layout">
-                <section class="panel scenario" aria-labelledby="scenario-title">
-                    <h2 id="scenario-title">{ "Scenario" }</h2>
-                    if view.is_some() {
-                        <div id={INPUT_ERROR_ID} class="input-error" role="alert">{ error_text }</div>
-                    }
-                    <Controls
-                        only={(!second_pass).then(|| FIRST_SCREEN_FIELDS.to_vec())}
-                        texts={state.texts.clone()}
-                        error_field={error_field.clone()}
-                        tp_hint={hint(view.as_ref().map(|v| tp_hint(v, &state.knobs)))}
-                        parallelism_hint={hint(view.as_ref().and_then(|v| parallelism_hint(&v.scenario)))}
-                        engine_hint={hint(view.as_ref().map(|v| v.scenario.profile.describe()))}
-                        price_hint={price_hint(state.texts.get(&GPU))}
-                        on_edit={on_edit.clone()}
-                        model_extra={html! {
-                            <CustomModel knobs={state.knobs.clone()} model={AttrValue::from(state.texts.get(&MODEL).to_string())}
-                                error_field={error_field.clone()} on_knob={on_knob.clone()} />
-                        }}
-                        workload_extra={html! {
-                            <WorkloadSelect texts={state.texts.clone()} on_edit={on_edit.clone()} />
-                        }}
-                    />
-                    if second_pass {
-                        <TechniqueControls texts={state.texts.clone()} error_field={error_field.clone()} on_edit={on_edit.clone()} />
-                        <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} engine={AttrValue::from(state.texts.get(&ENGINE).to_string())} deployment={AttrValue::from(state.texts.get(&DEPLOYMENT).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
-                    }
-                </section>
+                { scenario_panel(&state, view.as_ref(), second_pass, on_edit.clone(), on_knob) }
                 if let Some(view) = view {
                     { explorer_view(&state, view, (overlay, headline), on_chart, on_move, on_type, second_pass) }
                 } else {
@@ -339,6 +300,59 @@ pub fn app(props: &AppProps) -> Html {
                 <section id={crate::ui::tools::production_gap::GAP_SLOT_ID} class="synthetic"></section>
             </main>
         </div>
+    }
+}
+
+/// The scenario panel: the error of the last edit, the controls (the first screen's four until
+/// the second pass, `FIRST_SCREEN_FIELDS`), the custom model and workload extras, then the
+/// technique and advanced controls.
+fn scenario_panel(
+    state: &State,
+    view: Option<&View>,
+    second_pass: bool,
+    on_edit: Callback<(&'static Field, String)>,
+    on_knob: Callback<KnobAction>,
+) -> Html {
+    let error_text = state
+        .error
+        .as_ref()
+        .map(|e| {
+            format!(
+                "{}. The numbers and chart still show the last valid scenario.",
+                e.text().trim_end_matches('.')
+            )
+        })
+        .unwrap_or_default();
+    let error_field = state.error.as_ref().map(|e| e.field.clone());
+    let hint = |text: Option<String>| AttrValue::from(text.unwrap_or_default());
+    html! {
+        <section class="panel scenario" aria-labelledby="scenario-title">
+            <h2 id="scenario-title">{ "Scenario" }</h2>
+            if view.is_some() {
+                <div id={INPUT_ERROR_ID} class="input-error" role="alert">{ error_text }</div>
+            }
+            <Controls
+                only={(!second_pass).then(|| FIRST_SCREEN_FIELDS.to_vec())}
+                texts={state.texts.clone()}
+                error_field={error_field.clone()}
+                tp_hint={hint(view.as_ref().map(|v| tp_hint(v, &state.knobs)))}
+                parallelism_hint={hint(view.as_ref().and_then(|v| parallelism_hint(&v.scenario)))}
+                engine_hint={hint(view.as_ref().map(|v| v.scenario.profile.describe()))}
+                price_hint={price_hint(state.texts.get(&GPU))}
+                on_edit={on_edit.clone()}
+                model_extra={html! {
+                    <CustomModel knobs={state.knobs.clone()} model={AttrValue::from(state.texts.get(&MODEL).to_string())}
+                        error_field={error_field.clone()} on_knob={on_knob.clone()} />
+                }}
+                workload_extra={html! {
+                    <WorkloadSelect texts={state.texts.clone()} on_edit={on_edit.clone()} />
+                }}
+            />
+            if second_pass {
+                <TechniqueControls texts={state.texts.clone()} error_field={error_field.clone()} on_edit={on_edit.clone()} />
+                <Advanced knobs={state.knobs.clone()} texts={state.texts.clone()} gpu={AttrValue::from(state.texts.get(&GPU).to_string())} engine={AttrValue::from(state.texts.get(&ENGINE).to_string())} deployment={AttrValue::from(state.texts.get(&DEPLOYMENT).to_string())} error_field={error_field.clone()} on_knob={on_knob.clone()} on_edit={on_edit.clone()} />
+            }
+        </section>
     }
 }
 
