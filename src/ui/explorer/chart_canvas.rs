@@ -529,46 +529,7 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
         let canvas_ref = canvas_ref.clone();
         let known_box = known_box.clone();
         let bump = layout.dispatcher();
-        use_effect_with((), move |_| {
-            let on_resize = {
-                let bump = bump.clone();
-                let canvas_ref = canvas_ref.clone();
-                // Layout is fresh when the observer reports, so reading the box here is free.
-                Closure::<dyn Fn()>::new(move || {
-                    if let Some(canvas) = canvas_ref.cast::<web_sys::Element>() {
-                        *known_box.borrow_mut() =
-                            Some((canvas.client_width(), canvas.client_height()));
-                    }
-                    bump.dispatch(())
-                })
-            };
-            let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
-            if let (Some(observer), Some(canvas)) =
-                (&observer, canvas_ref.cast::<web_sys::Element>())
-            {
-                observer.observe(&canvas);
-            }
-            let scheme = web_sys::window()
-                .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
-            let on_scheme = Closure::<dyn Fn()>::new(move || bump.dispatch(()));
-            if let Some(scheme) = &scheme {
-                let _ = scheme
-                    .add_event_listener_with_callback("change", on_scheme.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(observer) = observer {
-                    observer.disconnect();
-                }
-                if let Some(scheme) = scheme {
-                    let _ = scheme.remove_event_listener_with_callback(
-                        "change",
-                        on_scheme.as_ref().unchecked_ref(),
-                    );
-                }
-                drop(on_resize);
-                drop(on_scheme);
-            }
-        });
+        use_effect_with((), move |_| watch_box(canvas_ref, known_box, bump));
     }
 
     let on_move = {
@@ -607,5 +568,48 @@ pub fn chart_canvas(props: &ChartCanvasProps) -> Html {
                 <p class="chart-failure" role="status">{ format!("The chart could not be drawn ({message}); the numbers are still current.") }</p>
             }
         </div>
+    }
+}
+
+/// Watch the canvas's box (a `ResizeObserver`, which records it in `known_box`) and the colour
+/// scheme, bumping the layout on either change; the returned destructor stops both.
+#[inline(always)]
+fn watch_box(
+    canvas_ref: NodeRef,
+    known_box: Rc<RefCell<Option<(i32, i32)>>>,
+    bump: UseReducerDispatcher<Layout>,
+) -> impl FnOnce() {
+    let on_resize = {
+        let bump = bump.clone();
+        let canvas_ref = canvas_ref.clone();
+        // Layout is fresh when the observer reports, so reading the box here is free.
+        Closure::<dyn Fn()>::new(move || {
+            if let Some(canvas) = canvas_ref.cast::<web_sys::Element>() {
+                *known_box.borrow_mut() = Some((canvas.client_width(), canvas.client_height()));
+            }
+            bump.dispatch(())
+        })
+    };
+    let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
+    if let (Some(observer), Some(canvas)) = (&observer, canvas_ref.cast::<web_sys::Element>()) {
+        observer.observe(&canvas);
+    }
+    let scheme = web_sys::window()
+        .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+    let on_scheme = Closure::<dyn Fn()>::new(move || bump.dispatch(()));
+    if let Some(scheme) = &scheme {
+        let _ =
+            scheme.add_event_listener_with_callback("change", on_scheme.as_ref().unchecked_ref());
+    }
+    move || {
+        if let Some(observer) = observer {
+            observer.disconnect();
+        }
+        if let Some(scheme) = scheme {
+            let _ = scheme
+                .remove_event_listener_with_callback("change", on_scheme.as_ref().unchecked_ref());
+        }
+        drop(on_resize);
+        drop(on_scheme);
     }
 }
