@@ -13,7 +13,7 @@ use servecost::model::decode::spec_speedup;
 use servecost::model::evaluate;
 use servecost::scenario::{EfficiencyOverrides, Scenario, ScenarioInput};
 use servecost::sim::workload::sample_requests;
-use servecost::sim::{simulate, Arrivals, SimConfig, SimResult, Slo, Truncation};
+use servecost::sim::{simulate, Arrivals, RequestSlo, SimConfig, SimResult, Truncation};
 
 fn scenario(input: ScenarioInput) -> Scenario {
     Scenario::try_from(input).expect("valid scenario")
@@ -403,7 +403,7 @@ fn slo_attainment_and_goodput() {
         run(
             &s,
             &SimConfig {
-                slo: Some(Slo { ttft_ms, tpot_ms }),
+                slo: Some(RequestSlo { ttft_ms, tpot_ms }),
                 ..closed(32, 600)
             },
         )
@@ -647,7 +647,7 @@ mod properties {
                 seed,
                 max_events,
                 warmup_fraction,
-                slo: Some(Slo { ttft_ms: 500.0, tpot_ms: 50.0 }),
+                slo: Some(RequestSlo { ttft_ms: 500.0, tpot_ms: 50.0 }),
                 ..SimConfig::default()
             }
         }

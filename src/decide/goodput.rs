@@ -34,7 +34,7 @@ pub fn attainment_at_rate(unit: &Scenario, slo: &Slo, rate_per_s: f64) -> Option
         arrivals: Arrivals::Poisson { rate_per_s },
         requests: GOODPUT_REQUESTS,
         seed: GOODPUT_SEED,
-        slo: Some(crate::sim::Slo {
+        slo: Some(crate::sim::RequestSlo {
             ttft_ms: slo.ttft_ms,
             tpot_ms: slo.tpot_ms,
         }),

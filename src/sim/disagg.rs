@@ -107,7 +107,7 @@ struct Run<'a> {
     decode_batch_s: f64,
     ledger: TokenLedger,
     iterations: u64,
-    slo: Option<super::metrics::Slo>,
+    slo: Option<super::metrics::RequestSlo>,
     closed: bool,
 }
 
@@ -630,7 +630,11 @@ impl Run<'_> {
     }
 
     /// How the measured requests met `slo`: the share, and goodput at `rate` over the window.
-    fn slo_outcome(&self, slo: super::metrics::Slo, rate: &dyn Fn(f64) -> f64) -> SloOutcome {
+    fn slo_outcome(
+        &self,
+        slo: super::metrics::RequestSlo,
+        rate: &dyn Fn(f64) -> f64,
+    ) -> SloOutcome {
         SloOutcome {
             ttft_ms: slo.ttft_ms,
             tpot_ms: slo.tpot_ms,

@@ -4,7 +4,7 @@
 //! its field's (`fields::BURSTINESS`, which the production-gap waterfall reads too). Everything
 //! not asked for is `SimConfig::default()` (warm-up, bounds, batch timeout).
 
-use super::{Arrivals, SimConfig, Slo, MAX_REQUESTS};
+use super::{Arrivals, RequestSlo, SimConfig, MAX_REQUESTS};
 use crate::model::slo::{SloInput, SloSettings};
 use crate::scenario::fields::{BURSTINESS, CONCURRENCY, SLO_TPOT_MS, SLO_TTFT_MS};
 use crate::scenario::ScenarioError;
@@ -117,7 +117,7 @@ impl TryFrom<SimInput> for SimConfig {
                     tpot_ms: input.slo_tpot_ms,
                     ..SloInput::default()
                 })?;
-                targets.slo.map(|slo| Slo {
+                targets.slo.map(|slo| RequestSlo {
                     ttft_ms: slo.ttft_ms,
                     tpot_ms: slo.tpot_ms,
                 })
@@ -184,7 +184,7 @@ mod tests {
         assert_eq!((open.requests, open.seed), (800, u64::MAX));
         assert_eq!(
             open.slo,
-            Some(Slo {
+            Some(RequestSlo {
                 ttft_ms: 500.0,
                 tpot_ms: 30.0
             })

@@ -14,9 +14,11 @@
 use super::histogram::LogHistogram;
 use serde::{Deserialize, Serialize};
 
-/// A latency service-level objective: TTFT and TPOT bounds (MODEL.md §3 goodput, DistServe [S10]).
+/// One request's latency bounds, TTFT and TPOT (MODEL.md §3 goodput, DistServe [S10]): a request
+/// within both counts toward goodput. Not `model::slo::Slo`, the targets at a percentile that
+/// decisions check tails against; this is what each simulated request is held to.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Slo {
+pub struct RequestSlo {
     pub ttft_ms: f64,
     pub tpot_ms: f64,
 }
@@ -91,7 +93,7 @@ pub struct Finished {
 #[derive(Debug)]
 pub struct Recorder<'a> {
     samples: &'a mut LatencySamples,
-    slo: Option<Slo>,
+    slo: Option<RequestSlo>,
     phase: Phase,
     start_s: f64,
     end_s: f64,
@@ -105,7 +107,7 @@ impl<'a> Recorder<'a> {
     /// A recorder that measures after `warmup` requests have left and until `end`.
     pub fn new(
         samples: &'a mut LatencySamples,
-        slo: Option<Slo>,
+        slo: Option<RequestSlo>,
         warmup: u32,
         end: WindowEnd,
     ) -> Recorder<'a> {
@@ -271,7 +273,7 @@ mod tests {
         let mut samples = LatencySamples::default();
         let mut r = Recorder::new(
             &mut samples,
-            Some(Slo {
+            Some(RequestSlo {
                 ttft_ms: 600.0,
                 tpot_ms: 50.0,
             }),

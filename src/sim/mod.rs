@@ -42,7 +42,7 @@ pub mod step;
 pub mod workload;
 
 pub use input::SimInput;
-pub use metrics::Slo;
+pub use metrics::RequestSlo;
 pub use result::{
     LatencySummary, SimResult, SloOutcome, TokenLedger, Truncation, CONFIDENT_MEASURED,
 };
@@ -68,7 +68,7 @@ pub struct SimConfig {
     pub max_events: u64,
     /// Simulated seconds after which a replica stops.
     pub horizon_s: f64,
-    pub slo: Option<Slo>,
+    pub slo: Option<RequestSlo>,
     /// Share of each replica's requests whose completions are discarded as warm-up, in [0, 0.9].
     pub warmup_fraction: f64,
     /// Static batching: how long the oldest queued request waits for a full batch (`t_wait`).

@@ -3,7 +3,7 @@
 //! and whether a bound cut the run short.
 
 use super::histogram::LogHistogram;
-use super::metrics::{LatencySamples, Slo, WindowTotals};
+use super::metrics::{LatencySamples, RequestSlo, WindowTotals};
 use super::replica::ReplicaOutcome;
 use serde::Serialize;
 
@@ -193,7 +193,7 @@ pub(crate) fn summarize(
     requests: u32,
     gpus: u32,
     kv_blocks: u32,
-    slo: Option<Slo>,
+    slo: Option<RequestSlo>,
     samples: &LatencySamples,
     windows: &[WindowTotals],
     outcomes: &[ReplicaOutcome],
