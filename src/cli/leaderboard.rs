@@ -85,7 +85,7 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
     let base = match flags.text(&format!("--{}", SERVING.key)) {
         Some(_) => base,
         None => crate::scenario::ScenarioInput {
-            serving: "any".into(),
+            serving: crate::scenario::SERVING_ANY.into(),
             ..base
         },
     };

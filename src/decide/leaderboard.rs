@@ -787,7 +787,7 @@ mod tests {
     #[test]
     fn no_row_queues_past_the_ttft_ceiling() {
         let mut request = request("llama-3.1-70b", &["h100-sxm", "b200"]);
-        request.serving = ServingSearch::parse("any");
+        request.serving = ServingSearch::parse(crate::scenario::SERVING_ANY);
         assert_eq!(request.ttft_ceiling_ms, DEFAULT_TTFT_CEILING_MS);
         let board = leaderboard(&request).expect("ranks");
         assert!(!board.rows.is_empty());

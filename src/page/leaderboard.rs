@@ -42,7 +42,7 @@ pub fn request_for(
         usd_per_gpu_hour: None,
         concurrency: 1.0,
         // Aggregated layouts and xPyD units both, whatever the scenario's own mode.
-        serving: "any".into(),
+        serving: crate::scenario::SERVING_ANY.into(),
         prefill_gpus: None,
         prefill_tp: None,
         prefill_ep: None,
