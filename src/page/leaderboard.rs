@@ -21,17 +21,11 @@ pub enum TargetMode {
     SloTpot,
 }
 
-/// The request for the page's scenario and decision inputs. The searched fields of the base
-/// (GPU, count, layout, precision, price, concurrency) are cleared, so two scenarios that differ
-/// only in them give equal requests: the panel recomputes only when model, workload or target
-/// change. Every catalog GPU is ranked (the plan's GPU list is the plan's).
-pub fn request_for(
-    scenario: &ScenarioInput,
-    decision: &DecisionInput,
-    mode: TargetMode,
-) -> Result<LeaderboardRequest, ScenarioError> {
+/// The scenario with what a leaderboard searches cleared (GPU, count, layout, precision, price,
+/// concurrency), so two scenarios that differ only in them give the same board.
+fn searched_cleared(scenario: &ScenarioInput) -> ScenarioInput {
     let plain = ScenarioInput::default();
-    let base = ScenarioInput {
+    ScenarioInput {
         gpu: plain.gpu,
         gpu_count: 1.0,
         tp: None,
@@ -41,6 +35,20 @@ pub fn request_for(
         precision: plain.precision,
         usd_per_gpu_hour: None,
         concurrency: 1.0,
+        ..scenario.clone()
+    }
+}
+
+/// The request for the page's scenario and decision inputs. The searched fields of the base
+/// (GPU, count, layout, precision, price, concurrency) are cleared, so two scenarios that differ
+/// only in them give equal requests: the panel recomputes only when model, workload or target
+/// change. Every catalog GPU is ranked (the plan's GPU list is the plan's).
+pub fn request_for(
+    scenario: &ScenarioInput,
+    decision: &DecisionInput,
+    mode: TargetMode,
+) -> Result<LeaderboardRequest, ScenarioError> {
+    let base = ScenarioInput {
         // Aggregated layouts and xPyD units both, whatever the scenario's own mode.
         serving: crate::scenario::SERVING_ANY.into(),
         prefill_gpus: None,
@@ -49,7 +57,7 @@ pub fn request_for(
         decode_gpus: None,
         decode_tp: None,
         decode_ep: None,
-        ..scenario.clone()
+        ..searched_cleared(scenario)
     };
     let (tok_s_per_user, slo_tpot_ms) = match mode {
         TargetMode::Interactivity => (
@@ -491,19 +499,7 @@ pub mod agentic {
     /// agentic mode.
     pub fn agent_request(scenario: &ScenarioInput) -> Option<ScenarioInput> {
         scenario.session_turns?;
-        let plain = ScenarioInput::default();
-        Some(ScenarioInput {
-            gpu: plain.gpu,
-            gpu_count: 1.0,
-            tp: None,
-            pp: None,
-            ep: None,
-            dp_attention: None,
-            precision: plain.precision,
-            usd_per_gpu_hour: None,
-            concurrency: 1.0,
-            ..scenario.clone()
-        })
+        Some(super::searched_cleared(scenario))
     }
 
     /// One GPU × precision of the board: its row, or why it has none.
