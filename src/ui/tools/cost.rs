@@ -9,23 +9,29 @@
 //! a typed price is "your price", and owned hardware (`#owned-hardware`: capex, depreciation,
 //! power, PUE and $/kWh, hosting, operations) gives an "owned" tier beside the rental ones at its
 //! effective $/GPU-hour (`economics::Ownership::cost`, NVIDIA's TCO method), broken down.
+//!
+//! One function per part of the panel, in the order it shows them: the price (`cost/price.rs`:
+//! tier, blend, sources, owned hardware), electricity, the per-token figures at capacity, at a
+//! lower load (with the 1/u chart and table), and the sizing for the traffic.
 
-use crate::decide::pricing::{tier_of, PointCost, UTILIZATION_STEPS, YOUR_PRICE};
-use crate::model::economics::{energy_usd_per_gpu_hour, Energy, PriceTier};
+use crate::decide::pricing::{PointCost, UTILIZATION_STEPS};
+use crate::decide::sizing::{rules_sentence, Sized, SizingRules};
+use crate::model::economics::{energy_usd_per_gpu_hour, Energy};
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{sig_text, DecisionAction, DecisionState, LoadUnit};
-use crate::page::fields::number_text;
 use crate::page::state::View;
 use crate::present::report::format_usd;
 use crate::scenario::fields::{
-    Field, BLEND, CAPEX_USD_PER_GPU, DEPRECIATION_YEARS, ENERGY, ENERGY_PUE, ENERGY_USD_PER_KWH,
-    HOSTING_USD_PER_KW_MONTH, OFFERED_LOAD, OFFERED_LOAD_UNIT, OPS_USD_PER_GPU_HOUR, OWNED_POWER_W,
-    USD_PER_GPU_HOUR,
+    Field, ENERGY, ENERGY_PUE, ENERGY_USD_PER_KWH, OFFERED_LOAD, OFFERED_LOAD_UNIT,
 };
+use crate::ui::tools::decision_panels::decision_field;
 use crate::ui::widgets::decision_inputs::{percent, select_field, usd_amount, NumberField};
 use crate::ui::widgets::metric::Metric;
 use crate::ui::widgets::price::{amount_or_dash, enter_price_hint, usd_or_dash};
 use yew::prelude::*;
+
+mod price;
+use price::{owned_hardware, price_inputs, PriceBasis};
 
 /// The hint asking for a price when the scenario has none.
 pub const COST_NO_PRICE_ID: &str = "cost-no-price";
@@ -82,78 +88,35 @@ fn utilization_chart(cost: &PointCost, current_u: f64) -> Html {
     }
 }
 
+/// The panel: price inputs, electricity, the per-token figures at capacity and at a lower load,
+/// and the GPUs the traffic needs.
 pub fn cost_panel(props: &CostPanelProps) -> Html {
     let d = &*props.decisions;
     let scenario = &props.view.scenario;
-    let point = &props.view.point;
     let (input_len, output_len) = (scenario.workload.input_mean, scenario.workload.output_mean);
     let ratio = d.input.blend.input_per_output(input_len, output_len);
     let ratio_label = d.input.blend.label(input_len, output_len);
     // `None` without a price per GPU-hour: then every money figure below is "—".
-    let cost = PointCost::new(scenario, point, ratio, d.energy());
-    let full = cost.map(|c| c.at_capacity());
-    let (u, capped) = d.utilization(point.output_tok_s);
-    let at_load = cost.map(|c| c.at_load(u));
+    let cost = PointCost::new(scenario, &props.view.point, ratio, d.energy());
+    let basis = PriceBasis::of(d, scenario);
+    html! {
+        <section class="panel decision cost-panel" aria-labelledby="cost-title">
+            <h2 id="cost-title">{ "Cost" }</h2>
+            { price_inputs(props, &basis) }
+            { owned_hardware(props, &basis) }
+            { electricity(props) }
+            { at_capacity(props, cost, &ratio_label) }
+            { at_lower_load(props, cost, &ratio_label) }
+            { traffic_sizing(props) }
+        </section>
+    }
+}
 
-    // Price tier: picking one writes its price into the scenario's $/GPU-hour field.
-    let gpu = &scenario.gpu;
-    let ownership = d.input.ownership();
-    let owned = ownership.and_then(|o| o.cost(gpu.tdp_w));
-    let owned_price = owned.map(|c| c.usd_per_gpu_hour);
-    let tier = if d.custom_price {
-        None
-    } else {
-        scenario.usd_per_gpu_hour.and_then(|price| {
-            tier_of(gpu, price).or_else(|| {
-                owned_price
-                    .filter(|o| (o - price).abs() < 1e-9)
-                    .map(|_| PriceTier::Owned)
-            })
-        })
-    };
-    // Exactly the catalog's quotes (an unquoted tier is not offered), then the owned price.
-    let quoted = |t: PriceTier| match t {
-        PriceTier::Low => gpu.usd_per_gpu_hour_low,
-        PriceTier::Typical => gpu.usd_per_gpu_hour_typical,
-        PriceTier::High => gpu.usd_per_gpu_hour_high,
-        PriceTier::Owned => owned_price,
-    };
-    let mut tiers: Vec<(String, String)> = PriceTier::RENTAL
-        .into_iter()
-        .chain([PriceTier::Owned])
-        .filter_map(|t| Some((t.id().to_string(), format!("{} ${:.2}", t.id(), quoted(t)?))))
-        .collect();
-    tiers.push((
-        "custom".into(),
-        scenario.usd_per_gpu_hour.map_or_else(
-            || "your price (none yet)".to_string(),
-            |price| format!("{YOUR_PRICE} ${}", number_text(price)),
-        ),
-    ));
-    let on_tier = {
-        let (on_edit, decisions, gpu) =
-            (props.on_edit.clone(), props.decisions.clone(), gpu.clone());
-        Callback::from(move |value: String| match PriceTier::parse(&value) {
-            Some(t) => {
-                if let Some(price) = t.price_with(&gpu, ownership.as_ref()) {
-                    decisions.dispatch(DecisionAction::SetCustomPrice(false));
-                    on_edit.emit((&USD_PER_GPU_HOUR, number_text(price)));
-                }
-            }
-            None => decisions.dispatch(DecisionAction::SetCustomPrice(true)),
-        })
-    };
-    let options = |field: &Field| -> Vec<(String, String)> {
-        field
-            .choices
-            .iter()
-            .map(|(v, l)| (v.to_string(), l.to_string()))
-            .collect()
-    };
-    let edit = |field: &'static Field| {
-        let decisions = props.decisions.clone();
-        Callback::from(move |text: String| decisions.dispatch(DecisionAction::Edit(field, text)))
-    };
+/// The "Add electricity" switch, its price and PUE when on, and what it would add at full load.
+fn electricity(props: &CostPanelProps) -> Html {
+    let d = &*props.decisions;
+    let gpu = &props.view.scenario.gpu;
+    let point = &props.view.point;
     let on_energy = {
         let decisions = props.decisions.clone();
         Callback::from(move |event: Event| {
@@ -163,89 +126,10 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
             }
         })
     };
-    // Switching the unit keeps the same load: 50 % of 4,000 tok/s becomes 2000 tok/s.
-    let on_unit = {
-        let (decisions, capacity, current) = (
-            props.decisions.clone(),
-            point.output_tok_s,
-            d.input.load_unit,
-        );
-        Callback::from(move |value: String| {
-            let unit = if value == "tok-s" {
-                LoadUnit::OutputTokS
-            } else {
-                LoadUnit::PercentOfCapacity
-            };
-            if unit == current || capacity <= 0.0 {
-                return;
-            }
-            let (u, _) = decisions.utilization(capacity);
-            let text = match unit {
-                LoadUnit::OutputTokS => sig_text(u * capacity),
-                LoadUnit::PercentOfCapacity => sig_text(u * 100.0),
-            };
-            decisions.dispatch(DecisionAction::Edit(&OFFERED_LOAD_UNIT, value));
-            decisions.dispatch(DecisionAction::Edit(&OFFERED_LOAD, text));
-        })
-    };
     // What electricity would add at the typed price and PUE, whether or not it is switched on.
     let typed_energy = Energy {
         usd_per_kwh: d.input.energy_usd_per_kwh,
         pue: d.input.energy_pue,
-    };
-    let rental_as_of = if gpu.price_as_of.is_empty() {
-        "undated".to_string()
-    } else {
-        format!("as of {}", gpu.price_as_of)
-    };
-    let price_source = match tier {
-        Some(PriceTier::Owned) => "The price is the owned-hardware tier below.".to_string(),
-        Some(t) => format!(
-            "The price is the catalog's {} on-demand quote for the {}, {rental_as_of}.",
-            t.id(),
-            gpu.name
-        ),
-        None if scenario.usd_per_gpu_hour.is_some() => {
-            format!("The price is {YOUR_PRICE} (typed, not a catalog quote).")
-        }
-        None => String::new(),
-    };
-    let owned_line = owned.map(|c| {
-        let rentals: Vec<String> = PriceTier::RENTAL
-            .into_iter()
-            .filter_map(|t| Some(format!("{} ${:.2}", t.id(), quoted(t)?)))
-            .collect();
-        format!(
-            "Owned: ${:.3} capex + ${:.3} power ({:.0} W × PUE) + ${:.3} hosting + ${:.3} operations = ${:.3} per GPU-hour{}.",
-            c.capex_usd_per_gpu_hour,
-            c.power_usd_per_gpu_hour,
-            c.power_w,
-            c.hosting_usd_per_gpu_hour,
-            c.ops_usd_per_gpu_hour,
-            c.usd_per_gpu_hour,
-            if rentals.is_empty() { String::new() } else { format!(", beside the rental tiers {} ({rental_as_of})", rentals.join(", ")) }
-        )
-    });
-    let owned_fields: Vec<&'static Field> = if d.input.energy_on {
-        vec![
-            &CAPEX_USD_PER_GPU,
-            &DEPRECIATION_YEARS,
-            &OWNED_POWER_W,
-            &HOSTING_USD_PER_KW_MONTH,
-            &OPS_USD_PER_GPU_HOUR,
-        ]
-    } else {
-        // Electricity's price and PUE price the owned hardware's power too; shown here when
-        // electricity is off (their boxes above are hidden then).
-        vec![
-            &CAPEX_USD_PER_GPU,
-            &DEPRECIATION_YEARS,
-            &OWNED_POWER_W,
-            &ENERGY_USD_PER_KWH,
-            &ENERGY_PUE,
-            &HOSTING_USD_PER_KW_MONTH,
-            &OPS_USD_PER_GPU_HOUR,
-        ]
     };
     let energy_hint = match gpu.tdp_w {
         // As `PointCost::energy_usd_per_hour(1.0)`, which electricity needs no rental price for.
@@ -257,56 +141,39 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
         ),
         None => format!("The catalog has no TDP for the {}: no electricity is added.", gpu.name),
     };
-
-    // This configuration sized for the traffic by the one sizing function (`sizing::size`,
-    // computed with the decision data): at the SLO, checked in the simulator, or at max
-    // throughput without one; under the Plan's utilization ceiling and GPUs per server.
-    let rules = crate::decide::sizing::SizingRules::of(&d.input);
-    let sized_at = if props.data.current.slo.is_some() {
-        "at the SLO, checked in the simulator"
-    } else {
-        "at max throughput"
-    };
     html! {
-        <section class="panel decision cost-panel" aria-labelledby="cost-title">
-            <h2 id="cost-title">{ "Cost" }</h2>
-            <div class="decision-fields">
-                { select_field("price-tier", "Price tier", &tiers, tier.map_or("custom", PriceTier::id), Some("$/GPU-hour: the catalog's on-demand quotes for this GPU, or custom (the Price per GPU-hour field).".into()), on_tier) }
-                { select_field(BLEND.key, BLEND.label, &options(&BLEND), &d.input.blend.value(), None, edit(&BLEND)) }
-            </div>
-            <p class="hint" id="price-source">{ price_source }</p>
-            if let Some(sources) = crate::catalog::gpu_provenance(&gpu.id).filter(|p| !p.source.is_empty()) {
-                <details class="hint" id="price-sources">
-                    <summary>{ format!("Sources of the catalog's {} quotes ({rental_as_of})", gpu.name) }</summary>
-                    <p>{ sources.source.clone() }</p>
-                </details>
-            }
-            <details class="owned-hardware" id="owned-hardware" open={ownership.is_some()}>
-                <summary>{ "Owned hardware: an effective $/GPU-hour" }</summary>
-                <p class="hint">{ "NVIDIA's TCO method (server cost ÷ depreciation + power + hosting + software), per GPU-hour: capex ÷ (years × 8760) + kW × PUE × $/kWh + hosting $/kW-month × kW × PUE ÷ 730 + operations. Enter a capex to add an \"owned\" tier to the price choice." }</p>
-                <div class="decision-fields">
-                    { for owned_fields.into_iter().map(|field| NumberField {
-                        placeholder: if field == &OWNED_POWER_W { Some("catalog TDP") } else { field.optional.then_some("none") },
-                        ..NumberField::of(field, d.text(field).to_string(), d.error(field).map(str::to_string), edit(field))
-                    }.render()) }
-                </div>
-                if let Some(line) = owned_line.clone() {
-                    <p class="hint" id="owned-price">{ line }</p>
-                }
-                if tier == Some(PriceTier::Owned) && d.input.energy_on {
-                    <p class="notice" role="status">{ "The owned price already includes power: with Add electricity on, power is counted twice." }</p>
-                }
-            </details>
+        <>
             <div class="field checkbox-field">
                 <input type="checkbox" id={ENERGY.key} checked={d.input.energy_on} onchange={on_energy} />
                 <label for={ENERGY.key}>{ ENERGY.label }</label>
             </div>
             if d.input.energy_on {
                 <div class="decision-fields">
-                    { for [&ENERGY_USD_PER_KWH, &ENERGY_PUE].map(|field| NumberField::of(field, d.text(field).to_string(), d.error(field).map(str::to_string), edit(field)).render()) }
+                    { for [&ENERGY_USD_PER_KWH, &ENERGY_PUE].map(|field| decision_field(&props.decisions, field).render()) }
                 </div>
             }
             <p class="hint">{ energy_hint }</p>
+        </>
+    }
+}
+
+/// A select field's choices as the field table lists them.
+fn field_options(field: &Field) -> Vec<(String, String)> {
+    field
+        .choices
+        .iter()
+        .map(|(v, l)| (v.to_string(), l.to_string()))
+        .collect()
+}
+
+/// $/M output, input and blended and $/hour at the operating point's full capacity; without a
+/// price, the hint asking for one.
+fn at_capacity(props: &CostPanelProps, cost: Option<PointCost>, ratio_label: &str) -> Html {
+    let d = &*props.decisions;
+    let point = &props.view.point;
+    let full = cost.map(|c| c.at_capacity());
+    html! {
+        <>
             <h3>{ format!("At capacity, {} in flight", point.concurrency) }</h3>
             <div class="metrics">
                 <Metric name="cost_usd_per_m_output" label="Output" primary=true value={usd_or_dash(full.map(|f| f.usd_per_m_output))} unit="per M"
@@ -323,12 +190,50 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
                 }
             </div>
             if cost.is_none() {
-                { enter_price_hint(COST_NO_PRICE_ID, &gpu.name, true) }
+                { enter_price_hint(COST_NO_PRICE_ID, &props.view.scenario.gpu.name, true) }
             }
+        </>
+    }
+}
+
+/// Switching the offered load's unit keeps the same load: 50 % of 4,000 tok/s becomes 2000 tok/s.
+fn on_load_unit(props: &CostPanelProps) -> Callback<String> {
+    let (decisions, capacity, current) = (
+        props.decisions.clone(),
+        props.view.point.output_tok_s,
+        props.decisions.input.load_unit,
+    );
+    Callback::from(move |value: String| {
+        let unit = if value == "tok-s" {
+            LoadUnit::OutputTokS
+        } else {
+            LoadUnit::PercentOfCapacity
+        };
+        if unit == current || capacity <= 0.0 {
+            return;
+        }
+        let (u, _) = decisions.utilization(capacity);
+        let text = match unit {
+            LoadUnit::OutputTokS => sig_text(u * capacity),
+            LoadUnit::PercentOfCapacity => sig_text(u * 100.0),
+        };
+        decisions.dispatch(DecisionAction::Edit(&OFFERED_LOAD_UNIT, value));
+        decisions.dispatch(DecisionAction::Edit(&OFFERED_LOAD, text));
+    })
+}
+
+/// The offered load, the utilization it means and the effective $/M there (the 1/u effect).
+fn at_lower_load(props: &CostPanelProps, cost: Option<PointCost>, ratio_label: &str) -> Html {
+    let d = &*props.decisions;
+    let point = &props.view.point;
+    let (u, capped) = d.utilization(point.output_tok_s);
+    let at_load = cost.map(|c| c.at_load(u));
+    html! {
+        <>
             <h3>{ "At a lower load" }</h3>
             <div class="decision-fields">
-                { NumberField { hint: capped.then(|| format!("Above this point's capacity of {:.0} output tok/s: counted as 100 %; the traffic sizing below buys more replicas.", point.output_tok_s)), ..NumberField::of(&OFFERED_LOAD, d.text(&OFFERED_LOAD).to_string(), d.error(&OFFERED_LOAD).map(str::to_string), edit(&OFFERED_LOAD)) }.render() }
-                { select_field(OFFERED_LOAD_UNIT.key, OFFERED_LOAD_UNIT.label, &options(&OFFERED_LOAD_UNIT), d.text(&OFFERED_LOAD_UNIT), None, on_unit) }
+                { NumberField { hint: capped.then(|| format!("Above this point's capacity of {:.0} output tok/s: counted as 100 %; the traffic sizing below buys more replicas.", point.output_tok_s)), ..decision_field(&props.decisions, &OFFERED_LOAD) }.render() }
+                { select_field(OFFERED_LOAD_UNIT.key, OFFERED_LOAD_UNIT.label, &field_options(&OFFERED_LOAD_UNIT), d.text(&OFFERED_LOAD_UNIT), None, on_load_unit(props)) }
             </div>
             <div class="metrics">
                 <Metric name="utilization_pct" label="Utilization" value={percent(u)} unit="%"
@@ -339,52 +244,78 @@ pub fn cost_panel(props: &CostPanelProps) -> Html {
                     definition="Blended $/M at capacity ÷ utilization." />
             </div>
             if let Some(cost) = &cost {
-            <div class="u-effect">
-                { utilization_chart(cost, u) }
-                <table class="u-table" id="utilization-table">
-                    <caption>{ "Effective $/M as load rises (1/u)" }</caption>
-                    <thead><tr><th scope="col">{ "Utilization" }</th><th scope="col">{ "$/M output" }</th><th scope="col">{ format!("$/M {ratio_label}") }</th></tr></thead>
-                    <tbody>
-                        { for UTILIZATION_STEPS.iter().map(|&step| {
-                            let prices = cost.at_load(step);
-                            html! { <tr><td>{ format!("{} %", percent(step)) }</td><td>{ format_usd(prices.usd_per_m_output) }</td><td>{ format_usd(prices.usd_per_m_blended) }</td></tr> }
-                        }) }
-                    </tbody>
-                </table>
-            </div>
+                { utilization_effect(cost, u, ratio_label) }
             }
+        </>
+    }
+}
+
+/// The 1/u effect as a small chart and a table of effective $/M by utilization.
+fn utilization_effect(cost: &PointCost, u: f64, ratio_label: &str) -> Html {
+    html! {
+        <div class="u-effect">
+            { utilization_chart(cost, u) }
+            <table class="u-table" id="utilization-table">
+                <caption>{ "Effective $/M as load rises (1/u)" }</caption>
+                <thead><tr><th scope="col">{ "Utilization" }</th><th scope="col">{ "$/M output" }</th><th scope="col">{ format!("$/M {ratio_label}") }</th></tr></thead>
+                <tbody>
+                    { for UTILIZATION_STEPS.iter().map(|&step| {
+                        let prices = cost.at_load(step);
+                        html! { <tr><td>{ format!("{} %", percent(step)) }</td><td>{ format_usd(prices.usd_per_m_output) }</td><td>{ format_usd(prices.usd_per_m_blended) }</td></tr> }
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// This configuration sized for the traffic by the one sizing function (`sizing::size`,
+/// computed with the decision data): at the SLO, checked in the simulator, or at max
+/// throughput without one; under the Plan's utilization ceiling and GPUs per server.
+fn traffic_sizing(props: &CostPanelProps) -> Html {
+    let sized_at = if props.data.current.slo.is_some() {
+        "at the SLO, checked in the simulator"
+    } else {
+        "at max throughput"
+    };
+    html! {
+        <>
             <h3>{ format!("For the traffic, {sized_at}") }</h3>
             { match &props.data.current.sized {
-                Some(Ok(sized)) => {
-                    let s = sized.sizing;
-                    html! {
-                    <>
-                    <div class="metrics">
-                        <Metric name="gpus_needed" label="GPUs needed" primary=true value={s.gpus.to_string()} unit="GPUs"
-                            definition={format!("Replicas × {} GPUs per replica; replicas = ceil(traffic output tok/s ÷ ({} % × one replica's output tok/s at C = {} {sized_at})), whole servers of {} past one.", s.gpus_per_replica, percent(rules.max_utilization), sized.point.concurrency, rules.gpus_per_node)} />
-                        <Metric name="replicas_needed" label="Replicas" value={s.replicas.to_string()} unit="replicas"
-                            definition="ceil(traffic output tok/s ÷ (utilization ceiling × one replica's output tok/s at the sizing point)), plus any the simulated check at the traffic added." />
-                        <Metric name="usd_per_month" label="Monthly" primary=true value={amount_or_dash(s.usd_per_month)} unit="per month"
-                            definition="GPUs needed × ($/GPU-hour + electricity when on) × 730 hours." />
-                        <Metric name="traffic_utilization_pct" label="Utilization" value={percent(s.utilization)} unit="%"
-                            definition="Traffic ÷ the capacity of the replicas bought, at most the utilization ceiling." />
-                        <Metric name="traffic_usd_per_m_output" label="Served output" value={usd_or_dash(s.usd_per_m_output)} unit="per M"
-                            definition="The monthly bill ÷ the output tokens the traffic actually generates, per million." />
-                    </div>
-                    <p class="hint" id="sizing-rules">{ crate::decide::sizing::rules_sentence(&rules, sized) }</p>
-                    if let Some(layout) = &sized.layout {
-                        <p class="hint" id="sizing-layout">{ format!("{layout}.") }</p>
-                    }
-                    if let Some(range) = &sized.range {
-                        <p class="hint" id="sizing-range">{ format!("Range: {}.", range.sentence()) }
-                            <span class={classes!("badge", format!("basis-{}", range.basis.id()))}>{ range.basis.id() }</span></p>
-                    }
-                    </>
-                    }
-                }
+                Some(Ok(sized)) => sizing_figures(&props.decisions, sized, sized_at),
                 Some(Err(why)) => html! { <p class="muted" id="sizing-none">{ format!("This configuration cannot carry the traffic within the SLO: {why}. Loosen a target or run the plan.") }</p> },
                 None => html! { <p class="muted">{ "Enter a traffic volume under Targets to size a deployment." }</p> },
             } }
-        </section>
+        </>
+    }
+}
+
+/// The GPUs, replicas and monthly bill of a sizing, with its rules, layout and range.
+fn sizing_figures(d: &DecisionState, sized: &Sized, sized_at: &str) -> Html {
+    let rules = SizingRules::of(&d.input);
+    let s = sized.sizing;
+    html! {
+        <>
+        <div class="metrics">
+            <Metric name="gpus_needed" label="GPUs needed" primary=true value={s.gpus.to_string()} unit="GPUs"
+                definition={format!("Replicas × {} GPUs per replica; replicas = ceil(traffic output tok/s ÷ ({} % × one replica's output tok/s at C = {} {sized_at})), whole servers of {} past one.", s.gpus_per_replica, percent(rules.max_utilization), sized.point.concurrency, rules.gpus_per_node)} />
+            <Metric name="replicas_needed" label="Replicas" value={s.replicas.to_string()} unit="replicas"
+                definition="ceil(traffic output tok/s ÷ (utilization ceiling × one replica's output tok/s at the sizing point)), plus any the simulated check at the traffic added." />
+            <Metric name="usd_per_month" label="Monthly" primary=true value={amount_or_dash(s.usd_per_month)} unit="per month"
+                definition="GPUs needed × ($/GPU-hour + electricity when on) × 730 hours." />
+            <Metric name="traffic_utilization_pct" label="Utilization" value={percent(s.utilization)} unit="%"
+                definition="Traffic ÷ the capacity of the replicas bought, at most the utilization ceiling." />
+            <Metric name="traffic_usd_per_m_output" label="Served output" value={usd_or_dash(s.usd_per_m_output)} unit="per M"
+                definition="The monthly bill ÷ the output tokens the traffic actually generates, per million." />
+        </div>
+        <p class="hint" id="sizing-rules">{ rules_sentence(&rules, sized) }</p>
+        if let Some(layout) = &sized.layout {
+            <p class="hint" id="sizing-layout">{ format!("{layout}.") }</p>
+        }
+        if let Some(range) = &sized.range {
+            <p class="hint" id="sizing-range">{ format!("Range: {}.", range.sentence()) }
+                <span class={classes!("badge", format!("basis-{}", range.basis.id()))}>{ range.basis.id() }</span></p>
+        }
+        </>
     }
 }

@@ -4,7 +4,7 @@
 //! lays the panels out; each panel is its own file.
 
 use crate::page::decision_data::DecisionData;
-use crate::page::decisions::DecisionState;
+use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::state::State;
 use crate::scenario::fields::Field;
 use crate::ui::tools::break_even::{break_even_panel, BreakEvenPanelProps};
@@ -14,6 +14,7 @@ use crate::ui::tools::cost::{cost_panel, CostPanelProps};
 use crate::ui::tools::leaderboard::LeaderboardPanel;
 use crate::ui::tools::plan_panel::PlanPanel;
 use crate::ui::tools::targets::{targets_panel, TargetsPanelProps};
+use crate::ui::widgets::decision_inputs::NumberField;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -34,6 +35,29 @@ impl LatestState {
     pub fn handle(&self) -> Option<UseReducerHandle<State>> {
         self.0.borrow().clone()
     }
+}
+
+/// What typing into a decision field does: edit that field of the decision inputs.
+pub fn edit_decision(
+    decisions: &UseReducerHandle<DecisionState>,
+    field: &'static Field,
+) -> Callback<String> {
+    let decisions = decisions.clone();
+    Callback::from(move |text: String| decisions.dispatch(DecisionAction::Edit(field, text)))
+}
+
+/// The box of a decision field: its text and error as the decision state has them, its edits
+/// into that state.
+pub fn decision_field(
+    decisions: &UseReducerHandle<DecisionState>,
+    field: &'static Field,
+) -> NumberField<'static> {
+    NumberField::of(
+        field,
+        decisions.text(field).to_string(),
+        decisions.error(field).map(str::to_string),
+        edit_decision(decisions, field),
+    )
 }
 
 #[derive(Properties, PartialEq)]

@@ -9,21 +9,20 @@
 //!
 //! The bar re-renders on every slider move, so rendering it stays cheap: exports build their
 //! text when clicked, and the print header's link follows the view after the same quiet time as
-//! the URL (`share_sync::WRITE_DELAY_MS`).
+//! the URL (`share_sync::WRITE_DELAY_MS`). What each button does is `export/actions.rs`.
 
-use crate::page::report::{client_report, ReportContext};
 use crate::page::state::View;
+use crate::scenario::Scenario;
 use crate::share::{self, ViewState};
 use crate::ui::explorer::chart_canvas::CHART_ID;
-use crate::ui::platform::canvas_backend::prefers_dark;
-use crate::ui::platform::download::{
-    chart_png, download_data_url, download_text, read_chosen_file,
-};
 use crate::ui::platform::share_sync::{link_to, page_base_url, WRITE_DELAY_MS};
 use crate::ui::tools::assumptions::write_clipboard;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+mod actions;
+use actions::ShareActions;
 
 pub const EXPORT_JSON_ID: &str = "export-json";
 pub const IMPORT_JSON_ID: &str = "import-json";
@@ -140,141 +139,7 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
             )
         },
     );
-
-    let report = {
-        let status = status.clone();
-        move |done: &str, result: Result<(), wasm_bindgen::JsValue>| match result {
-            Ok(()) => status.set(Status::Done(done.to_string())),
-            Err(error) => status.set(Status::Failed(format!(
-                "Export failed: {}.",
-                describe(error)
-            ))),
-        }
-    };
-    let export_json = {
-        let (report, stem) = (report.clone(), stem.clone());
-        let view = props.shared.clone();
-        Callback::from(move |_: MouseEvent| {
-            let result = download_text(
-                &format!("{stem}.json"),
-                "application/json",
-                &share::to_json(&view),
-            );
-            report("Saved the scenario as JSON.", result);
-        })
-    };
-    let export_csv = {
-        let (report, view, stem) = (report.clone(), props.view.clone(), stem.clone());
-        Callback::from(move |_: MouseEvent| {
-            let Some(view) = view.as_ref() else {
-                return;
-            };
-            let csv = share::curve_csv(&view.scenario, &view.point, &view.curve, APP_VERSION);
-            let result = download_text(&format!("{stem}.csv"), "text/csv", &csv);
-            report("Saved the curve as CSV.", result);
-        })
-    };
-    let export_png = {
-        let (report, view, stem) = (report.clone(), props.view.clone(), stem.clone());
-        Callback::from(move |event: MouseEvent| {
-            let Some(view) = view.as_ref() else {
-                return;
-            };
-            let caption = share::chart_caption(&view.scenario, &view.point, APP_VERSION);
-            let result = chart_canvas_near(&event)
-                .ok_or_else(|| wasm_bindgen::JsValue::from_str("the chart is not on the page"))
-                .and_then(|canvas| chart_png(&canvas, &caption, prefers_dark()))
-                .and_then(|url| download_data_url(&format!("{stem}.png"), &url));
-            report("Saved the chart as PNG.", result);
-        })
-    };
-    let download_report = {
-        let (status, view, stem) = (status.clone(), props.shared.clone(), stem.clone());
-        Callback::from(move |_: MouseEvent| {
-            status.set(Status::Done(
-                "Building the report (the plan runs first)…".into(),
-            ));
-            let (status, view, stem) = (status.clone(), view.clone(), stem.clone());
-            // A task of its own, after the status line has painted: the plan takes a moment.
-            Timeout::new(REPORT_PAINT_DELAY_MS, move || {
-                let context = ReportContext {
-                    generated: now_utc(),
-                    link: link_to(&view),
-                };
-                let result = client_report(&view, &context)
-                    .map_err(|why| format!("The report could not be built: {why}."))
-                    .and_then(|html| {
-                        download_text(&format!("{stem}-report.html"), "text/html", &html)
-                            .map_err(|e| format!("Export failed: {}.", describe(e)))
-                    });
-                match result {
-                    Ok(()) => status.set(Status::Done(
-                        "Saved the report as one HTML file (opens offline, prints on A4).".into(),
-                    )),
-                    Err(why) => status.set(Status::Failed(why)),
-                }
-            })
-            .forget();
-        })
-    };
-    let print = Callback::from(|_: MouseEvent| {
-        if let Some(window) = web_sys::window() {
-            let _ = window.print();
-        }
-    });
-    let import = {
-        let (status, on_import) = (status.clone(), props.on_import.clone());
-        Callback::from(move |event: Event| {
-            let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else {
-                return;
-            };
-            let (status, on_import) = (status.clone(), on_import.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                let result = read_chosen_file(&input)
-                    .await
-                    .and_then(|text| share::from_json(&text));
-                // Let the same file be chosen again after a fix.
-                input.set_value("");
-                match result {
-                    Ok(view) => {
-                        on_import.emit(view);
-                        status.set(Status::Done("Imported the scenario.".into()));
-                    }
-                    Err(why) => status.set(Status::Failed(format!(
-                        "Import failed: {why}. The current view is kept."
-                    ))),
-                }
-            });
-        })
-    };
-    let copy_link = {
-        let (status, link) = (status.clone(), link_to(&props.shared));
-        Callback::from(move |_: MouseEvent| {
-            let (status, link) = (status.clone(), link.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                match write_clipboard(link.clone()).await {
-                    Ok(()) => status.set(Status::Done("Copied the link to this view.".into())),
-                    Err(_) => status.set(Status::Failed(format!(
-                        "The browser did not allow copying; the link is {link}"
-                    ))),
-                }
-            });
-        })
-    };
-    let reset = {
-        let (status, on_import) = (status.clone(), props.on_import.clone());
-        Callback::from(move |_: MouseEvent| {
-            on_import.emit(ViewState::default());
-            status.set(Status::Done(
-                "Reset every input to its default (pins removed).".into(),
-            ));
-        })
-    };
-    let toggle_embed = {
-        let embed_open = embed_open.clone();
-        Callback::from(move |_: MouseEvent| embed_open.set(!*embed_open))
-    };
-
+    let actions = ShareActions::new(props, &status, &embed_open, &stem);
     let (status_text, failed) = match &*status {
         Status::Idle => (String::new(), false),
         Status::Done(text) => (text.clone(), false),
@@ -282,31 +147,57 @@ pub fn share_bar(props: &ShareBarProps) -> Html {
     };
     html! {
         <div class="share">
-            <div class="share-bar" role="group" aria-label="Share and export">
-                <button type="button" class="button" id={COPY_LINK_ID} onclick={copy_link}>{ "Copy link" }</button>
-                <button type="button" class="button" id={EXPORT_JSON_ID} onclick={export_json}>{ "Export JSON" }</button>
-                <input type="file" id={IMPORT_JSON_ID} class="file-input" accept=".json,application/json" onchange={import} />
-                <label for={IMPORT_JSON_ID} class="button">{ "Import JSON" }</label>
-                <button type="button" class="button" id={EXPORT_CSV_ID} onclick={export_csv} disabled={no_view}>{ "CSV of curve" }</button>
-                <button type="button" class="button" id={EXPORT_PNG_ID} onclick={export_png} disabled={no_view}>{ "PNG of chart" }</button>
-                <button type="button" class="button" id={PRINT_ID} onclick={print} disabled={no_view}>{ "Print summary" }</button>
-                <button type="button" class="button" id={REPORT_ID} onclick={download_report} disabled={no_view}>{ "Download report" }</button>
-                <button type="button" class="button" id={EMBED_BUTTON_ID} onclick={toggle_embed}
-                    aria-expanded={if *embed_open { "true" } else { "false" }} aria-controls={EMBED_PANEL_ID}>{ "Embed" }</button>
-                <button type="button" class="button" id={RESET_ID} onclick={reset}>{ "Reset to defaults" }</button>
-            </div>
+            { share_buttons(actions, no_view, *embed_open) }
             <p id={SHARE_STATUS_ID} class={classes!("share-status", failed.then_some("failed"))} role="status">{ status_text }</p>
             if *embed_open {
                 <EmbedPanel view={props.shared.clone()} title={title.clone()} />
             }
             if let Some(scenario) = scenario {
-                <div class="print-only print-header">
-                    <p class="print-title">{ title }</p>
-                    <p class="print-sentence">{ crate::present::report::scenario_sentence(scenario) }</p>
-                    <p class="print-link">{ "Reproduce this page: " }{ (*print_link).clone() }</p>
-                </div>
+                { print_header(title, scenario, (*print_link).clone()) }
             }
             { print_inputs(&props.shared) }
+        </div>
+    }
+}
+
+/// The bar's buttons, in their order; the exports of the curve and chart, the print and the
+/// report wait for a view that fits.
+fn share_buttons(actions: ShareActions, no_view: bool, embed_open: bool) -> Html {
+    let ShareActions {
+        copy_link,
+        export_json,
+        import,
+        export_csv,
+        export_png,
+        print,
+        download_report,
+        toggle_embed,
+        reset,
+    } = actions;
+    html! {
+        <div class="share-bar" role="group" aria-label="Share and export">
+            <button type="button" class="button" id={COPY_LINK_ID} onclick={copy_link}>{ "Copy link" }</button>
+            <button type="button" class="button" id={EXPORT_JSON_ID} onclick={export_json}>{ "Export JSON" }</button>
+            <input type="file" id={IMPORT_JSON_ID} class="file-input" accept=".json,application/json" onchange={import} />
+            <label for={IMPORT_JSON_ID} class="button">{ "Import JSON" }</label>
+            <button type="button" class="button" id={EXPORT_CSV_ID} onclick={export_csv} disabled={no_view}>{ "CSV of curve" }</button>
+            <button type="button" class="button" id={EXPORT_PNG_ID} onclick={export_png} disabled={no_view}>{ "PNG of chart" }</button>
+            <button type="button" class="button" id={PRINT_ID} onclick={print} disabled={no_view}>{ "Print summary" }</button>
+            <button type="button" class="button" id={REPORT_ID} onclick={download_report} disabled={no_view}>{ "Download report" }</button>
+            <button type="button" class="button" id={EMBED_BUTTON_ID} onclick={toggle_embed}
+                aria-expanded={if embed_open { "true" } else { "false" }} aria-controls={EMBED_PANEL_ID}>{ "Embed" }</button>
+            <button type="button" class="button" id={RESET_ID} onclick={reset}>{ "Reset to defaults" }</button>
+        </div>
+    }
+}
+
+/// The print-only header: the title, the scenario in a sentence and the link that reproduces it.
+fn print_header(title: String, scenario: &Scenario, link: String) -> Html {
+    html! {
+        <div class="print-only print-header">
+            <p class="print-title">{ title }</p>
+            <p class="print-sentence">{ crate::present::report::scenario_sentence(scenario) }</p>
+            <p class="print-link">{ "Reproduce this page: " }{ link }</p>
         </div>
     }
 }

@@ -11,19 +11,19 @@
 //! stale work, and only once the panel has come near the viewport (an `IntersectionObserver`):
 //! a page that is never scrolled down never pays for it.
 
-use crate::decide::leaderboard::{rank, rows_for, work, Leaderboard, LeaderboardRequest};
+use crate::decide::leaderboard::{rank, rows_for, work, Leaderboard, LeaderboardRequest, Row};
 use crate::page::decision_data::ScenarioDecision;
-use crate::page::decisions::{DecisionAction, DecisionState};
+use crate::page::decisions::DecisionState;
 use crate::page::leaderboard::{
     bars, configuration_label, csv, order, price_text, request_for, Column, Sort, TargetMode,
 };
 use crate::page::state::{Action, Shared};
 use crate::present::chart::leaderboard::{chart_height_css_px, draw_leaderboard, Bar};
 use crate::present::report::format_number;
-use crate::scenario::fields::{Field, TOK_S_PER_USER, TTFT_CEILING_MS};
+use crate::scenario::fields::{TOK_S_PER_USER, TTFT_CEILING_MS};
 use crate::ui::platform::canvas_backend::{prefers_dark, prepare};
 use crate::ui::platform::download::{chart_png, download_data_url, download_text};
-use crate::ui::tools::decision_panels::LatestState;
+use crate::ui::tools::decision_panels::{decision_field, LatestState};
 use crate::ui::tools::sim_panel::{sleep_ms, DEBOUNCE_MS};
 use crate::ui::widgets::decision_inputs::{select_field, NumberField};
 use plotters::prelude::IntoDrawingArea;
@@ -167,28 +167,7 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
             request_for(&v.scenario.input, &d.input, *mode)
                 .map_err(|e| format!("{}: {}", e.field, e.message))
         });
-    {
-        let (status, newest) = (status.clone(), newest.clone());
-        use_effect_with((request.clone().ok(), seen), move |(request, seen)| {
-            let generation = {
-                let mut newest = newest.borrow_mut();
-                *newest += 1;
-                *newest
-            };
-            match (request, seen) {
-                (Some(request), true) => {
-                    status.set(Status::Computing);
-                    wasm_bindgen_futures::spawn_local(run(
-                        generation,
-                        request.clone(),
-                        newest,
-                        status.setter(),
-                    ));
-                }
-                _ => status.set(Status::Waiting),
-            }
-        });
-    }
+    use_board_run(&status, &newest, request.clone().ok(), seen);
     let board = match &*status {
         Status::Done(board) => Some(board.clone()),
         _ => None,
@@ -201,32 +180,107 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
         .as_ref()
         .map(|v| v.scenario.model.name.clone())
         .unwrap_or_default();
-    let title = board
-        .as_ref()
-        .map(|b| format!("{model_name}: output tok/s per GPU at {}", b.target.text()))
-        .unwrap_or_default();
-    let chart_bars = board
-        .as_ref()
-        .map(|b| bars(&b.rows, &shown, CHART_BARS))
-        .unwrap_or_default();
-    {
-        let canvas = canvas.clone();
-        use_effect_with((chart_bars.clone(), title.clone()), move |(bars, title)| {
-            if let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() {
-                // The height through the CSSOM, not a `style=` attribute: the page's CSP has no
-                // `style-src-attr 'unsafe-inline'`.
-                let height = format!("{}px", chart_height_css_px(bars.len()));
-                let _ = canvas.style().set_property("height", &height);
-                if !title.is_empty() {
-                    let _ = draw(&canvas, title, bars);
-                }
-            }
-        });
-    }
-    let edit = |field: &'static Field| {
-        let decisions = props.decisions.clone();
-        Callback::from(move |text: String| decisions.dispatch(DecisionAction::Edit(field, text)))
+    let chart = BoardChart {
+        title: board
+            .as_ref()
+            .map(|b| format!("{model_name}: output tok/s per GPU at {}", b.target.text()))
+            .unwrap_or_default(),
+        bars: board
+            .as_ref()
+            .map(|b| bars(&b.rows, &shown, CHART_BARS))
+            .unwrap_or_default(),
+        canvas,
+        model_id: view
+            .as_ref()
+            .map(|v| v.scenario.model.id.clone())
+            .unwrap_or_default(),
     };
+    use_chart_draw(&chart.canvas, chart.bars.clone(), chart.title.clone());
+    let computing = matches!(*status, Status::Computing);
+    html! {
+        <section class="panel decision leaderboard-panel" ref={panel} aria-labelledby="leaderboard-title" aria-busy={computing.then_some("true")}>
+            <h2 id="leaderboard-title">{ "Hardware leaderboard at a fixed interactivity" }</h2>
+            { board_inputs(props, &mode, &agent_rank, agent_rank_now.as_deref(), agent_base.is_some()) }
+            <p class="hint">{ "Every catalog GPU × precision × layout (TP 1–8; for MoE models also EP and DEP; several nodes only when one does not hold the model) and, marked xPyD in the Serving column, the best disaggregated unit filling one node (x prefill and y decode replicas), each at its highest-throughput batch size meeting the target on its own curve with a TTFT within the ceiling at the SLO's percentile (the analytic tail, shown in the TTFT column) (a point beyond the KV capacity, or one that reaches its throughput by queueing prefill, is never ranked). * FP4/INT4: accuracy depends on the checkpoint." }</p>
+            if let (Some(base), Some(rank)) = (agent_base.clone(), agent_rank_now.clone()) {
+                { agent_board(base, d.input.clone(), rank, seen) }
+            }
+            if agent_rank_now.is_none() {
+                <p class="hint" role="status" id="leaderboard-status">{ status_text(&request, &status) }</p>
+            }
+            if let Some(board) = board.as_ref().filter(|_| agent_rank_now.is_none()) {
+                { board_view(props, board, &shown, &sort, &chart) }
+            }
+        </section>
+    }
+}
+
+/// Runs the board for `request` once the panel has been `seen`, a newer request dropping the
+/// older run (`run`); `Waiting` without either.
+#[hook]
+fn use_board_run(
+    status: &UseStateHandle<Status>,
+    newest: &Rc<RefCell<u64>>,
+    request: Option<LeaderboardRequest>,
+    seen: bool,
+) {
+    let (status, newest) = (status.clone(), newest.clone());
+    use_effect_with((request, seen), move |(request, seen)| {
+        let generation = {
+            let mut newest = newest.borrow_mut();
+            *newest += 1;
+            *newest
+        };
+        match (request, seen) {
+            (Some(request), true) => {
+                status.set(Status::Computing);
+                wasm_bindgen_futures::spawn_local(run(
+                    generation,
+                    request.clone(),
+                    newest,
+                    status.setter(),
+                ));
+            }
+            _ => status.set(Status::Waiting),
+        }
+    });
+}
+
+/// Sizes the chart's canvas for its bars and draws them when there is a board.
+#[hook]
+fn use_chart_draw(canvas: &NodeRef, bars: Vec<Bar>, title: String) {
+    let canvas = canvas.clone();
+    use_effect_with((bars, title), move |(bars, title)| {
+        if let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+            // The height through the CSSOM, not a `style=` attribute: the page's CSP has no
+            // `style-src-attr 'unsafe-inline'`.
+            let height = format!("{}px", chart_height_css_px(bars.len()));
+            let _ = canvas.style().set_property("height", &height);
+            if !title.is_empty() {
+                let _ = draw(&canvas, title, bars);
+            }
+        }
+    });
+}
+
+/// The bar chart of the board: its title, bars and canvas, and the model its files are named by.
+struct BoardChart {
+    title: String,
+    bars: Vec<Bar>,
+    canvas: NodeRef,
+    model_id: String,
+}
+
+/// "Rank at" (tokens/s per user, the SLO's TPOT, or an agentic rank in agentic mode), the
+/// interactivity and the TTFT ceiling.
+fn board_inputs(
+    props: &LeaderboardPanelProps,
+    mode: &UseStateHandle<TargetMode>,
+    agent_rank: &UseStateHandle<Option<String>>,
+    agent_rank_now: Option<&str>,
+    agentic: bool,
+) -> Html {
+    let d = &*props.decisions;
     let on_mode = {
         let (mode, agent_rank) = (mode.clone(), agent_rank.clone());
         Callback::from(move |value: String| {
@@ -238,62 +292,35 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
             })
         })
     };
-    let model_id = view
-        .as_ref()
-        .map(|v| v.scenario.model.id.clone())
-        .unwrap_or_default();
-    let on_csv = {
-        let (board, shown, model_id) = (board.clone(), shown.clone(), model_id.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(board) = &board {
-                let _ = download_text(
-                    &format!("servecost-leaderboard-{model_id}.csv"),
-                    "text/csv",
-                    &csv(board, &shown, &model_id),
-                );
-            }
-        })
+    let slo_label = match d.input.slo_tpot_ms {
+        Some(ms) => format!("the SLO's TPOT (≤ {} ms, mean)", format_number(ms)),
+        None => "the SLO's TPOT (set one under Targets)".to_string(),
     };
-    let on_png = {
-        let (canvas, title, model_id) = (canvas.clone(), title.clone(), model_id.clone());
-        Callback::from(move |_: MouseEvent| {
-            let caption = [
-                title.clone(),
-                "servecost · catalog typical prices · grey: no price".to_string(),
-            ];
-            if let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() {
-                let _ = chart_png(&canvas, &caption, prefers_dark()).and_then(|url| {
-                    download_data_url(&format!("servecost-leaderboard-{model_id}.png"), &url)
-                });
-            }
-        })
+    let mode_value = match (agent_rank_now, **mode) {
+        (Some(rank), _) => rank,
+        (None, TargetMode::Interactivity) => "interactivity",
+        (None, TargetMode::SloTpot) => "slo",
     };
-    let load = |row_index: usize| {
-        let latest = props.latest.clone();
-        let input = board
-            .as_ref()
-            .and_then(|b| b.rows.get(row_index))
-            .map(|r| r.input.clone());
-        Callback::from(move |_: MouseEvent| {
-            let (Some(state), Some(input)) = (latest.handle(), input.clone()) else {
-                return;
-            };
-            crate::ui::platform::perf::mark_update_start();
-            let mut view = state.view_state();
-            view.scenario = input;
-            state.dispatch(Action::Load(Box::new(view)));
-        })
-    };
-    let header = |column: Column| {
-        let (current, sort) = (*sort, sort.clone());
-        let onclick = Callback::from(move |_: MouseEvent| sort.set(sort.clicked(column)));
-        html! {
-            <th scope="col" aria-sort={current.aria(column)} class={classes!((column == Column::Hardware).then_some("text-col"))}>
-                <button type="button" class="sort-button" id={format!("leaderboard-sort-{}", column.id())} {onclick}>{ column.label() }</button>
-            </th>
-        }
-    };
-    let status_text = match (&request, &*status) {
+    let mut targets = vec![
+        ("interactivity".to_string(), "tokens/s per user".to_string()),
+        ("slo".to_string(), slo_label),
+    ];
+    if agentic {
+        targets.extend(agent_targets());
+    }
+    html! {
+        <div class="decision-fields">
+            { select_field("leaderboard-target", "Rank at", &targets, mode_value, None, on_mode) }
+            { NumberField { placeholder: Some("50"), ..decision_field(&props.decisions, &TOK_S_PER_USER) }.render() }
+            { NumberField { placeholder: Some("2000"), ..decision_field(&props.decisions, &TTFT_CEILING_MS) }.render() }
+        </div>
+    }
+}
+
+/// The status line of the tok/s board: why it cannot rank, that it waits or computes, or what
+/// it ranked.
+fn status_text(request: &Result<LeaderboardRequest, String>, status: &Status) -> String {
+    match (request, status) {
         (Err(why), _) => format!("Cannot rank yet: {why}."),
         (_, Status::Waiting) => "Waiting until this panel is in view.".to_string(),
         (_, Status::Computing) => "Computing…".to_string(),
@@ -306,91 +333,139 @@ pub fn leaderboard_panel(props: &LeaderboardPanelProps) -> Html {
             format_number(r.ttft_ceiling_ms),
             b.searched
         ),
-    };
-    let slo_label = match d.input.slo_tpot_ms {
-        Some(ms) => format!("the SLO's TPOT (≤ {} ms, mean)", format_number(ms)),
-        None => "the SLO's TPOT (set one under Targets)".to_string(),
-    };
-    let mode_value = match (&agent_rank_now, *mode) {
-        (Some(rank), _) => rank.as_str(),
-        (None, TargetMode::Interactivity) => "interactivity",
-        (None, TargetMode::SloTpot) => "slo",
-    };
-    let mut targets = vec![
-        ("interactivity".to_string(), "tokens/s per user".to_string()),
-        ("slo".to_string(), slo_label),
-    ];
-    if agent_base.is_some() {
-        targets.extend(agent_targets());
     }
-    let computing = matches!(*status, Status::Computing);
+}
+
+/// A finished tok/s board: its downloads, the sortable table, the bar chart and the
+/// configurations without a row.
+fn board_view(
+    props: &LeaderboardPanelProps,
+    board: &Rc<Leaderboard>,
+    shown: &[usize],
+    sort: &UseStateHandle<Sort>,
+    chart: &BoardChart,
+) -> Html {
+    let on_csv = {
+        let (board, shown, model_id) = (board.clone(), shown.to_vec(), chart.model_id.clone());
+        Callback::from(move |_: MouseEvent| {
+            let _ = download_text(
+                &format!("servecost-leaderboard-{model_id}.csv"),
+                "text/csv",
+                &csv(&board, &shown, &model_id),
+            );
+        })
+    };
+    let on_png = {
+        let (canvas, title, model_id) = (
+            chart.canvas.clone(),
+            chart.title.clone(),
+            chart.model_id.clone(),
+        );
+        Callback::from(move |_: MouseEvent| {
+            let caption = [
+                title.clone(),
+                "servecost · catalog typical prices · grey: no price".to_string(),
+            ];
+            if let Some(canvas) = canvas.cast::<web_sys::HtmlCanvasElement>() {
+                let _ = chart_png(&canvas, &caption, prefers_dark()).and_then(|url| {
+                    download_data_url(&format!("servecost-leaderboard-{model_id}.png"), &url)
+                });
+            }
+        })
+    };
+    let title = &chart.title;
     html! {
-        <section class="panel decision leaderboard-panel" ref={panel} aria-labelledby="leaderboard-title" aria-busy={computing.then_some("true")}>
-            <h2 id="leaderboard-title">{ "Hardware leaderboard at a fixed interactivity" }</h2>
-            <div class="decision-fields">
-                { select_field("leaderboard-target", "Rank at", &targets, mode_value, None, on_mode) }
-                { NumberField { placeholder: Some("50"), ..NumberField::of(&TOK_S_PER_USER, d.text(&TOK_S_PER_USER).to_string(), d.error(&TOK_S_PER_USER).map(str::to_string), edit(&TOK_S_PER_USER)) }.render() }
-                { NumberField { placeholder: Some("2000"), ..NumberField::of(&TTFT_CEILING_MS, d.text(&TTFT_CEILING_MS).to_string(), d.error(&TTFT_CEILING_MS).map(str::to_string), edit(&TTFT_CEILING_MS)) }.render() }
+        <>
+            <div class="panel-head">
+                <button type="button" class="button" id="leaderboard-csv" onclick={on_csv}>{ "CSV of table" }</button>
+                <button type="button" class="button" id="leaderboard-png" onclick={on_png}>{ "PNG of chart" }</button>
             </div>
-            <p class="hint">{ "Every catalog GPU × precision × layout (TP 1–8; for MoE models also EP and DEP; several nodes only when one does not hold the model) and, marked xPyD in the Serving column, the best disaggregated unit filling one node (x prefill and y decode replicas), each at its highest-throughput batch size meeting the target on its own curve with a TTFT within the ceiling at the SLO's percentile (the analytic tail, shown in the TTFT column) (a point beyond the KV capacity, or one that reaches its throughput by queueing prefill, is never ranked). * FP4/INT4: accuracy depends on the checkpoint." }</p>
-            if let (Some(base), Some(rank)) = (agent_base.clone(), agent_rank_now.clone()) {
-                { agent_board(base, d.input.clone(), rank, seen) }
+            { board_table(&props.latest, board, shown, sort) }
+            <div class="leaderboard-frame">
+                <canvas id={LEADERBOARD_CHART_ID} ref={chart.canvas.clone()} role="img"
+                    aria-label={format!("{title}; the first {} rows of the table as bars", chart.bars.len())}>
+                    { title.clone() }
+                </canvas>
+            </div>
+            if !board.missed.is_empty() {
+                <details class="rejected" id="leaderboard-missed">
+                    <summary>{ format!("No row ({})", board.missed.len()) }</summary>
+                    <ul>
+                        { for board.missed.iter().map(|m| html! {
+                            <li>{ format!("{}, {}: {}", m.gpu, m.precision.to_ascii_uppercase(), m.reason) }</li>
+                        }) }
+                    </ul>
+                </details>
             }
-            if agent_rank_now.is_none() {
-                <p class="hint" role="status" id="leaderboard-status">{ status_text }</p>
-            }
-            if let Some(board) = board.as_ref().filter(|_| agent_rank_now.is_none()) {
-                <div class="panel-head">
-                    <button type="button" class="button" id="leaderboard-csv" onclick={on_csv}>{ "CSV of table" }</button>
-                    <button type="button" class="button" id="leaderboard-png" onclick={on_png}>{ "PNG of chart" }</button>
-                </div>
-                <div class="table-scroll">
-                    <table class="data-table phone-cards" id={LEADERBOARD_ID}>
-                        <caption class="visually-hidden">{ "Hardware leaderboard; the column buttons sort it" }</caption>
-                        <thead><tr>
-                            { for Column::ALL.iter().map(|c| header(*c)) }
-                            <th scope="col"><span class="visually-hidden">{ "Load" }</span></th>
-                        </tr></thead>
-                        <tbody>
-                            { for shown.iter().filter_map(|&i| board.rows.get(i).map(|r| (i, r))).map(|(i, r)| html! {
-                                <tr data-gpu-id={r.gpu.clone()}>
-                                    <td data-col={Column::Rank.id()} data-label={Column::Rank.label()}>{ i + 1 }</td>
-                                    <th scope="row" class="text-col" data-col={Column::Hardware.id()}>{ r.gpu_name.clone() }</th>
-                                    <td data-col={Column::Format.id()} data-label={Column::Format.label()}>{ format!("{}{}", r.precision.to_ascii_uppercase(), if r.quality_caveat { "*" } else { "" }) }</td>
-                                    <td data-col={Column::Layout.id()} data-label={Column::Layout.label()}>{ r.layout.clone() }</td>
-                                    <td data-col={Column::Serving.id()} data-label={Column::Serving.label()} data-serving={r.serving}>{ r.serving_mark() }</td>
-                                    <td data-col={Column::ReplicaGpus.id()} data-label={Column::ReplicaGpus.label()}>{ r.gpus }</td>
-                                    <td data-col={Column::Batch.id()} data-label={Column::Batch.label()}>{ r.concurrency }</td>
-                                    <td data-col={Column::TokSPerGpu.id()} data-label={Column::TokSPerGpu.label()}>{ format_number(r.output_tok_s_per_gpu) }</td>
-                                    <td data-col={Column::TokSPerUser.id()} data-label={Column::TokSPerUser.label()}>{ format_number(r.tok_s_per_user) }</td>
-                                    <td data-col={Column::Tpot.id()} data-label={Column::Tpot.label()}>{ format_number(r.tpot_ms) }</td>
-                                    <td data-col={Column::Ttft.id()} data-label={Column::Ttft.label()}>{ format_number(r.ttft_tail_ms) }</td>
-                                    <td data-col={Column::UsdPerM.id()} data-label={Column::UsdPerM.label()}>{ price_text(r) }</td>
-                                    <td>{ load_button(i + 1, configuration_label(r), load(i)) }</td>
-                                </tr>
-                            }) }
-                        </tbody>
-                    </table>
-                </div>
-                <div class="leaderboard-frame">
-                    <canvas id={LEADERBOARD_CHART_ID} ref={canvas.clone()} role="img"
-                        aria-label={format!("{title}; the first {} rows of the table as bars", chart_bars.len())}>
-                        { title.clone() }
-                    </canvas>
-                </div>
-                if !board.missed.is_empty() {
-                    <details class="rejected" id="leaderboard-missed">
-                        <summary>{ format!("No row ({})", board.missed.len()) }</summary>
-                        <ul>
-                            { for board.missed.iter().map(|m| html! {
-                                <li>{ format!("{}, {}: {}", m.gpu, m.precision.to_ascii_uppercase(), m.reason) }</li>
-                            }) }
-                        </ul>
-                    </details>
-                }
-            }
-        </section>
+        </>
     }
+}
+
+/// The board's table (`#leaderboard`) in the order `shown`, its column buttons sorting it.
+fn board_table(
+    latest: &LatestState,
+    board: &Rc<Leaderboard>,
+    shown: &[usize],
+    sort: &UseStateHandle<Sort>,
+) -> Html {
+    let header = |column: Column| {
+        let (current, sort) = (**sort, sort.clone());
+        let onclick = Callback::from(move |_: MouseEvent| sort.set(sort.clicked(column)));
+        html! {
+            <th scope="col" aria-sort={current.aria(column)} class={classes!((column == Column::Hardware).then_some("text-col"))}>
+                <button type="button" class="sort-button" id={format!("leaderboard-sort-{}", column.id())} {onclick}>{ column.label() }</button>
+            </th>
+        }
+    };
+    html! {
+        <div class="table-scroll">
+            <table class="data-table phone-cards" id={LEADERBOARD_ID}>
+                <caption class="visually-hidden">{ "Hardware leaderboard; the column buttons sort it" }</caption>
+                <thead><tr>
+                    { for Column::ALL.iter().map(|c| header(*c)) }
+                    <th scope="col"><span class="visually-hidden">{ "Load" }</span></th>
+                </tr></thead>
+                <tbody>
+                    { for shown.iter().filter_map(|&i| board.rows.get(i).map(|r| (i, r))).map(|(i, r)| board_row(i, r, load_row(latest, r))) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+/// One configuration of the board, `index` its place in the ranking.
+fn board_row(index: usize, r: &Row, load: Callback<MouseEvent>) -> Html {
+    html! {
+        <tr data-gpu-id={r.gpu.clone()}>
+            <td data-col={Column::Rank.id()} data-label={Column::Rank.label()}>{ index + 1 }</td>
+            <th scope="row" class="text-col" data-col={Column::Hardware.id()}>{ r.gpu_name.clone() }</th>
+            <td data-col={Column::Format.id()} data-label={Column::Format.label()}>{ format!("{}{}", r.precision.to_ascii_uppercase(), if r.quality_caveat { "*" } else { "" }) }</td>
+            <td data-col={Column::Layout.id()} data-label={Column::Layout.label()}>{ r.layout.clone() }</td>
+            <td data-col={Column::Serving.id()} data-label={Column::Serving.label()} data-serving={r.serving}>{ r.serving_mark() }</td>
+            <td data-col={Column::ReplicaGpus.id()} data-label={Column::ReplicaGpus.label()}>{ r.gpus }</td>
+            <td data-col={Column::Batch.id()} data-label={Column::Batch.label()}>{ r.concurrency }</td>
+            <td data-col={Column::TokSPerGpu.id()} data-label={Column::TokSPerGpu.label()}>{ format_number(r.output_tok_s_per_gpu) }</td>
+            <td data-col={Column::TokSPerUser.id()} data-label={Column::TokSPerUser.label()}>{ format_number(r.tok_s_per_user) }</td>
+            <td data-col={Column::Tpot.id()} data-label={Column::Tpot.label()}>{ format_number(r.tpot_ms) }</td>
+            <td data-col={Column::Ttft.id()} data-label={Column::Ttft.label()}>{ format_number(r.ttft_tail_ms) }</td>
+            <td data-col={Column::UsdPerM.id()} data-label={Column::UsdPerM.label()}>{ price_text(r) }</td>
+            <td>{ load_button(index + 1, configuration_label(r), load) }</td>
+        </tr>
+    }
+}
+
+/// Load a row into the explorer, through `servecost:apply` like the plan's Apply.
+fn load_row(latest: &LatestState, row: &Row) -> Callback<MouseEvent> {
+    let (latest, input) = (latest.clone(), row.input.clone());
+    Callback::from(move |_: MouseEvent| {
+        let Some(state) = latest.handle() else {
+            return;
+        };
+        crate::ui::platform::perf::mark_update_start();
+        let mut view = state.view_state();
+        view.scenario = input.clone();
+        state.dispatch(Action::Load(Box::new(view)));
+    })
 }
 
 /// The agentic board's request base for `input` in agentic mode (issue 27 §4), else `None`.
@@ -464,144 +539,4 @@ fn agent_board(
 /// at the agentic tier, ranked by agents per MW or per $/hour (`decide::agents`), run a GPU ×
 /// precision per browser task after a pause, like the tok/s board.
 #[cfg(feature = "session-model")]
-mod agentic {
-    use crate::decide::agents::{AgentRank, AgentRow};
-    use crate::page::leaderboard::agentic::{cells, items, part, rank_rows, HEADS};
-    use crate::scenario::{DecisionInput, ScenarioInput};
-    use crate::ui::tools::sim_panel::{sleep_ms, DEBOUNCE_MS};
-    use std::cell::RefCell;
-    use std::rc::Rc;
-    use yew::prelude::*;
-
-    /// Id of the agentic board's table.
-    pub const AGENT_BOARD_ID: &str = "agent-leaderboard";
-
-    #[derive(Properties, PartialEq)]
-    pub struct AgentBoardProps {
-        pub base: ScenarioInput,
-        pub decision: DecisionInput,
-        pub rank: AgentRank,
-        /// The panel has come near the viewport.
-        pub seen: bool,
-    }
-
-    #[derive(Clone, PartialEq)]
-    enum Board {
-        Waiting,
-        Computing(usize, usize),
-        Done(Rc<Vec<AgentRow>>, Rc<Vec<String>>),
-    }
-
-    async fn run(
-        generation: u64,
-        props: (ScenarioInput, DecisionInput, AgentRank),
-        newest: Rc<RefCell<u64>>,
-        board: UseStateSetter<Board>,
-    ) {
-        let current = || *newest.borrow() == generation;
-        let (base, decision, rank) = props;
-        sleep_ms(DEBOUNCE_MS).await;
-        let work = items(&decision);
-        let (mut rows, mut skipped) = (Vec::new(), Vec::new());
-        for (done, item) in work.iter().enumerate() {
-            sleep_ms(0).await;
-            if !current() {
-                return;
-            }
-            board.set(Board::Computing(done, work.len()));
-            let (found, why) = part(&base, &decision, rank, item);
-            rows.extend(found);
-            skipped.extend(why);
-        }
-        rank_rows(&mut rows, rank);
-        board.set(Board::Done(Rc::new(rows), Rc::new(skipped)));
-    }
-
-    #[function_component(AgentBoard)]
-    pub fn agent_board(props: &AgentBoardProps) -> Html {
-        let board = use_state(|| Board::Waiting);
-        let newest = use_mut_ref(|| 0u64);
-        {
-            let (board, newest) = (board.clone(), newest.clone());
-            use_effect_with(
-                (
-                    props.base.clone(),
-                    props.decision.clone(),
-                    props.rank,
-                    props.seen,
-                ),
-                move |(base, decision, rank, seen)| {
-                    let generation = {
-                        let mut newest = newest.borrow_mut();
-                        *newest += 1;
-                        *newest
-                    };
-                    if *seen {
-                        board.set(Board::Computing(0, 0));
-                        wasm_bindgen_futures::spawn_local(run(
-                            generation,
-                            (base.clone(), decision.clone(), *rank),
-                            newest,
-                            board.setter(),
-                        ));
-                    } else {
-                        board.set(Board::Waiting);
-                    }
-                },
-            );
-        }
-        let tier = crate::decide::agents::tier_of(&props.decision);
-        let tier_text = format!(
-            "TTFT ≤ {} ms and ≥ {} tok/s per user at P{:.0}",
-            crate::present::report::format_number(tier.ttft_ms),
-            crate::present::report::format_number(tier.tok_s_per_user),
-            tier.percentile.value()
-        );
-        let by = match props.rank {
-            AgentRank::AgentsPerMw => "agents per MW (catalog TDP × PUE, or the measured watts)",
-            AgentRank::AgentsPerUsd => "agents per $/hour of GPUs (catalog typical prices)",
-        };
-        let status = match &*board {
-            Board::Waiting => "Waiting until this panel is in view.".to_string(),
-            Board::Computing(done, of) => format!("Computing… ({done} of {of} GPU × precision)"),
-            Board::Done(rows, skipped) => format!(
-                "{} configurations (one server each, the best TP of 1, 2, 4 and 8) at {tier_text}, ranked by {by}; {} without a row.",
-                rows.len(),
-                skipped.len()
-            ),
-        };
-        html! {
-            <>
-                <p class="hint" role="status" id="leaderboard-status">{ status }</p>
-                if let Board::Done(rows, skipped) = &*board {
-                    <div class="table-scroll">
-                        <table class="data-table phone-cards" id={AGENT_BOARD_ID}>
-                            <caption class="visually-hidden">{ format!("Agentic leaderboard by {by}") }</caption>
-                            <thead><tr>
-                                <th scope="col">{ "#" }</th>
-                                { for HEADS.iter().map(|h| html! { <th scope="col">{ *h }</th> }) }
-                            </tr></thead>
-                            <tbody>
-                                { for rows.iter().enumerate().map(|(i, row)| {
-                                    let cells = cells(row);
-                                    html! {
-                                        <tr data-gpu-id={row.gpu.clone()}>
-                                            <td data-label="#">{ i + 1 }</td>
-                                            { for cells.iter().zip(HEADS).map(|(cell, head)| html! { <td data-label={head}>{ cell.clone() }</td> }) }
-                                        </tr>
-                                    }
-                                }) }
-                            </tbody>
-                        </table>
-                    </div>
-                    if !skipped.is_empty() {
-                        <details class="rejected">
-                            <summary>{ format!("No row ({})", skipped.len()) }</summary>
-                            <ul>{ for skipped.iter().map(|s| html! { <li>{ s.clone() }</li> }) }</ul>
-                        </details>
-                    }
-                }
-            </>
-        }
-    }
-}
+mod agentic;

@@ -33,6 +33,7 @@
 
 #[cfg(feature = "session-model")]
 pub mod agents;
+mod app_hooks;
 pub mod assumptions;
 pub mod break_even;
 pub mod calibrate_panel;
@@ -53,12 +54,17 @@ pub mod production_gap;
 pub mod sim_panel;
 pub mod targets;
 
+use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{DecisionAction, DecisionState};
-use crate::page::knobs::{layout_key, AutoLayout, KnobAction};
-use crate::page::state::{Action, State};
+use crate::page::measured::MeasuredRow;
+use crate::page::state::{Action, State, View};
 use crate::present::report::assumptions;
 use crate::scenario::fields::Field;
 use crate::share;
+use crate::ui::tools::app_hooks::{
+    use_apply, use_auto_layout, use_measured, use_mount_stage, use_overlay, use_panel_decisions,
+    use_replica,
+};
 use crate::ui::tools::assumptions::Assumptions;
 use crate::ui::tools::decision_data::use_decision_data;
 use crate::ui::tools::decision_panels::DecisionPanels;
@@ -176,146 +182,28 @@ impl Drop for StateWatch {
     }
 }
 
+/// The tools app: its hooks (`app_hooks.rs`), then the share bar, what goes into the explorer's
+/// slots, and this module's column.
 #[function_component(ToolsApp)]
 pub fn tools_app(props: &ToolsProps) -> Html {
     let host = props.host.clone();
-    let state = use_reducer({
-        let (query, ideal) = (state_of(&host), host.has_attribute(IDEAL_ATTR));
-        move || {
-            let state = State::from_view(share::decode(&query).0);
-            match ideal {
-                true => state
-                    .apply(Action::Knob(KnobAction::IdealRoofline(true)))
-                    .unwrap_or(state),
-                false => state,
-            }
-        }
-    });
-    // The last state both sides agree on: what the explorer sent, or what we sent it.
-    let agreed = use_mut_ref({
-        let query = state_of(&host);
-        move || query
-    });
-    {
-        let (dispatcher, agreed) = (state.dispatcher(), agreed.clone());
-        use_effect_with(host.clone(), move |host| {
-            let on_change = Callback::from(move |(query, ideal): (String, bool)| {
-                let (view, _) = share::decode(&query);
-                *agreed.borrow_mut() = query;
-                dispatcher.dispatch(Action::Sync(Box::new(view)));
-                dispatcher.dispatch(Action::Knob(KnobAction::IdealRoofline(ideal)));
-            });
-            let watch = StateWatch::new(host, on_change);
-            move || drop(watch)
-        });
-    }
+    let (state, agreed) = use_replica(&host);
     let persist = host.has_attribute("data-persist");
     let restore_pins = host.has_attribute("data-restore-pins");
-    // The decision inputs start as the link had them; from then on the panels own them (the
-    // explorer only echoes them back), and they reach links and exports through the replica.
-    let decisions = use_reducer({
-        let decision = state.decision.clone();
-        move || DecisionState::from_input(decision)
-    });
-    {
-        let dispatcher = state.dispatcher();
-        use_effect_with(decisions.input.clone(), move |decision| {
-            dispatcher.dispatch(Action::Decision(Box::new(decision.clone())));
-        });
-    }
+    let decisions = use_panel_decisions(&state);
     use_pin_storage(&state, &decisions.dispatcher(), persist, restore_pins);
-    // Mounted in stages, one browser task each, so no single task holds the page for the whole
-    // mount: share bar and simulator, then the decision panels (and their data), then the
-    // glossary. The last stage marks `servecost:tools-ready`.
-    let stage = use_state(|| 0u8);
-    {
-        let setter = stage.setter();
-        use_effect_with(*stage, move |stage| {
-            let next = (*stage < LAST_STAGE).then(|| {
-                let next = *stage + 1;
-                Timeout::new(0, move || setter.set(next))
-            });
-            if *stage == LAST_STAGE {
-                crate::ui::platform::perf::mark_tools_ready();
-            }
-            move || drop(next)
-        });
-    }
-    let decisions_shown = *stage >= 1;
+    let stage = use_mount_stage();
+    let decisions_shown = stage >= 1;
     let data = use_decision_data(
         state.view.as_ref().filter(|_| decisions_shown),
         &state.pins,
         crate::page::decision_data::Demand::of(&decisions.input, decisions.slo()),
     );
-    // Auto's layout for the question asked (issue 26 §2): decided once, with the decision data,
-    // and applied by both modules (the explorer draws it, the panels here read it).
-    {
-        let (dispatcher, host) = (state.dispatcher(), host.clone());
-        let wanted = state.view.as_ref().filter(|_| decisions_shown).map(|view| {
-            data.current.layout.as_ref().map(|choice| AutoLayout {
-                key: layout_key(&view.scenario.input),
-                tp: choice.par.tp,
-                ep: choice.par.ep,
-                why: choice.why.clone(),
-            })
-        });
-        let have = state.knobs.auto_layout.clone();
-        use_effect_with(wanted, move |wanted| {
-            if let Some(wanted) = wanted.as_ref().filter(|wanted| **wanted != have) {
-                dispatcher.dispatch(Action::Knob(KnobAction::AutoLayout(wanted.clone())));
-                let detail = wanted.as_ref().map(AutoLayout::encode).unwrap_or_default();
-                send(&host, LAYOUT_EVENT, &detail);
-            }
-        });
-    }
-    // The measured rows matching the scenario, recomputed when the curve (the scenario, not its
-    // concurrency) changes; shown on the chart while the toggle is on.
-    let show_measured = use_state(|| true);
-    let measured_view = state
-        .view
-        .as_ref()
-        .filter(|_| decisions_shown && props.measured_slot.is_some())
-        .map(|v| (v.curve.clone(), v.scenario.clone()));
-    let measured = use_memo(measured_view.as_ref().map(|(c, _)| c.clone()), move |_| {
-        Rc::new(
-            measured_view
-                .map(|(_, s)| crate::page::measured::matching(&s))
-                .unwrap_or_default(),
-        )
-    });
-    let measured = (*measured).clone();
-    {
-        let host = host.clone();
-        use_effect_with(
-            (
-                data.overlay.clone(),
-                decisions_shown,
-                measured.clone(),
-                *show_measured,
-            ),
-            move |(overlay, shown, measured, show)| {
-                if *shown {
-                    let mut overlay = (**overlay).clone();
-                    if *show {
-                        overlay.measured = measured.iter().filter_map(|r| r.chart_point).collect();
-                        overlay.measured_label =
-                            measured_panel::legend_label(overlay.measured.len());
-                    }
-                    send(&host, OVERLAY_EVENT, &overlay.encode());
-                }
-            },
-        );
-    }
-    {
-        let query = share::encode(&state.view_state());
-        let host = host.clone();
-        use_effect_with(query, move |query| {
-            if *agreed.borrow() != *query {
-                *agreed.borrow_mut() = query.clone();
-                send(&host, APPLY_EVENT, query);
-            }
-        });
-    }
+    use_auto_layout(&host, &state, &data, decisions_shown);
+    let (show_measured, measured) =
+        use_measured(&state, decisions_shown && props.measured_slot.is_some());
+    use_overlay(&host, &data, decisions_shown, &measured, *show_measured);
+    use_apply(&host, &state, &agreed);
     let on_edit = use_callback(
         state.dispatcher(),
         |(field, text): (&'static Field, String), dispatcher| {
@@ -347,13 +235,41 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     let Some(view) = state.view.clone() else {
         return html! { { for share_bar } };
     };
+    let measured = Measured {
+        rows: measured,
+        shown: show_measured,
+    };
+    html! {
+        <>
+            { for share_bar }
+            { slot_portals(props, &view, &decisions, &measured, decisions_shown) }
+            { tools_column(&state, &decisions, &data, &view, on_edit, on_headline, stage) }
+        </>
+    }
+}
+
+/// The measured rows and their chart toggle.
+struct Measured {
+    rows: Rc<Vec<MeasuredRow>>,
+    shown: UseStateHandle<bool>,
+}
+
+/// What the tools render into the explorer's slots: measured points, notes (here when there is
+/// no slot), the deployment contrast, the error's source and the production gap.
+fn slot_portals(
+    props: &ToolsProps,
+    view: &View,
+    decisions: &UseReducerHandle<DecisionState>,
+    measured: &Measured,
+    decisions_shown: bool,
+) -> Html {
     let measured_portal = props.measured_slot.clone().filter(|_| decisions_shown).map(|slot| {
         let on_toggle = {
-            let show = show_measured.clone();
+            let show = measured.shown.clone();
             Callback::from(move |on: bool| show.set(on))
         };
         create_portal(
-            html! { <MeasuredPanel rows={measured.clone()} shown={*show_measured} {on_toggle} /> },
+            html! { <MeasuredPanel rows={measured.rows.clone()} shown={*measured.shown} {on_toggle} /> },
             slot,
         )
     });
@@ -383,13 +299,30 @@ pub fn tools_app(props: &ToolsProps) -> Html {
     });
     html! {
         <>
-            { for share_bar }
             { for measured_portal }
             { for notes_portal }
             { for notes_here }
             { for contrast_portal }
             { for error_source_portal }
             { for gap_portal }
+        </>
+    }
+}
+
+/// This module's column, mounted in stages: the print summary, the assumptions, the agentic
+/// panel, the simulator, the decision panels, then the glossary and the footer.
+fn tools_column(
+    state: &UseReducerHandle<State>,
+    decisions: &UseReducerHandle<DecisionState>,
+    data: &DecisionData,
+    view: &View,
+    on_edit: Callback<(&'static Field, String)>,
+    on_headline: Callback<(String, crate::decide::headline::Reconciled)>,
+    stage: u8,
+) -> Html {
+    let decisions_shown = stage >= 1;
+    html! {
+        <>
             if decisions_shown {
                 <section class="print-only print-decision" aria-hidden="true">
                     { for crate::page::decision_data::summary_lines(&view.scenario, &data.current).into_iter().map(|line| html! { <p>{ line }</p> }) }
@@ -397,13 +330,13 @@ pub fn tools_app(props: &ToolsProps) -> Html {
             }
             <Assumptions text={assumptions(&view.scenario, &view.point)} />
             if decisions_shown {
-                { agent_panel(&state, &decisions, &on_edit) }
+                { agent_panel(state, decisions, &on_edit) }
             }
             <SimPanel scenario={view.scenario.clone()} point={view.point.clone()} {on_headline} />
             if decisions_shown {
                 <DecisionPanels state={state.clone()} decisions={decisions.clone()} data={data.clone()} {on_edit} />
             }
-            if *stage >= LAST_STAGE {
+            if stage >= LAST_STAGE {
                 <GlossaryPanel />
                 <footer class="footer">
                     <p>{ "Analytic steady-state model; every assumption is listed above. No data leaves this page." }</p>
@@ -433,7 +366,7 @@ fn agent_panel(
     Html::default()
 }
 
-/// The mount's last stage (see `tools_app`).
+/// The mount's last stage (see `app_hooks::use_mount_stage`).
 const LAST_STAGE: u8 = 2;
 
 /// Id of the masthead's slot for the share-and-export bar (`index.html`).

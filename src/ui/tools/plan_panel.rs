@@ -12,7 +12,7 @@
 //! (`#plan-csv`, `plan::candidates_csv`).
 
 use crate::catalog::{catalog, Gpu};
-use crate::decide::plan::{candidates_csv, plan, why_not_plannable, Candidate, PlanRequest};
+use crate::decide::plan::{candidates_csv, plan, why_not_plannable, Candidate, Plan, PlanRequest};
 use crate::decide::sizing::{candidate_input, output_tok_s_from_req_s};
 use crate::model::economics::PriceTier;
 use crate::model::precision::Precision;
@@ -25,9 +25,9 @@ use crate::present::report::{format_number, format_usd};
 use crate::scenario::fields::{GPUS_PER_NODE, MAX_UTILIZATION, PRECISIONS_ALLOWED};
 use crate::scenario::ScenarioInput;
 use crate::ui::platform::download::download_text;
-use crate::ui::tools::decision_panels::LatestState;
+use crate::ui::tools::decision_panels::{decision_field, LatestState};
 use crate::ui::tools::targets::slo_text;
-use crate::ui::widgets::decision_inputs::{grouped, percent, usd_amount, NumberField, TermHead};
+use crate::ui::widgets::decision_inputs::{grouped, percent, usd_amount, TermHead};
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
@@ -197,6 +197,113 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
         return Html::default();
     };
     let now = request(&state, d);
+    let left_out = unplannable_gpu_names();
+    html! {
+        <section class="panel decision plan-panel" aria-labelledby="plan-title">
+            <h2 id="plan-title">{ "Plan: the cheapest deployment" }</h2>
+            { gpu_choices(&props.decisions, &gpus, &allowed, &all) }
+            { precision_choices(&props.decisions) }
+            <div class="decision-fields">
+                { for [&MAX_UTILIZATION, &GPUS_PER_NODE].map(|field| decision_field(&props.decisions, field).render()) }
+            </div>
+            if !left_out.is_empty() {
+                <p class="hint" id="plan-skipped">{ format!("Not listed (no typical rental price in the catalog, or an incomplete spec): {}.", left_out.join(", ")) }</p>
+            }
+            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8, up to one server) × ticked precision, and disaggregated xPyD units on one server (a prefill and a decode pool), each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas that the traffic fills at most the utilization ceiling of their capacity (whole servers once past one); 4-bit weights (FP4, INT4) can cost accuracy, which the model does not predict, so they are left out unless ticked and flagged † when listed; the cheapest are then re-searched in the simulator, each at the largest batch whose simulated tails meet the SLO, and the deployment is simulated at the traffic (each replica its share of Poisson arrivals), buying one more replica while its tails miss: the same sizing (`decide::sizing::size`) as the Cost panel, Compare, the client report and `servecost plan` (any that meets it at no batch is dropped: see why the others lost). Prices: the tier chosen in Cost (a catalog quote, dated; or owned hardware, the same capex per GPU for every GPU type; typical when the price is your own)." }</p>
+            { run_row(props, &now) }
+            if let PlanStatus::Done { result, base, target } = &d.plan {
+                { match &**result {
+                    Err(why) => html! { <p class="notice" role="alert">{ format!("The plan could not run: {why}.") }</p> },
+                    Ok(found) => plan_found(props, found, base, target),
+                } }
+            }
+        </section>
+    }
+}
+
+/// The "GPUs to consider" checkboxes: every plannable GPU, ticked when allowed.
+fn gpu_choices(
+    decisions: &UseReducerHandle<DecisionState>,
+    gpus: &[&Gpu],
+    allowed: &[String],
+    all: &[String],
+) -> Html {
+    let toggle = |id: String| {
+        let (decisions, all) = (decisions.clone(), all.to_vec());
+        Callback::from(move |event: Event| {
+            if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
+                decisions.dispatch(DecisionAction::TogglePlanGpu {
+                    gpu: id.clone(),
+                    allowed: input.checked(),
+                    all: all.clone(),
+                });
+            }
+        })
+    };
+    html! {
+        <fieldset class="decision-fieldset">
+            <legend>{ "GPUs to consider" }</legend>
+            <div class="checkbox-grid">
+                { for gpus.iter().map(|g| {
+                    let id = format!("plan-gpu-{}", g.id);
+                    html! {
+                        <div class="checkbox-field">
+                            <input type="checkbox" id={id.clone()} checked={allowed.contains(&g.id)} onchange={toggle(g.id.clone())} />
+                            <label for={id}>{ g.name.clone() }</label>
+                        </div>
+                    }
+                }) }
+            </div>
+        </fieldset>
+    }
+}
+
+/// The "Weight precisions" checkboxes, 4-bit ones marked with their quality caveat.
+fn precision_choices(decisions: &UseReducerHandle<DecisionState>) -> Html {
+    let chosen = &decisions.input.precisions_allowed;
+    let toggle_precision = |precision: Precision| {
+        let (decisions, chosen) = (decisions.clone(), chosen.clone());
+        Callback::from(move |event: Event| {
+            let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else {
+                return;
+            };
+            // In the table's order, whatever order they were ticked in.
+            let list: Vec<&str> = Precision::ALL
+                .iter()
+                .map(|p| p.id())
+                .filter(|id| {
+                    if *id == precision.id() {
+                        input.checked()
+                    } else {
+                        chosen.iter().any(|c| c == id)
+                    }
+                })
+                .collect();
+            decisions.dispatch(DecisionAction::Edit(&PRECISIONS_ALLOWED, list.join(",")));
+        })
+    };
+    html! {
+        <fieldset class="decision-fieldset">
+            <legend>{ "Weight precisions" }</legend>
+            <div class="checkbox-grid">
+                { for Precision::ALL.iter().map(|p| {
+                    let id = format!("plan-precision-{}", p.id());
+                    let four_bit = matches!(p, Precision::Fp4 | Precision::Int4);
+                    html! {
+                        <div class="checkbox-field">
+                            <input type="checkbox" id={id.clone()} checked={chosen.iter().any(|c| c == p.id())} onchange={toggle_precision(*p)} />
+                            <label for={id}>{ if four_bit { format!("{} (4-bit: quality caveat)", p.id().to_ascii_uppercase()) } else { p.id().to_ascii_uppercase() } }</label>
+                        </div>
+                    }
+                }) }
+            </div>
+        </fieldset>
+    }
+}
+
+/// The run button (`#plan-run`), which searches after "Searching…" has painted, and its status.
+fn run_row(props: &PlanPanelProps, now: &Result<(PlanRequest, String), String>) -> Html {
+    let d = &*props.decisions;
     let on_run = {
         let (latest, decisions) = (props.latest.clone(), props.decisions.clone());
         Callback::from(move |_: MouseEvent| {
@@ -221,44 +328,24 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
             .forget();
         })
     };
-    let toggle = |id: String| {
-        let (decisions, all) = (props.decisions.clone(), all.clone());
-        Callback::from(move |event: Event| {
-            if let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() {
-                decisions.dispatch(DecisionAction::TogglePlanGpu {
-                    gpu: id.clone(),
-                    allowed: input.checked(),
-                    all: all.clone(),
-                });
-            }
-        })
-    };
     let running = d.plan == PlanStatus::Running;
-    let edit = |field: &'static crate::scenario::fields::Field| {
-        let decisions = props.decisions.clone();
-        Callback::from(move |text: String| decisions.dispatch(DecisionAction::Edit(field, text)))
-    };
-    let toggle_precision = |precision: Precision| {
-        let (decisions, chosen) = (props.decisions.clone(), d.input.precisions_allowed.clone());
-        Callback::from(move |event: Event| {
-            let Some(input) = event.target_dyn_into::<web_sys::HtmlInputElement>() else {
-                return;
-            };
-            // In the table's order, whatever order they were ticked in.
-            let list: Vec<&str> = Precision::ALL
-                .iter()
-                .map(|p| p.id())
-                .filter(|id| {
-                    if *id == precision.id() {
-                        input.checked()
-                    } else {
-                        chosen.iter().any(|c| c == id)
-                    }
-                })
-                .collect();
-            decisions.dispatch(DecisionAction::Edit(&PRECISIONS_ALLOWED, list.join(",")));
-        })
-    };
+    html! {
+        <div class="panel-head">
+            <button type="button" class="button" id="plan-run" disabled={running || now.is_err()} onclick={on_run}>
+                { if running { "Searching…" } else { "Find the cheapest" } }
+            </button>
+            <span class="hint" role="status" id="plan-status">{ match (now, &d.plan) {
+                (Err(why), _) => format!("Cannot plan yet: {why}."),
+                (_, PlanStatus::Running) => "Searching…".to_string(),
+                (Ok((_, target)), PlanStatus::Done { target: done, .. }) if target != done => "The inputs changed since the last search; run it again.".to_string(),
+                _ => String::new(),
+            } }</span>
+        </div>
+    }
+}
+
+/// A finished search: what it met, the ranked candidates with their CSV, and why the others lost.
+fn plan_found(props: &PlanPanelProps, found: &Plan, base: &ScenarioInput, target: &str) -> Html {
     let on_csv = {
         let decisions = props.decisions.clone();
         Callback::from(move |_: MouseEvent| {
@@ -274,109 +361,58 @@ pub fn plan_panel(props: &PlanPanelProps) -> Html {
             }
         })
     };
-    let left_out = unplannable_gpu_names();
+    html! { <>
+        <p class="hint">{ format!("{target}: {}.", found.met()) }</p>
+        if found.candidates.is_empty() {
+            <p class="notice" role="status">{ "No configuration meets the targets. See why below; loosen the SLO or allow more GPUs." }</p>
+        } else {
+            { candidates_table(&found.candidates, base, &props.latest) }
+        }
+        if found.candidates.iter().any(|c| c.quality_caveat.is_some()) {
+            <p class="hint" id="plan-caveat">{ "† 4-bit weights: quality caveat, check accuracy on your task before you sign." }</p>
+        }
+        if !found.candidates.is_empty() {
+            <div class="button-row">
+                <button type="button" class="button small" id="plan-csv" onclick={on_csv}>{ "CSV" }</button>
+            </div>
+        }
+        <details class="rejected" id="plan-rejected">
+            <summary>{ format!("Why the others lost ({})", found.rejected.len()) }</summary>
+            <ul>
+                { for found.rejected.iter().map(|r| html! {
+                    <li>{ format!("{}, TP {}, {}: {}", gpu_name(&r.gpu), r.tp, r.precision.to_ascii_uppercase(), r.reason) }</li>
+                }) }
+            </ul>
+        </details>
+    </> }
+}
+
+/// The cheapest deployments, ranked by $/month (`#plan-results`), each with an Apply button.
+fn candidates_table(candidates: &[Candidate], base: &ScenarioInput, latest: &LatestState) -> Html {
     html! {
-        <section class="panel decision plan-panel" aria-labelledby="plan-title">
-            <h2 id="plan-title">{ "Plan: the cheapest deployment" }</h2>
-            <fieldset class="decision-fieldset">
-                <legend>{ "GPUs to consider" }</legend>
-                <div class="checkbox-grid">
-                    { for gpus.iter().map(|g| {
-                        let id = format!("plan-gpu-{}", g.id);
-                        html! {
-                            <div class="checkbox-field">
-                                <input type="checkbox" id={id.clone()} checked={allowed.contains(&g.id)} onchange={toggle(g.id.clone())} />
-                                <label for={id}>{ g.name.clone() }</label>
-                            </div>
-                        }
-                    }) }
-                </div>
-            </fieldset>
-            <fieldset class="decision-fieldset">
-                <legend>{ "Weight precisions" }</legend>
-                <div class="checkbox-grid">
-                    { for Precision::ALL.iter().map(|p| {
-                        let id = format!("plan-precision-{}", p.id());
-                        let four_bit = matches!(p, Precision::Fp4 | Precision::Int4);
-                        html! {
-                            <div class="checkbox-field">
-                                <input type="checkbox" id={id.clone()} checked={d.input.precisions_allowed.iter().any(|c| c == p.id())} onchange={toggle_precision(*p)} />
-                                <label for={id}>{ if four_bit { format!("{} (4-bit: quality caveat)", p.id().to_ascii_uppercase()) } else { p.id().to_ascii_uppercase() } }</label>
-                            </div>
-                        }
-                    }) }
-                </div>
-            </fieldset>
-            <div class="decision-fields">
-                { for [&MAX_UTILIZATION, &GPUS_PER_NODE].map(|field| NumberField::of(field, d.text(field).to_string(), d.error(field).map(str::to_string), edit(field)).render()) }
-            </div>
-            if !left_out.is_empty() {
-                <p class="hint" id="plan-skipped">{ format!("Not listed (no typical rental price in the catalog, or an incomplete spec): {}.", left_out.join(", ")) }</p>
-            }
-            <p class="hint">{ "Searches every ticked GPU × GPUs per replica (1, 2, 4, 8, up to one server) × ticked precision, and disaggregated xPyD units on one server (a prefill and a decode pool), each at its highest-throughput batch size meeting the SLO (analytic tail estimates), and buys enough replicas that the traffic fills at most the utilization ceiling of their capacity (whole servers once past one); 4-bit weights (FP4, INT4) can cost accuracy, which the model does not predict, so they are left out unless ticked and flagged † when listed; the cheapest are then re-searched in the simulator, each at the largest batch whose simulated tails meet the SLO, and the deployment is simulated at the traffic (each replica its share of Poisson arrivals), buying one more replica while its tails miss: the same sizing (`decide::sizing::size`) as the Cost panel, Compare, the client report and `servecost plan` (any that meets it at no batch is dropped: see why the others lost). Prices: the tier chosen in Cost (a catalog quote, dated; or owned hardware, the same capex per GPU for every GPU type; typical when the price is your own)." }</p>
-            <div class="panel-head">
-                <button type="button" class="button" id="plan-run" disabled={running || now.is_err()} onclick={on_run}>
-                    { if running { "Searching…" } else { "Find the cheapest" } }
-                </button>
-                <span class="hint" role="status" id="plan-status">{ match (&now, &d.plan) {
-                    (Err(why), _) => format!("Cannot plan yet: {why}."),
-                    (_, PlanStatus::Running) => "Searching…".to_string(),
-                    (Ok((_, target)), PlanStatus::Done { target: done, .. }) if target != done => "The inputs changed since the last search; run it again.".to_string(),
-                    _ => String::new(),
-                } }</span>
-            </div>
-            if let PlanStatus::Done { result, base, target } = &d.plan {
-                { match &**result {
-                    Err(why) => html! { <p class="notice" role="alert">{ format!("The plan could not run: {why}.") }</p> },
-                    Ok(found) => html! { <>
-                        <p class="hint">{ format!("{target}: {}.", found.met()) }</p>
-                        if found.candidates.is_empty() {
-                            <p class="notice" role="status">{ "No configuration meets the targets. See why below; loosen the SLO or allow more GPUs." }</p>
-                        } else {
-                            <div class="table-scroll">
-                                <table class="data-table" id="plan-results">
-                                    <caption class="visually-hidden">{ "Cheapest deployments, ranked by $/month" }</caption>
-                                    <thead><tr>
-                                        <th scope="col">{ "#" }</th><th scope="col" class="text-col">{ "GPU" }</th>
-                                        { head("col-plan-tp", "GPUs / replica", "", "Tensor-parallel degree: the GPUs one engine (replica) spans.") }
-                                        { head("col-plan-replicas", "Replicas", "", "ceil(traffic output tok/s ÷ one replica's output tok/s at its best batch).") }
-                                        { head("col-plan-gpus", "Total GPUs", "", "Replicas × GPUs per replica.") }
-                                        <th scope="col">{ "Precision" }</th>
-                                        { head("col-plan-batch", "Batch", "per replica", "Requests in flight per replica: the highest-throughput batch size whose tail TTFT and TPOT meet the SLO (no SLO: the largest that fits).") }
-                                        { head("col-plan-ttft", "TTFT", "ms", "Time to first token at that batch: the simulated tail at the SLO's percentile (\"sim\"), or the mean without an SLO.") }
-                                        { head("col-plan-tpot", "TPOT", "ms", "Time per output token at that batch: the simulated tail at the SLO's percentile (\"sim\"), or the mean without an SLO.") }
-                                        { head("col-plan-month", "$/month", "", "Total GPUs × $/GPU-hour (catalog tier) × 730 hours.") }
-                                        { head("col-plan-range", "Range", "± error", "GPUs and $/month if a replica serves as much more or less as the expected throughput error says (the ± beside the headline, cross-validated on published measurements): badged modeled, calibrated when efficiency knobs are set, or measured when a published measurement of the same configuration near its point backs it.") }
-                                        { head("col-plan-usd-m", "$/M output", "", "$/month ÷ the traffic's output tokens per month × 10⁶: idle capacity included.") }
-                                        { head("col-plan-util", "Utilization", "", "Traffic ÷ the output capacity of the replicas bought (at most the ceiling).") }
-                                        { head("col-plan-check", "SLO check", "", "✓ simulated: the discrete-event simulator ran this replica at its batch and its tail TTFT and TPOT met the SLO (a candidate that missed there is dropped, see why the others lost); analytic only: not simulated.") }
-                                        <th scope="col"><span class="visually-hidden">{ "Apply" }</span></th>
-                                    </tr></thead>
-                                    <tbody>
-                                        { for found.candidates.iter().enumerate().map(|(i, c)| candidate_row(i + 1, c, base, &props.latest)) }
-                                    </tbody>
-                                </table>
-                            </div>
-                        }
-                        if found.candidates.iter().any(|c| c.quality_caveat.is_some()) {
-                            <p class="hint" id="plan-caveat">{ "† 4-bit weights: quality caveat, check accuracy on your task before you sign." }</p>
-                        }
-                        if !found.candidates.is_empty() {
-                            <div class="button-row">
-                                <button type="button" class="button small" id="plan-csv" onclick={on_csv.clone()}>{ "CSV" }</button>
-                            </div>
-                        }
-                        <details class="rejected" id="plan-rejected">
-                            <summary>{ format!("Why the others lost ({})", found.rejected.len()) }</summary>
-                            <ul>
-                                { for found.rejected.iter().map(|r| html! {
-                                    <li>{ format!("{}, TP {}, {}: {}", gpu_name(&r.gpu), r.tp, r.precision.to_ascii_uppercase(), r.reason) }</li>
-                                }) }
-                            </ul>
-                        </details>
-                    </> },
-                } }
-            }
-        </section>
+        <div class="table-scroll">
+            <table class="data-table" id="plan-results">
+                <caption class="visually-hidden">{ "Cheapest deployments, ranked by $/month" }</caption>
+                <thead><tr>
+                    <th scope="col">{ "#" }</th><th scope="col" class="text-col">{ "GPU" }</th>
+                    { head("col-plan-tp", "GPUs / replica", "", "Tensor-parallel degree: the GPUs one engine (replica) spans.") }
+                    { head("col-plan-replicas", "Replicas", "", "ceil(traffic output tok/s ÷ one replica's output tok/s at its best batch).") }
+                    { head("col-plan-gpus", "Total GPUs", "", "Replicas × GPUs per replica.") }
+                    <th scope="col">{ "Precision" }</th>
+                    { head("col-plan-batch", "Batch", "per replica", "Requests in flight per replica: the highest-throughput batch size whose tail TTFT and TPOT meet the SLO (no SLO: the largest that fits).") }
+                    { head("col-plan-ttft", "TTFT", "ms", "Time to first token at that batch: the simulated tail at the SLO's percentile (\"sim\"), or the mean without an SLO.") }
+                    { head("col-plan-tpot", "TPOT", "ms", "Time per output token at that batch: the simulated tail at the SLO's percentile (\"sim\"), or the mean without an SLO.") }
+                    { head("col-plan-month", "$/month", "", "Total GPUs × $/GPU-hour (catalog tier) × 730 hours.") }
+                    { head("col-plan-range", "Range", "± error", "GPUs and $/month if a replica serves as much more or less as the expected throughput error says (the ± beside the headline, cross-validated on published measurements): badged modeled, calibrated when efficiency knobs are set, or measured when a published measurement of the same configuration near its point backs it.") }
+                    { head("col-plan-usd-m", "$/M output", "", "$/month ÷ the traffic's output tokens per month × 10⁶: idle capacity included.") }
+                    { head("col-plan-util", "Utilization", "", "Traffic ÷ the output capacity of the replicas bought (at most the ceiling).") }
+                    { head("col-plan-check", "SLO check", "", "✓ simulated: the discrete-event simulator ran this replica at its batch and its tail TTFT and TPOT met the SLO (a candidate that missed there is dropped, see why the others lost); analytic only: not simulated.") }
+                    <th scope="col"><span class="visually-hidden">{ "Apply" }</span></th>
+                </tr></thead>
+                <tbody>
+                    { for candidates.iter().enumerate().map(|(i, c)| candidate_row(i + 1, c, base, latest)) }
+                </tbody>
+            </table>
+        </div>
     }
 }
