@@ -269,6 +269,20 @@ impl<'a> CompactSvg<'a> {
         }
     }
 
+    /// A rectangle's or circle's paint: filled, or outlined at the style's width.
+    fn shape_paint<S: BackendStyle>(style: &S, fill: bool) -> String {
+        if fill {
+            let (color, opacity) = paint("fill", style.color());
+            format!("fill=\"{color}\"{opacity}")
+        } else {
+            let (color, opacity) = paint("stroke", style.color());
+            format!(
+                "fill=\"none\" stroke=\"{color}\"{opacity}{}",
+                CompactSvg::stroke_width(style)
+            )
+        }
+    }
+
     fn stroke_width<S: BackendStyle>(style: &S) -> String {
         match style.stroke_width() {
             1 => String::new(),
@@ -330,16 +344,7 @@ impl DrawingBackend for CompactSvg<'_> {
         self.close_path();
         let (x, y) = upper_left;
         let (w, h) = (bottom_right.0 - x, bottom_right.1 - y);
-        let paint_attributes = if fill {
-            let (color, opacity) = paint("fill", style.color());
-            format!("fill=\"{color}\"{opacity}")
-        } else {
-            let (color, opacity) = paint("stroke", style.color());
-            format!(
-                "fill=\"none\" stroke=\"{color}\"{opacity}{}",
-                CompactSvg::stroke_width(style)
-            )
-        };
+        let paint_attributes = CompactSvg::shape_paint(style, fill);
         let _ = write!(
             self.out,
             "<rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" {paint_attributes}/>"
@@ -385,16 +390,7 @@ impl DrawingBackend for CompactSvg<'_> {
             return Ok(());
         }
         self.close_path();
-        let paint_attributes = if fill {
-            let (color, opacity) = paint("fill", style.color());
-            format!("fill=\"{color}\"{opacity}")
-        } else {
-            let (color, opacity) = paint("stroke", style.color());
-            format!(
-                "fill=\"none\" stroke=\"{color}\"{opacity}{}",
-                CompactSvg::stroke_width(style)
-            )
-        };
+        let paint_attributes = CompactSvg::shape_paint(style, fill);
         let _ = write!(
             self.out,
             "<circle cx=\"{}\" cy=\"{}\" r=\"{radius}\" {paint_attributes}/>",
