@@ -9,8 +9,9 @@ use servecost::decide::agents::{answer, token_prices};
 use servecost::model::agent_economics::{
     cache_aware_cost, margin, revenue_usd_per_gpu_hour, TokenPrices, TokenRates,
 };
-use servecost::model::economics::HOURS_PER_YEAR;
-use servecost::model::sessions::{evaluate_sessions, SessionPreset};
+use servecost::model::sessions::evaluate_sessions;
+use servecost::physics::economics::HOURS_PER_YEAR;
+use servecost::scenario::session_preset::SessionPreset;
 use servecost::scenario::{DecisionInput, Scenario, ScenarioInput};
 
 fn agentic(model: &str, gpu: &str, gpus: f64, agents: f64) -> Scenario {
@@ -206,7 +207,7 @@ fn the_fleet_is_sized_by_the_sizing_rules() {
                 assert!(f.utilization <= ceiling + 1e-9 || f.replicas == 1, "{f:?}");
                 assert!(close(
                     f.self_host_usd_per_month,
-                    f64::from(f.gpus) * 3.0 * servecost::model::economics::HOURS_PER_MONTH
+                    f64::from(f.gpus) * 3.0 * servecost::physics::economics::HOURS_PER_MONTH
                 ));
                 if fleet_agents == 1000 {
                     assert!(f.gpus <= last_gpus, "raising the ceiling added GPUs: {f:?}");

@@ -125,7 +125,7 @@ fn every_model_with_its_values() {
 fn derived_parameter_counts_agree_with_the_catalog() {
     let cat = catalog().expect("catalog parses");
     for model in &cat.models {
-        let arch = servecost::model::architecture::Architecture::new(model);
+        let arch = servecost::physics::architecture::Architecture::new(model);
         let stated = model.total_params_b.expect("total stated") * 1e9;
         let ours = arch.total_params();
         assert!(

@@ -403,7 +403,7 @@ fn plans_meet_their_slo_in_the_simulator() {
 #[test]
 fn the_panels_plan_lists_what_the_simulator_confirms() {
     use servecost::decide::plan::plan;
-    use servecost::model::economics::PriceTier;
+    use servecost::physics::economics::PriceTier;
     let (view, notices) =
         servecost::share::decode("v=1&slo-tpot-ms=50&slo-ttft-ms=2000&traffic=20");
     assert!(notices.is_empty(), "{notices:?}");

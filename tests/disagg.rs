@@ -14,11 +14,11 @@
 
 use servecost::decide::plan::{plan, Candidate, PlanRequest};
 use servecost::decide::sizing::candidate_input;
-use servecost::model::economics::PriceTier;
 use servecost::model::evaluate;
-use servecost::model::slo::Slo;
+use servecost::physics::economics::PriceTier;
 use servecost::scenario::Scenario;
 use servecost::scenario::ScenarioInput;
+use servecost::scenario::Slo;
 use std::process::Command;
 
 fn qwen_h200() -> ScenarioInput {

@@ -111,7 +111,7 @@ fn the_procurement_question_gets_one_answer_from_every_surface() {
     // Apply, then the Cost panel (and Compare) on the applied configuration.
     let applied = servecost::decide::sizing::candidate_input(&scenario.input, best);
     let applied_scenario = Scenario::try_from(applied.clone()).expect("applies");
-    let slo = Some(servecost::model::slo::Slo {
+    let slo = Some(servecost::scenario::Slo {
         ttft_ms: 500.0,
         tpot_ms: 40.0,
         percentile: 90.0,
@@ -184,7 +184,7 @@ fn auto_tp_chooses_the_cheapest_layout_meeting_the_slo() {
     let (mut base, decision) = question();
     base.gpu = "h200-sxm".into();
     base.usd_per_gpu_hour = servecost::decide::pricing::price_when_unstated("h200-sxm");
-    let slo = servecost::model::slo::Slo {
+    let slo = servecost::scenario::Slo {
         ttft_ms: 500.0,
         tpot_ms: 40.0,
         percentile: 90.0,
@@ -242,7 +242,7 @@ fn the_page_draws_the_layout_auto_chose() {
     let state = State::from_input(base.clone());
     let view = state.view.clone().expect("a view");
     assert!(view.scenario.tp_auto, "the default rule before a choice");
-    let slo = servecost::model::slo::Slo {
+    let slo = servecost::scenario::Slo {
         ttft_ms: 500.0,
         tpot_ms: 40.0,
         percentile: 90.0,

@@ -174,7 +174,7 @@ fn nothing_cheaper_meets_the_slo() {
             b
         },
         traffic_output_tok_s: 30000.0,
-        slo: Some(servecost::model::slo::Slo {
+        slo: Some(servecost::scenario::Slo {
             ttft_ms: 1500.0,
             tpot_ms: 40.0,
             percentile: 90.0,

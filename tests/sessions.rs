@@ -6,7 +6,8 @@
 #![cfg(all(not(target_arch = "wasm32"), feature = "session-model"))]
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
 
-use servecost::model::sessions::{evaluate_sessions, SessionPoint, SessionPreset};
+use servecost::model::sessions::{evaluate_sessions, SessionPoint};
+use servecost::scenario::session_preset::SessionPreset;
 use servecost::scenario::{Scenario, ScenarioInput};
 use servecost::sim::sessions::{simulate_sessions, SessionSimConfig, SessionSimResult};
 

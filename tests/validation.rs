@@ -2,7 +2,7 @@
 //!
 //! **The gate is cross-validated error by group** (issues 12 §7 and 25 §4): one publication at a
 //! time (the primary gate: what a source the model never saw should expect), then one GPU type,
-//! then one model, is held out whole; the engine profiles (`model::engine`, per engine × stack ×
+//! then one model, is held out whole; the engine profiles (`physics::engine`, per engine × stack ×
 //! deployment) are fitted on the other groups' rows only (`calibration::profiles::fit_profiles`)
 //! and the held-out rows are predicted with them, through the same fallbacks a user gets (an
 //! engine, stack or deployment without a training row runs the generic, shifted or prior
@@ -34,7 +34,7 @@ use servecost::calibration::profiles::{
 };
 use servecost::calibration::validate::{validate, Report, Summary};
 use servecost::catalog::csv::{parse_records, Record};
-use servecost::model::engine::FITTED;
+use servecost::physics::engine::FITTED;
 use servecost::scenario::EfficiencyOverrides;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

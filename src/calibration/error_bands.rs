@@ -184,7 +184,7 @@ mod tests {
         Class {
             arch,
             vendor,
-            deployment: crate::model::engine::Deployment::Tuned,
+            deployment: crate::physics::engine::Deployment::Tuned,
             regime,
         }
     }

@@ -2,7 +2,7 @@
 //! them on whole groups they never saw (§7): one GPU type at a time, then one model at a time.
 //!
 //! **The fit.** Rows are grouped by profile: the row's `engine` on its GPU's software stack
-//! (`model::engine::Stack`). Per stack, the generic profile is fitted on every row of that stack;
+//! (`physics::engine::Stack`). Per stack, the generic profile is fitted on every row of that stack;
 //! then each engine with at least `MIN_PROFILE_ROWS` rows of its own gets its own profile,
 //! fitted on those rows starting from the generic one. An engine with fewer rows but at least
 //! `MIN_SERVER_ROWS` that measure TTFT gets only its own server overhead (`Scope::ServerOverhead`:
@@ -31,7 +31,7 @@ use crate::calibration::validate::{
     Summary,
 };
 use crate::catalog::csv::{self, Record};
-use crate::model::engine::{
+use crate::physics::engine::{
     self, Deployment, Profile, ProfileKnobs, Scope, Stack, GENERIC, MIN_PROFILE_ROWS,
     MIN_SERVER_ROWS,
 };

@@ -27,9 +27,9 @@
 //! server overhead is 0.
 
 use crate::catalog::csv::{self, Record};
-use crate::model::engine::{self, Deployment, ProfileKnobs, Stack};
 use crate::model::evaluate;
 use crate::model::expected_error::Class;
+use crate::physics::engine::{self, Deployment, ProfileKnobs, Stack};
 use crate::scenario::{
     EfficiencyOverrides, Scenario, ScenarioInput, DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_NUM_SEQS,
 };
@@ -268,7 +268,7 @@ fn run_row(
     let input = row_input(record, &mode, &engine, &stated, harness)?;
     let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;
     if stated.kv_precision.is_empty()
-        && scenario.kv_precision != crate::model::precision::KvPrecision::Bf16
+        && scenario.kv_precision != crate::physics::precision::KvPrecision::Bf16
     {
         notes.push(format!(
             "KV {} assumed (the {engine} profile's rule for {} weights)",
@@ -532,7 +532,7 @@ fn operating_scenario(
                 csv::number(record, "slo_ttft_ms")?.ok_or("server row without slo_ttft_ms")?;
             let tpot_ms =
                 csv::number(record, "slo_tpot_ms")?.ok_or("server row without slo_tpot_ms")?;
-            let slo = crate::model::slo::Slo {
+            let slo = crate::scenario::Slo {
                 ttft_ms,
                 tpot_ms,
                 percentile: 99.0,

@@ -203,7 +203,6 @@ fn sliding_layers(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::architecture::Architecture;
 
     const LLAMA_8B: &str = r#"{"architectures":["LlamaForCausalLM"],"hidden_size":4096,"intermediate_size":14336,
         "max_position_embeddings":131072,"model_type":"llama","num_attention_heads":32,"num_hidden_layers":32,
@@ -214,8 +213,6 @@ mod tests {
         let spec = parse_hf_config(LLAMA_8B).expect("parses");
         assert_eq!(spec.head_dim, 128);
         assert_eq!(spec.attention, Attention::Gqa);
-        let arch = Architecture::new(&spec);
-        assert!((arch.total_params() / 1e9 - 8.03).abs() < 0.01);
     }
 
     #[test]
@@ -227,8 +224,6 @@ mod tests {
         let spec = parse_hf_config(text).expect("parses");
         assert_eq!(spec.attention, Attention::Mla);
         assert_eq!(spec.arch, Arch::Moe);
-        let arch = Architecture::new(&spec);
-        assert!((arch.total_params() / 671e9 - 1.0).abs() < 0.01);
     }
 
     #[test]

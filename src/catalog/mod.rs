@@ -1,6 +1,6 @@
 //! The compiled-in catalogs: GPUs, models and API prices as data (facts with their sources), no
-//! logic; `measurements` holds the bundled published measurements and the rule matching one to a
-//! configuration.
+//! logic (the bundled published measurements and the rule matching one to a configuration are
+//! `scenario::measurements`, one floor up, because the rule reads the field table).
 //!
 //! `data/gpus.csv`, `models.csv`, `api_prices.csv` and `measurements.csv` are copies of
 //! `shared/data/` (`tests/catalog.rs` checks the first three still agree);
@@ -16,7 +16,6 @@ mod api_prices;
 pub mod csv;
 mod gpus;
 mod hf_config;
-pub mod measurements;
 mod model_json;
 mod models;
 

@@ -182,7 +182,7 @@ pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
         let spec = crate::catalog::parse_hf_config(&text)
             .map_err(|e| UsageError(format!("--model-config: {e}")))?;
         input.model = CUSTOM_MODEL_VALUE.into();
-        let name = crate::model::architecture::name_with_size(&spec);
+        let name = crate::physics::architecture::name_with_size(&spec);
         input.custom_model = Some(crate::catalog::ModelSpec { name, ..spec });
     }
     // A spread given without a distribution asks for lognormal lengths.

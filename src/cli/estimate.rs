@@ -6,14 +6,14 @@ use super::{help, scenario_from, slo_settings, Outcome};
 use crate::model::expected_error::{
     band, plus_minus, point_errors, Class, Metric, PointErrors, BAND_QUANTILE,
 };
-use crate::model::memory::Parallelism;
-use crate::model::slo::SloMethod;
 use crate::model::ttft::BenchmarkFigures;
 use crate::model::{evaluate, OperatingPoint};
+use crate::physics::memory::Parallelism;
 use crate::present::report::{
     assumptions, expected_error_text, format_cost, format_number, parallelism_line,
 };
 use crate::scenario::Scenario;
+use crate::scenario::SloMethod;
 
 pub(super) fn estimate(rest: &[String]) -> Outcome {
     let flags = match Flags::parse(rest, SCENARIO_FLAGS) {

@@ -23,8 +23,8 @@ mod validate;
 
 pub use output::Outcome;
 
-use crate::model::slo::{SloInput, SloSettings};
 use crate::scenario::Scenario;
+use crate::scenario::{SloInput, SloSettings};
 use args::{scenario_input, Flags, UsageError};
 
 /// The usage text; the field flags' section is generated from the field table (`args::fields_help`).
@@ -54,7 +54,7 @@ USAGE
                      predicted vs measured for a measurements.csv-format file, each row under
                      its engine × stack × deployment profile;
                      --fit fits the profiles (η_mem, η_compute, step, layer, per-sequence and
-                     server overheads) and prints them as model::engine::FITTED;
+                     server overheads) and prints them as physics::engine::FITTED;
                      --cross-validate re-fits with one publication, GPU type or model held out
                      at a time (all three by default) and reports the out-of-sample errors;
                      --cross-validate --write-bands OUT writes the expected-error table;
@@ -154,7 +154,7 @@ fn scenario_from(flags: &Flags) -> Result<Scenario, Outcome> {
 /// The price `--price-tier low|typical|high|owned` names for the GPU: a catalog quote, or the
 /// effective price of owning it (`Ownership`, from the `capex-usd-per-gpu` and other flags).
 fn tier_price(flags: &Flags, tier: &str, gpu_id: &str) -> Result<f64, Outcome> {
-    use crate::model::economics::PriceTier;
+    use crate::physics::economics::PriceTier;
     let price_flag = format!("--{}", crate::scenario::fields::USD_PER_GPU_HOUR.key);
     if flags.text(&price_flag).is_some() {
         return Err(Outcome::usage(format!(

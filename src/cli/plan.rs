@@ -4,7 +4,7 @@
 use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
 use super::{slo_input, Outcome};
 use crate::decide::plan::{Candidate, PlanInput, PlanRequest};
-use crate::model::precision::Precision;
+use crate::physics::precision::Precision;
 use crate::present::report::{format_number, format_usd};
 use crate::scenario::ScenarioInput;
 
@@ -200,7 +200,7 @@ fn rules_line(request: &PlanRequest) -> String {
 
 /// Where the prices come from: the catalog tier and the dates of its quotes, or owned hardware.
 fn prices_line(request: &PlanRequest, candidates: &[Candidate]) -> String {
-    if request.price_tier == crate::model::economics::PriceTier::Owned {
+    if request.price_tier == crate::physics::economics::PriceTier::Owned {
         return "Prices: owned hardware, the same capex per GPU for every GPU type (capex ÷ depreciation + power + hosting + operations)\n".into();
     }
     let mut dates: Vec<String> = candidates
@@ -269,7 +269,7 @@ fn api_comparison(request: &PlanRequest, best: &Candidate) -> String {
         "provider", "$/M in", "$/M out", "$/M mixed", "break-even u"
     ));
     for price in prices {
-        if let Some(b) = crate::model::economics::break_even(
+        if let Some(b) = crate::physics::economics::break_even(
             usd_per_hour,
             capacity_input,
             capacity_output,

@@ -1,5 +1,5 @@
 //! `servecost validate`: predicted vs measured for a measurements file; `--fit` fits the engine
-//! profiles (`calibration::profiles`) and prints them as `model::engine::FITTED`;
+//! profiles (`calibration::profiles`) and prints them as `physics::engine::FITTED`;
 //! `--cross-validate` reports out-of-sample errors holding out one GPU type, then one model at a
 //! time, and one publication at a time (`--group-by source|gpu|model`; all three by default);
 //! `--cross-validate --write-bands OUT` writes the expected-error table (`calibration::error_bands`,
@@ -51,7 +51,7 @@ pub(super) fn validate_command(rest: &[String]) -> Outcome {
 use crate::calibration::profiles::{self, GroupBy};
 use crate::calibration::validate::{render, Summary};
 use crate::catalog::csv::Record;
-use crate::model::engine::Scope;
+use crate::physics::engine::Scope;
 use crate::scenario::EfficiencyOverrides;
 
 fn fit_outcome(records: &[Record], overrides: &EfficiencyOverrides, json: bool) -> Outcome {
@@ -75,7 +75,7 @@ fn fit_outcome(records: &[Record], overrides: &EfficiencyOverrides, json: bool) 
             }
         ));
     }
-    out.push_str("\nAs `model::engine::FITTED`:\n\npub static FITTED: &[Profile] = &[\n");
+    out.push_str("\nAs `physics::engine::FITTED`:\n\npub static FITTED: &[Profile] = &[\n");
     for f in &fits {
         out.push_str(&f.rust());
     }

@@ -22,8 +22,9 @@ use crate::model::agent_economics::{
     FleetMonthly, Margin, TokenPrices, TokenRates,
 };
 use crate::model::agents::{agent_figures, agents_at_tier, AgentFigures, PowerBasis, Tier};
-use crate::model::precision::Precision;
-use crate::model::sessions::{evaluate_sessions, SessionPoint, SessionPreset, SessionShape};
+use crate::model::sessions::{evaluate_sessions, SessionPoint, SessionShape};
+use crate::physics::precision::Precision;
+use crate::scenario::session_preset::SessionPreset;
 use crate::scenario::ScenarioInput;
 use crate::scenario::{DecisionInput, Scenario};
 use serde::Serialize;

@@ -4,11 +4,11 @@
 //! nobody reads a tuned number as a day-one number. One function, read by the CLI's `estimate`
 //! and the page's numbers panel.
 
-use crate::model::engine::Deployment;
 #[cfg(test)]
 use crate::model::evaluate;
 use crate::model::evaluate::{evaluate_in, SteadyMemo};
 use crate::model::OperatingPoint;
+use crate::physics::engine::Deployment;
 use crate::present::report::{format_number, group_thousands};
 use crate::scenario::{Scenario, ScenarioInput};
 

@@ -12,8 +12,8 @@
 //! A configuration with several replicas shares the load evenly (each replica its share), so its
 //! rate is one replica's times the replicas; a disaggregated unit is run whole.
 
-use crate::model::slo::Slo;
 use crate::scenario::Scenario;
+use crate::scenario::Slo;
 use crate::sim::{simulate, Arrivals, SimConfig};
 
 /// Requests per run (as the latency-vs-load sweep: `sim::load::LOAD_REQUESTS`).

@@ -36,9 +36,9 @@ use crate::decide::plan::TP_CHOICES;
 use crate::decide::plan_disagg::{
     pools_of, unit_input, unit_shapes, PlanPools, ServingSearch, UNIT_GPUS,
 };
-use crate::model::parallelism::Parallelism;
-use crate::model::precision::Precision;
 use crate::model::{sweep, CurvePoint};
+use crate::physics::parallelism::Parallelism;
+use crate::physics::precision::Precision;
 use crate::scenario::fields::{
     Field, CONCURRENCY, CUSTOM_MODEL, CUSTOM_MODEL_VALUE, FIELDS, GPU, INPUT_LEN, MODEL,
     OUTPUT_LEN, SLO_TPOT_MS, TOK_S_PER_USER, TTFT_CEILING_MS,
@@ -218,7 +218,7 @@ pub struct Row {
     pub ttft_tail_ms: f64,
     /// The catalog's typical rental price; `None`: no price, the row ranks by throughput.
     pub usd_per_gpu_hour: Option<f64>,
-    /// All-in $/M output tokens at this point (`model::cost`), `None` without a price.
+    /// All-in $/M output tokens at this point (`physics::cost`), `None` without a price.
     pub usd_per_m_output: Option<f64>,
     /// Its range within the expected throughput error of the row's class (issue 26 §7,
     /// `expected_error::Class::usd_per_m_range`), as (low, high).

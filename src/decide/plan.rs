@@ -18,14 +18,14 @@
 
 use crate::catalog::{catalog, Gpu};
 use crate::decide::sizing::{size, Check, Sized, SizingRules};
-use crate::model::economics::{Energy, Ownership, PriceTier};
-use crate::model::precision::Precision;
-use crate::model::slo::{Slo, SloInput, SloMethod, SloSettings};
+use crate::physics::economics::{Energy, Ownership, PriceTier};
+use crate::physics::precision::Precision;
 use crate::scenario::fields::{
     CAPEX_USD_PER_GPU, GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION, PRECISIONS_ALLOWED,
 };
 use crate::scenario::DEFAULT_PLAN_PRECISIONS;
 use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
+use crate::scenario::{Slo, SloInput, SloMethod, SloSettings};
 use serde::Serialize;
 
 /// GPUs per replica tried (one node); those above the request's GPUs per server, or not dividing

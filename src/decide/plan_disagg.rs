@@ -12,7 +12,7 @@
 
 use super::plan::{Candidate, Lost, PlanRequest, Rejected, TP_CHOICES};
 use crate::catalog::Gpu;
-use crate::model::precision::Precision;
+use crate::physics::precision::Precision;
 use crate::scenario::{Scenario, ScenarioInput};
 use serde::Serialize;
 
@@ -201,14 +201,16 @@ fn lower_bound(scenario: &Scenario, request: &PlanRequest) -> Option<f64> {
     let (x_p, x_d) = crate::model::disagg::pool_capacities(prefill, scenario);
     let capacity = x_p.min(x_d) * scenario.workload.output_mean;
     let ceiling = request.max_utilization.clamp(1e-3, 1.0);
-    let units =
-        crate::model::economics::replicas_needed(request.traffic_output_tok_s, capacity * ceiling)?;
+    let units = crate::physics::economics::replicas_needed(
+        request.traffic_output_tok_s,
+        capacity * ceiling,
+    )?;
     let price = scenario.usd_per_gpu_hour?;
     Some(
         f64::from(units)
             * f64::from(scenario.total_gpus())
             * price
-            * crate::model::economics::HOURS_PER_MONTH,
+            * crate::physics::economics::HOURS_PER_MONTH,
     )
 }
 

@@ -4,16 +4,16 @@
 //! utilization against each API provider of the model.
 //!
 //! MODEL.md §7: `$/M = (GPU $/hour) ÷ (M tokens/hour)`; input vs output by time attribution
-//! (`model::cost`); `effective $/M = $/M at capacity ÷ u` (idle capacity still bills); energy
+//! (`physics::cost`); `effective $/M = $/M at capacity ÷ u` (idle capacity still bills); energy
 //! `N·(P_idle + (P_tdp − P_idle)·busy)·PUE·$/kWh/1000` per hour with busy = the utilization;
 //! `u* = self-hosted $/hour ÷ API bill per hour for the same tokens at capacity`.
 
 use crate::catalog::{ApiPrice, Gpu};
-use crate::model::cost::{cost_breakdown, BLEND_INPUT_PER_OUTPUT};
-use crate::model::economics::{
+use crate::model::OperatingPoint;
+use crate::physics::cost::{cost_breakdown, BLEND_INPUT_PER_OUTPUT};
+use crate::physics::economics::{
     break_even, energy_usd_per_gpu_hour, BreakEven, Energy, PriceTier, HOURS_PER_MONTH,
 };
-use crate::model::OperatingPoint;
 use crate::scenario::Scenario;
 
 /// Blend ratio of API price comparisons: 3 input tokens per output token.
@@ -25,7 +25,7 @@ pub const MIN_UTILIZATION: f64 = 0.001;
 
 /// Blended $/M at `input_per_output` input tokens per output token:
 /// `(r·$in + $out)/(r + 1)`. With r = 3 and the decode-share output price this is
-/// `model::cost`'s 3:1 blended price.
+/// `physics::cost`'s 3:1 blended price.
 pub fn blended_usd_per_m(
     usd_per_m_input: f64,
     usd_per_m_output: f64,
@@ -255,7 +255,7 @@ pub fn traffic_vs_api(
     sized: &crate::decide::sizing::Sized,
     traffic_output_tok_s: f64,
     rules: &crate::decide::sizing::SizingRules,
-    ownership: Option<&crate::model::economics::Ownership>,
+    ownership: Option<&crate::physics::economics::Ownership>,
 ) -> Option<TrafficVsApi> {
     let price = scenario.usd_per_gpu_hour?;
     let mix = scenario.workload.input_mean / scenario.workload.output_mean.max(1e-9);
@@ -337,7 +337,7 @@ mod tests {
         assert!(close(prices.usd_per_m_input, model.usd_per_m_input));
         assert!(
             close(prices.usd_per_m_blended, model.usd_per_m_blended),
-            "3:1 as in model::cost"
+            "3:1 as in physics::cost"
         );
         let price = scenario.usd_per_gpu_hour.expect("priced");
         assert!(close(prices.usd_per_hour, 8.0 * price));

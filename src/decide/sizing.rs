@@ -13,18 +13,21 @@
 //! and the client report size through it (`size_configuration` for a page scenario), and the
 //! agent fleet shares its rules (`replicas_under_ceiling`, `deployment`), so one question gets one
 //! answer (`tests/one_answer.rs`). Each sizing carries its range from the expected throughput
-//! error and its basis: modeled, calibrated, or measured (`catalog::measurements::at_point`).
+//! error and its basis: modeled, calibrated, or measured (`scenario::measurements::at_point`).
 //! "Auto" layout is chosen here (`auto_layout`, `layout_for_target`).
 
 use crate::decide::plan::{
     deployment_size, Candidate, DEFAULT_GPUS_PER_NODE, DEFAULT_MAX_UTILIZATION,
 };
 use crate::decide::slo_sim::{best_point_meeting_simulated, simulated_tail_at_rate, SimulatedTail};
-use crate::model::economics::{energy_usd_per_gpu_hour, replicas_needed, Energy, HOURS_PER_MONTH};
 use crate::model::grid::sweep_grid;
-use crate::model::parallelism::Parallelism;
-use crate::model::slo::{best_point_meeting, tail_estimate, Slo, TailEstimate};
+use crate::model::slo::{best_point_meeting, tail_estimate, TailEstimate};
 use crate::model::{evaluate, OperatingPoint};
+use crate::physics::economics::{
+    energy_usd_per_gpu_hour, replicas_needed, Energy, HOURS_PER_MONTH,
+};
+use crate::physics::parallelism::Parallelism;
+use crate::scenario::Slo;
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
 use serde::Serialize;
 
@@ -265,7 +268,7 @@ pub struct SizingRange {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Basis {
-    /// The engine profile fitted to published measurements (`model::engine::FITTED`).
+    /// The engine profile fitted to published measurements (`physics::engine::FITTED`).
     Modeled,
     /// Efficiency knobs set for this scenario, as Calibrate's fit to the user's own benchmark
     /// sets them.
@@ -433,12 +436,12 @@ fn range(
 }
 
 /// The published measurement of an aggregated unit's configuration near its sized point
-/// (`catalog::measurements::at_point`), if any.
+/// (`scenario::measurements::at_point`), if any.
 fn measured_at(unit: &Scenario, sized: &Sized) -> Option<(String, f64, f64)> {
     if unit.pools.is_some() {
         return None;
     }
-    crate::catalog::measurements::at_point(&crate::catalog::measurements::Configuration {
+    crate::scenario::measurements::at_point(&crate::scenario::measurements::Configuration {
         model_id: &unit.model.id,
         gpu_id: &unit.gpu.id,
         lengths: (unit.workload.input_mean, unit.workload.output_mean),

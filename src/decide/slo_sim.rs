@@ -4,9 +4,9 @@
 //! same question always gets the same answer.
 
 use crate::model::grid::sweep_grid;
-use crate::model::slo::Slo;
 use crate::model::{evaluate, OperatingPoint};
 use crate::scenario::Scenario;
+use crate::scenario::Slo;
 use crate::sim::{simulate, Arrivals, LatencySummary, SimConfig, SimResult};
 use serde::Serialize;
 

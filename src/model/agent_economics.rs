@@ -2,11 +2,11 @@
 //! output, a blended $/M at the session's own mix, revenue per GPU-hour at API prices, margin per
 //! GPU-hour and per GW-year, and self-host vs API per month for a fleet.
 //!
-//! Time attribution (as `model::cost`, MODEL.md §7): the bill is split by what the GPUs spend
+//! Time attribution (as `physics::cost`, MODEL.md §7): the bill is split by what the GPUs spend
 //! their time on. Cached prompt tokens are not prefilled, but every prefill pass of a turn's new
 //! tokens reads the cached prefix's KV once (each chunk attends to it): per turn
 //! `t_cached = ⌈(c − h)/T_chunk⌉ · s_kv,gpu(h) / (BW · η_m)` seconds on each GPU of the replica,
-//! `h` the cached tokens, `s_kv,gpu(h)` their KV bytes per GPU (`model::memory`). That share of
+//! `h` the cached tokens, `s_kv,gpu(h)` their KV bytes per GPU (`physics::memory`). That share of
 //! the GPU time, `s_c`, is charged to cached tokens; of the rest, the prefill share `ρ_pf` to
 //! uncached input and `1 − ρ_pf` to output:
 //! `$/M cached = bill·s_c / cached tok/s`, `$/M input = bill·(1 − s_c)·ρ_pf / uncached tok/s`,
@@ -23,9 +23,9 @@
 //! tier or owned TCO) and `f` a licence fee as a share of revenue; per GW-year
 //! `m · 8760 · 10⁹ / (W_gpu · PUE)`.
 
-use super::economics::{HOURS_PER_MONTH, HOURS_PER_YEAR};
-use super::memory::kv_bytes_per_sequence_gpu;
 use super::sessions::SessionPoint;
+use crate::physics::economics::{HOURS_PER_MONTH, HOURS_PER_YEAR};
+use crate::physics::memory::kv_bytes_per_sequence_gpu;
 use crate::scenario::Scenario;
 use serde::Serialize;
 

@@ -8,8 +8,8 @@
 //! * static batching: a contiguous reservation for the padded prompt plus the longest output of
 //!   the batch, `B · KV(P_max(B) + O_max(B)) ≤ pool`, where the padded lengths grow with `B`.
 
-use super::memory::{kv_bytes_per_sequence_gpu, sequences_fitting};
-use super::workload::expected_max_length;
+use crate::physics::memory::{kv_bytes_per_sequence_gpu, sequences_fitting};
+use crate::physics::workload::expected_max_length;
 use crate::scenario::{Batching, Scenario};
 use crate::units::Bytes;
 

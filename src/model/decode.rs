@@ -2,7 +2,7 @@
 //! by the simulator's step model): the pipeline-parallel scaling of a stage's step (MODEL.md
 //! §2.5) and speculative decoding's draft-and-verify round (§5).
 
-use super::step::{BatchShape, StepBreakdown};
+use crate::physics::step::{BatchShape, StepBreakdown};
 use crate::scenario::Scenario;
 
 /// Decode iteration time of a replica with `batch` sequences at the workload's live context:

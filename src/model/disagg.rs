@@ -41,14 +41,14 @@
 //! each pool's utilization is `X` over its capacity. Cost is all GPUs of both pools by time
 //! (MODEL.md §7), the prefill pool's share attributed to input tokens.
 
-use super::cost::cost_breakdown;
 use super::decode::decode_round;
-use super::memory::kv_bytes_per_sequence_rank;
 use super::operating_point::{assemble, DisaggFigures, OperatingPoint, Steady};
 use super::serving::{evaluate_continuous, mean_prefill_time, SATURATION_SHARE};
-use super::step::{BatchShape, StepBreakdown};
 use super::ttft::step_wait;
-use super::workload::inverse_normal_cdf;
+use crate::physics::cost::cost_breakdown;
+use crate::physics::memory::kv_bytes_per_sequence_rank;
+use crate::physics::step::{BatchShape, StepBreakdown};
+use crate::physics::workload::inverse_normal_cdf;
 use crate::scenario::pools::Pools;
 use crate::scenario::{Protocol, Scenario};
 use crate::units::Seconds;

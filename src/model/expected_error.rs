@@ -4,7 +4,7 @@
 //! is `calibration::error_bands`; `tests/validation.rs` checks the shipped file is its output).
 //!
 //! **Classes.** Architecture (dense / MoE) × vendor (NVIDIA / AMD / other, the GPU's software
-//! stack) × deployment (tuned / stock, `model::engine::Deployment`) × regime, the model's own
+//! stack) × deployment (tuned / stock, `physics::engine::Deployment`) × regime, the model's own
 //! operating point (`regime`):
 //! - *saturated*: beyond the KV capacity or the engine limit, or so close to a full resource that
 //!   requests queue (`OperatingPoint::saturated`);
@@ -28,8 +28,9 @@
 //! nothing else with it.
 
 use crate::catalog::{csv, Arch, Gpu};
-use crate::model::engine::Deployment;
-use crate::model::{Bound, OperatingPoint};
+use crate::model::OperatingPoint;
+use crate::physics::engine::Deployment;
+use crate::physics::Bound;
 use crate::scenario::Scenario;
 use serde::Serialize;
 use std::sync::OnceLock;

@@ -1,43 +1,31 @@
-//! The analytic serving model: architecture, precision, memory, step time, continuous batching,
-//! cost and the Pareto curve. Pure functions of a validated `Scenario`; no I/O, no clock.
+//! The analytic serving model: continuous and static batching, disaggregated pools, the Pareto
+//! curve and the SLO search. Pure functions of a validated `Scenario`, built on the per-GPU
+//! physics below it (`crate::physics`: architecture, precision, memory, one step's time, cost);
+//! no I/O, no clock.
 //!
 //! Dependency order: imports point one way, from a module to modules before it in this list
-//! (the test below checks it). The per-GPU facts come first: `architecture`, `precision`,
-//! `efficiency`, `workload` (lengths, and the padded maximum of a batch), `parallelism` (the
-//! replica's layout, scale-up domains, expert load imbalance), `memory` (bytes, and how many
-//! sequences a pool holds), `step` (one iteration's time), `cost`, `economics`. Then
-//! `capacity`, the one answer to "how many requests fit" for both policies; `grid`, the one
-//! concurrency grid, which ends at that capacity; `decode`, one decode iteration or speculative
-//! round; `ttft`, the terms of a user's time to first token and the benchmark protocol;
-//! `operating_point`, what an evaluation reports and how a policy's steady state becomes
-//! one. Then the two policies side by side, `serving` (continuous) and `static_batching`, which
-//! know nothing of each other; `disagg`, disaggregated prefill and decode pools built on
-//! `serving`'s pieces; `evaluate`, the one entry that picks between them; and on top
-//! `pareto` (the sweep), `slo` and `techniques`.
+//! (the test below checks it). First `capacity`, the one answer to "how many requests fit" for
+//! both policies; `grid`, the one concurrency grid, which ends at that capacity; `decode`, one
+//! decode iteration or speculative round; `ttft`, the terms of a user's time to first token and
+//! the benchmark protocol; `operating_point`, what an evaluation reports and how a policy's
+//! steady state becomes one. Then the two policies side by side, `serving` (continuous) and
+//! `static_batching`, which know nothing of each other; `disagg`, disaggregated prefill and
+//! decode pools built on `serving`'s pieces; `evaluate`, the one entry that picks between them;
+//! and on top `pareto` (the sweep), `slo` and `techniques`.
 
-pub mod architecture;
 pub mod capacity;
-pub mod cost;
 pub mod decode;
 pub mod disagg;
-pub mod economics;
-pub mod efficiency;
-pub mod engine;
 pub mod evaluate;
 pub mod expected_error;
 pub mod grid;
-pub mod memory;
 pub mod operating_point;
-pub mod parallelism;
 pub mod pareto;
-pub mod precision;
 pub mod serving;
 pub mod slo;
 pub mod static_batching;
-pub mod step;
 pub mod techniques;
 pub mod ttft;
-pub mod workload;
 
 // Issue 27, agentic sessions (the `session-model` feature; the explorer's first load is built
 // without it): the session workload and its emergent prefix-hit rate, then the metrics of an
@@ -53,22 +41,11 @@ pub mod sessions;
 pub use evaluate::evaluate;
 pub use operating_point::OperatingPoint;
 pub use pareto::{sweep, Curve, CurvePoint};
-pub use step::Bound;
 
 #[cfg(test)]
 mod tests {
     /// The model's modules in dependency order, with their source up to their tests.
-    const ORDER: [(&str, &str); 22] = [
-        ("architecture", include_str!("architecture.rs")),
-        ("precision", include_str!("precision.rs")),
-        ("engine", include_str!("engine.rs")),
-        ("efficiency", include_str!("efficiency.rs")),
-        ("workload", include_str!("workload.rs")),
-        ("parallelism", include_str!("parallelism.rs")),
-        ("memory", include_str!("memory.rs")),
-        ("step", include_str!("step.rs")),
-        ("cost", include_str!("cost.rs")),
-        ("economics", include_str!("economics.rs")),
+    const ORDER: [(&str, &str); 12] = [
         ("capacity", include_str!("capacity.rs")),
         ("grid", include_str!("grid.rs")),
         ("decode", include_str!("decode.rs")),

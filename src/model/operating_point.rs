@@ -3,10 +3,10 @@
 //! same way for both policies (MODEL.md §3 metric definitions, §7 cost).
 
 use super::capacity::max_concurrency;
-use super::cost::{cost_breakdown, CostBreakdown};
-use super::memory::MemorySplit;
-use super::step::{Bound, StepBreakdown};
 use super::ttft::BenchmarkFigures;
+use crate::physics::cost::{cost_breakdown, CostBreakdown};
+use crate::physics::memory::MemorySplit;
+use crate::physics::step::{Bound, StepBreakdown};
 use crate::scenario::Scenario;
 use crate::units::Seconds;
 use serde::Serialize;

@@ -10,9 +10,9 @@
 use super::decode::decode_round;
 use super::grid::concurrency_grid;
 use super::operating_point::{assemble, OperatingPoint, Steady};
-use super::step::{BatchShape, StepBreakdown};
 use super::ttft::{benchmark_figures, prefill_time, step_wait, SteadyLatency};
-use super::workload::inverse_normal_cdf;
+use crate::physics::step::{BatchShape, StepBreakdown};
+use crate::physics::workload::inverse_normal_cdf;
 use crate::scenario::{Batching, Protocol, Scenario};
 use crate::units::Seconds;
 
@@ -392,7 +392,7 @@ mod tests {
     /// 8B BF16 on one H100, chat lengths, with the MODEL.md §2.7 knobs (what the spec's tables
     /// assume).
     fn h100_8b(concurrency: u32) -> OperatingPoint {
-        let e = crate::model::efficiency::Efficiency::MODEL_MD_WORKED_EXAMPLE;
+        let e = crate::physics::efficiency::Efficiency::MODEL_MD_WORKED_EXAMPLE;
         let scenario = Scenario::try_from(ScenarioInput {
             efficiency: crate::scenario::EfficiencyOverrides {
                 eta_mem: Some(e.eta_mem),

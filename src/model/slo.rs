@@ -9,105 +9,15 @@
 //!   other requests' prefills, a Poisson count with mean `μ_N = (TPOT − τ)·(E[O] − 1)/(P_eff·c_pf)`
 //!   (normal approximation to its quantile).
 //!
-//! SLO settings as given (`SloInput`: CLI flags, the page's target fields) are checked once by
-//! `SloSettings::try_from`, whose error names the field as the flag does (`slo-ttft-ms`).
+//! The SLO settings themselves (`Slo`, `SloInput`, `SloSettings`) are inputs, defined with the
+//! other decision inputs in `scenario::decision`.
 
 use super::evaluate::evaluate;
 use super::grid::concurrency_grid;
 use super::operating_point::OperatingPoint;
-use super::workload::inverse_normal_cdf;
-use crate::scenario::fields::{Field, SLO_PERCENTILE, SLO_TPOT_MS, SLO_TTFT_MS};
-use crate::scenario::{Batching, Scenario, ScenarioError};
+use crate::physics::workload::inverse_normal_cdf;
+use crate::scenario::{Batching, Scenario, Slo};
 use serde::Serialize;
-
-/// Targets at a percentile (e.g. P90 TTFT ≤ 2000 ms and TPOT ≤ 100 ms).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Slo {
-    pub ttft_ms: f64,
-    pub tpot_ms: f64,
-    /// Percentile in (50, 100), e.g. 90 or 99.
-    pub percentile: f64,
-}
-
-/// The percentile an SLO is stated at when none is given.
-pub const DEFAULT_PERCENTILE: f64 = 90.0;
-
-/// How tails at a percentile are obtained: from the simulator (fixed seed and sample,
-/// `decide::slo_sim`; the default) or the analytic estimate of this module.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SloMethod {
-    #[default]
-    Simulated,
-    Analytic,
-}
-
-impl SloMethod {
-    /// "simulated" or "analytic", as typed.
-    pub fn id(self) -> &'static str {
-        match self {
-            SloMethod::Simulated => "simulated",
-            SloMethod::Analytic => "analytic",
-        }
-    }
-}
-
-/// SLO settings as given, nothing checked yet (parse, don't validate: `SloSettings::try_from`
-/// checks them once). A target left unset does not constrain.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct SloInput {
-    pub ttft_ms: Option<f64>,
-    pub tpot_ms: Option<f64>,
-    /// Default `DEFAULT_PERCENTILE`.
-    pub percentile: Option<f64>,
-    /// "simulated" (default) or "analytic".
-    pub method: Option<String>,
-}
-
-/// Checked SLO settings: what an `SloInput` becomes.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SloSettings {
-    /// The targets at the percentile; `None` when neither target is given (an unset one is ∞).
-    pub slo: Option<Slo>,
-    /// The percentile as given (tails can be quoted at it without targets).
-    pub percentile: Option<f64>,
-    pub method: SloMethod,
-}
-
-impl TryFrom<SloInput> for SloSettings {
-    type Error = ScenarioError;
-
-    /// Each target given must be a positive number of ms and the percentile from 50 to 99.99
-    /// (the range `tail_estimate`'s normal quantile is clamped to): the ranges of the field table.
-    fn try_from(input: SloInput) -> Result<SloSettings, ScenarioError> {
-        let target = |field: &Field, value: Option<f64>| match value {
-            None => Ok(f64::INFINITY),
-            Some(ms) => field.real(ms),
-        };
-        let ttft_ms = target(&SLO_TTFT_MS, input.ttft_ms)?;
-        let tpot_ms = target(&SLO_TPOT_MS, input.tpot_ms)?;
-        let percentile = SLO_PERCENTILE.real(input.percentile.unwrap_or(DEFAULT_PERCENTILE))?;
-        let method = match input.method.as_deref() {
-            None | Some("simulated") => SloMethod::Simulated,
-            Some("analytic") => SloMethod::Analytic,
-            Some(other) => {
-                return Err(ScenarioError {
-                    field: "slo-method".into(),
-                    message: format!("`{other}` is not simulated or analytic"),
-                })
-            }
-        };
-        let targeted = input.ttft_ms.is_some() || input.tpot_ms.is_some();
-        Ok(SloSettings {
-            slo: targeted.then_some(Slo {
-                ttft_ms,
-                tpot_ms,
-                percentile,
-            }),
-            percentile: input.percentile,
-            method,
-        })
-    }
-}
 
 /// Tail estimates of one operating point.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -203,60 +113,5 @@ mod tests {
             ..slo
         };
         assert!(best_point_meeting(&scenario, &impossible).is_none());
-    }
-
-    #[test]
-    fn settings_are_checked_once_and_name_the_field() {
-        let check = |input: SloInput| SloSettings::try_from(input).map_err(|e| e.field);
-        let both = SloInput {
-            ttft_ms: Some(2000.0),
-            tpot_ms: Some(50.0),
-            ..SloInput::default()
-        };
-        let settings = check(both.clone()).expect("valid");
-        assert_eq!(
-            settings.slo,
-            Some(Slo {
-                ttft_ms: 2000.0,
-                tpot_ms: 50.0,
-                percentile: DEFAULT_PERCENTILE
-            })
-        );
-        assert_eq!(settings.method, SloMethod::Simulated);
-        let none = check(SloInput::default()).expect("no targets is valid");
-        assert_eq!((none.slo, none.percentile), (None, None));
-        let tpot_only = check(SloInput {
-            tpot_ms: Some(30.0),
-            ..SloInput::default()
-        })
-        .expect("one target alone");
-        assert_eq!(tpot_only.slo.map(|s| s.ttft_ms), Some(f64::INFINITY));
-        let field_named = |edit: fn(&mut SloInput), field: &str| {
-            let mut bad = both.clone();
-            edit(&mut bad);
-            assert_eq!(check(bad), Err(field.to_string()));
-        };
-        field_named(|i| i.ttft_ms = Some(0.0), "slo-ttft-ms");
-        field_named(|i| i.tpot_ms = Some(f64::INFINITY), "slo-tpot-ms");
-        field_named(|i| i.tpot_ms = Some(f64::NAN), "slo-tpot-ms");
-        field_named(|i| i.percentile = Some(40.0), "slo-percentile");
-        field_named(
-            |i| {
-                *i = SloInput {
-                    percentile: Some(100.0),
-                    ..SloInput::default()
-                }
-            },
-            "slo-percentile",
-        );
-        field_named(|i| i.method = Some("exact".into()), "slo-method");
-        let analytic = check(SloInput {
-            percentile: Some(99.0),
-            method: Some("analytic".into()),
-            ..SloInput::default()
-        })
-        .expect("valid");
-        assert_eq!(analytic.percentile, Some(99.0));
-        assert_eq!(analytic.method.id(), "analytic");
     }
 }

@@ -10,7 +10,7 @@
 use super::capacity::{static_batch_room, static_reservation};
 use super::decode::scaled_decode_step;
 use super::operating_point::{assemble, OperatingPoint, Steady};
-use super::step::BatchShape;
+use crate::physics::step::BatchShape;
 use crate::scenario::Scenario;
 use crate::units::Seconds;
 

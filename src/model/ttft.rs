@@ -19,7 +19,7 @@
 //!   Little's-law TTFT (`E2E − (E[O]−1)·TPOT`, MODEL.md §4.2) beyond the time-sharing model's own
 //!   prefill (`serving::evaluate_continuous`).
 
-use super::step::BatchShape;
+use crate::physics::step::BatchShape;
 use crate::scenario::Scenario;
 use crate::units::Seconds;
 use serde::Serialize;

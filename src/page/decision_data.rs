@@ -9,11 +9,12 @@ use crate::decide::sizing::{
     capacity_point, layout_for_target, layout_is_auto, size_configuration, slo_sweep, LayoutChoice,
     LayoutTarget, Sized, SizingRules, SloSweep,
 };
-use crate::model::slo::{Slo, TailEstimate};
+use crate::model::slo::TailEstimate;
 use crate::model::{sweep, Curve, OperatingPoint};
 use crate::page::pins::pin_label;
 use crate::page::state::Shared;
 use crate::present::chart::{Overlay, PinPoint, PinnedCurve};
+use crate::scenario::Slo;
 use crate::scenario::{DecisionInput, TrafficUnit};
 use crate::scenario::{Scenario, ScenarioInput};
 

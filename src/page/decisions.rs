@@ -12,12 +12,12 @@ use crate::calibration::calibrate::Calibration;
 use crate::decide::plan::{Plan, PlanInput, PlanRequest};
 use crate::decide::pricing::tier_of;
 use crate::decide::sizing::tokens_per_day_from_req_s;
-use crate::model::economics::{Energy, PriceTier};
-use crate::model::slo::{Slo, SloInput, SloMethod, SloSettings};
 use crate::page::state::Shared;
+use crate::physics::economics::{Energy, PriceTier};
 use crate::scenario::fields::{Field, Group, FIELDS, TRAFFIC, TRAFFIC_UNIT};
 pub use crate::scenario::{Blend, DecisionInput, LoadUnit, TrafficUnit};
 use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
+use crate::scenario::{Slo, SloInput, SloMethod, SloSettings};
 use std::collections::BTreeMap;
 
 /// The plan search: not run, running, or its result with what it was run for.

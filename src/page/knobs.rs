@@ -7,8 +7,8 @@
 //! that is evaluated.
 
 use crate::catalog::{parse_hf_config, ModelSpec};
-use crate::model::efficiency::Efficiency;
 use crate::page::fields::InputError;
+use crate::physics::efficiency::Efficiency;
 use crate::scenario::fields::{Field, CUSTOM_MODEL, CUSTOM_MODEL_VALUE};
 use crate::scenario::ScenarioInput;
 
@@ -121,7 +121,7 @@ impl Knobs {
                 } else {
                     match parse_hf_config(&text) {
                         Ok(spec) => {
-                            let name = crate::model::architecture::name_with_size(&spec);
+                            let name = crate::physics::architecture::name_with_size(&spec);
                             self.custom_model = Some(ModelSpec { name, ..spec });
                             self.custom_error = None;
                         }

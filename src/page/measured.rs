@@ -17,7 +17,7 @@ use crate::calibration::validate::{validate_records, RowResult};
 use crate::catalog::csv::{self, Record};
 use crate::scenario::{fields, EfficiencyOverrides, Scenario};
 
-pub use crate::catalog::measurements::{near, records, LENGTH_TOLERANCE};
+pub use crate::scenario::measurements::{near, records, LENGTH_TOLERANCE};
 
 /// One matching row.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,7 +39,7 @@ pub struct MeasuredRow {
 
 /// Whether a row matches the scenario (module doc).
 pub fn matches(record: &Record, scenario: &Scenario) -> bool {
-    crate::catalog::measurements::matches(
+    crate::scenario::measurements::matches(
         record,
         &scenario.model.id,
         &scenario.gpu.id,

@@ -6,7 +6,7 @@
 //! model or the simulator, the product of the factors being the whole gap:
 //!
 //! 0. **Stock launch** (analytic, issue 25 §2): the same saturated closed loop under the
-//!    engine's stock profile (its defaults, `model::engine::Deployment::Stock`) over the tuned
+//!    engine's stock profile (its defaults, `physics::engine::Deployment::Stock`) over the tuned
 //!    one; the steps after it run on the stock launch, what a buyer runs on day one. Exactly 1
 //!    when the scenario's deployment is `stock` only in the sense that the chain still starts at
 //!    the tuned benchmark: the step is tuned → stock whatever the scenario asks.
@@ -278,7 +278,7 @@ impl GapStudy {
         let base = ScenarioInput {
             tp: Some(f64::from(scenario.par.tp)),
             prefix_hit: 0.0,
-            deployment: crate::model::engine::Deployment::Stock.id().into(),
+            deployment: crate::physics::engine::Deployment::Stock.id().into(),
             ..input.clone()
         };
         let synthetic = ScenarioInput {
@@ -286,7 +286,7 @@ impl GapStudy {
             ..base.clone()
         };
         let tuned = ScenarioInput {
-            deployment: crate::model::engine::Deployment::Tuned.id().into(),
+            deployment: crate::physics::engine::Deployment::Tuned.id().into(),
             ..synthetic.clone()
         };
         let (_, tuned_tok_s) = saturated(tuned, "tuned benchmark")?;

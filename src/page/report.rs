@@ -19,15 +19,14 @@ use crate::decide::plan::{plan, Lost, Plan};
 use crate::decide::pricing::{price_provenance, PointCost};
 use crate::decide::sizing::{rules_sentence, SizingRules};
 use crate::decide::slo_sim::simulated_tail;
-use crate::model::economics::PriceTier;
 use crate::model::expected_error::{plus_minus, point_errors, throughput_by_regime, Class};
 use crate::model::pareto::Curve;
-use crate::model::slo::SloSettings;
 use crate::model::techniques::TechniqueStudy;
 use crate::model::{evaluate, sweep, OperatingPoint};
 use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::{self, plan_price_tier, plan_request};
 use crate::page::leaderboard::{request_for, TargetMode};
+use crate::physics::economics::PriceTier;
 use crate::present::chart::{
     draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection, XAxis,
     YAxis,
@@ -35,6 +34,7 @@ use crate::present::chart::{
 use crate::present::report::{assumptions, format_cost, format_number, format_usd, usd_amount};
 use crate::scenario::fields::{Group, FIELDS};
 use crate::scenario::Scenario;
+use crate::scenario::SloSettings;
 use crate::share::ViewState;
 
 /// Candidates the report's plan lists.
@@ -572,7 +572,7 @@ pub const REPORT_LEADERBOARD_ROWS: usize = 10;
 fn pins_section(
     scenario: &Scenario,
     view: &ViewState,
-    slo: Option<crate::model::slo::Slo>,
+    slo: Option<crate::scenario::Slo>,
     decided: &ScenarioDecision,
 ) -> String {
     if view.pins.is_empty() {
@@ -881,7 +881,7 @@ fn traffic_vs_api(
 }
 
 /// An API price's source as a short link and its date (the catalog row it came from).
-fn api_source(price: &crate::model::economics::BreakEven) -> String {
+fn api_source(price: &crate::physics::economics::BreakEven) -> String {
     let url = price.source.split_whitespace().next().unwrap_or_default();
     let host = url
         .split("//")

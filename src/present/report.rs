@@ -8,8 +8,8 @@
 //! precision · lengths · engine · price basis).
 
 use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric};
-use crate::model::memory::Parallelism;
 use crate::model::OperatingPoint;
+use crate::physics::memory::Parallelism;
 use crate::scenario::{Batching, KvAlloc, Scenario};
 
 /// Format a number with a sensible number of significant digits for display.
@@ -313,7 +313,7 @@ fn parallelism_text(scenario: &Scenario, point: &OperatingPoint) -> Vec<String> 
             format!(
                 "; MoE all-to-all across {} scale-up domains of {domain} GPUs (the network part at {:.0} GB/s per GPU)",
                 par.gpus_per_stage().div_ceil(domain.max(1)),
-                crate::model::parallelism::network_gb_s(&scenario.gpu)
+                crate::physics::parallelism::network_gb_s(&scenario.gpu)
             )
         };
         lines.push(format!(

@@ -19,7 +19,7 @@ use super::input::{ScenarioInput, WORKLOAD_PRESETS};
 use super::ScenarioError;
 use crate::catalog::ModelSpec;
 use crate::json;
-use crate::model::efficiency::Efficiency;
+use crate::physics::efficiency::Efficiency;
 
 /// How a field's text is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -388,12 +388,12 @@ macro_rules! workloads {
 #[cfg(not(feature = "session-model"))]
 const WORKLOADS: &[(&str, &str)] = workloads!();
 /// The session presets' `#workload` values (issue 27 §1), spelled only here:
-/// `model::sessions::SessionPreset::id` returns these. They are defined in every build, so the
+/// `scenario::session_preset::SessionPreset::id` returns these. They are defined in every build, so the
 /// field table does not depend on the session model; only the session-model build offers them
 /// (a constant nobody reads adds nothing to the explorer's wasm).
 pub const AGENTIC_CODING_WORKLOAD: &str = "agentic-coding";
 pub const CHAT_MULTI_TURN_WORKLOAD: &str = "chat-multi-turn";
-/// With the session model (issue 27 §1), the agentic presets too (`model::sessions::SessionPreset`).
+/// With the session model (issue 27 §1), the agentic presets too (`scenario::session_preset::SessionPreset`).
 #[cfg(feature = "session-model")]
 const WORKLOADS: &[(&str, &str)] = workloads!(
     (AGENTIC_CODING_WORKLOAD, "Agentic coding (sessions)"),
@@ -416,7 +416,7 @@ const ON_OFF: &[(&str, &str)] = &[("off", "Off"), ("on", "On")];
 pub fn workload_of(input: &ScenarioInput) -> &'static str {
     #[cfg(feature = "session-model")]
     if input.session_turns.is_some() {
-        return crate::model::sessions::SessionPreset::of_input(input)
+        return crate::scenario::session_preset::SessionPreset::of_input(input)
             .map_or(CUSTOM_WORKLOAD, |preset| preset.id());
     }
     if input.length_dist.trim() == "fixed" {
@@ -438,7 +438,7 @@ pub fn workload_of(input: &ScenarioInput) -> &'static str {
 
 fn set_workload(input: &mut ScenarioInput, text: &str) -> Result<(), String> {
     #[cfg(feature = "session-model")]
-    if let Some(preset) = crate::model::sessions::SessionPreset::parse(text) {
+    if let Some(preset) = crate::scenario::session_preset::SessionPreset::parse(text) {
         preset.apply(input);
         return Ok(());
     }
@@ -644,10 +644,10 @@ table! {
     MODEL = Field::new("model", "Model", Choice, Scenario, word!(model));
     CUSTOM_MODEL = Field::new("custom-model", "Custom model (config.json)", Text, Scenario, Access::Scenario { get: model_text, set: set_custom_model });
     GPU = Field::new("gpu", "GPU", Choice, Scenario, word!(gpu));
-    ENGINE = Field::new("engine", "Engine", Choice, Scenario, word!(engine)).choices(crate::model::engine::ENGINES);
+    ENGINE = Field::new("engine", "Engine", Choice, Scenario, word!(engine)).choices(crate::physics::engine::ENGINES);
     /// How the engine is set up: a tuned benchmark or a stock launch at the engine's defaults
-    /// (`model::engine::Deployment`, issue 25 §2); picks the engine profile's deployment.
-    DEPLOYMENT = Field::new("deployment", "Deployment", Choice, Scenario, word!(deployment)).choices(crate::model::engine::DEPLOYMENTS).term("tuned-vs-stock");
+    /// (`physics::engine::Deployment`, issue 25 §2); picks the engine profile's deployment.
+    DEPLOYMENT = Field::new("deployment", "Deployment", Choice, Scenario, word!(deployment)).choices(crate::physics::engine::DEPLOYMENTS).term("tuned-vs-stock");
     GPUS = Field::new("gpus", "GPU count", Integer, Scenario, num!(scenario: gpu_count)).range(1.0, 4096.0);
     TP = Field::new("tp", "Tensor parallel (TP)", Integer, Scenario, opt!(scenario: tp)).range(1.0, 4096.0).optional();
     PP = Field::new("pp", "Pipeline parallel (PP)", Integer, Scenario, opt!(scenario: pp)).range(1.0, 64.0).optional();
@@ -765,7 +765,7 @@ pub const SESSION_KEYS: &[&str] = &[
     "billed-utilization",
 ];
 
-/// The session presets' ids (`model::sessions::SessionPreset`): a build without the session
+/// The session presets' ids (`scenario::session_preset::SessionPreset`): a build without the session
 /// model carries `workload` naming one of them (`DecisionInput::carried`); a test checks they
 /// are the presets'.
 pub const SESSION_WORKLOADS: &[&str] = &["agentic-coding", "chat-multi-turn"];

@@ -8,7 +8,7 @@
 //! replica fits), and without naming a remedy of its own.
 
 use super::{Remedy, Scenario, ScenarioInput};
-use crate::model::precision::Precision;
+use crate::physics::precision::Precision;
 
 /// The largest GPU count tried: a rack-scale deployment (and the GPU count's own range ends
 /// well below anything a single model needs).

@@ -2,7 +2,7 @@
 //! its defaults, the workload presets, and the small enums the raw strings name. Nothing here
 //! is validated; `Scenario::try_from` in `mod.rs` does that once.
 
-use crate::model::efficiency::Efficiency;
+use crate::physics::efficiency::Efficiency;
 use serde::{Deserialize, Serialize};
 
 /// Default engine concurrency limit (`max_num_seqs`, the slider's right end). vLLM V1 uses 1024
@@ -13,16 +13,6 @@ pub const DEFAULT_MAX_NUM_SEQS: u32 = 1024;
 /// latency-sensitive serving (MODEL.md §4.3 [S16c]).
 pub const DEFAULT_CHUNK_TOKENS: u32 = 2048;
 
-/// Default per-request server overhead, ms: what an API server adds to every request's TTFT and
-/// E2E outside the engine's steps — the HTTP request and response, tokenizing the prompt (10–21
-/// µs per token measured for a HF tokenizer, tenstorrent/tt-inference-server#2173: ≈ 10–20 ms at
-/// 1 k tokens, though the fast Rust tokenizers vLLM and SGLang run in their own processes are
-/// nearer the low end) and detokenizing and streaming the first token (vLLM V1 and SGLang run
-/// the API server, tokenizer and detokenizer as separate processes beside the engine core, so
-/// this is latency, not GPU time: vLLM PR #12287, SGLang's TokenizerManager / DetokenizerManager).
-/// 10 ms is an assumption at the low end of those figures, not a fit: the prior of an unfitted
-/// profile (`model::engine::ProfileKnobs::UNFITTED`); the shipped profiles fit their own.
-pub const DEFAULT_SERVER_OVERHEAD_MS: f64 = 10.0;
 /// A benchmark sends this many prompts per unit of concurrency unless told otherwise (the
 /// InferenceX launch scripts' `num_prompts = 10 × conc`; `shared/data/README.md`).
 pub const DEFAULT_PROMPTS_PER_CONCURRENCY: u32 = 10;
@@ -137,9 +127,9 @@ impl EfficiencyOverrides {
 pub struct ScenarioInput {
     /// A catalog model id, or `custom` to use `custom_model`.
     pub model: String,
-    /// The inference engine (`model::engine::ENGINES`; any other name runs the generic profile).
+    /// The inference engine (`physics::engine::ENGINES`; any other name runs the generic profile).
     pub engine: String,
-    /// How the engine is set up (`model::engine::Deployment` id: `tuned` or `stock`).
+    /// How the engine is set up (`physics::engine::Deployment` id: `tuned` or `stock`).
     pub deployment: String,
     /// The user's own architecture (typed fields or a pasted `config.json`), used when `model` is `custom`.
     pub custom_model: Option<crate::catalog::ModelSpec>,
@@ -172,7 +162,7 @@ pub struct ScenarioInput {
     /// Requests in flight across the whole system (the batch-size slider).
     pub concurrency: f64,
     /// Engine limit on sequences per replica (`max_num_seqs`); `None` = the engine's default
-    /// (`model::engine::engine_limits`), else `DEFAULT_MAX_NUM_SEQS`.
+    /// (`physics::engine::engine_limits`), else `DEFAULT_MAX_NUM_SEQS`.
     pub max_num_seqs: Option<f64>,
     /// Per-iteration token budget for chunked prefill (`max_num_batched_tokens`); `None` = the
     /// engine's default, else `DEFAULT_CHUNK_TOKENS`.
@@ -196,8 +186,8 @@ pub struct ScenarioInput {
     pub spec_draft_cost: Option<f64>,
     pub efficiency: EfficiencyOverrides,
     /// Per-request server overhead (HTTP, tokenization, first-token detokenization and
-    /// streaming), ms; `None` = the engine profile's fitted overhead (`model::engine`;
-    /// `DEFAULT_SERVER_OVERHEAD_MS` is the prior before any fit).
+    /// streaming), ms; `None` = the engine profile's fitted overhead (`physics::engine`;
+    /// `physics::engine::DEFAULT_SERVER_OVERHEAD_MS` is the prior before any fit).
     pub server_overhead_ms: Option<f64>,
     /// `steady` (the closed loop's steady state) or `benchmark` (replay `vllm bench serve` /
     /// SGLang `bench_serving` with `--max-concurrency C`: all start at once, `num_prompts` in all).
@@ -265,8 +255,8 @@ impl Default for ScenarioInput {
     fn default() -> ScenarioInput {
         ScenarioInput {
             model: "llama-3.1-70b".into(),
-            engine: crate::model::engine::GENERIC.into(),
-            deployment: crate::model::engine::Deployment::Tuned.id().into(),
+            engine: crate::physics::engine::GENERIC.into(),
+            deployment: crate::physics::engine::Deployment::Tuned.id().into(),
             custom_model: None,
             gpu: DEFAULT_GPU.into(),
             gpu_count: 8.0,

@@ -7,21 +7,22 @@
 //! errors; they are values the model reports.
 
 use crate::catalog::{catalog, Arch, Gpu, ModelSpec};
-use crate::model::architecture::Architecture;
-use crate::model::efficiency::Efficiency;
-use crate::model::engine;
+use crate::physics::architecture::Architecture;
+use crate::physics::efficiency::Efficiency;
+use crate::physics::engine;
 
 mod decision;
 pub mod fields;
 mod input;
-use crate::model::memory::{
+pub mod measurements;
+use crate::physics::memory::{
     kv_bytes_per_sequence_gpu, kv_bytes_per_sequence_rank, kv_pool_per_gpu, sequences_fitting,
     weight_bytes_per_gpu, Parallelism, BLOCK_TOKENS,
 };
-use crate::model::parallelism::{network_gb_s, scale_up_domain};
-use crate::model::precision::{expert_gemm_mode, gemm_mode, GemmMode, KvPrecision, Precision};
-use crate::model::step::{ExpertSetup, Hardware, StepCost};
-use crate::model::workload::Workload;
+use crate::physics::parallelism::{network_gb_s, scale_up_domain};
+use crate::physics::precision::{expert_gemm_mode, gemm_mode, GemmMode, KvPrecision, Precision};
+use crate::physics::step::{ExpertSetup, Hardware, StepCost};
+use crate::physics::workload::Workload;
 use crate::units::{Bytes, BytesPerSecond, FlopsPerSecond, Seconds};
 pub use decision::*;
 use fields::{
@@ -33,6 +34,8 @@ pub use input::*;
 pub mod fit;
 mod parallel;
 pub mod pools;
+#[cfg(feature = "session-model")]
+pub mod session_preset;
 
 /// Bad input, naming the field (kebab-case, as the CLI flag and the page control are named).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,7 +89,7 @@ pub struct Scenario {
     /// Speculative decoding, when on.
     pub spec: Option<SpecDecode>,
     pub efficiency: Efficiency,
-    /// The engine profile the efficiency knobs and engine defaults came from (`model::engine`).
+    /// The engine profile the efficiency knobs and engine defaults came from (`physics::engine`).
     pub profile: engine::Resolved,
     /// Redundant expert slots (EPLB), `R`; 0 without a load balancer.
     pub redundant_experts: u32,

@@ -2,7 +2,7 @@
 //! model's `Parallelism` and checked once, each error naming its field (`tp`, `dp-attention`,
 //! `ep`, `eplb-redundant-experts`).
 //!
-//! The engines' conventions (MODEL.md §2.8, `model::parallelism`): per pipeline stage
+//! The engines' conventions (MODEL.md §2.8, `physics::parallelism`): per pipeline stage
 //! `TP·DP = moe-TP·EP`. Without `--dp-attention`, EP above TP means attention DP `EP/TP`, so
 //! `--tp 1 --ep N` is "DEP N" (TensorRT-LLM's name for attention DP N with EP N; SGLang
 //! `--enable-dp-attention --dp N --ep N`; vLLM `--data-parallel-size N --enable-expert-parallel`);
@@ -12,7 +12,7 @@
 
 use super::fields::{DP_ATTENTION, EP, EPLB_REDUNDANT_EXPERTS};
 use super::{error, ScenarioError};
-use crate::model::memory::Parallelism;
+use crate::physics::memory::Parallelism;
 
 /// The parallelism fields of a scenario, validated one by one (ranges) but not yet together.
 pub(super) struct Request<'a> {

@@ -17,15 +17,15 @@
 //! at one operating point, the capacity. `plan --serving` searches splits against the SLO itself.
 //!
 //! **The link.** The prompt's KV moves from the prefill GPUs to the decode GPUs over NVLink when
-//! both pools fit one scale-up domain (`model::parallelism::scale_up_domain`: 8 for an HGX
+//! both pools fit one scale-up domain (`physics::parallelism::scale_up_domain`: 8 for an HGX
 //! board, 72 for NVL72), else over the network at the per-GPU NIC rate
-//! (`model::parallelism::network_gb_s`: 400 Gb/s ≈ 50 GB/s, MODEL.md §4.4), each scaled by the
+//! (`physics::parallelism::network_gb_s`: 400 Gb/s ≈ 50 GB/s, MODEL.md §4.4), each scaled by the
 //! link efficiency knob like the step model's collectives.
 
 use super::fields::{self, Field};
 use super::{error, Scenario, ScenarioError, ScenarioInput, AGGREGATED};
 use crate::model::disagg::pool_capacities;
-use crate::model::parallelism::{network_gb_s, scale_up_domain};
+use crate::physics::parallelism::{network_gb_s, scale_up_domain};
 use crate::units::{BytesPerSecond, Seconds};
 use std::sync::Arc;
 

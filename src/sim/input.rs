@@ -5,9 +5,9 @@
 //! not asked for is `SimConfig::default()` (warm-up, bounds, batch timeout).
 
 use super::{Arrivals, RequestSlo, SimConfig, MAX_REQUESTS};
-use crate::model::slo::{SloInput, SloSettings};
 use crate::scenario::fields::{BURSTINESS, CONCURRENCY, SLO_TPOT_MS, SLO_TTFT_MS};
 use crate::scenario::ScenarioError;
+use crate::scenario::{SloInput, SloSettings};
 
 /// Most closed-loop requests in flight a run may be asked for.
 const MAX_CONCURRENCY: u32 = 1_000_000;

@@ -2,10 +2,10 @@
 //! admission watermark, and how many blocks a sequence of a given length occupies under paged or
 //! contiguous allocation (MODEL.md §1.4, vidur's block allocator [S3]).
 
-use crate::model::memory::{kv_bytes_per_sequence_gpu, BLOCK_TOKENS};
+use crate::physics::memory::{kv_bytes_per_sequence_gpu, BLOCK_TOKENS};
 use crate::scenario::{KvAlloc, Scenario};
 
-/// Tokens per KV block, `b_blk` (vLLM's default 16; `model::memory::BLOCK_TOKENS`).
+/// Tokens per KV block, `b_blk` (vLLM's default 16; `physics::memory::BLOCK_TOKENS`).
 pub const BLOCK_TOKENS_U32: u32 = BLOCK_TOKENS as u32;
 
 /// Fraction of blocks kept free when admitting a new request (vidur/vLLM watermark, 1 %).

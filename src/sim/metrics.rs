@@ -15,7 +15,7 @@ use super::histogram::LogHistogram;
 use serde::{Deserialize, Serialize};
 
 /// One request's latency bounds, TTFT and TPOT (MODEL.md §3 goodput, DistServe [S10]): a request
-/// within both counts toward goodput. Not `model::slo::Slo`, the targets at a percentile that
+/// within both counts toward goodput. Not `scenario::Slo`, the targets at a percentile that
 /// decisions check tails against; this is what each simulated request is held to.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct RequestSlo {

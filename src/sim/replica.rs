@@ -8,7 +8,7 @@ use super::metrics::{Recorder, WindowTotals};
 use super::result::{TokenLedger, Truncation};
 use super::rng::Rng;
 use super::workload::RequestSample;
-use crate::model::memory::BLOCK_TOKENS;
+use crate::physics::memory::BLOCK_TOKENS;
 use crate::scenario::Scenario;
 use std::collections::VecDeque;
 

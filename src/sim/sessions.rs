@@ -23,8 +23,8 @@
 
 use super::rng::{Rng, Stream};
 use super::step::{iteration_seconds, IterationWork};
-use crate::model::memory::BLOCK_TOKENS;
 use crate::model::sessions::{kv_tokens_per_replica, SessionShape};
+use crate::physics::memory::BLOCK_TOKENS;
 use crate::scenario::Scenario;
 use serde::Serialize;
 use std::collections::VecDeque;

@@ -1,8 +1,8 @@
 //! The simulator's one "physics" call: the time of an iteration whose exact composition the
 //! engine knows (how many decodes at what mean context, how many prefill tokens of which prompts),
-//! priced by the same step model the analytic mode uses (`model::step::StepCost`, MODEL.md §2).
+//! priced by the same step model the analytic mode uses (`physics::step::StepCost`, MODEL.md §2).
 
-use crate::model::step::BatchShape;
+use crate::physics::step::BatchShape;
 use crate::scenario::Scenario;
 
 /// What one iteration processes, summed over its sequences.

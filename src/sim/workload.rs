@@ -8,7 +8,7 @@
 //! keeps sweep curves from jittering (MODEL.md §6.5).
 
 use super::rng::{Rng, Stream};
-use crate::model::workload::Workload;
+use crate::physics::workload::Workload;
 use serde::{Deserialize, Serialize};
 
 /// How requests arrive (MODEL.md §6.3 closed loop, §6.4 Poisson and Gamma).

@@ -1,10 +1,10 @@
 //! What the decision panels derive (`page::decision_data`): the SLO verdict and capacity point
 //! of a scenario, evaluated pins, and the chart overlay of pinned curves and SLO misses.
 
-use crate::model::slo::Slo;
 use crate::model::{evaluate, sweep};
 use crate::page::decision_data::{decide, evaluate_pin, overlay, slo_miss_label, Demand};
 use crate::page::pins::pin_label;
+use crate::scenario::Slo;
 use crate::scenario::{Scenario, ScenarioInput};
 
 fn scenario() -> Scenario {

@@ -4,16 +4,16 @@
 //! text that keeps the last good value.
 
 use crate::decide::pricing::DEFAULT_INPUT_PER_OUTPUT;
-use crate::model::economics::Energy;
-use crate::model::slo::Slo;
 use crate::page::decisions::{
     sig_text, Blend, DecisionAction, DecisionInput, DecisionState, LoadUnit, PlanStatus,
     TrafficUnit,
 };
+use crate::physics::economics::Energy;
 use crate::scenario::fields::{
     Field, BLEND, ENERGY, ENERGY_PUE, ENERGY_USD_PER_KWH, GPUS_ALLOWED, OFFERED_LOAD,
     OFFERED_LOAD_UNIT, SLO_PERCENTILE, SLO_TPOT_MS, SLO_TTFT_MS, TRAFFIC, TRAFFIC_UNIT,
 };
+use crate::scenario::Slo;
 
 /// The chat workload's mean lengths (the default scenario's).
 const INPUT_LEN: f64 = 1155.0;

@@ -4,11 +4,11 @@
 //! ideal-roofline switch, a bad efficiency knob, static batching and a pasted `config.json`.
 
 use super::{apply, shown};
-use crate::model::efficiency::Efficiency;
 use crate::model::evaluate;
 use crate::page::fields::{label_for_field, Texts};
 use crate::page::knobs::{set_by_ideal_roofline, KnobAction, Knobs};
 use crate::page::state::{Action, State};
+use crate::physics::efficiency::Efficiency;
 use crate::scenario::fields::{
     efficiency_knobs, in_group, workload_of, Field, Group, BATCHING_FIELD, CUSTOM_MODEL,
     CUSTOM_WORKLOAD, ETA_COMPUTE, ETA_MEM, FIELDS, INPUT_LEN, INPUT_SIGMA, LENGTH_DIST_FIELD,
@@ -228,7 +228,7 @@ fn the_workload_choices_are_the_presets_then_uniform_and_custom() {
     let mut expected: Vec<&str> = WORKLOAD_PRESETS.iter().map(|p| p.id).collect();
     // With the session model (issue 27), the agentic presets follow the single-request ones.
     #[cfg(feature = "session-model")]
-    expected.extend(crate::model::sessions::SessionPreset::ALL.map(|p| p.id()));
+    expected.extend(crate::scenario::session_preset::SessionPreset::ALL.map(|p| p.id()));
     expected.extend([UNIFORM_WORKLOAD, CUSTOM_WORKLOAD]);
     assert_eq!(ids, expected);
     assert!(ids.contains(&workload(&State::initial())));

@@ -9,8 +9,8 @@
 //! The chart's x axis is interactivity (1 ÷ TPOT), which does not show TTFT, so the note does.
 
 use crate::model::techniques::{TechniqueLevel, TechniqueStudy};
-use crate::model::workload::Workload;
 use crate::model::{Curve, CurvePoint};
+use crate::physics::workload::Workload;
 use crate::present::report::{format_number, group_thousands};
 
 /// The curve of `level`: the main one (`curve`) when it is the scenario's own level.

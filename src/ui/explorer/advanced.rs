@@ -7,9 +7,9 @@
 //! the range (`Scenario::try_from`), and the last good view stays.
 
 use crate::catalog::catalog;
-use crate::model::efficiency::Efficiency;
 use crate::page::fields::Texts;
 use crate::page::knobs::{set_by_ideal_roofline, KnobAction, Knobs};
+use crate::physics::efficiency::Efficiency;
 use crate::scenario::fields::{efficiency_knobs, Field, MAX_NUM_SEQS};
 use crate::ui::widgets::field_control::FieldContext;
 use yew::prelude::*;
@@ -59,8 +59,9 @@ pub fn advanced(props: &AdvancedProps) -> Html {
         .and_then(|c| c.gpu(props.gpu.trim()))
         .map(|g| g.vendor.clone())
         .unwrap_or_else(|| "nvidia".into());
-    let deployment = crate::model::engine::Deployment::parse(&props.deployment).unwrap_or_default();
-    let profile = crate::model::engine::resolve(props.engine.trim(), &vendor, deployment);
+    let deployment =
+        crate::physics::engine::Deployment::parse(&props.deployment).unwrap_or_default();
+    let profile = crate::physics::engine::resolve(props.engine.trim(), &vendor, deployment);
     let defaults = Efficiency::of_profile(profile.knobs);
     let family = profile.describe();
     let on_ideal = {

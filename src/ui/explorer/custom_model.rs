@@ -5,8 +5,8 @@
 //! read and the derived parameter count (MODEL.md §1.1).
 
 use crate::catalog::{Arch, Attention, ModelSpec};
-use crate::model::architecture::Architecture;
 use crate::page::knobs::{KnobAction, Knobs};
+use crate::physics::architecture::Architecture;
 use crate::scenario::fields::{CUSTOM_MODEL, CUSTOM_MODEL_VALUE};
 
 /// Id of the pasted `config.json` text area (and the field its errors name).

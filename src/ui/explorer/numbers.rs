@@ -1,7 +1,7 @@
 //! The numbers beside the chart for the current operating point: cost, throughput, latency,
 //! capacity, the GPU memory split, what bounds the step, and where the step time goes.
 //!
-//! Each definition is worded to match the model (`model::serving`, `model::cost`): TPOT excludes
+//! Each definition is worded to match the model (`model::serving`, `physics::cost`): TPOT excludes
 //! the first token; $/M output is the whole bill over output tokens; $/M input is the prefill
 //! share of GPU time over input tokens; blended mixes 3 input : 1 output. Terms that the
 //! glossary defines (TPOT, TTFT, interactivity, $/M) take their definition from it. Without a
@@ -11,9 +11,9 @@
 //! and fallback it comes from.
 
 use crate::model::expected_error::{plus_minus, point_errors, Class};
-use crate::model::memory::MemorySplit;
-use crate::model::step::StepBreakdown;
 use crate::model::OperatingPoint;
+use crate::physics::memory::MemorySplit;
+use crate::physics::step::StepBreakdown;
 use crate::present::glossary;
 use crate::present::report::format_number;
 use crate::ui::widgets::metric::{group_thousands, Metric};

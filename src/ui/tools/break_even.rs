@@ -116,7 +116,7 @@ pub fn break_even_panel(props: &BreakEvenPanelProps) -> Html {
                 "At the slider's operating point ({} in flight, {} GPUs), at the workload's mix of {:.1} input tokens per output token; your load: {} % of capacity (Cost panel). Self-hosted at ${}/GPU-hour ({}).",
                 point.concurrency, point.gpus, mix, percent(u),
                 scenario.usd_per_gpu_hour.map_or_else(|| "—".to_string(), crate::page::fields::number_text),
-                scenario.usd_per_gpu_hour.map_or_else(String::new, |p| crate::decide::pricing::price_provenance(&scenario.gpu, p, crate::model::economics::PriceTier::Owned.price_with(&scenario.gpu, d.input.ownership().as_ref())))
+                scenario.usd_per_gpu_hour.map_or_else(String::new, |p| crate::decide::pricing::price_provenance(&scenario.gpu, p, crate::physics::economics::PriceTier::Owned.price_with(&scenario.gpu, d.input.ownership().as_ref())))
             ) }</p>
             if cost.is_none() {
                 { enter_price_hint(BREAK_EVEN_NO_PRICE_ID, &scenario.gpu.name, true) }

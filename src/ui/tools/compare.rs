@@ -75,7 +75,7 @@ fn row_numbers(
         price: scenario.usd_per_gpu_hour.map_or_else(
             || "—".to_string(),
             |p| {
-                let owned = crate::model::economics::PriceTier::Owned
+                let owned = crate::physics::economics::PriceTier::Owned
                     .price_with(&scenario.gpu, d.input.ownership().as_ref());
                 format!(
                     "${} ({})",

@@ -14,13 +14,13 @@
 use crate::catalog::{catalog, Gpu};
 use crate::decide::plan::{candidates_csv, plan, why_not_plannable, Candidate, Plan, PlanRequest};
 use crate::decide::sizing::{candidate_input, output_tok_s_from_req_s};
-use crate::model::economics::PriceTier;
-use crate::model::precision::Precision;
 use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::{
     plan_price_tier, plan_request, DecisionAction, DecisionState, PlanStatus,
 };
 use crate::page::state::{Action, Shared, State};
+use crate::physics::economics::PriceTier;
+use crate::physics::precision::Precision;
 use crate::present::report::{format_number, format_usd};
 use crate::scenario::fields::{GPUS_PER_NODE, MAX_UTILIZATION, PRECISIONS_ALLOWED};
 use crate::scenario::ScenarioInput;

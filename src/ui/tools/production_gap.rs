@@ -16,12 +16,12 @@
 //! (`leaderboard::use_seen`, no margin: at 1280 × 900 it starts about 150 px below the fold): a run of 6,000 requests can take ~50 ms in the browser,
 //! too long a task to meet while dragging the slider just after the page loads.
 
-use crate::model::efficiency::Efficiency;
 use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::production_gap::{
     GapStudy, GapTargets, ProductionGap, GLOSSARY_PRODUCTION_TOK_S, GLOSSARY_SYNTHETIC_TOK_S,
 };
 use crate::page::state::Shared;
+use crate::physics::efficiency::Efficiency;
 use crate::present::report::format_number;
 use crate::scenario::fields::BURSTINESS;
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};

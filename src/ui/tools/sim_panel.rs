@@ -16,9 +16,9 @@
 //! does not depend on the concurrency (except under static batching), so a slider move reruns
 //! only the operating point.
 
-use crate::model::efficiency::Efficiency;
 use crate::model::OperatingPoint;
 use crate::page::state::Shared;
+use crate::physics::efficiency::Efficiency;
 use crate::present::glossary;
 use crate::present::report::format_number;
 use crate::scenario::{Batching, Scenario, ScenarioInput};

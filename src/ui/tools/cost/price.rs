@@ -5,9 +5,9 @@
 use super::{field_options, CostPanelProps};
 use crate::catalog::Gpu;
 use crate::decide::pricing::{tier_of, YOUR_PRICE};
-use crate::model::economics::{OwnedCost, Ownership, PriceTier};
 use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::fields::number_text;
+use crate::physics::economics::{OwnedCost, Ownership, PriceTier};
 use crate::scenario::fields::{
     Field, BLEND, CAPEX_USD_PER_GPU, DEPRECIATION_YEARS, ENERGY_PUE, ENERGY_USD_PER_KWH,
     HOSTING_USD_PER_KW_MONTH, OPS_USD_PER_GPU_HOUR, OWNED_POWER_W, USD_PER_GPU_HOUR,

@@ -131,6 +131,17 @@ pub const DEPLOYMENTS: &[(&str, &str)] = &[
     ("stock", "Stock launch (engine defaults)"),
 ];
 
+/// Default per-request server overhead, ms: what an API server adds to every request's TTFT and
+/// E2E outside the engine's steps — the HTTP request and response, tokenizing the prompt (10–21
+/// µs per token measured for a HF tokenizer, tenstorrent/tt-inference-server#2173: ≈ 10–20 ms at
+/// 1 k tokens, though the fast Rust tokenizers vLLM and SGLang run in their own processes are
+/// nearer the low end) and detokenizing and streaming the first token (vLLM V1 and SGLang run
+/// the API server, tokenizer and detokenizer as separate processes beside the engine core, so
+/// this is latency, not GPU time: vLLM PR #12287, SGLang's TokenizerManager / DetokenizerManager).
+/// 10 ms is an assumption at the low end of those figures, not a fit: the prior of an unfitted
+/// profile (`physics::engine::ProfileKnobs::UNFITTED`); the shipped profiles fit their own.
+pub const DEFAULT_SERVER_OVERHEAD_MS: f64 = 10.0;
+
 /// The knobs a profile sets (the rest of `Efficiency` is common to every profile).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct ProfileKnobs {
@@ -145,13 +156,13 @@ pub struct ProfileKnobs {
 
 impl ProfileKnobs {
     /// The knobs before any fit: the §2.7 NVIDIA defaults this model shipped with and the
-    /// 10 ms server overhead assumed in `scenario::DEFAULT_SERVER_OVERHEAD_MS`.
+    /// 10 ms server overhead assumed in `DEFAULT_SERVER_OVERHEAD_MS`.
     pub const UNFITTED: ProfileKnobs = ProfileKnobs {
         eta_mem: 0.75,
         eta_compute: 0.6,
         step_overhead_ms: 2.0,
         layer_overhead_us: 15.0,
-        server_overhead_ms: crate::scenario::DEFAULT_SERVER_OVERHEAD_MS,
+        server_overhead_ms: DEFAULT_SERVER_OVERHEAD_MS,
         seq_overhead_us: 0.0,
     };
 

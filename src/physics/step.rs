@@ -496,7 +496,7 @@ impl StepCost {
             + self.moe_routing_bytes(rank_tokens, tokens, imbalance))
             / self.bandwidth;
         let communication = self.communication(tokens, rank_tokens, imbalance);
-        // Per-sequence CPU work (`t_seq`, `model::engine`): every sequence that samples a token
+        // Per-sequence CPU work (`t_seq`, `physics::engine`): every sequence that samples a token
         // this step, on its scheduler (one per attention-DP rank).
         let overhead = Seconds::from_us(e.layer_overhead_us) * self.floor_layers_per_stage
             + Seconds::from_ms(e.step_overhead_ms)
@@ -638,7 +638,7 @@ impl StepCost {
 mod tests {
     use super::*;
     use crate::catalog::catalog;
-    use crate::model::precision::gemm_mode;
+    use crate::physics::precision::gemm_mode;
 
     #[test]
     fn the_cube_root_of_the_fast_path_is_within_3_ulp_on_1_to_4() {

@@ -336,6 +336,23 @@ mod tests {
     use super::*;
     use crate::catalog::catalog;
 
+    /// A Hugging Face config.json parsed by the catalog counts the parameters its model card
+    /// states: Llama 3.1 8B (8.03 B) and DeepSeek-V3 (MLA + MoE, 671 B).
+    #[test]
+    fn parsed_configs_count_their_parameters() {
+        let llama = r#"{"architectures":["LlamaForCausalLM"],"hidden_size":4096,"intermediate_size":14336,
+            "max_position_embeddings":131072,"model_type":"llama","num_attention_heads":32,"num_hidden_layers":32,
+            "num_key_value_heads":8,"tie_word_embeddings":false,"vocab_size":128256}"#;
+        let spec = crate::catalog::parse_hf_config(llama).expect("parses");
+        assert!((Architecture::new(&spec).total_params() / 1e9 - 8.03).abs() < 0.01);
+        let deepseek = r#"{"hidden_size":7168,"intermediate_size":18432,"moe_intermediate_size":2048,"n_routed_experts":256,
+            "n_shared_experts":1,"num_experts_per_tok":8,"first_k_dense_replace":3,"num_attention_heads":128,
+            "num_key_value_heads":128,"num_hidden_layers":61,"kv_lora_rank":512,"q_lora_rank":1536,
+            "qk_rope_head_dim":64,"qk_nope_head_dim":128,"v_head_dim":128,"vocab_size":129280}"#;
+        let spec = crate::catalog::parse_hf_config(deepseek).expect("parses");
+        assert!((Architecture::new(&spec).total_params() / 671e9 - 1.0).abs() < 0.01);
+    }
+
     fn arch(id: &str) -> Architecture {
         let catalog = catalog().expect("catalog parses");
         Architecture::new(catalog.model(id).expect("model in catalog"))

@@ -3,7 +3,7 @@
 //! MODEL.md §2.1 (`η_m`, `η_c`, blend exponent `p`, per-layer floor `t_L0`), §2.6 (per-step
 //! overhead `t_it0`, dequant tax), §2.4 (all-reduce latency `α_AR`, link efficiency), §1.3 (usable
 //! memory `u_mem`, activation/graph reserve), §8 (plausible ranges). A scenario's η_m, η_c, t_it0
-//! and t_L0 come from its engine profile (`model::engine`, fitted by `servecost validate FILE
+//! and t_L0 come from its engine profile (`physics::engine`, fitted by `servecost validate FILE
 //! --fit`, `calibration::profiles`; `Efficiency::of_profile`); every other knob is the common
 //! constant of `NVIDIA_DATACENTER`. `docs/VALIDATION.md` shows the fit and the errors. The §2.7
 //! worked-example constants are kept for the unit tests that reproduce it.
@@ -27,7 +27,7 @@ pub struct Efficiency {
     /// `t_it0`: fixed scheduler/sampler/CPU overhead per step, ms (0.3–1 with CUDA graphs).
     pub step_overhead_ms: f64,
     /// `t_seq`: CPU work per running sequence per step (scheduling, sampling, detokenization,
-    /// streaming), µs; grows the step with the batch (`model::engine` module doc).
+    /// streaming), µs; grows the step with the batch (`physics::engine` module doc).
     pub seq_overhead_us: f64,
     /// `α_AR`: latency of one all-reduce, µs (custom all-reduce / CUDA graphs ≈ 10).
     pub allreduce_latency_us: f64,
@@ -102,7 +102,7 @@ impl Efficiency {
         }
     }
 
-    /// The knobs of an engine profile (`model::engine`) over the common constants: the profile
+    /// The knobs of an engine profile (`physics::engine`) over the common constants: the profile
     /// sets η_m, η_c, t_it0, t_L0 and t_seq (its server overhead is a scenario field); blend exponent,
     /// all-reduce latency, link efficiency, memory reserve and the rest are the same for every
     /// profile (`NVIDIA_DATACENTER`).
