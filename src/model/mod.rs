@@ -63,19 +63,8 @@ mod tests {
     /// The two policies are siblings: neither names the other.
     const SIBLINGS: [(&str, &str); 1] = [("serving", "static_batching")];
 
-    /// Whether the library code of `source` (comments and tests left out) names `module`.
     fn names(source: &str, module: &str) -> bool {
-        let library = source.split("#[cfg(test)]").next().unwrap_or(source);
-        let code: String = library
-            .lines()
-            .filter(|line| !line.trim_start().starts_with("//"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        ["super::", "model::"].iter().any(|prefix| {
-            [":", ";", ",", "}", " "]
-                .iter()
-                .any(|end| code.contains(&format!("{prefix}{module}{end}")))
-        })
+        crate::physics::tests::names_in(source, "model", module)
     }
 
     /// The order the module doc states: library code (not tests) names only modules before it,

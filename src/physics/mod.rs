@@ -24,7 +24,7 @@ pub mod workload;
 pub use step::Bound;
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     /// The physics modules in dependency order, with their source up to their tests.
     const ORDER: [(&str, &str); 10] = [
         ("architecture", include_str!("architecture.rs")),
@@ -39,19 +39,27 @@ mod tests {
         ("economics", include_str!("economics.rs")),
     ];
 
-    /// Whether the library code of `source` (comments and tests left out) names `module`.
-    fn names(source: &str, module: &str) -> bool {
+    /// Whether the library code of `source` (comments and tests left out) names `module`, as
+    /// `super::module` or `root::module` (`root` the directory's own module: `physics`, `model`).
+    /// The stated-order tests of `physics` and `model` read their sources with it.
+    pub(crate) fn names_in(source: &str, root: &str, module: &str) -> bool {
         let library = source.split("#[cfg(test)]").next().unwrap_or(source);
         let code: String = library
             .lines()
             .filter(|line| !line.trim_start().starts_with("//"))
             .collect::<Vec<_>>()
             .join("\n");
-        ["super::", "physics::"].iter().any(|prefix| {
-            [":", ";", ",", "}", " "]
-                .iter()
-                .any(|end| code.contains(&format!("{prefix}{module}{end}")))
-        })
+        ["super::".to_string(), format!("{root}::")]
+            .iter()
+            .any(|prefix| {
+                [":", ";", ",", "}", " "]
+                    .iter()
+                    .any(|end| code.contains(&format!("{prefix}{module}{end}")))
+            })
+    }
+
+    fn names(source: &str, module: &str) -> bool {
+        names_in(source, "physics", module)
     }
 
     /// The order the module doc states: library code (not tests) names only modules before it.
