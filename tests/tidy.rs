@@ -413,7 +413,7 @@ use crate::{scenario::Scenario, decide::{plan, sizing}};
 fn f<'a>(x: &'a str) -> char {
     let _ = "crate::page in a string";
     let _ = r#"crate::share in a raw "string""#;
-    let _ = crate::present::report::render;
+    let _ = crate::present::format::format_number;
     let _ = (x, '"');
     super::super::calibration::fit();
     '\''

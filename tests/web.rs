@@ -331,7 +331,7 @@ async fn mount_link(query: &str) -> web_sys::Element {
 /// What the page should show for `scenario`, metric by metric (same order as `METRICS`).
 fn expected_metrics(scenario: &Scenario) -> Vec<String> {
     let p = evaluate(scenario);
-    let number = |v: f64| group_thousands(&servecost::present::report::format_number(v));
+    let number = |v: f64| group_thousands(&servecost::present::format::format_number(v));
     vec![
         number(p.output_tok_s),
         number(p.output_tok_s_per_gpu),
@@ -923,7 +923,7 @@ async fn static_batching_changes_the_numbers_to_what_the_model_says() {
     assert_eq!(
         after,
         servecost::ui::widgets::metric::group_thousands(
-            &servecost::present::report::format_number(expected)
+            &servecost::present::format::format_number(expected)
         )
     );
     // The KV status and "max concurrency" are the static reservations' capacity, not the paged one.
@@ -1109,7 +1109,7 @@ async fn a_pasted_config_json_becomes_the_model() {
     assert_eq!(
         metric(&root, "output_tok_s"),
         servecost::ui::widgets::metric::group_thousands(
-            &servecost::present::report::format_number(evaluate(&catalog_8b).output_tok_s)
+            &servecost::present::format::format_number(evaluate(&catalog_8b).output_tok_s)
         ),
         "the same architecture as the catalog's Llama 3.1 8B"
     );

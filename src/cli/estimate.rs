@@ -10,9 +10,8 @@ use crate::model::memory::Parallelism;
 use crate::model::slo::SloMethod;
 use crate::model::ttft::BenchmarkFigures;
 use crate::model::{evaluate, OperatingPoint};
-use crate::present::report::{
-    assumptions, expected_error_text, format_cost, format_number, parallelism_line,
-};
+use crate::present::assumptions::{assumptions, expected_error_text, parallelism_line};
+use crate::present::format::{format_cost, format_number};
 use crate::scenario::Scenario;
 
 pub(super) fn estimate(rest: &[String]) -> Outcome {

@@ -353,13 +353,13 @@ impl SizingRange {
         let money = match (self.usd_per_month_low, self.usd_per_month_high) {
             (Some(low), Some(high)) => format!(
                 ", {}–{}/month",
-                crate::present::report::usd_amount(low),
-                crate::present::report::usd_amount(high)
+                crate::present::format::usd_amount(low),
+                crate::present::format::usd_amount(high)
             ),
             (Some(low), None) => {
                 format!(
                     ", {}/month or more",
-                    crate::present::report::usd_amount(low)
+                    crate::present::format::usd_amount(low)
                 )
             }
             _ => String::new(),
@@ -371,8 +371,8 @@ impl SizingRange {
                 format!(
                     " and the published measurement {} of this configuration ({} output tok/s per replica at C = {}: {} GPUs)",
                     m.id,
-                    crate::present::report::format_number(m.output_tok_s_per_replica),
-                    crate::present::report::format_number(m.concurrency),
+                    crate::present::format::format_number(m.output_tok_s_per_replica),
+                    crate::present::format::format_number(m.concurrency),
                     m.gpus
                 )
             })
@@ -696,7 +696,7 @@ pub fn auto_layout(
                     sized
                         .sizing
                         .usd_per_month
-                        .map(|usd| format!(", {}/month", crate::present::report::usd_amount(usd)))
+                        .map(|usd| format!(", {}/month", crate::present::format::usd_amount(usd)))
                         .unwrap_or_default()
                 ));
                 let better = best
@@ -774,7 +774,7 @@ pub fn layout_for_target(
             Some(t) => {
                 others.push(format!(
                     "{name}: {} tok/s per GPU",
-                    crate::present::report::format_number(t)
+                    crate::present::format::format_number(t)
                 ));
                 if best.is_none_or(|(b, _)| t > b) {
                     best = Some((t, par));
@@ -791,7 +791,7 @@ pub fn layout_for_target(
         ),
         LayoutTarget::TokSPerUser(x) => format!(
             "≥ {} tok/s per user",
-            crate::present::report::format_number(x)
+            crate::present::format::format_number(x)
         ),
     };
     Some(LayoutChoice {

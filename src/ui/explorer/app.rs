@@ -9,10 +9,11 @@ use crate::page::embed::embed_controls;
 use crate::page::first_screen::{hardware, in_flight_text, kv_status};
 use crate::page::knobs::{KnobAction, Knobs};
 use crate::page::state::{Action, State, View};
+use crate::present::assumptions::parallelism_hint;
 use crate::present::chart::notes::static_batching_note;
 use crate::present::chart::{Marker, Projection, XAxis, YAxis};
+use crate::present::format::format_number;
 use crate::present::glossary;
-use crate::present::report::{format_number, parallelism_hint};
 use crate::scenario::fields::{
     Field, CONCURRENCY, DEPLOYMENT, ENGINE, GPU, GPUS, MODEL, PRECISION,
 };
@@ -390,7 +391,7 @@ fn explorer_view(
                     </div>
                     // The page's answer at a glance (issue 28 §7), from the figures the numbers
                     // panel shows.
-                    <p id="answer" class="answer">{ crate::present::report::answer_sentence(
+                    <p id="answer" class="answer">{ crate::present::sentences::answer_sentence(
                         &view.point, &hardware, simulated.and_then(|r| r.output_tok_s).unwrap_or(view.point.output_tok_s)) }</p>
                     <ChartAxes chart={state.chart.clone()} on_change={on_chart} />
                     <ChartCanvas

@@ -16,8 +16,8 @@ use crate::page::fields::{InputError, Texts};
 use crate::page::knobs::{KnobAction, Knobs};
 use crate::page::state::View;
 use crate::present::chart::{Marker, Projection};
+use crate::present::format::{format_number, format_usd};
 use crate::present::glossary;
-use crate::present::report::{format_number, format_usd};
 use crate::scenario::fields::{
     workload_of, Field, CONCURRENCY, CUSTOM_MODEL, CUSTOM_WORKLOAD, GPU, MODEL, TP,
     USD_PER_GPU_HOUR, WORKLOAD,
@@ -231,7 +231,7 @@ pub fn embed_view(props: &EmbedProps) -> Html {
             <div class="embed-head">
                 <h1 class="embed-title">{ format!("{} on {} × {}", scenario.model.name, scenario.total_gpus(), scenario.gpu.name) }</h1>
                 // The conditions the numbers hold under, with the price's basis (issue 28 §5).
-                <p class="embed-conditions" id="embed-conditions">{ crate::present::report::conditions_line(scenario) }</p>
+                <p class="embed-conditions" id="embed-conditions">{ crate::present::sentences::conditions_line(scenario) }</p>
                 <a id={OPEN_EXPLORER_ID} class="embed-open" href={props.explorer_href.clone()} target="_blank" rel="noopener">
                     { "Open in the full explorer" }<span aria-hidden="true">{ " ↗" }</span>
                 </a>

@@ -267,7 +267,8 @@ pub struct EmbedAgentsProps {
 
 /// The embed's figures as text lines (`None`: the scenario is not agentic or does not validate).
 fn embed_lines(query: &str) -> Option<Vec<String>> {
-    use crate::present::report::{conditions_line, format_number, format_usd};
+    use crate::present::format::{format_number, format_usd};
+    use crate::present::sentences::conditions_line;
     let (view, _) = crate::share::decode(query);
     let scenario = crate::scenario::Scenario::try_from(view.scenario).ok()?;
     let answer = crate::decide::agents::answer(&scenario, &view.decision)?;

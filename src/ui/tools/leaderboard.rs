@@ -19,7 +19,7 @@ use crate::page::leaderboard::{
 };
 use crate::page::state::{Action, Shared};
 use crate::present::chart::leaderboard::{chart_height_css_px, draw_leaderboard, Bar};
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use crate::scenario::fields::{TOK_S_PER_USER, TTFT_CEILING_MS};
 use crate::ui::platform::canvas_backend::{prefers_dark, prepare};
 use crate::ui::platform::download::{chart_png, download_data_url, download_text};

@@ -11,7 +11,7 @@
 
 use crate::calibration::validate::Comparison;
 use crate::page::measured::MeasuredRow;
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use yew::prelude::*;
 
 /// The explorer's empty element under the chart this renders into (`explorer/app.rs`).

@@ -58,7 +58,7 @@ use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::measured::MeasuredRow;
 use crate::page::state::{Action, State, View};
-use crate::present::report::assumptions;
+use crate::present::assumptions::assumptions;
 use crate::scenario::fields::Field;
 use crate::share;
 use crate::ui::tools::app_hooks::{

@@ -21,7 +21,7 @@ use crate::page::decisions::{
     plan_price_tier, plan_request, DecisionAction, DecisionState, PlanStatus,
 };
 use crate::page::state::{Action, Shared, State};
-use crate::present::report::{format_number, format_usd};
+use crate::present::format::{format_number, format_usd};
 use crate::scenario::fields::{GPUS_PER_NODE, MAX_UTILIZATION, PRECISIONS_ALLOWED};
 use crate::scenario::ScenarioInput;
 use crate::ui::platform::download::download_text;

@@ -22,7 +22,7 @@ use crate::page::production_gap::{
     GapStudy, GapTargets, ProductionGap, GLOSSARY_PRODUCTION_TOK_S, GLOSSARY_SYNTHETIC_TOK_S,
 };
 use crate::page::state::Shared;
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use crate::scenario::fields::BURSTINESS;
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
 use crate::ui::tools::leaderboard::use_seen;
