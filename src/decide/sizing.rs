@@ -287,7 +287,7 @@ impl Basis {
 
 /// A published measurement (`data/measurements.csv`) of the sized configuration — same model,
 /// GPU, precision, engine, GPUs per replica and lengths — at a concurrency near the sized point
-/// (`page::measured::at_point`), and the GPUs the traffic needs at its throughput.
+/// (`calibration::measured::at_point`), and the GPUs the traffic needs at its throughput.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MeasuredAnchor {
     /// The row's id (`IX-012`).

@@ -7,10 +7,10 @@ use super::{
     measured_panel, send, state_of, StateWatch, APPLY_EVENT, IDEAL_ATTR, LAST_STAGE, LAYOUT_EVENT,
     OVERLAY_EVENT,
 };
+use crate::calibration::measured::MeasuredRow;
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::DecisionState;
 use crate::page::knobs::{layout_key, AutoLayout, KnobAction};
-use crate::page::measured::MeasuredRow;
 use crate::page::state::{Action, State};
 use crate::share;
 use gloo::timers::callback::Timeout;
@@ -143,7 +143,7 @@ pub(super) fn use_measured(
     let measured = use_memo(measured_view.as_ref().map(|(c, _)| c.clone()), move |_| {
         Rc::new(
             measured_view
-                .map(|(_, s)| crate::page::measured::matching(&s))
+                .map(|(_, s)| crate::calibration::measured::matching(&s))
                 .unwrap_or_default(),
         )
     });

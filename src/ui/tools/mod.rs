@@ -54,9 +54,9 @@ pub mod production_gap;
 pub mod sim_panel;
 pub mod targets;
 
+use crate::calibration::measured::MeasuredRow;
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{DecisionAction, DecisionState};
-use crate::page::measured::MeasuredRow;
 use crate::page::state::{Action, State, View};
 use crate::present::assumptions::assumptions;
 use crate::scenario::fields::Field;
