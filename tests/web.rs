@@ -55,18 +55,18 @@ async fn mount_props(mut props: servecost::ui::explorer::app::AppProps) -> web_s
         .append_child(&root)
         .expect("append");
     let share_slot = document().create_element("div").expect("div");
-    share_slot.set_id(servecost::ui::tools::SHARE_SLOT_ID);
+    share_slot.set_id(servecost::ui::platform::bridge::SHARE_SLOT_ID);
     root.append_child(&share_slot).expect("append");
     let app_root = document().create_element("div").expect("div");
     let tools = document().create_element("div").expect("div");
-    tools.set_id(servecost::ui::tools::TOOLS_ROOT_ID);
+    tools.set_id(servecost::ui::platform::bridge::TOOLS_ROOT_ID);
     root.append_child(&app_root).expect("append");
     root.append_child(&tools).expect("append");
     props.tools = Some(tools.clone());
     yew::Renderer::<App>::with_root_and_props(app_root, props).render();
     yew::scheduler::flush().await;
     // As on the real page, the tools come only where the explorer links them (not in the embed).
-    if tools.has_attribute(servecost::ui::tools::STATE_ATTR) {
+    if tools.has_attribute(servecost::ui::platform::bridge::STATE_ATTR) {
         assert!(servecost::ui::tools::mount(Some(&root)), "the tools mount");
         // They mount in stages, a task each; the footer comes last.
         assert!(
@@ -1122,7 +1122,7 @@ async fn a_pasted_config_json_becomes_the_model() {
 async fn the_tools_follow_the_ideal_roofline_switch() {
     let root = mount().await;
     let tools = find(&root, "#tools");
-    assert!(!tools.has_attribute(servecost::ui::tools::IDEAL_ATTR));
+    assert!(!tools.has_attribute(servecost::ui::platform::bridge::IDEAL_ATTR));
     let cost_before = text(&root, ".decisions");
     let checkbox: web_sys::HtmlInputElement = find(&root, "#ideal-roofline")
         .dyn_into()
@@ -1130,7 +1130,7 @@ async fn the_tools_follow_the_ideal_roofline_switch() {
     checkbox.set_checked(true);
     fire(&checkbox, "change");
     settle().await;
-    assert!(tools.has_attribute(servecost::ui::tools::IDEAL_ATTR));
+    assert!(tools.has_attribute(servecost::ui::platform::bridge::IDEAL_ATTR));
     assert!(
         eventually(2_000, || text(&root, ".decisions") != cost_before).await,
         "the decision panels' numbers move with the switch"

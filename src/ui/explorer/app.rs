@@ -297,8 +297,8 @@ pub fn app(props: &AppProps) -> Html {
                 }
                 // The tools module's notes (`ui::tools::notes`) and production-gap waterfall
                 // (`ui::tools::production_gap`).
-                <div id={crate::ui::tools::notes::NOTES_SLOT_ID} class="notes-slot"></div>
-                <section id={crate::ui::tools::production_gap::GAP_SLOT_ID} class="synthetic"></section>
+                <div id={crate::ui::platform::bridge::NOTES_SLOT_ID} class="notes-slot"></div>
+                <section id={crate::ui::platform::bridge::GAP_SLOT_ID} class="synthetic"></section>
             </main>
         </div>
     }
@@ -425,12 +425,12 @@ fn explorer_view(
                         <p id="static-batching-note" class="kv-status">{ note }</p>
                     }
                     // The tools module's measured points and their table (`ui::tools::measured_panel`).
-                    <div id={crate::ui::tools::measured_panel::MEASURED_SLOT_ID}></div>
+                    <div id={crate::ui::platform::bridge::MEASURED_SLOT_ID}></div>
                 </section>
                 <section class="panel numbers-panel" aria-labelledby="numbers-title">
                     <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
                     // The tools module's other-deployment line (`ui::tools::contrast`).
-                    <div id={crate::ui::tools::contrast::CONTRAST_SLOT_ID}></div>
+                    <div id={crate::ui::platform::bridge::CONTRAST_SLOT_ID}></div>
                     if second_pass {
                         <Numbers point={view.point.clone()} {simulated} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
                             class={crate::model::expected_error::Class::of(&view.scenario, &view.point)} />

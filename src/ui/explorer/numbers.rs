@@ -131,7 +131,7 @@ pub fn numbers(props: &NumbersProps) -> Html {
                 </div>
             </div>
             // The tools module's "± expected error" details (`ui::tools::error_source`).
-            <div id={crate::ui::tools::error_source::ERROR_SOURCE_SLOT_ID}></div>
+            <div id={crate::ui::platform::bridge::ERROR_SOURCE_SLOT_ID}></div>
             <div class="metric-group">
                 <h3>{ "What limits it" }</h3>
                 <div class="metrics">

@@ -343,7 +343,7 @@ pub fn embed_agents(props: &EmbedAgentsProps) -> Html {
 pub fn mount_embed() -> bool {
     let slot = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(crate::ui::explorer::embed::EMBED_AGENTS_SLOT_ID));
+        .and_then(|d| d.get_element_by_id(crate::ui::platform::bridge::EMBED_AGENTS_SLOT_ID));
     match slot {
         Some(slot) => {
             yew::Renderer::<EmbedAgents>::with_root_and_props(

@@ -14,8 +14,6 @@ use crate::calibration::validate::Comparison;
 use crate::present::format::format_number;
 use yew::prelude::*;
 
-/// The explorer's empty element under the chart this renders into (`explorer/app.rs`).
-pub const MEASURED_SLOT_ID: &str = "measured-slot";
 /// The table's id.
 pub const MEASURED_TABLE_ID: &str = "measured-points";
 /// The toggle's id (a page-local view switch, not a link field: it changes no number).

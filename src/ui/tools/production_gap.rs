@@ -34,8 +34,6 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The explorer's empty element this renders into (`explorer/app.rs`).
-pub const GAP_SLOT_ID: &str = "production-gap-slot";
 /// The waterfall's table body: one row per step with `data-factor`.
 pub const GAP_ID: &str = "production-gap";
 /// The total line, with `data-total-factor`.
