@@ -14,7 +14,7 @@ use servecost::decide::sizing::{size_configuration, SizingRules};
 use servecost::page::decision_data::{decide, Demand};
 use servecost::page::decisions::{plan_price_tier, plan_request};
 use servecost::page::report::{client_report, ReportContext};
-use servecost::present::report::usd_amount;
+use servecost::present::format::usd_amount;
 use servecost::scenario::{DecisionInput, Scenario, ScenarioInput, TrafficUnit};
 use servecost::share::ViewState;
 use std::process::Command;

@@ -228,47 +228,13 @@ fn code_only(text: &str) -> String {
     out
 }
 
-/// The top-level modules a file's code names through a path from the crate root: `crate::X`
-/// (also `$crate::X`), each `X` of a group `crate::{X, Y::z}`, and `super::…::X` when the
-/// `super`s climb to the root (judged from the file's depth under `src/`). Returns
-/// `(line, module)` pairs.
-fn root_paths(code: &str, depth: usize) -> Vec<(usize, String)> {
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
-    let ident_at = |s: &str| -> String { s.chars().take_while(|&c| is_ident(c)).collect() };
+/// The paths from the crate root a file's code names, written out in full (`model::evaluate`):
+/// `crate::…` (also `$crate::…`), each item of a group `crate::{x, y::{z, w}}`, and `super::…`
+/// resolved against the file's own module path (`module`, e.g. `["ui", "explorer", "app"]`).
+/// Returns `(line, path)` pairs; a path's first segment is the top-level module it names.
+fn root_paths(code: &str, module: &[String]) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    let mut record = |offset: usize, rest: &str| {
-        let line = code[..offset].matches('\n').count() + 1;
-        let rest = rest.trim_start();
-        if let Some(group) = rest.strip_prefix('{') {
-            // Top-level items of the group: after `{` or a `,` at depth 1.
-            let mut depth = 1;
-            let mut item_start = true;
-            for (i, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => depth -= 1,
-                    ',' if depth == 1 => item_start = true,
-                    c if c.is_whitespace() => {}
-                    _ if item_start && depth == 1 => {
-                        let name = ident_at(&group[i..]);
-                        if !name.is_empty() {
-                            found.push((line, name));
-                        }
-                        item_start = false;
-                    }
-                    _ => {}
-                }
-                if depth == 0 {
-                    break;
-                }
-            }
-        } else {
-            let name = ident_at(rest);
-            if !name.is_empty() {
-                found.push((line, name));
-            }
-        }
-    };
+    let line_of = |offset: usize| code[..offset].matches('\n').count() + 1;
     let boundary = |offset: usize| {
         code[..offset]
             .chars()
@@ -277,7 +243,9 @@ fn root_paths(code: &str, depth: usize) -> Vec<(usize, String)> {
     };
     for (offset, _) in code.match_indices("crate::") {
         if boundary(offset) {
-            record(offset, &code[offset + "crate::".len()..]);
+            for path in expand_path("", &code[offset + "crate::".len()..]) {
+                found.push((line_of(offset), path));
+            }
         }
     }
     for (offset, _) in code.match_indices("super::") {
@@ -291,28 +259,84 @@ fn root_paths(code: &str, depth: usize) -> Vec<(usize, String)> {
             climbs += 1;
             rest = after;
         }
-        if climbs >= depth {
-            record(offset, rest);
+        let base = module[..module.len().saturating_sub(climbs)].join("::");
+        for path in expand_path(&base, rest) {
+            found.push((line_of(offset), path));
         }
     }
     found
 }
 
-/// The layer a file under `src/` belongs to: the first component of its path (`units.rs` and
-/// `json.rs` without the extension), and how deep its module sits below the crate root.
-fn layer_and_depth(path: &Path) -> (String, usize) {
-    let relative = path.strip_prefix(src()).expect("under src");
-    let parts: Vec<String> = relative
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    let first = parts[0].trim_end_matches(".rs").to_string();
-    let depth = if parts.last().is_some_and(|p| p == "mod.rs") {
-        parts.len() - 1
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The full paths `text` (what follows `crate::` or the last `super::`) spells under `prefix`,
+/// with groups expanded: `a::{b, c::d}` gives `a::b` and `a::c::d`.
+fn expand_path(prefix: &str, text: &str) -> Vec<String> {
+    let mut path = prefix.to_string();
+    let mut rest = text.trim_start();
+    loop {
+        if let Some(group) = rest.strip_prefix('{') {
+            let mut depth = 0;
+            let mut item_start = 0;
+            let mut paths = Vec::new();
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => {
+                        paths.extend(expand_path(&path, &group[item_start..i]));
+                        break;
+                    }
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        paths.extend(expand_path(&path, &group[item_start..i]));
+                        item_start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            return paths;
+        }
+        let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
+        if name.is_empty() {
+            break;
+        }
+        if !path.is_empty() {
+            path.push_str("::");
+        }
+        path.push_str(&name);
+        rest = &rest[name.len()..];
+        match rest.trim_start().strip_prefix("::") {
+            Some(after) => rest = after.trim_start(),
+            None => break,
+        }
+    }
+    if path.is_empty() || path == prefix {
+        Vec::new()
     } else {
-        parts.len()
-    };
-    (first, depth)
+        vec![path]
+    }
+}
+
+/// The module path of a file under `src/`: `ui/explorer/app.rs` is `["ui", "explorer", "app"]`,
+/// `ui/tools/mod.rs` is `["ui", "tools"]`; its first segment is the file's layer (`units.rs`
+/// and `json.rs` are the layers `units` and `json`).
+fn module_path(path: &Path) -> Vec<String> {
+    let relative = path.strip_prefix(src()).expect("under src");
+    let mut parts: Vec<String> = relative
+        .components()
+        .map(|c| {
+            c.as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_string()
+        })
+        .collect();
+    if parts.len() > 1 && parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
 }
 
 /// The floors of the pure core, bottom first: a file on one floor names only floors below it
@@ -381,15 +405,16 @@ fn layer_violations() -> Vec<(String, usize, String)> {
     rust_files(&src(), &mut files);
     let mut violations = Vec::new();
     for file in &files {
-        let (layer, depth) = layer_and_depth(file);
-        let forbidden = forbidden_for(&layer);
+        let module_path = module_path(file);
+        let forbidden = forbidden_for(&module_path[0]);
         let code = code_only(&std::fs::read_to_string(file).expect("read"));
         let relative = file
             .strip_prefix(src())
             .expect("under src")
             .to_string_lossy()
             .replace('\\', "/");
-        for (line, module) in root_paths(&code, depth) {
+        for (line, path) in root_paths(&code, &module_path) {
+            let module = path.split("::").next().unwrap_or_default().to_string();
             if forbidden.contains(&module.as_str()) {
                 violations.push((relative.clone(), line, module));
             }
@@ -437,6 +462,36 @@ fn layer_allow_list_is_not_stale() {
     );
 }
 
+/// The explorer (the first load) never imports from the deferred tools module: what both modules
+/// share is `ui::platform::bridge`, so nothing under `ui/explorer`, `ui/widgets` or `ui/platform`
+/// names `ui::tools` (ARCHITECTURE.md, "The page is two wasm modules").
+#[test]
+fn the_explorer_never_names_the_tools_module() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut offences = Vec::new();
+    for file in &files {
+        let module_path = module_path(file);
+        let first_load = ["explorer", "widgets", "platform"].iter().any(|group| {
+            module_path.len() > 1 && module_path[0] == "ui" && module_path[1] == *group
+        });
+        if !first_load {
+            continue;
+        }
+        let code = code_only(&std::fs::read_to_string(file).expect("read"));
+        for (line, path) in root_paths(&code, &module_path) {
+            if path == "ui::tools" || path.starts_with("ui::tools::") {
+                offences.push(format!("{}:{line}: names `crate::{path}`", file.display()));
+            }
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "the explorer imports what it shares with the tools from ui::platform::bridge:\n{}",
+        offences.join("\n")
+    );
+}
+
 /// The checks read code, not comments or literals, and see every form of a root path.
 #[test]
 fn root_paths_reads_code_only() {
@@ -447,26 +502,34 @@ use crate::{scenario::Scenario, decide::{plan, sizing}};
 fn f<'a>(x: &'a str) -> char {
     let _ = "crate::page in a string";
     let _ = r#"crate::share in a raw "string""#;
-    let _ = crate::present::report::render;
+    let _ = crate::present::format::format_number;
     let _ = (x, '"');
     super::super::calibration::fit();
     '\''
 }
 "##;
-    let names: Vec<(usize, String)> = root_paths(&code_only(text), 2);
+    let module = ["ui".to_string(), "explorer".to_string()];
+    let names: Vec<(usize, String)> = root_paths(&code_only(text), &module);
     let expected: Vec<(usize, String)> = [
-        (2, "model"),
-        (3, "scenario"),
-        (3, "decide"),
-        (8, "present"),
-        (10, "calibration"),
+        (2, "model::evaluate"),
+        (3, "scenario::Scenario"),
+        (3, "decide::plan"),
+        (3, "decide::sizing"),
+        (8, "present::format::format_number"),
+        (10, "calibration::fit"),
     ]
     .into_iter()
     .map(|(l, n)| (l, n.to_string()))
     .collect();
     assert_eq!(names, expected);
-    // One `super` from a file two modules deep stays inside the crate's own subtree.
-    assert!(root_paths("super::model::x", 2).is_empty());
+    // One `super` from `ui::explorer` stays inside `ui`.
+    assert_eq!(
+        root_paths("use super::tools::{self, x};", &module),
+        vec![
+            (1, "ui::tools::self".to_string()),
+            (1, "ui::tools::x".to_string())
+        ]
+    );
 }
 
 /// The attributes STYLE.md rules out, found in code (not in comments or literals).

@@ -55,18 +55,18 @@ async fn mount_props(mut props: servecost::ui::explorer::app::AppProps) -> web_s
         .append_child(&root)
         .expect("append");
     let share_slot = document().create_element("div").expect("div");
-    share_slot.set_id(servecost::ui::tools::SHARE_SLOT_ID);
+    share_slot.set_id(servecost::ui::platform::bridge::SHARE_SLOT_ID);
     root.append_child(&share_slot).expect("append");
     let app_root = document().create_element("div").expect("div");
     let tools = document().create_element("div").expect("div");
-    tools.set_id(servecost::ui::tools::TOOLS_ROOT_ID);
+    tools.set_id(servecost::ui::platform::bridge::TOOLS_ROOT_ID);
     root.append_child(&app_root).expect("append");
     root.append_child(&tools).expect("append");
     props.tools = Some(tools.clone());
     yew::Renderer::<App>::with_root_and_props(app_root, props).render();
     yew::scheduler::flush().await;
     // As on the real page, the tools come only where the explorer links them (not in the embed).
-    if tools.has_attribute(servecost::ui::tools::STATE_ATTR) {
+    if tools.has_attribute(servecost::ui::platform::bridge::STATE_ATTR) {
         assert!(servecost::ui::tools::mount(Some(&root)), "the tools mount");
         // They mount in stages, a task each; the footer comes last.
         assert!(
@@ -331,7 +331,7 @@ async fn mount_link(query: &str) -> web_sys::Element {
 /// What the page should show for `scenario`, metric by metric (same order as `METRICS`).
 fn expected_metrics(scenario: &Scenario) -> Vec<String> {
     let p = evaluate(scenario);
-    let number = |v: f64| group_thousands(&servecost::present::report::format_number(v));
+    let number = |v: f64| group_thousands(&servecost::present::format::format_number(v));
     vec![
         number(p.output_tok_s),
         number(p.output_tok_s_per_gpu),
@@ -923,7 +923,7 @@ async fn static_batching_changes_the_numbers_to_what_the_model_says() {
     assert_eq!(
         after,
         servecost::ui::widgets::metric::group_thousands(
-            &servecost::present::report::format_number(expected)
+            &servecost::present::format::format_number(expected)
         )
     );
     // The KV status and "max concurrency" are the static reservations' capacity, not the paged one.
@@ -1109,7 +1109,7 @@ async fn a_pasted_config_json_becomes_the_model() {
     assert_eq!(
         metric(&root, "output_tok_s"),
         servecost::ui::widgets::metric::group_thousands(
-            &servecost::present::report::format_number(evaluate(&catalog_8b).output_tok_s)
+            &servecost::present::format::format_number(evaluate(&catalog_8b).output_tok_s)
         ),
         "the same architecture as the catalog's Llama 3.1 8B"
     );
@@ -1122,7 +1122,7 @@ async fn a_pasted_config_json_becomes_the_model() {
 async fn the_tools_follow_the_ideal_roofline_switch() {
     let root = mount().await;
     let tools = find(&root, "#tools");
-    assert!(!tools.has_attribute(servecost::ui::tools::IDEAL_ATTR));
+    assert!(!tools.has_attribute(servecost::ui::platform::bridge::IDEAL_ATTR));
     let cost_before = text(&root, ".decisions");
     let checkbox: web_sys::HtmlInputElement = find(&root, "#ideal-roofline")
         .dyn_into()
@@ -1130,7 +1130,7 @@ async fn the_tools_follow_the_ideal_roofline_switch() {
     checkbox.set_checked(true);
     fire(&checkbox, "change");
     settle().await;
-    assert!(tools.has_attribute(servecost::ui::tools::IDEAL_ATTR));
+    assert!(tools.has_attribute(servecost::ui::platform::bridge::IDEAL_ATTR));
     assert!(
         eventually(2_000, || text(&root, ".decisions") != cost_before).await,
         "the decision panels' numbers move with the switch"

@@ -16,11 +16,11 @@ use servecost::calibration::validate::{render, validate};
 use servecost::catalog::parse_hf_config;
 use servecost::json;
 use servecost::model::{evaluate, sweep};
+use servecost::present::assumptions::assumptions;
 use servecost::present::chart::{
     render_svg, render_svg_with, ChartOptions, Marker, Overlay, Theme, MAX_PINNED_CURVES,
     MAX_TEXT_POINTS,
 };
-use servecost::present::report::assumptions;
 use servecost::scenario::{EfficiencyOverrides, Scenario, ScenarioInput};
 use servecost::share::{
     decode, encode, from_json, sanitize, scenario_pairs, to_json, ViewState, MAX_VALUE_LEN,

@@ -8,7 +8,8 @@ use super::args::{decision_input, Flags, UsageError, RANK_BY};
 use super::{scenario_from, Outcome};
 use crate::decide::agents::{answer, AgentAnswer};
 use crate::model::agents::AgentFigures;
-use crate::present::report::{format_number, group_thousands, scenario_sentence, usd_amount};
+use crate::present::format::{format_number, group_thousands, usd_amount};
+use crate::present::sentences::scenario_sentence;
 use crate::scenario::Scenario;
 
 /// Whether the flags ask for sessions (the scenario input's session fields are set).
@@ -275,7 +276,7 @@ fn usd(value: f64) -> String {
         let sign = if value < 0.0 { "-" } else { "" };
         format!("{sign}${:.2}", value.abs())
     } else {
-        crate::present::report::format_usd(value)
+        crate::present::format::format_usd(value)
     }
 }
 

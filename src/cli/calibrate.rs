@@ -3,7 +3,7 @@
 
 use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
 use super::Outcome;
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 
 pub(super) fn calibrate_command(rest: &[String]) -> Outcome {
     let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();

@@ -9,9 +9,8 @@ use crate::model::expected_error::{
 use crate::model::ttft::BenchmarkFigures;
 use crate::model::{evaluate, OperatingPoint};
 use crate::physics::memory::Parallelism;
-use crate::present::report::{
-    assumptions, expected_error_text, format_cost, format_number, parallelism_line,
-};
+use crate::present::assumptions::{assumptions, expected_error_text, parallelism_line};
+use crate::present::format::{format_cost, format_number};
 use crate::scenario::Scenario;
 use crate::scenario::SloMethod;
 

@@ -12,7 +12,7 @@ use super::Outcome;
 use crate::decide::leaderboard::{
     estimate_args, leaderboard, shell_line, Leaderboard, LeaderboardInput, LeaderboardRequest, Row,
 };
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use crate::scenario::fields::{
     CONCURRENCY, DECODE_EP, DECODE_GPUS, DECODE_TP, DP_ATTENTION, EP, GPU, GPUS, PP, PRECISION,
     PREFILL_EP, PREFILL_GPUS, PREFILL_TP, SERVING, SLO_TTFT_MS, TP, USD_PER_GPU_HOUR,
@@ -181,7 +181,7 @@ fn text(
         "Hardware leaderboard at {}, P{} TTFT <= {} ms ({} layouts swept; catalog typical prices; cheapest $/M output first, GPUs without a price last by throughput)\n",
         board.target.text(),
         ttft_percentile,
-        crate::present::report::format_number(ttft_ceiling_ms),
+        crate::present::format::format_number(ttft_ceiling_ms),
         board.searched
     );
     out.push_str(&board_row(

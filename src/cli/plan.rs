@@ -5,7 +5,7 @@ use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
 use super::{slo_input, Outcome};
 use crate::decide::plan::{Candidate, PlanInput, PlanRequest};
 use crate::physics::precision::Precision;
-use crate::present::report::{format_number, format_usd};
+use crate::present::format::{format_number, format_usd};
 use crate::scenario::ScenarioInput;
 
 pub(super) fn plan_command(rest: &[String]) -> Outcome {

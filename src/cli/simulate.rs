@@ -3,7 +3,7 @@
 
 use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{scenario_from, Outcome};
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use crate::scenario::fields::BURSTINESS;
 use crate::scenario::DecisionInput;
 use crate::sim::{LatencySummary, SimConfig, SimInput, SimResult};

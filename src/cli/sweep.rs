@@ -3,7 +3,7 @@
 use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{scenario_from, Outcome};
 use crate::model::sweep;
-use crate::present::report::{format_cost, format_number};
+use crate::present::format::{format_cost, format_number};
 use crate::scenario::no_price_warning;
 use crate::share::curve_csv_rows;
 

@@ -9,7 +9,7 @@ use crate::model::evaluate;
 use crate::model::evaluate::{evaluate_in, SteadyMemo};
 use crate::model::OperatingPoint;
 use crate::physics::engine::Deployment;
-use crate::present::report::{format_number, group_thousands};
+use crate::present::format::{format_number, group_thousands};
 use crate::scenario::{Scenario, ScenarioInput};
 
 /// The same scenario under the other deployment (`None` when it does not validate, which the

@@ -63,7 +63,7 @@ impl Goodput {
     pub fn sentence(&self, slo: &Slo) -> String {
         format!(
             "{} req/s (ttft_ms ≤ {}, tpot_ms ≤ {} for {:.0} % of requests)",
-            crate::present::report::format_number(self.max_req_s),
+            crate::present::format::format_number(self.max_req_s),
             bound(slo.ttft_ms),
             bound(slo.tpot_ms),
             self.target * 100.0

@@ -341,7 +341,7 @@ impl Row {
     /// "$0.509 ($0.45–0.58)": the $/M and its range within the expected throughput error, or
     /// "no price".
     pub fn usd_text(&self) -> String {
-        use crate::present::report::format_usd;
+        use crate::present::format::format_usd;
         match (self.usd_per_m_output, self.usd_per_m_output_range) {
             (Some(usd), Some((low, high))) => format!(
                 "{} ({}–{})",

@@ -290,7 +290,7 @@ impl Basis {
 
 /// A published measurement (`data/measurements.csv`) of the sized configuration — same model,
 /// GPU, precision, engine, GPUs per replica and lengths — at a concurrency near the sized point
-/// (`page::measured::at_point`), and the GPUs the traffic needs at its throughput.
+/// (`calibration::measured::at_point`), and the GPUs the traffic needs at its throughput.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MeasuredAnchor {
     /// The row's id (`IX-012`).
@@ -356,13 +356,13 @@ impl SizingRange {
         let money = match (self.usd_per_month_low, self.usd_per_month_high) {
             (Some(low), Some(high)) => format!(
                 ", {}–{}/month",
-                crate::present::report::usd_amount(low),
-                crate::present::report::usd_amount(high)
+                crate::present::format::usd_amount(low),
+                crate::present::format::usd_amount(high)
             ),
             (Some(low), None) => {
                 format!(
                     ", {}/month or more",
-                    crate::present::report::usd_amount(low)
+                    crate::present::format::usd_amount(low)
                 )
             }
             _ => String::new(),
@@ -374,8 +374,8 @@ impl SizingRange {
                 format!(
                     " and the published measurement {} of this configuration ({} output tok/s per replica at C = {}: {} GPUs)",
                     m.id,
-                    crate::present::report::format_number(m.output_tok_s_per_replica),
-                    crate::present::report::format_number(m.concurrency),
+                    crate::present::format::format_number(m.output_tok_s_per_replica),
+                    crate::present::format::format_number(m.concurrency),
                     m.gpus
                 )
             })
@@ -699,7 +699,7 @@ pub fn auto_layout(
                     sized
                         .sizing
                         .usd_per_month
-                        .map(|usd| format!(", {}/month", crate::present::report::usd_amount(usd)))
+                        .map(|usd| format!(", {}/month", crate::present::format::usd_amount(usd)))
                         .unwrap_or_default()
                 ));
                 let better = best
@@ -777,7 +777,7 @@ pub fn layout_for_target(
             Some(t) => {
                 others.push(format!(
                     "{name}: {} tok/s per GPU",
-                    crate::present::report::format_number(t)
+                    crate::present::format::format_number(t)
                 ));
                 if best.is_none_or(|(b, _)| t > b) {
                     best = Some((t, par));
@@ -794,7 +794,7 @@ pub fn layout_for_target(
         ),
         LayoutTarget::TokSPerUser(x) => format!(
             "≥ {} tok/s per user",
-            crate::present::report::format_number(x)
+            crate::present::format::format_number(x)
         ),
     };
     Some(LayoutChoice {

@@ -9,7 +9,7 @@
 use crate::decide::agents::{answer, AgentAnswer};
 use crate::model::agents::agent_figures;
 use crate::model::sessions::evaluate_sessions;
-use crate::present::report::{format_number, format_usd, group_thousands, usd_amount};
+use crate::present::format::{format_number, format_usd, group_thousands, usd_amount};
 use crate::scenario::fields::{Inputs, WORKLOAD};
 use crate::scenario::session_preset::SessionPreset;
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};

@@ -178,7 +178,7 @@ pub fn with_layout(input: &ScenarioInput, choice: &LayoutChoice) -> ScenarioInpu
 /// best point meeting it, or that none does), the goodput, and the deployment for the traffic
 /// with its range and how auto chose the layout. Empty without an SLO or a traffic.
 pub fn summary_lines(scenario: &Scenario, decision: &ScenarioDecision) -> Vec<String> {
-    use crate::present::report::{format_number, percent, usd_amount};
+    use crate::present::format::{format_number, percent, usd_amount};
     let mut lines = Vec::new();
     if let Some(slo) = &decision.slo {
         let number = crate::page::fields::number_text;

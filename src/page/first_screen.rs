@@ -24,7 +24,8 @@ use crate::present::chart::{
     draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection, XAxis,
     YAxis,
 };
-use crate::present::report::{answer_sentence, format_number, format_usd, group_thousands};
+use crate::present::format::{format_number, format_usd, group_thousands};
+use crate::present::sentences::answer_sentence;
 use crate::scenario::fields::{Field, GPU, GPUS, MODEL, PRECISION};
 use crate::scenario::{Batching, Scenario};
 use crate::share::{self, escape_attribute};

@@ -68,7 +68,7 @@ impl AutoLayout {
             && self.key == layout_key(input)
     }
 
-    /// The text the tools module sends the explorer (`ui::tools::LAYOUT_EVENT`).
+    /// The text the tools module sends the explorer (`ui::platform::bridge::LAYOUT_EVENT`).
     pub fn encode(&self) -> String {
         format!("{}\n{}\n{}\n{}", self.key, self.tp, self.ep, self.why)
     }

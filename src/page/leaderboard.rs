@@ -7,7 +7,7 @@ use crate::decide::leaderboard::{
     Leaderboard, LeaderboardInput, LeaderboardRequest, Row, DEFAULT_TOK_S_PER_USER,
 };
 use crate::present::chart::leaderboard::Bar;
-use crate::present::report::{format_number, format_usd};
+use crate::present::format::{format_number, format_usd};
 use crate::scenario::{DecisionInput, ScenarioError, ScenarioInput};
 use std::cmp::Ordering;
 
@@ -490,7 +490,7 @@ pub mod agentic {
     use crate::decide::agents::{agent_leaderboard, AgentRank, AgentRow};
     /// The GPU × precision pairs the board tries, and its ranking, as the whole board's.
     pub use crate::decide::agents::{board_items as items, rank_agent_rows as rank_rows};
-    use crate::present::report::{format_number, format_usd};
+    use crate::present::format::{format_number, format_usd};
     use crate::scenario::{DecisionInput, ScenarioInput};
 
     /// The request of the page's scenario in agentic mode: the searched fields cleared (GPU,

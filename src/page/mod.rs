@@ -11,9 +11,7 @@ pub mod fields;
 pub mod first_screen;
 pub mod knobs;
 pub mod leaderboard;
-pub mod measured;
 pub mod pins;
-pub mod production_gap;
 pub mod report;
 pub mod state;
 

@@ -27,11 +27,12 @@ use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::{self, plan_price_tier, plan_request};
 use crate::page::leaderboard::{request_for, TargetMode};
 use crate::physics::economics::PriceTier;
+use crate::present::assumptions::assumptions;
 use crate::present::chart::{
     draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection, XAxis,
     YAxis,
 };
-use crate::present::report::{assumptions, format_cost, format_number, format_usd, usd_amount};
+use crate::present::format::{format_cost, format_number, format_usd, usd_amount};
 use crate::scenario::fields::{Group, FIELDS};
 use crate::scenario::Scenario;
 use crate::scenario::SloSettings;

@@ -1,6 +1,6 @@
 //! The bundled published measurements (`data/measurements.csv`, the file `servecost validate`
 //! reads) and the rule that matches a row to a configuration: the page's measured points
-//! (`page::measured`) and the sizing's "measured" badge (`decide::sizing`) read them here.
+//! (`calibration::measured`) and the sizing's "measured" badge (`decide::sizing`) read them here.
 //!
 //! **Match rule.** Same model id and GPU id; the row's input and output lengths each within
 //! `LENGTH_TOLERANCE` (15 %) of the configuration's mean lengths. Rows that state no input or

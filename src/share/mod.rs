@@ -6,7 +6,7 @@
 use crate::decide::pricing::price_when_unstated;
 use crate::json::{self, Value};
 use crate::model::{Curve, OperatingPoint};
-use crate::present::report::assumptions;
+use crate::present::assumptions::assumptions;
 use crate::scenario::fields::{Field, Inputs, FIELDS, USD_PER_GPU_HOUR};
 use crate::scenario::{DecisionInput, Scenario, ScenarioError, ScenarioInput};
 use serde::Serialize;
@@ -648,7 +648,7 @@ pub fn curve_csv(
         out.push('\n');
     }
     out.push_str("# ");
-    out.push_str(&crate::present::report::expected_error_text(
+    out.push_str(&crate::present::assumptions::expected_error_text(
         crate::model::expected_error::Class::of(scenario, point),
     ));
     out.push('\n');

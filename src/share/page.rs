@@ -5,7 +5,7 @@
 
 use super::{decode, encode, sanitize, sanitize_link, EmbedOptions, ViewState};
 use crate::model::OperatingPoint;
-use crate::present::report::{format_number, format_usd};
+use crate::present::format::{format_number, format_usd};
 use crate::scenario::Scenario;
 
 /// Where the view a page opens with came from.

@@ -1,5 +1,5 @@
 //! The Yew front end (wasm32 only): components, one file per concept, around a single `State`
-//! reducer. Nothing here computes the model; it calls `model`, `chart` and `report`.
+//! reducer. Nothing here computes the model; it calls `model`, `chart` and `present`.
 //!
 //! Grouped: `platform` (browser glue: panic banner, perf marks, canvas backend, URL and storage,
 //! downloads, the link to the deferred module), `widgets` (reusable controls), `explorer` (the

@@ -11,7 +11,7 @@
 //!   at that TP) has no curve, and the study says why (`TechniqueStudy::absent`).
 //!
 //! The gap between a synthetic benchmark and production traffic (issue 15 §4) needs the
-//! simulator and the decision inputs, so it lives in `page::production_gap`.
+//! simulator and the decision inputs, so it lives in `decide::production_gap`.
 //!
 //! Pure: variant `ScenarioInput`s go through `Scenario::try_from` like any other input; a
 //! variant that does not validate (e.g. a contiguous reservation that leaves no room for one

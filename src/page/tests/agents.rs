@@ -61,7 +61,7 @@ fn the_view_doubles_agents_and_its_rows_are_the_answers() {
     let per_gpu = rows.iter().find(|r| r.id == "per-gpu").expect("a row");
     assert_eq!(
         per_gpu.at_tier,
-        crate::present::report::format_number(
+        crate::present::format::format_number(
             view.answer
                 .figures_at_tier
                 .as_ref()

@@ -7,7 +7,7 @@
 use super::axis::Projection;
 use super::pareto::Frame;
 use crate::model::{Curve, CurvePoint};
-use crate::present::report::{format_cost, format_number};
+use crate::present::format::{format_cost, format_number};
 
 /// A curve point the pointer or the keys can pick: its index in `Curve::points` and its centre
 /// in backend pixels.
@@ -90,7 +90,8 @@ pub fn step(targets: &[Target], from: Option<usize>, start: usize, right: bool) 
 }
 
 /// The tooltip of a point: its concurrency, tokens/s per user and per GPU, $/M output and what
-/// bounds its step, one line each (`report`'s number formats, as the numbers panel writes them).
+/// bounds its step, one line each (`present::format`'s number formats, as the numbers panel
+/// writes them).
 pub fn tooltip_lines(point: &CurvePoint) -> [String; 5] {
     [
         format!("C = {} in flight", point.concurrency),

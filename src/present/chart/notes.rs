@@ -11,7 +11,7 @@
 use crate::model::techniques::{TechniqueLevel, TechniqueStudy};
 use crate::model::{Curve, CurvePoint};
 use crate::physics::workload::Workload;
-use crate::present::report::{format_number, group_thousands};
+use crate::present::format::{format_number, group_thousands};
 
 /// The curve of `level`: the main one (`curve`) when it is the scenario's own level.
 fn level_curve<'a>(

@@ -9,10 +9,11 @@ use crate::page::embed::embed_controls;
 use crate::page::first_screen::{hardware, in_flight_text, kv_status};
 use crate::page::knobs::{KnobAction, Knobs};
 use crate::page::state::{Action, State, View};
+use crate::present::assumptions::parallelism_hint;
 use crate::present::chart::notes::static_batching_note;
 use crate::present::chart::{Marker, Projection, XAxis, YAxis};
+use crate::present::format::format_number;
 use crate::present::glossary;
-use crate::present::report::{format_number, parallelism_hint};
 use crate::scenario::fields::{
     Field, CONCURRENCY, DEPLOYMENT, ENGINE, GPU, GPUS, MODEL, PRECISION,
 };
@@ -296,8 +297,8 @@ pub fn app(props: &AppProps) -> Html {
                 }
                 // The tools module's notes (`ui::tools::notes`) and production-gap waterfall
                 // (`ui::tools::production_gap`).
-                <div id={crate::ui::tools::notes::NOTES_SLOT_ID} class="notes-slot"></div>
-                <section id={crate::ui::tools::production_gap::GAP_SLOT_ID} class="synthetic"></section>
+                <div id={crate::ui::platform::bridge::NOTES_SLOT_ID} class="notes-slot"></div>
+                <section id={crate::ui::platform::bridge::GAP_SLOT_ID} class="synthetic"></section>
             </main>
         </div>
     }
@@ -390,7 +391,7 @@ fn explorer_view(
                     </div>
                     // The page's answer at a glance (issue 28 §7), from the figures the numbers
                     // panel shows.
-                    <p id="answer" class="answer">{ crate::present::report::answer_sentence(
+                    <p id="answer" class="answer">{ crate::present::sentences::answer_sentence(
                         &view.point, &hardware, simulated.and_then(|r| r.output_tok_s).unwrap_or(view.point.output_tok_s)) }</p>
                     <ChartAxes chart={state.chart.clone()} on_change={on_chart} />
                     <ChartCanvas
@@ -424,12 +425,12 @@ fn explorer_view(
                         <p id="static-batching-note" class="kv-status">{ note }</p>
                     }
                     // The tools module's measured points and their table (`ui::tools::measured_panel`).
-                    <div id={crate::ui::tools::measured_panel::MEASURED_SLOT_ID}></div>
+                    <div id={crate::ui::platform::bridge::MEASURED_SLOT_ID}></div>
                 </section>
                 <section class="panel numbers-panel" aria-labelledby="numbers-title">
                     <h2 id="numbers-title">{ format!("At {concurrency} in flight") }</h2>
                     // The tools module's other-deployment line (`ui::tools::contrast`).
-                    <div id={crate::ui::tools::contrast::CONTRAST_SLOT_ID}></div>
+                    <div id={crate::ui::platform::bridge::CONTRAST_SLOT_ID}></div>
                     if second_pass {
                         <Numbers point={view.point.clone()} {simulated} gpu_name={AttrValue::from(view.scenario.gpu.name.clone())}
                             class={crate::model::expected_error::Class::of(&view.scenario, &view.point)} />

@@ -11,7 +11,7 @@ use crate::scenario::fields::{CUSTOM_MODEL, CUSTOM_MODEL_VALUE};
 
 /// Id of the pasted `config.json` text area (and the field its errors name).
 const CUSTOM_MODEL_ID: &str = CUSTOM_MODEL.key;
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -16,8 +16,8 @@ use crate::page::fields::{InputError, Texts};
 use crate::page::knobs::{KnobAction, Knobs};
 use crate::page::state::View;
 use crate::present::chart::{Marker, Projection};
+use crate::present::format::{format_number, format_usd};
 use crate::present::glossary;
-use crate::present::report::{format_number, format_usd};
 use crate::scenario::fields::{
     workload_of, Field, CONCURRENCY, CUSTOM_MODEL, CUSTOM_WORKLOAD, GPU, MODEL, TP,
     USD_PER_GPU_HOUR, WORKLOAD,
@@ -26,6 +26,7 @@ use crate::scenario::{DecisionInput, ScenarioInput};
 use crate::ui::explorer::chart_canvas::ChartCanvas;
 use crate::ui::explorer::controls::{gpu_options, model_options, tp_options, INPUT_ERROR_ID};
 use crate::ui::explorer::custom_model::CustomModel;
+use crate::ui::platform::bridge::EMBED_AGENTS_SLOT_ID;
 use crate::ui::platform::share_sync::UrlNotice;
 use crate::ui::widgets::field_control::FieldContext;
 use crate::ui::widgets::metric::{group_thousands, Metric};
@@ -41,9 +42,6 @@ pub const EMBED_ID: &str = "embed";
 pub const OPEN_EXPLORER_ID: &str = "open-explorer";
 /// The hint asking for a price when the scenario has none.
 pub const EMBED_NO_PRICE_ID: &str = "embed-no-price";
-/// The slot the tools module fills with the agentic figures when the link is agentic (issue 27
-/// §4): its `data-state` holds the widget's state as a share query.
-pub const EMBED_AGENTS_SLOT_ID: &str = "embed-agents-slot";
 /// The `type` of the one message the widget sends.
 pub const HEIGHT_MESSAGE_TYPE: &str = crate::share::EMBED_HEIGHT_MESSAGE;
 
@@ -231,7 +229,7 @@ pub fn embed_view(props: &EmbedProps) -> Html {
             <div class="embed-head">
                 <h1 class="embed-title">{ format!("{} on {} × {}", scenario.model.name, scenario.total_gpus(), scenario.gpu.name) }</h1>
                 // The conditions the numbers hold under, with the price's basis (issue 28 §5).
-                <p class="embed-conditions" id="embed-conditions">{ crate::present::report::conditions_line(scenario) }</p>
+                <p class="embed-conditions" id="embed-conditions">{ crate::present::sentences::conditions_line(scenario) }</p>
                 <a id={OPEN_EXPLORER_ID} class="embed-open" href={props.explorer_href.clone()} target="_blank" rel="noopener">
                     { "Open in the full explorer" }<span aria-hidden="true">{ " ↗" }</span>
                 </a>

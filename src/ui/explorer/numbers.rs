@@ -14,8 +14,8 @@ use crate::model::expected_error::{plus_minus, point_errors, Class};
 use crate::model::OperatingPoint;
 use crate::physics::memory::MemorySplit;
 use crate::physics::step::StepBreakdown;
+use crate::present::format::format_number;
 use crate::present::glossary;
-use crate::present::report::format_number;
 use crate::ui::widgets::metric::{group_thousands, Metric};
 use crate::ui::widgets::price::{enter_price_hint, usd_or_dash};
 use yew::prelude::*;
@@ -131,7 +131,7 @@ pub fn numbers(props: &NumbersProps) -> Html {
                 </div>
             </div>
             // The tools module's "± expected error" details (`ui::tools::error_source`).
-            <div id={crate::ui::tools::error_source::ERROR_SOURCE_SLOT_ID}></div>
+            <div id={crate::ui::platform::bridge::ERROR_SOURCE_SLOT_ID}></div>
             <div class="metric-group">
                 <h3>{ "What limits it" }</h3>
                 <div class="metrics">

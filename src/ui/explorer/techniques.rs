@@ -7,8 +7,8 @@
 
 use crate::model::techniques::TechniqueStudy;
 use crate::page::fields::Texts;
+use crate::present::format::format_number;
 use crate::present::glossary;
-use crate::present::report::format_number;
 use crate::scenario::fields::{
     workload_of, Field, BATCHING_FIELD, CHUNK_TOKENS, CUSTOM_WORKLOAD, DECODE_GPUS, DECODE_TP,
     INPUT_SIGMA, KV_ALLOC_FIELD, LENGTH_DIST_FIELD, OUTPUT_SIGMA, PREFILL_GPUS, PREFILL_TP,

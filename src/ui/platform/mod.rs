@@ -1,8 +1,9 @@
 //! Glue to the browser that is not a component: the panic banner, User Timing marks, the bench
-//! hook, the plotters canvas backend, the URL and localStorage, downloads, and the link to the
-//! deferred tools module.
+//! hook, the plotters canvas backend, the URL and localStorage, downloads, the link to the
+//! deferred tools module, and the names both modules use to talk (`bridge`).
 
 pub mod bench_hook;
+pub mod bridge;
 pub mod canvas_backend;
 pub mod download;
 pub mod panic;

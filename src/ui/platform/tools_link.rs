@@ -11,8 +11,9 @@ use crate::page::knobs::{AutoLayout, KnobAction};
 use crate::page::state::{Action, Shared, State};
 use crate::present::chart::Overlay;
 use crate::share;
-use crate::ui::tools::{
-    APPLY_EVENT, HEADLINE_EVENT, IDEAL_ATTR, LAYOUT_EVENT, OVERLAY_EVENT, STATE_ATTR, TOOLS_ROOT_ID,
+use crate::ui::platform::bridge::{
+    APPLY_EVENT, HEADLINE_EVENT, IDEAL_ATTR, LAYOUT_EVENT, OVERLAY_EVENT, PERSIST_ATTR,
+    RESTORE_PINS_ATTR, STATE_ATTR, TOOLS_ROOT_ID,
 };
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
@@ -144,10 +145,10 @@ pub fn use_tools_link(
         use_effect_with(host, move |host| {
             let listeners = host.as_ref().map(|host| {
                 if persist {
-                    let _ = host.set_attribute("data-persist", "");
+                    let _ = host.set_attribute(PERSIST_ATTR, "");
                 }
                 if restore_pins {
-                    let _ = host.set_attribute("data-restore-pins", "");
+                    let _ = host.set_attribute(RESTORE_PINS_ATTR, "");
                 }
                 let detail = |event: &web_sys::Event| {
                     event

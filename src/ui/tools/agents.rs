@@ -267,7 +267,8 @@ pub struct EmbedAgentsProps {
 
 /// The embed's figures as text lines (`None`: the scenario is not agentic or does not validate).
 fn embed_lines(query: &str) -> Option<Vec<String>> {
-    use crate::present::report::{conditions_line, format_number, format_usd};
+    use crate::present::format::{format_number, format_usd};
+    use crate::present::sentences::conditions_line;
     let (view, _) = crate::share::decode(query);
     let scenario = crate::scenario::Scenario::try_from(view.scenario).ok()?;
     let answer = crate::decide::agents::answer(&scenario, &view.decision)?;
@@ -342,7 +343,7 @@ pub fn embed_agents(props: &EmbedAgentsProps) -> Html {
 pub fn mount_embed() -> bool {
     let slot = web_sys::window()
         .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(crate::ui::explorer::embed::EMBED_AGENTS_SLOT_ID));
+        .and_then(|d| d.get_element_by_id(crate::ui::platform::bridge::EMBED_AGENTS_SLOT_ID));
     match slot {
         Some(slot) => {
             yew::Renderer::<EmbedAgents>::with_root_and_props(

@@ -3,16 +3,14 @@
 //! own, the mount stages, and what it sends back to the explorer: auto's layout, the chart
 //! overlay (with the measured points) and the state the panels changed.
 
-use super::{
-    measured_panel, send, state_of, StateWatch, APPLY_EVENT, IDEAL_ATTR, LAST_STAGE, LAYOUT_EVENT,
-    OVERLAY_EVENT,
-};
+use super::{measured_panel, send, state_of, StateWatch, LAST_STAGE};
+use crate::calibration::measured::MeasuredRow;
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::DecisionState;
 use crate::page::knobs::{layout_key, AutoLayout, KnobAction};
-use crate::page::measured::MeasuredRow;
 use crate::page::state::{Action, State};
 use crate::share;
+use crate::ui::platform::bridge::{APPLY_EVENT, IDEAL_ATTR, LAYOUT_EVENT, OVERLAY_EVENT};
 use gloo::timers::callback::Timeout;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -143,7 +141,7 @@ pub(super) fn use_measured(
     let measured = use_memo(measured_view.as_ref().map(|(c, _)| c.clone()), move |_| {
         Rc::new(
             measured_view
-                .map(|(_, s)| crate::page::measured::matching(&s))
+                .map(|(_, s)| crate::calibration::measured::matching(&s))
                 .unwrap_or_default(),
         )
     });

@@ -1,4 +1,4 @@
-//! The always-visible assumptions block (`report::assumptions`): every statement the numbers
+//! The always-visible assumptions block (`present::assumptions`): every statement the numbers
 //! depend on, as plain text in a `<pre>`, with a Copy button. The tools module renders it first
 //! in its column, right under the explorer (which would have it in its last, full-width row).
 //!

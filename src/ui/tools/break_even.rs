@@ -9,7 +9,7 @@
 use crate::decide::pricing::PointCost;
 use crate::page::decisions::DecisionState;
 use crate::page::state::View;
-use crate::present::report::format_usd;
+use crate::present::format::format_usd;
 use crate::ui::widgets::decision_inputs::{percent, TermHead};
 use crate::ui::widgets::metric::Metric;
 use crate::ui::widgets::price::enter_price_hint;
@@ -57,7 +57,7 @@ fn for_the_traffic(props: &BreakEvenPanelProps) -> Html {
     let self_line = cmp
         .self_hosted
         .iter()
-        .map(|(tier, usd)| format!("{tier} {}", crate::present::report::usd_amount(*usd)))
+        .map(|(tier, usd)| format!("{tier} {}", crate::present::format::usd_amount(*usd)))
         .collect::<Vec<_>>()
         .join(", ");
     // At the scenario's own price, as the break-even volume is.
@@ -78,7 +78,7 @@ fn for_the_traffic(props: &BreakEvenPanelProps) -> Html {
                         { for cmp.apis.iter().map(|api| html! {
                             <tr>
                                 <th scope="row">{ api.provider.clone() }</th>
-                                <td data-col="api_usd_per_month">{ crate::present::report::usd_amount(api.usd_per_month) }</td>
+                                <td data-col="api_usd_per_month">{ crate::present::format::usd_amount(api.usd_per_month) }</td>
                                 <td data-col="break_even_tokens_per_day">{ api.break_even_tokens_per_day.map_or_else(|| "never (the API is cheaper)".to_string(), |v| format!("{} tokens/day", grouped(v))) }</td>
                                 <td>{ if own <= api.usd_per_month { "self-hosting" } else { "API" } }</td>
                             </tr>

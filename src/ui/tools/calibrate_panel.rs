@@ -14,7 +14,7 @@ use crate::decide::sizing::one_replica_input;
 use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::{CalibrationRun, DecisionAction, DecisionState};
 use crate::page::state::{Action, Shared, State};
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use crate::ui::tools::decision_panels::LatestState;
 use crate::ui::widgets::decision_inputs::{grouped, TermHead};
 use crate::ui::widgets::metric::Metric;

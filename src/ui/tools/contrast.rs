@@ -12,9 +12,6 @@ use crate::scenario::{Scenario, ScenarioInput};
 use std::cell::RefCell;
 use yew::prelude::*;
 
-/// The explorer's empty element in the numbers panel this renders into (`explorer/app.rs`).
-pub const CONTRAST_SLOT_ID: &str = "deployment-contrast-slot";
-
 #[derive(Properties, PartialEq)]
 pub struct ContrastProps {
     pub scenario: Shared<Scenario>,

@@ -20,7 +20,7 @@ use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{sig_text, DecisionAction, DecisionState, LoadUnit};
 use crate::page::state::View;
 use crate::physics::economics::{energy_usd_per_gpu_hour, Energy};
-use crate::present::report::format_usd;
+use crate::present::format::format_usd;
 use crate::scenario::fields::{
     Field, ENERGY, ENERGY_PUE, ENERGY_USD_PER_KWH, OFFERED_LOAD, OFFERED_LOAD_UNIT,
 };

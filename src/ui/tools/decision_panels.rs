@@ -5,8 +5,9 @@
 
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{DecisionAction, DecisionState};
-use crate::page::state::State;
+use crate::page::state::{Action, State};
 use crate::scenario::fields::Field;
+use crate::scenario::ScenarioInput;
 use crate::ui::tools::break_even::{break_even_panel, BreakEvenPanelProps};
 use crate::ui::tools::calibrate_panel::CalibratePanel;
 use crate::ui::tools::compare::ComparePanel;
@@ -34,6 +35,22 @@ impl PartialEq for LatestState {
 impl LatestState {
     pub fn handle(&self) -> Option<UseReducerHandle<State>> {
         self.0.borrow().clone()
+    }
+
+    /// A click that loads `input` into the explorer (a plan's Apply, a leaderboard row's Load):
+    /// the replica takes it as its scenario, keeping the rest of the view, and
+    /// `app_hooks::use_apply` sends that to the explorer (`servecost:apply`).
+    pub fn load_on_click(&self, input: ScenarioInput) -> Callback<MouseEvent> {
+        let latest = self.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(state) = latest.handle() else {
+                return;
+            };
+            crate::ui::platform::perf::mark_update_start();
+            let mut view = state.view_state();
+            view.scenario = input.clone();
+            state.dispatch(Action::Load(Box::new(view)));
+        })
     }
 }
 

@@ -6,9 +6,6 @@
 use crate::model::expected_error::{band, band_rows, plus_minus, Class, Metric as ErrorMetric};
 use yew::prelude::*;
 
-/// The explorer's empty element this renders into (`explorer/numbers.rs`).
-pub const ERROR_SOURCE_SLOT_ID: &str = "error-source-slot";
-
 /// The `<details>` saying where the expected errors come from.
 pub const ERROR_SOURCE_ID: &str = "error-source";
 

@@ -196,7 +196,7 @@ fn print_header(title: String, scenario: &Scenario, link: String) -> Html {
     html! {
         <div class="print-only print-header">
             <p class="print-title">{ title }</p>
-            <p class="print-sentence">{ crate::present::report::scenario_sentence(scenario) }</p>
+            <p class="print-sentence">{ crate::present::sentences::scenario_sentence(scenario) }</p>
             <p class="print-link">{ "Reproduce this page: " }{ link }</p>
         </div>
     }

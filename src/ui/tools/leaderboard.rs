@@ -17,9 +17,9 @@ use crate::page::decisions::DecisionState;
 use crate::page::leaderboard::{
     bars, configuration_label, csv, order, price_text, request_for, Column, Sort, TargetMode,
 };
-use crate::page::state::{Action, Shared};
+use crate::page::state::Shared;
 use crate::present::chart::leaderboard::{chart_height_css_px, draw_leaderboard, Bar};
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use crate::scenario::fields::{TOK_S_PER_USER, TTFT_CEILING_MS};
 use crate::ui::platform::canvas_backend::{prefers_dark, prepare};
 use crate::ui::platform::download::{chart_png, download_data_url, download_text};
@@ -426,7 +426,7 @@ fn board_table(
                     <th scope="col"><span class="visually-hidden">{ "Load" }</span></th>
                 </tr></thead>
                 <tbody>
-                    { for shown.iter().filter_map(|&i| board.rows.get(i).map(|r| (i, r))).map(|(i, r)| board_row(i, r, load_row(latest, r))) }
+                    { for shown.iter().filter_map(|&i| board.rows.get(i).map(|r| (i, r))).map(|(i, r)| board_row(i, r, latest.load_on_click(r.input.clone()))) }
                 </tbody>
             </table>
         </div>
@@ -452,20 +452,6 @@ fn board_row(index: usize, r: &Row, load: Callback<MouseEvent>) -> Html {
             <td>{ load_button(index + 1, configuration_label(r), load) }</td>
         </tr>
     }
-}
-
-/// Load a row into the explorer, through `servecost:apply` like the plan's Apply.
-fn load_row(latest: &LatestState, row: &Row) -> Callback<MouseEvent> {
-    let (latest, input) = (latest.clone(), row.input.clone());
-    Callback::from(move |_: MouseEvent| {
-        let Some(state) = latest.handle() else {
-            return;
-        };
-        crate::ui::platform::perf::mark_update_start();
-        let mut view = state.view_state();
-        view.scenario = input.clone();
-        state.dispatch(Action::Load(Box::new(view)));
-    })
 }
 
 /// The agentic board's request base for `input` in agentic mode (issue 27 §4), else `None`.

@@ -1,7 +1,7 @@
 //! Measured points beside the model (issue 13 §2), rendered by the tools module into the
 //! explorer's `#measured-slot` under the chart through a portal: a toggle that shows or hides the
 //! points on the chart (they travel in the `servecost:overlay` event, `Overlay::measured`) and a
-//! table `#measured-points` of the matching rows of `data/measurements.csv` (`page::measured`)
+//! table `#measured-points` of the matching rows of `data/measurements.csv` (`calibration::measured`)
 //! with validation's prediction and the error.
 //!
 //! The chart's legend is drawn on the canvas, so the DOM entries carry the attribute: the
@@ -9,13 +9,11 @@
 //! `data-measured-point="ROW-ID"`, and its `title` is the tooltip (source, engine, precision;
 //! the file has no date column, so the source names the publication and its date where it has one).
 
+use crate::calibration::measured::MeasuredRow;
 use crate::calibration::validate::Comparison;
-use crate::page::measured::MeasuredRow;
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use yew::prelude::*;
 
-/// The explorer's empty element under the chart this renders into (`explorer/app.rs`).
-pub const MEASURED_SLOT_ID: &str = "measured-slot";
 /// The table's id.
 pub const MEASURED_TABLE_ID: &str = "measured-points";
 /// The toggle's id (a page-local view switch, not a link field: it changes no number).

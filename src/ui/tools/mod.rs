@@ -7,29 +7,19 @@
 //! block into the widget's slot (`agents::mount_embed`).
 //!
 //! The two modules share no memory. They talk through the `#tools` element (`index.html`, outside
-//! the explorer's `#app`), which the explorer writes and this module mounts into (both sides live
-//! in this crate, so they change together):
-//! - explorer → tools: the element's `data-state` attribute holds the explorer's state as a share
-//!   query (`share::encode`). A `MutationObserver` notices a change and a zero-delay timeout syncs
-//!   a replica `State` (`Action::Sync`), so the explorer's slider task is never lengthened by ours.
-//! - tools → explorer: `servecost:overlay` events (detail: `Overlay::encode`) carry the pinned
-//!   curves and SLO misses the chart draws; `servecost:apply` events (detail: a share query)
-//!   carry what the panels changed in the replica (pins, "Apply" of a plan or a calibration, a
-//!   price tier), which the explorer loads as if from a link and then reflects back;
-//!   `servecost:headline` carries the simulator's run of the slider's point
-//!   (`decide::headline::Reconciled`) and `servecost:auto-layout` the layout "auto" chose for the
-//!   question asked (`page::knobs::AutoLayout`, from `sizing::auto_layout` or
-//!   `sizing::layout_for_target`), which both modules then evaluate while links keep "auto".
+//! the explorer's `#app`), which the explorer writes and this module mounts into; every id,
+//! attribute and event of that contract, with who writes and who reads it and what each event
+//! carries, is in `ui::platform::bridge`, which both sides import (the explorer never imports
+//! from this module). In short: the explorer's state arrives as a share query in `data-state`
+//! (a `MutationObserver` and a zero-delay timeout sync a replica `State`, `Action::Sync`, so the
+//! explorer's slider task is never lengthened by ours); the overlay, applied states, the
+//! simulator's headline and auto's layout go back as events.
 //!
 //! The replica follows a concurrency change by evaluating one point (the curve is kept) and
 //! anything else by a full load (`State::sync`). On the full page only these panels edit the
 //! decision inputs; the explorer loads a change of those alone without re-evaluating
 //! (`State::load`). The app mounts in three stages, a browser task each (share bar and
 //! simulator; decision panels; glossary), so no task after the first chart holds the page long.
-//!
-//! `data-ideal-roofline` on the element mirrors the explorer's ideal-roofline switch (a page
-//! flag outside the share query). `data-persist` on the element means "the real page": read and save pins in `localStorage`;
-//! `data-restore-pins` means the page did not open from a link, so saved pins come back.
 
 #[cfg(feature = "session-model")]
 pub mod agents;
@@ -54,13 +44,18 @@ pub mod production_gap;
 pub mod sim_panel;
 pub mod targets;
 
+use crate::calibration::measured::MeasuredRow;
 use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{DecisionAction, DecisionState};
-use crate::page::measured::MeasuredRow;
 use crate::page::state::{Action, State, View};
-use crate::present::report::assumptions;
+use crate::present::assumptions::assumptions;
 use crate::scenario::fields::Field;
 use crate::share;
+use crate::ui::platform::bridge::{
+    CONTRAST_SLOT_ID, ERROR_SOURCE_SLOT_ID, GAP_SLOT_ID, HEADLINE_EVENT, IDEAL_ATTR,
+    MEASURED_SLOT_ID, NOTES_SLOT_ID, PERSIST_ATTR, RESTORE_PINS_ATTR, SHARE_SLOT_ID, STATE_ATTR,
+    TOOLS_ROOT_ID,
+};
 use crate::ui::tools::app_hooks::{
     use_apply, use_auto_layout, use_measured, use_mount_stage, use_overlay, use_panel_decisions,
     use_replica,
@@ -70,7 +65,7 @@ use crate::ui::tools::decision_data::use_decision_data;
 use crate::ui::tools::decision_panels::DecisionPanels;
 use crate::ui::tools::export::ShareBar;
 use crate::ui::tools::measured_panel::MeasuredPanel;
-use crate::ui::tools::notes::{Notes, NOTES_SLOT_ID};
+use crate::ui::tools::notes::Notes;
 use crate::ui::tools::pins::use_pin_storage;
 use crate::ui::tools::production_gap::ProductionGapPanel;
 use crate::ui::tools::sim_panel::SimPanel;
@@ -80,25 +75,6 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
-
-/// Id of the element this module mounts into: `<div id="tools">` in `index.html`, outside the
-/// explorer's `#app`.
-pub const TOOLS_ROOT_ID: &str = "tools";
-/// Attribute holding the explorer's state as a share query.
-pub const STATE_ATTR: &str = "data-state";
-/// Attribute present while the explorer's "ideal roofline" switch is on: a page flag, not part of
-/// the share query (`knobs.rs`), which the tools' numbers must follow all the same.
-pub const IDEAL_ATTR: &str = "data-ideal-roofline";
-/// Event: the chart overlay to draw (detail: `Overlay::encode`).
-pub const OVERLAY_EVENT: &str = "servecost:overlay";
-/// Event: a state the tools changed (detail: a share query) for the explorer to load.
-pub const APPLY_EVENT: &str = "servecost:apply";
-/// tools → explorer: the simulator's headline figures for the slider's point (detail:
-/// `share::scenario_key`, a line break, `decide::headline::Reconciled::encode`; issue 26 §4).
-pub const HEADLINE_EVENT: &str = "servecost:headline";
-/// tools → explorer: the layout "auto" chose for the question asked (detail:
-/// `page::knobs::AutoLayout::encode`, empty for none; issue 26 §2).
-pub const LAYOUT_EVENT: &str = "servecost:auto-layout";
 
 /// Dispatch a `CustomEvent` named `name` with a string `detail` on `target`.
 pub fn send(target: &web_sys::Element, name: &str, detail: &str) {
@@ -188,8 +164,8 @@ impl Drop for StateWatch {
 pub fn tools_app(props: &ToolsProps) -> Html {
     let host = props.host.clone();
     let (state, agreed) = use_replica(&host);
-    let persist = host.has_attribute("data-persist");
-    let restore_pins = host.has_attribute("data-restore-pins");
+    let persist = host.has_attribute(PERSIST_ATTR);
+    let restore_pins = host.has_attribute(RESTORE_PINS_ATTR);
     let decisions = use_panel_decisions(&state);
     use_pin_storage(&state, &decisions.dispatcher(), persist, restore_pins);
     let stage = use_mount_stage();
@@ -369,9 +345,6 @@ fn agent_panel(
 /// The mount's last stage (see `app_hooks::use_mount_stage`).
 const LAST_STAGE: u8 = 2;
 
-/// Id of the masthead's slot for the share-and-export bar (`index.html`).
-pub const SHARE_SLOT_ID: &str = "share-slot";
-
 /// Mount the tools into the `#tools` element under `within` (the document when `None`), with
 /// the share bar in `#share-slot` if there is one; false when there is no `#tools` (a page
 /// without the explorer).
@@ -390,11 +363,11 @@ pub fn mount(within: Option<&web_sys::Element>) -> bool {
             let props = ToolsProps {
                 host: host.clone(),
                 share_slot: find(SHARE_SLOT_ID),
-                measured_slot: find(measured_panel::MEASURED_SLOT_ID),
+                measured_slot: find(MEASURED_SLOT_ID),
                 notes_slot: find(NOTES_SLOT_ID),
-                contrast_slot: find(contrast::CONTRAST_SLOT_ID),
-                error_source_slot: find(error_source::ERROR_SOURCE_SLOT_ID),
-                gap_slot: find(production_gap::GAP_SLOT_ID),
+                contrast_slot: find(CONTRAST_SLOT_ID),
+                error_source_slot: find(ERROR_SOURCE_SLOT_ID),
+                gap_slot: find(GAP_SLOT_ID),
             };
             yew::Renderer::<ToolsApp>::with_root_and_props(host, props).render();
             true

@@ -6,9 +6,6 @@
 
 use yew::prelude::*;
 
-/// The explorer's empty element beside the chart this renders into (`explorer/app.rs`).
-pub const NOTES_SLOT_ID: &str = "notes-slot";
-
 #[derive(Properties, PartialEq)]
 pub struct NotesProps {
     pub warnings: Vec<String>,

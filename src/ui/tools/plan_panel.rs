@@ -18,10 +18,10 @@ use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::{
     plan_price_tier, plan_request, DecisionAction, DecisionState, PlanStatus,
 };
-use crate::page::state::{Action, Shared, State};
+use crate::page::state::{Shared, State};
 use crate::physics::economics::PriceTier;
 use crate::physics::precision::Precision;
-use crate::present::report::{format_number, format_usd};
+use crate::present::format::{format_number, format_usd};
 use crate::scenario::fields::{GPUS_PER_NODE, MAX_UTILIZATION, PRECISIONS_ALLOWED};
 use crate::scenario::ScenarioInput;
 use crate::ui::platform::download::download_text;
@@ -116,18 +116,7 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
 }
 
 fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &LatestState) -> Html {
-    let onclick = {
-        let (latest, input) = (latest.clone(), candidate_input(base, c));
-        Callback::from(move |_: MouseEvent| {
-            let Some(state) = latest.handle() else {
-                return;
-            };
-            crate::ui::platform::perf::mark_update_start();
-            let mut view = state.view_state();
-            view.scenario = input.clone();
-            state.dispatch(Action::Load(Box::new(view)));
-        })
-    };
+    let onclick = latest.load_on_click(candidate_input(base, c));
     let simulated = if c.latency_method == "simulated" {
         ", sim"
     } else {

@@ -4,7 +4,7 @@
 //! one table row per step in `#production-gap` carrying `data-factor` (length spread, Poisson or
 //! bursty arrivals, P99 SLO headroom, prefix-cache hits, average utilization over a day), the
 //! total (`#production-gap-total`, `data-total-factor`) and the glossary's 4,000 → 800 tok/s as
-//! the reference line. The numbers are `page::production_gap`'s. The panel's one control is the
+//! the reference line. The numbers are `decide::production_gap`'s. The panel's one control is the
 //! arrivals' burstiness (`#burstiness`, the decision field `fields::BURSTINESS`: the CV of the
 //! gaps between arrivals, 1 = Poisson).
 //!
@@ -16,13 +16,13 @@
 //! (`leaderboard::use_seen`, no margin: at 1280 × 900 it starts about 150 px below the fold): a run of 6,000 requests can take ~50 ms in the browser,
 //! too long a task to meet while dragging the slider just after the page loads.
 
-use crate::page::decisions::{DecisionAction, DecisionState};
-use crate::page::production_gap::{
+use crate::decide::production_gap::{
     GapStudy, GapTargets, ProductionGap, GLOSSARY_PRODUCTION_TOK_S, GLOSSARY_SYNTHETIC_TOK_S,
 };
+use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::state::Shared;
 use crate::physics::efficiency::Efficiency;
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use crate::scenario::fields::BURSTINESS;
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
 use crate::ui::tools::leaderboard::use_seen;
@@ -34,8 +34,6 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The explorer's empty element this renders into (`explorer/app.rs`).
-pub const GAP_SLOT_ID: &str = "production-gap-slot";
 /// The waterfall's table body: one row per step with `data-factor`.
 pub const GAP_ID: &str = "production-gap";
 /// The total line, with `data-total-factor`.

@@ -19,8 +19,8 @@
 use crate::model::OperatingPoint;
 use crate::page::state::Shared;
 use crate::physics::efficiency::Efficiency;
+use crate::present::format::format_number;
 use crate::present::glossary;
-use crate::present::report::format_number;
 use crate::scenario::{Batching, Scenario, ScenarioInput};
 use crate::sim::load::{
     analytic_capacity_per_s, load_rates, saturation_per_s, simulate_load_point,

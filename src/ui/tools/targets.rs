@@ -10,7 +10,7 @@ use crate::page::decision_data::DecisionData;
 use crate::page::decisions::{DecisionAction, DecisionState, TrafficUnit};
 use crate::page::fields::number_text;
 use crate::page::state::View;
-use crate::present::report::format_number;
+use crate::present::format::format_number;
 use crate::scenario::fields::{Field, SLO_PERCENTILE, SLO_TPOT_MS, SLO_TTFT_MS, TRAFFIC};
 use crate::scenario::Slo;
 use crate::ui::widgets::decision_inputs::{grouped, NumberField};

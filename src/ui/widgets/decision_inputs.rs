@@ -139,9 +139,9 @@ pub fn term_head(props: &TermHeadProps) -> Html {
     }
 }
 
-pub use crate::present::report::{percent, usd_amount};
+pub use crate::present::format::{percent, usd_amount};
 
 /// A count or rate with thousands grouped: `1,234`, `56.7`.
 pub fn grouped(value: f64) -> String {
-    crate::ui::widgets::metric::group_thousands(&crate::present::report::format_number(value))
+    crate::ui::widgets::metric::group_thousands(&crate::present::format::format_number(value))
 }

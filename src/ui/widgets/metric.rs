@@ -60,4 +60,4 @@ pub fn metric(props: &MetricProps) -> Html {
     }
 }
 
-pub use crate::present::report::group_thousands;
+pub use crate::present::format::group_thousands;

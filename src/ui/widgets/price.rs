@@ -2,7 +2,7 @@
 //! the catalog has no rental price for, and none typed): "—" in the number's place, never a
 //! made-up number, and a short hint whose link moves the focus to the price control.
 
-use crate::present::report::format_usd;
+use crate::present::format::format_usd;
 use crate::scenario::fields::USD_PER_GPU_HOUR;
 use crate::ui::widgets::decision_inputs::usd_amount;
 use wasm_bindgen::JsCast;

@@ -86,41 +86,61 @@ fn export_json(
     })
 }
 
-/// CSV of the curve (nothing without a view).
-fn export_csv(
+/// An export of the view: nothing without one, else `export` (given the click, the view and the
+/// file name's stem) and its outcome on the status line.
+fn export_view(
     status: &UseStateHandle<Status>,
     stem: &str,
     view: Option<View>,
-) -> Callback<MouseEvent> {
-    let (status, stem) = (status.clone(), stem.to_string());
-    Callback::from(move |_: MouseEvent| {
-        let Some(view) = view.as_ref() else {
-            return;
-        };
-        let csv = share::curve_csv(&view.scenario, &view.point, &view.curve, APP_VERSION);
-        let result = download_text(&format!("{stem}.csv"), "text/csv", &csv);
-        report(&status, "Saved the curve as CSV.", result);
-    })
-}
-
-/// PNG of the page's chart with its caption (nothing without a view).
-fn export_png(
-    status: &UseStateHandle<Status>,
-    stem: &str,
-    view: Option<View>,
+    done: &'static str,
+    export: impl Fn(&MouseEvent, &View, &str) -> Result<(), wasm_bindgen::JsValue> + 'static,
 ) -> Callback<MouseEvent> {
     let (status, stem) = (status.clone(), stem.to_string());
     Callback::from(move |event: MouseEvent| {
         let Some(view) = view.as_ref() else {
             return;
         };
-        let caption = share::chart_caption(&view.scenario, &view.point, APP_VERSION);
-        let result = chart_canvas_near(&event)
-            .ok_or_else(|| wasm_bindgen::JsValue::from_str("the chart is not on the page"))
-            .and_then(|canvas| chart_png(&canvas, &caption, prefers_dark()))
-            .and_then(|url| download_data_url(&format!("{stem}.png"), &url));
-        report(&status, "Saved the chart as PNG.", result);
+        report(&status, done, export(&event, view, &stem));
     })
+}
+
+/// CSV of the curve.
+fn export_csv(
+    status: &UseStateHandle<Status>,
+    stem: &str,
+    view: Option<View>,
+) -> Callback<MouseEvent> {
+    export_view(
+        status,
+        stem,
+        view,
+        "Saved the curve as CSV.",
+        |_, view, stem| {
+            let csv = share::curve_csv(&view.scenario, &view.point, &view.curve, APP_VERSION);
+            download_text(&format!("{stem}.csv"), "text/csv", &csv)
+        },
+    )
+}
+
+/// PNG of the page's chart with its caption.
+fn export_png(
+    status: &UseStateHandle<Status>,
+    stem: &str,
+    view: Option<View>,
+) -> Callback<MouseEvent> {
+    export_view(
+        status,
+        stem,
+        view,
+        "Saved the chart as PNG.",
+        |event, view, stem| {
+            let caption = share::chart_caption(&view.scenario, &view.point, APP_VERSION);
+            chart_canvas_near(event)
+                .ok_or_else(|| wasm_bindgen::JsValue::from_str("the chart is not on the page"))
+                .and_then(|canvas| chart_png(&canvas, &caption, prefers_dark()))
+                .and_then(|url| download_data_url(&format!("{stem}.png"), &url))
+        },
+    )
 }
 
 /// The client report (`page::report`), built in a task of its own once its status has painted.

@@ -90,8 +90,8 @@ pub fn agent_board(props: &AgentBoardProps) -> Html {
     let tier = crate::decide::agents::tier_of(&props.decision);
     let tier_text = format!(
         "TTFT ≤ {} ms and ≥ {} tok/s per user at P{:.0}",
-        crate::present::report::format_number(tier.ttft_ms),
-        crate::present::report::format_number(tier.tok_s_per_user),
+        crate::present::format::format_number(tier.ttft_ms),
+        crate::present::format::format_number(tier.tok_s_per_user),
         tier.percentile.value()
     );
     let by = match props.rank {

@@ -1,109 +1,12 @@
-//! Human-readable text shared by the page and the CLI: the assumptions block that must travel
-//! with every number (batch composition, lengths, hardware, precision, parallelism, price,
-//! efficiencies, the expected error of the numbers), and number formatting.
-//!
-//! Also the sentences the page, the report and the widget share, so they never word a scenario
-//! two ways: `scenario_sentence` (the printed summary's first line), `answer_sentence` (the line
-//! above the chart, from the numbers panel's own figures) and `conditions_line` (the widget's
-//! precision · lengths · engine · price basis).
+//! The assumptions that must travel with every number, as copyable plain text: batch
+//! composition, lengths, hardware, precision, parallelism, price, efficiencies, and the expected
+//! error of the numbers (`expected_error_text`). Also how a layout is named (`layout_name`, the
+//! page's `parallelism_hint`, the CLI's `parallelism_line`), which the sentences share.
 
 use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric};
 use crate::model::OperatingPoint;
 use crate::physics::memory::Parallelism;
 use crate::scenario::{Batching, KvAlloc, Scenario};
-
-/// Format a number with a sensible number of significant digits for display.
-pub fn format_number(value: f64) -> String {
-    if !value.is_finite() {
-        return "–".into();
-    }
-    let magnitude = value.abs();
-    if magnitude >= 100.0 {
-        format!("{value:.0}")
-    } else if magnitude >= 10.0 {
-        format!("{value:.1}")
-    } else if magnitude >= 1.0 {
-        format!("{value:.2}")
-    } else {
-        format!("{value:.3}")
-    }
-}
-
-/// Format dollars per million tokens: three decimals ($1.157), more below a cent; a negative
-/// amount (a margin) with its sign first (-$3.671).
-pub fn format_usd(value: f64) -> String {
-    if !value.is_finite() {
-        return "–".into();
-    }
-    // The sign before the symbol: a loss reads "-$3.671", not "$-3.671".
-    let sign = if value < 0.0 { "-" } else { "" };
-    let value = value.abs();
-    if value >= 0.01 || value == 0.0 {
-        format!("{sign}${value:.3}")
-    } else {
-        format!("{sign}${value:.5}")
-    }
-}
-
-/// What a cost says where there is no price per GPU-hour (CLI tables, copied text).
-pub const NO_PRICE: &str = "no price";
-
-/// `1155` → `1,155`; leaves decimals, signs and non-numbers alone.
-pub fn group_thousands(text: &str) -> String {
-    let (sign, rest) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", text),
-    };
-    let (integer, fraction) = match rest.split_once('.') {
-        Some((integer, fraction)) => (integer, Some(fraction)),
-        None => (rest, None),
-    };
-    if integer.len() < 4 || !integer.bytes().all(|b| b.is_ascii_digit()) {
-        return text.to_string();
-    }
-    let mut grouped = String::with_capacity(integer.len() + integer.len() / 3);
-    for (index, digit) in integer.chars().enumerate() {
-        if index > 0 && (integer.len() - index) % 3 == 0 {
-            grouped.push(',');
-        }
-        grouped.push(digit);
-    }
-    match fraction {
-        Some(fraction) => format!("{sign}{grouped}.{fraction}"),
-        None => format!("{sign}{grouped}"),
-    }
-}
-
-/// Dollars as an amount: `$25.00`, `$18,250`, `-$3.67`.
-pub fn usd_amount(value: f64) -> String {
-    if !value.is_finite() {
-        return "–".into();
-    }
-    let sign = if value < 0.0 { "-" } else { "" };
-    let value = value.abs();
-    if value >= 1000.0 {
-        format!("{sign}${}", group_thousands(&format!("{value:.0}")))
-    } else {
-        format!("{sign}${value:.2}")
-    }
-}
-
-/// A fraction as a percentage: `0.4` → `40`, `0.0123` → `1.2`.
-pub fn percent(fraction: f64) -> String {
-    let p = fraction * 100.0;
-    if !p.is_finite() {
-        "–".into()
-    } else if p >= 10.0 {
-        format!("{p:.0}")
-    } else {
-        format!("{p:.1}")
-    }
-}
-
-/// `format_usd`, or `NO_PRICE` when the scenario has no price per GPU-hour.
-pub fn format_cost(value: Option<f64>) -> String {
-    value.map_or_else(|| NO_PRICE.into(), format_usd)
-}
 
 /// The assumptions' price line: the price and the whole bill, or that there is none.
 fn price_text(scenario: &Scenario) -> String {
@@ -147,96 +50,6 @@ pub fn layout_name(par: Parallelism) -> String {
         name.push_str(&format!(" × PP {}", par.pp));
     }
     name
-}
-
-/// The conditions a number holds under, in one line, for the embedded widget (issue 28 §5: the
-/// glossary text beside it says "report the conditions with the number"): "FP8 · 1,155 in / 211
-/// out tokens (Chat) · vllm tuned · $2.65/GPU-h, catalog typical". The price's basis is the
-/// catalog tier it matches (`decide::pricing::tier_of`) or "your price".
-pub fn conditions_line(scenario: &Scenario) -> String {
-    let workload = crate::scenario::fields::workload_of(&scenario.input);
-    let workload = crate::scenario::fields::WORKLOAD
-        .choices
-        .iter()
-        .find(|(id, _)| *id == workload && workload != crate::scenario::fields::CUSTOM_WORKLOAD)
-        .map(|(_, label)| {
-            format!(
-                " ({})",
-                label.split([':', '/']).next().unwrap_or(label).trim()
-            )
-        })
-        .unwrap_or_default();
-    let price = match scenario.usd_per_gpu_hour {
-        Some(price) => {
-            let basis = crate::decide::pricing::tier_of(&scenario.gpu, price)
-                .map_or(crate::decide::pricing::YOUR_PRICE.to_string(), |tier| {
-                    format!("catalog {}", tier.id())
-                });
-            format!("${price}/GPU-h, {basis}")
-        }
-        None => "no price per GPU-hour".into(),
-    };
-    format!(
-        "{} · {} in / {} out tokens{workload} · {} {} · {price}",
-        scenario.precision.id().to_ascii_uppercase(),
-        group_thousands(&format_number(scenario.workload.input_mean)),
-        group_thousands(&format_number(scenario.workload.output_mean)),
-        scenario.profile.engine,
-        scenario.profile.deployment.id(),
-    )
-}
-
-/// The page's answer for the current point in one sentence, above the chart (issue 28 §7): "64 in
-/// flight on 8 × NVIDIA H100 SXM5 80GB: 2,375 tok/s, 38.2 tok/s per user, $2.923 per M output
-/// tokens — limited by weight bandwidth." `output_tok_s` is the figure the numbers panel shows
-/// (the simulator's where its run replaces the analytic one, `decide::headline`), so the sentence
-/// and the panel never disagree; the rest is the operating point's. A point that does not fit
-/// says so instead of quoting numbers it cannot reach.
-pub fn answer_sentence(point: &OperatingPoint, hardware: &str, output_tok_s: f64) -> String {
-    let in_flight = point.concurrency;
-    if !point.fits {
-        return format!(
-            "{in_flight} in flight do not fit on {hardware}: at most {} fit in its KV cache.",
-            group_thousands(&point.max_concurrency.to_string())
-        );
-    }
-    let cost = match point.usd_per_m_output {
-        Some(usd) => format!("{} per M output tokens", format_usd(usd)),
-        None => "no price per GPU-hour".into(),
-    };
-    format!(
-        "{in_flight} in flight on {hardware}: {} tok/s, {} tok/s per user, {cost} — limited by {}.",
-        group_thousands(&format_number(output_tok_s)),
-        group_thousands(&format_number(point.tok_s_per_user)),
-        point.bound_label,
-    )
-}
-
-/// The scenario in one sentence, for the printed summary's first line (issue 28 §1): "Llama 3.1
-/// 70B in FP8 on 8 × NVIDIA H100 SXM5 80GB (TP 2, 4 replicas), vllm tuned, 1,155 input and 211
-/// output tokens per request, 64 in flight, $2.65 per GPU-hour."
-pub fn scenario_sentence(scenario: &Scenario) -> String {
-    let replicas = match scenario.replicas {
-        1 => "1 replica".to_string(),
-        n => format!("{n} replicas"),
-    };
-    let price = scenario
-        .usd_per_gpu_hour
-        .map(|usd| format!(", {} per GPU-hour", format_usd(usd)))
-        .unwrap_or_else(|| ", no price per GPU-hour".into());
-    format!(
-        "{} in {} on {} × {} ({}, {replicas}), {} {}, {} input and {} output tokens per request, {} in flight{price}.",
-        scenario.model.name,
-        scenario.precision.id().to_ascii_uppercase(),
-        scenario.total_gpus(),
-        scenario.gpu.name,
-        layout_name(scenario.par),
-        scenario.profile.engine,
-        scenario.profile.deployment.id(),
-        format_number(scenario.workload.input_mean),
-        format_number(scenario.workload.output_mean),
-        scenario.concurrency,
-    )
 }
 
 /// What the layout means, for the page's hint beside the parallelism controls: "DEP 8: 8
@@ -479,6 +292,7 @@ pub fn assumptions(scenario: &Scenario, point: &OperatingPoint) -> String {
 mod tests {
     use super::*;
     use crate::model::evaluate;
+    use crate::present::format::{format_cost, NO_PRICE};
     use crate::scenario::ScenarioInput;
 
     fn text_for(input: ScenarioInput) -> String {
@@ -488,17 +302,6 @@ mod tests {
 
     /// The page's hint and the assumptions state the layout as the engines name it; plain TP
     /// keeps its old line and no hint.
-    /// A loss carries its sign before the dollar sign, at every size.
-    #[test]
-    fn negative_dollars_read_sign_first() {
-        assert_eq!(format_usd(-3.6714), "-$3.671");
-        assert_eq!(format_usd(-0.001), "-$0.00100");
-        assert_eq!(format_usd(1.157), "$1.157");
-        assert_eq!(usd_amount(-18_250.0), "-$18,250");
-        assert_eq!(usd_amount(-3.5), "-$3.50");
-        assert_eq!(usd_amount(25.0), "$25.00");
-    }
-
     #[test]
     fn parallelism_is_stated_as_the_engines_name_it() {
         let deepseek = |tp: f64, ep: Option<f64>, dp: Option<f64>| {
@@ -616,68 +419,5 @@ mod tests {
         assert!(unpriced.contains("Note: no rental price for NVIDIA GB200"));
         assert_eq!(format_cost(None), NO_PRICE);
         assert_eq!(format_cost(Some(1.157_407)), "$1.157");
-    }
-
-    #[test]
-    fn the_answer_sentence_quotes_the_point_and_what_limits_it() {
-        let input = ScenarioInput {
-            concurrency: 64.0,
-            ..ScenarioInput::default()
-        };
-        let scenario = Scenario::try_from(input).expect("valid");
-        let point = evaluate(&scenario);
-        let sentence = answer_sentence(&point, "8 × H100", point.output_tok_s);
-        assert!(
-            sentence.starts_with("64 in flight on 8 × H100: "),
-            "{sentence}"
-        );
-        let tok_s = group_thousands(&format_number(point.output_tok_s));
-        assert!(
-            sentence.contains(&format!(" {tok_s} tok/s, ")),
-            "{sentence}"
-        );
-        assert!(
-            sentence.ends_with(&format!("limited by {}.", point.bound_label)),
-            "{sentence}"
-        );
-        match point.usd_per_m_output {
-            Some(usd) => assert!(sentence.contains(&format_usd(usd)), "{sentence}"),
-            None => assert!(sentence.contains("no price per GPU-hour"), "{sentence}"),
-        }
-        // The figure passed in (the simulator's, when it replaces the analytic one) is the one quoted.
-        let replaced = answer_sentence(&point, "8 × H100", 1234.0);
-        assert!(replaced.contains(" 1,234 tok/s, "), "{replaced}");
-        let infeasible = crate::model::OperatingPoint {
-            fits: false,
-            ..point
-        };
-        let refused = answer_sentence(&infeasible, "8 × H100", 1.0);
-        assert!(
-            refused.contains("do not fit") && !refused.contains("tok/s"),
-            "{refused}"
-        );
-    }
-
-    #[test]
-    fn the_conditions_line_names_precision_lengths_engine_and_price_basis() {
-        let scenario = Scenario::default_scenario().expect("valid");
-        let line = conditions_line(&scenario);
-        let parts: Vec<&str> = line.split(" · ").collect();
-        assert_eq!(parts.len(), 4, "{line}");
-        assert_eq!(
-            parts.first().copied(),
-            Some(scenario.precision.id().to_ascii_uppercase().as_str())
-        );
-        assert!(
-            line.contains(" in / ") && line.contains(" out tokens"),
-            "{line}"
-        );
-        assert!(line.contains(scenario.profile.engine.as_str()), "{line}");
-        let priced = scenario.usd_per_gpu_hour.is_some();
-        assert_eq!(
-            line.ends_with("catalog typical") || line.ends_with("your price"),
-            priced,
-            "{line}"
-        );
     }
 }
