@@ -390,7 +390,8 @@ mod tests {
     use crate::scenario::ScenarioInput;
 
     /// 8B BF16 on one H100, chat lengths, with the MODEL.md §2.7 knobs (what the spec's tables
-    /// assume).
+    /// assume), every one of the engine profile's step-time knobs set, so a refit of the fitted
+    /// profiles (`engine::FITTED`) does not move these figures.
     fn h100_8b(concurrency: u32) -> OperatingPoint {
         let e = crate::physics::efficiency::Efficiency::MODEL_MD_WORKED_EXAMPLE;
         let scenario = Scenario::try_from(ScenarioInput {
@@ -399,6 +400,7 @@ mod tests {
                 eta_compute: Some(e.eta_compute),
                 step_overhead_ms: Some(e.step_overhead_ms),
                 layer_overhead_us: Some(e.layer_overhead_us),
+                seq_overhead_us: Some(e.seq_overhead_us),
                 ..Default::default()
             },
             concurrency: f64::from(concurrency),
