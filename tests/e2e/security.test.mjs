@@ -61,17 +61,23 @@ test('the Content-Security-Policy allows only the page itself', async (t) => {
       assert.ok(ok, `${directive} allows only the page itself, not ${source}`);
     }
   }
-  // The meta must come before anything a policy should cover: only Trunk's loader precedes it.
-  const before = await page.evaluate(() => {
+  // The meta must come before anything a policy should cover: only what the build writes
+  // precedes it — the charset meta, Trunk's loader and its modulepreloads, and the page's
+  // stylesheet inlined as one <style> (scripts/build-tools, issue 28 §8). No other <style>
+  // exists anywhere: one injected at run time would come after the policy and be refused.
+  const { before, styles } = await page.evaluate(() => {
     const meta = document.querySelector('meta[http-equiv="Content-Security-Policy" i]');
     const out = [];
     for (let el = document.head.firstElementChild; el && el !== meta; el = el.nextElementSibling) out.push(el.tagName.toLowerCase());
-    return out;
+    return { before: out, styles: [...document.querySelectorAll('style')].map((s) => s.textContent.length) };
   });
   assert.ok(
-    before.every((tag) => tag === 'meta' || tag === 'script' || tag === 'link'),
-    `only the charset meta and the wasm loader precede the policy (found: ${before.join(', ')})`,
+    before.every((tag) => tag === 'meta' || tag === 'script' || tag === 'link' || tag === 'style'),
+    `only the charset meta, the wasm loader and the inlined stylesheet precede the policy (found: ${before.join(', ')})`,
   );
+  assert.equal(before.filter((tag) => tag === 'style').length, 1, 'the stylesheet is inlined once, above the policy');
+  assert.equal(styles.length, 1, `one <style> in the whole document (found ${styles.length})`);
+  assert.ok(styles[0] > 1000, `the inlined <style> holds the stylesheet (${styles[0]} characters)`);
 });
 
 test('every resource comes from the page origin, at load and in use', async (t) => {
