@@ -6,7 +6,7 @@ use super::{slo_input, Outcome};
 use crate::decide::plan::{Candidate, PlanInput, PlanRequest};
 use crate::physics::precision::Precision;
 use crate::present::format::{format_number, format_usd};
-use crate::scenario::ScenarioInput;
+use crate::scenario::{ScenarioInput, Traffic, TrafficUnit};
 
 pub(super) fn plan_command(rest: &[String]) -> Outcome {
     let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
@@ -156,10 +156,19 @@ fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> 
     let decision = super::args::decision_input(flags)?;
     let ownership = decision.ownership();
     let energy = crate::decide::sizing::SizingRules::of(&decision).energy;
+    let of = |amount, unit| Some(Traffic { amount, unit });
+    let traffic = match (
+        flags.number("--traffic-tok-s")?,
+        flags.number("--traffic-req-s")?,
+    ) {
+        (Some(tok_s), None) => of(tok_s, TrafficUnit::OutputTokS),
+        (None, Some(req_s)) => of(req_s, TrafficUnit::RequestsPerS),
+        // Neither or both: the plan asks for exactly one (`decide::plan::ONE_TRAFFIC_LEVEL`).
+        _ => None,
+    };
     Ok(PlanInput {
         base,
-        traffic_tok_s: flags.number("--traffic-tok-s")?,
-        traffic_req_s: flags.number("--traffic-req-s")?,
+        traffic,
         slo: slo_input(flags)?,
         gpus_allowed: decision.gpus_allowed.unwrap_or_default(),
         price_tier: flags.text("--price-tier").map(str::to_string),

@@ -24,7 +24,7 @@ use crate::scenario::fields::{
     CAPEX_USD_PER_GPU, GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION, PRECISIONS_ALLOWED,
 };
 use crate::scenario::DEFAULT_PLAN_PRECISIONS;
-use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
+use crate::scenario::{Scenario, ScenarioError, ScenarioInput, Traffic, TrafficUnit};
 use crate::scenario::{Slo, SloInput, SloMethod, SloSettings};
 use serde::Serialize;
 
@@ -148,9 +148,8 @@ pub const MAX_TOP: usize = 100;
 pub struct PlanInput {
     /// As in `PlanRequest::base`.
     pub base: ScenarioInput,
-    /// Output tokens/s, or requests/s (× the base's output length); exactly one.
-    pub traffic_tok_s: Option<f64>,
-    pub traffic_req_s: Option<f64>,
+    /// The traffic to size for, in any of its units (`scenario::Traffic`); required.
+    pub traffic: Option<Traffic>,
     /// The method says whether the cheapest candidates are verified in the simulator.
     pub slo: SloInput,
     /// GPU ids; empty as in `PlanRequest::gpus_allowed`.
@@ -171,6 +170,15 @@ pub struct PlanInput {
     pub energy: Option<Energy>,
 }
 
+/// `servecost plan`'s traffic flags, output tokens/s and requests/s, without their dashes (the
+/// field an error names).
+pub const TRAFFIC_TOK_S: &str = "traffic-tok-s";
+pub const TRAFFIC_REQ_S: &str = "traffic-req-s";
+
+/// What a plan without a traffic level, or with two, is told.
+pub const ONE_TRAFFIC_LEVEL: &str =
+    "give exactly one traffic level: --traffic-tok-s X (output tokens/s) or --traffic-req-s R";
+
 fn field_error(field: &str, message: impl Into<String>) -> ScenarioError {
     ScenarioError {
         field: field.into(),
@@ -186,16 +194,17 @@ impl TryFrom<PlanInput> for PlanRequest {
     /// (`Scenario::try_from`), GPU ids when the catalog is read (`plan`).
     fn try_from(input: PlanInput) -> Result<PlanRequest, ScenarioError> {
         let slo = SloSettings::try_from(input.slo)?;
-        let (field, traffic_output_tok_s) = match (input.traffic_tok_s, input.traffic_req_s) {
-            (Some(tok_s), None) => ("traffic-tok-s", tok_s),
-            (None, Some(req_s)) => ("traffic-req-s", req_s * input.base.output_len),
-            _ => {
-                return Err(field_error(
-                    "traffic-tok-s",
-                    "give exactly one traffic level: --traffic-tok-s X (output tokens/s) or --traffic-req-s R",
-                ))
-            }
+        let Some(traffic) = input.traffic else {
+            return Err(field_error(TRAFFIC_TOK_S, ONE_TRAFFIC_LEVEL));
         };
+        let field = match traffic.unit {
+            TrafficUnit::OutputTokS => TRAFFIC_TOK_S,
+            TrafficUnit::RequestsPerS => TRAFFIC_REQ_S,
+            TrafficUnit::TokensPerDay => crate::scenario::fields::TRAFFIC.key,
+        };
+        let traffic_output_tok_s = traffic
+            .output_tok_s(input.base.input_len, input.base.output_len)
+            .unwrap_or(f64::NAN);
         if !(traffic_output_tok_s > 0.0 && traffic_output_tok_s.is_finite()) {
             return Err(field_error(
                 field,
@@ -868,7 +877,10 @@ mod tests {
                 output_len: 200.0,
                 ..ScenarioInput::default()
             },
-            traffic_req_s: Some(50.0),
+            traffic: Some(Traffic {
+                amount: 50.0,
+                unit: TrafficUnit::RequestsPerS,
+            }),
             slo: SloInput {
                 ttft_ms: Some(1000.0),
                 tpot_ms: Some(40.0),
@@ -890,10 +902,23 @@ mod tests {
             let error = PlanRequest::try_from(bad).map(|_| ()).map_err(|e| e.field);
             assert_eq!(error, Err(field.to_string()));
         };
-        field_named(|i| i.traffic_req_s = None, "traffic-tok-s");
-        field_named(|i| i.traffic_tok_s = Some(5.0), "traffic-tok-s");
-        field_named(|i| i.traffic_req_s = Some(-1.0), "traffic-req-s");
-        field_named(|i| i.traffic_req_s = Some(f64::INFINITY), "traffic-req-s");
+        field_named(|i| i.traffic = None, "traffic-tok-s");
+        fn amount(i: &mut PlanInput, amount: f64) {
+            if let Some(t) = i.traffic.as_mut() {
+                t.amount = amount;
+            }
+        }
+        field_named(|i| amount(i, -1.0), "traffic-req-s");
+        field_named(|i| amount(i, f64::INFINITY), "traffic-req-s");
+        field_named(
+            |i| {
+                i.traffic = Some(Traffic {
+                    amount: 0.0,
+                    unit: TrafficUnit::OutputTokS,
+                })
+            },
+            "traffic-tok-s",
+        );
         field_named(|i| i.price_tier = Some("cheap".into()), "price-tier");
         field_named(|i| i.top = Some(0.0), "top");
         field_named(|i| i.top = Some(2.5), "top");
@@ -1005,7 +1030,10 @@ mod tests {
             .price_source
             .starts_with("catalog typical, as of 20"));
         let input = PlanInput {
-            traffic_tok_s: Some(1000.0),
+            traffic: Some(Traffic {
+                amount: 1000.0,
+                unit: TrafficUnit::OutputTokS,
+            }),
             price_tier: Some("owned".into()),
             ..PlanInput::default()
         };
@@ -1029,7 +1057,10 @@ mod tests {
     fn plan_rules_are_checked_and_name_their_field() {
         let input = PlanInput {
             base: ScenarioInput::default(),
-            traffic_tok_s: Some(1000.0),
+            traffic: Some(Traffic {
+                amount: 1000.0,
+                unit: TrafficUnit::OutputTokS,
+            }),
             ..PlanInput::default()
         };
         let request = PlanRequest::try_from(input.clone()).expect("valid");

@@ -1,6 +1,6 @@
 //! Sizing a deployment: which operating point a replica can run at under a latency SLO, how
-//! many replicas and GPUs a traffic level needs there, what that costs per month, and the
-//! conversions between the ways people state traffic (requests/s, tokens per day).
+//! many replicas and GPUs a traffic level needs there, and what that costs per month (a traffic
+//! in any of its units, `scenario::Traffic`, converts once, there).
 //!
 //! The page's decision panels (cost, compare, plan) and any other caller share these, so a
 //! number means the same everywhere. Formulas: MODEL.md §7 (`$/month = GPUs × $/GPU-hour × 730`,
@@ -30,30 +30,6 @@ use crate::physics::parallelism::Parallelism;
 use crate::scenario::Slo;
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
 use serde::Serialize;
-
-/// Seconds in a day, for "tokens per day".
-pub const SECONDS_PER_DAY: f64 = 86_400.0;
-
-/// Output tokens per second a request rate produces: `req/s × E[O]`.
-pub fn output_tok_s_from_req_s(requests_per_s: f64, output_len: f64) -> f64 {
-    requests_per_s * output_len
-}
-
-/// Tokens per day (prompt + output) of a request rate: `req/s × (E[P] + E[O]) × 86 400`.
-pub fn tokens_per_day_from_req_s(requests_per_s: f64, input_len: f64, output_len: f64) -> f64 {
-    requests_per_s * (input_len + output_len) * SECONDS_PER_DAY
-}
-
-/// The request rate behind a daily token volume (prompt + output); `None` for empty requests.
-pub fn req_s_from_tokens_per_day(
-    tokens_per_day: f64,
-    input_len: f64,
-    output_len: f64,
-) -> Option<f64> {
-    let per_request = input_len + output_len;
-    (per_request > 0.0 && per_request.is_finite())
-        .then(|| tokens_per_day / (per_request * SECONDS_PER_DAY))
-}
 
 /// One swept concurrency judged against an SLO.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -163,21 +139,6 @@ pub fn energy_of(decision: &DecisionInput) -> Option<Energy> {
         usd_per_kwh: decision.energy_usd_per_kwh,
         pue: decision.energy_pue,
     })
-}
-
-/// Requests/s of a traffic as typed, in its unit, for a workload with these mean lengths.
-pub fn req_s_of(
-    traffic: f64,
-    unit: crate::scenario::TrafficUnit,
-    input_len: f64,
-    output_len: f64,
-) -> Option<f64> {
-    match unit {
-        crate::scenario::TrafficUnit::RequestsPerS => Some(traffic),
-        crate::scenario::TrafficUnit::TokensPerDay => {
-            req_s_from_tokens_per_day(traffic, input_len, output_len)
-        }
-    }
 }
 
 impl Default for SizingRules {
@@ -997,17 +958,6 @@ mod tests {
 
     fn default_scenario() -> Scenario {
         Scenario::default_scenario().expect("default scenario")
-    }
-
-    #[test]
-    fn traffic_conversions_round_trip() {
-        // 10 req/s of 1155 + 211 tokens: 13 660 tok/s, 1.18 B tokens a day, 2110 output tok/s.
-        let per_day = tokens_per_day_from_req_s(10.0, 1155.0, 211.0);
-        assert!((per_day - 1_180_224_000.0).abs() < 1e-3);
-        let back = req_s_from_tokens_per_day(per_day, 1155.0, 211.0).expect("defined");
-        assert!((back - 10.0).abs() < 1e-12);
-        assert_eq!(output_tok_s_from_req_s(10.0, 211.0), 2110.0);
-        assert_eq!(req_s_from_tokens_per_day(1.0, 0.0, 0.0), None);
     }
 
     #[test]

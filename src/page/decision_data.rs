@@ -15,7 +15,7 @@ use crate::page::pins::pin_label;
 use crate::page::state::Shared;
 use crate::present::chart::{Overlay, PinPoint, PinnedCurve};
 use crate::scenario::Slo;
-use crate::scenario::{DecisionInput, TrafficUnit};
+use crate::scenario::{DecisionInput, Traffic};
 use crate::scenario::{Scenario, ScenarioInput};
 
 /// What the decision inputs ask of every scenario on the page: the SLO, the traffic and the
@@ -26,7 +26,7 @@ pub struct Demand {
     pub slo: Option<Slo>,
     /// As typed, in its unit (requests/s or tokens/day: each scenario converts it with its own
     /// lengths).
-    pub traffic: Option<(f64, TrafficUnit)>,
+    pub traffic: Option<Traffic>,
     pub rules: SizingRules,
     /// The target interactivity (tokens/s per user) when one is set: without an SLO, what
     /// "auto" chooses the layout for.
@@ -46,7 +46,7 @@ impl Demand {
     pub fn of(decision: &DecisionInput, slo: Option<Slo>) -> Demand {
         Demand {
             slo,
-            traffic: decision.traffic.map(|t| (t, decision.traffic_unit)),
+            traffic: decision.traffic(),
             rules: SizingRules::of(decision),
             tok_s_per_user: decision.tok_s_per_user,
         }
@@ -54,12 +54,9 @@ impl Demand {
 
     /// Output tokens/s of the traffic for a scenario with these mean lengths.
     pub fn traffic_output_tok_s(&self, input_len: f64, output_len: f64) -> Option<f64> {
-        let (traffic, unit) = self.traffic?;
-        let req_s = crate::decide::sizing::req_s_of(traffic, unit, input_len, output_len)?;
-        Some(crate::decide::sizing::output_tok_s_from_req_s(
-            req_s, output_len,
-        ))
-        .filter(|t| *t > 0.0)
+        self.traffic?
+            .output_tok_s(input_len, output_len)
+            .filter(|t| *t > 0.0)
     }
 }
 

@@ -11,7 +11,6 @@
 use crate::calibration::calibrate::Calibration;
 use crate::decide::plan::{Plan, PlanInput, PlanRequest};
 use crate::decide::pricing::tier_of;
-use crate::decide::sizing::tokens_per_day_from_req_s;
 use crate::page::state::Shared;
 use crate::physics::economics::{Energy, PriceTier};
 use crate::scenario::fields::{Field, Group, FIELDS, TRAFFIC, TRAFFIC_UNIT};
@@ -154,15 +153,10 @@ impl DecisionState {
         if unit == self.input.traffic_unit {
             return self.text(&TRAFFIC).to_string();
         }
-        let Some(req_s) = self.traffic_req_s(input_len, output_len) else {
-            return String::new();
-        };
-        match unit {
-            TrafficUnit::RequestsPerS => sig_text(req_s),
-            TrafficUnit::TokensPerDay => {
-                sig_text(tokens_per_day_from_req_s(req_s, input_len, output_len))
-            }
-        }
+        self.input
+            .traffic()
+            .and_then(|t| t.in_unit(unit, input_len, output_len))
+            .map_or_else(String::new, sig_text)
     }
 
     pub fn error(&self, field: &Field) -> Option<&str> {
@@ -212,13 +206,10 @@ impl DecisionState {
         match action {
             DecisionAction::Edit(field, text) => next.edit(field, text),
             DecisionAction::EditTraffic(unit, text) => {
-                let unit_text = match unit {
-                    TrafficUnit::RequestsPerS => TRAFFIC_UNIT.choices.first(),
-                    TrafficUnit::TokensPerDay => TRAFFIC_UNIT.choices.get(1),
-                };
-                if let Some((value, _)) = unit_text {
-                    next.texts.insert(TRAFFIC_UNIT.key, (*value).to_string());
-                }
+                next.texts.insert(
+                    TRAFFIC_UNIT.key,
+                    crate::scenario::fields::traffic_unit_id(unit),
+                );
                 next.edit(&TRAFFIC, text);
             }
             DecisionAction::Load(input) => {
@@ -318,8 +309,10 @@ pub fn plan_request(
             serving: crate::scenario::SERVING_ANY.into(),
             ..scenario.input.clone()
         },
-        traffic_tok_s: Some(traffic_tok_s),
-        traffic_req_s: None,
+        traffic: Some(crate::scenario::Traffic {
+            amount: traffic_tok_s,
+            unit: TrafficUnit::OutputTokS,
+        }),
         slo: SloInput {
             method: Some(SloMethod::Simulated.id().into()),
             ..decision.slo_input()
@@ -343,10 +336,5 @@ pub fn energy_of(decision: &DecisionInput) -> Option<Energy> {
 
 /// Requests/s of the decision inputs' traffic for a workload with these mean lengths.
 pub fn traffic_req_s(decision: &DecisionInput, input_len: f64, output_len: f64) -> Option<f64> {
-    crate::decide::sizing::req_s_of(
-        decision.traffic?,
-        decision.traffic_unit,
-        input_len,
-        output_len,
-    )
+    decision.traffic()?.req_s(input_len, output_len)
 }

@@ -101,13 +101,57 @@ impl TryFrom<SloInput> for SloSettings {
     }
 }
 
-/// How the traffic volume is stated.
+/// How a traffic volume is stated: the one set of units the page's decision inputs
+/// (`traffic-unit`) and `servecost plan`'s flags (`--traffic-req-s`, `--traffic-tok-s`) share.
+/// `Traffic` converts between them, once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TrafficUnit {
     #[default]
     RequestsPerS,
     /// Prompt + output tokens per day.
     TokensPerDay,
+    /// Output tokens per second.
+    OutputTokS,
+}
+
+/// Seconds in a day, for "tokens per day".
+pub const SECONDS_PER_DAY: f64 = 86_400.0;
+
+/// A traffic volume in its unit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Traffic {
+    pub amount: f64,
+    pub unit: TrafficUnit,
+}
+
+impl Traffic {
+    /// Requests/s for a workload with these mean lengths: requests/s as given; tokens/day ÷
+    /// ((E[P] + E[O]) × 86 400); output tokens/s ÷ E[O]. `None` when the lengths leave it
+    /// undefined (an empty request).
+    pub fn req_s(self, input_len: f64, output_len: f64) -> Option<f64> {
+        let per = |tokens: f64| (tokens > 0.0 && tokens.is_finite()).then(|| self.amount / tokens);
+        match self.unit {
+            TrafficUnit::RequestsPerS => Some(self.amount),
+            TrafficUnit::TokensPerDay => per((input_len + output_len) * SECONDS_PER_DAY),
+            TrafficUnit::OutputTokS => per(output_len),
+        }
+    }
+
+    /// The same traffic in `unit`, for the same workload: `req/s × E[O]` output tokens/s,
+    /// `req/s × (E[P] + E[O]) × 86 400` tokens/day.
+    pub fn in_unit(self, unit: TrafficUnit, input_len: f64, output_len: f64) -> Option<f64> {
+        let req_s = self.req_s(input_len, output_len)?;
+        Some(match unit {
+            TrafficUnit::RequestsPerS => req_s,
+            TrafficUnit::TokensPerDay => req_s * (input_len + output_len) * SECONDS_PER_DAY,
+            TrafficUnit::OutputTokS => req_s * output_len,
+        })
+    }
+
+    /// Output tokens/s: what sizing and the plan size a deployment for.
+    pub fn output_tok_s(self, input_len: f64, output_len: f64) -> Option<f64> {
+        self.in_unit(TrafficUnit::OutputTokS, input_len, output_len)
+    }
 }
 
 /// How the offered load is stated.
@@ -370,6 +414,14 @@ impl Default for DecisionInput {
 }
 
 impl DecisionInput {
+    /// The traffic, in its unit, when one is given.
+    pub fn traffic(&self) -> Option<Traffic> {
+        self.traffic.map(|amount| Traffic {
+            amount,
+            unit: self.traffic_unit,
+        })
+    }
+
     /// The SLO part, as `SloSettings::try_from` reads it (the method is the default).
     pub fn slo_input(&self) -> SloInput {
         SloInput {
@@ -465,6 +517,42 @@ impl DecisionInput {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn traffic_converts_between_every_pair_of_units_and_back() {
+        // 10 req/s of 1155 + 211 tokens: 1.18 B tokens a day, 2110 output tok/s.
+        let (input_len, output_len) = (1155.0, 211.0);
+        let of = |amount, unit| Traffic { amount, unit };
+        let requests = of(10.0, TrafficUnit::RequestsPerS);
+        let per_day = requests
+            .in_unit(TrafficUnit::TokensPerDay, input_len, output_len)
+            .expect("defined");
+        assert!((per_day - 1_180_224_000.0).abs() < 1e-3);
+        assert_eq!(requests.output_tok_s(input_len, output_len), Some(2110.0));
+        let units = [
+            TrafficUnit::RequestsPerS,
+            TrafficUnit::TokensPerDay,
+            TrafficUnit::OutputTokS,
+        ];
+        for from in units {
+            let amount = requests
+                .in_unit(from, input_len, output_len)
+                .expect("defined");
+            for to in units {
+                let there = of(amount, from)
+                    .in_unit(to, input_len, output_len)
+                    .expect("defined");
+                let back = of(there, to).in_unit(from, input_len, output_len);
+                assert!(
+                    back.is_some_and(|b| (b - amount).abs() <= 1e-9 * amount),
+                    "{from:?} → {to:?}"
+                );
+            }
+        }
+        // An empty request has no rate behind a token volume.
+        assert_eq!(of(1.0, TrafficUnit::TokensPerDay).req_s(0.0, 0.0), None);
+        assert_eq!(of(1.0, TrafficUnit::OutputTokS).req_s(100.0, 0.0), None);
+    }
 
     #[test]
     fn settings_are_checked_once_and_name_the_field() {

@@ -399,7 +399,11 @@ const WORKLOADS: &[(&str, &str)] = workloads!(
     (AGENTIC_CODING_WORKLOAD, "Agentic coding (sessions)"),
     (CHAT_MULTI_TURN_WORKLOAD, "Chat, multi-turn (sessions)")
 );
-const TRAFFIC_UNITS: &[(&str, &str)] = &[("req-s", "requests/s"), ("tokens-per-day", "tokens/day")];
+const TRAFFIC_UNITS: &[(&str, &str)] = &[
+    ("req-s", "requests/s"),
+    ("tokens-per-day", "tokens/day"),
+    ("tok-s", "output tokens/s"),
+];
 const LOAD_UNITS: &[(&str, &str)] = &[("percent", "% of capacity"), ("tok-s", "output tokens/s")];
 const PROTOCOLS: &[(&str, &str)] = &[
     ("steady", "Steady state (closed loop)"),
@@ -784,18 +788,25 @@ fn set_user_percentile(decision: &mut DecisionInput, text: &str) -> Result<(), S
     Ok(())
 }
 
-fn traffic_unit_text(decision: &DecisionInput) -> String {
-    let index = match decision.traffic_unit {
+/// The `traffic-unit` value of `unit`.
+pub fn traffic_unit_id(unit: TrafficUnit) -> String {
+    let index = match unit {
         TrafficUnit::RequestsPerS => 0,
         TrafficUnit::TokensPerDay => 1,
+        TrafficUnit::OutputTokS => 2,
     };
     choice_value(TRAFFIC_UNITS, index)
+}
+
+fn traffic_unit_text(decision: &DecisionInput) -> String {
+    traffic_unit_id(decision.traffic_unit)
 }
 
 fn set_traffic_unit(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
     decision.traffic_unit = match choice_index(text, TRAFFIC_UNITS)? {
         0 => TrafficUnit::RequestsPerS,
-        _ => TrafficUnit::TokensPerDay,
+        1 => TrafficUnit::TokensPerDay,
+        _ => TrafficUnit::OutputTokS,
     };
     Ok(())
 }

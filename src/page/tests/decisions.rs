@@ -156,6 +156,14 @@ fn traffic_in_either_unit_is_the_same_traffic() {
     ));
     assert_eq!(back.input.traffic_unit, TrafficUnit::RequestsPerS);
     assert_eq!(back.input.traffic, Some(2.0));
+    // The plan's unit, output tokens/s (`servecost plan --traffic-tok-s`), is the same set's
+    // third: 2110 output tok/s of 211-token answers is 10 req/s.
+    let tok_s = edit(&edit(&state, &TRAFFIC_UNIT, "tok-s"), &TRAFFIC, "2110");
+    assert_eq!(tok_s.input.traffic_unit, TrafficUnit::OutputTokS);
+    assert_eq!(
+        tok_s.traffic_text(TrafficUnit::RequestsPerS, INPUT_LEN, OUTPUT_LEN),
+        "10"
+    );
     let none = edit(&state, &TRAFFIC, "");
     assert_eq!(none.traffic_req_s(INPUT_LEN, OUTPUT_LEN), None);
     assert_eq!(

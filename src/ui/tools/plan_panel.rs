@@ -13,7 +13,7 @@
 
 use crate::catalog::{catalog, Gpu};
 use crate::decide::plan::{candidates_csv, plan, why_not_plannable, Candidate, Plan, PlanRequest};
-use crate::decide::sizing::{candidate_input, output_tok_s_from_req_s};
+use crate::decide::sizing::candidate_input;
 use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::{
     plan_price_tier, plan_request, DecisionAction, DecisionState, PlanStatus,
@@ -82,8 +82,9 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
     let s = &view.scenario;
     let (input_len, output_len) = (s.workload.input_mean, s.workload.output_mean);
     let traffic = d
-        .traffic_req_s(input_len, output_len)
-        .map(|req_s| output_tok_s_from_req_s(req_s, output_len))
+        .input
+        .traffic()
+        .and_then(|t| t.output_tok_s(input_len, output_len))
         .filter(|out| *out > 0.0)
         .ok_or("enter a traffic volume under Targets first")?;
     let all: Vec<String> = plannable_gpus().iter().map(|g| g.id.clone()).collect();
