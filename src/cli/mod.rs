@@ -154,6 +154,7 @@ fn scenario_from(flags: &Flags) -> Result<Scenario, Outcome> {
 /// The price `--price-tier low|typical|high|owned` names for the GPU: a catalog quote, or the
 /// effective price of owning it (`Ownership`, from the `capex-usd-per-gpu` and other flags).
 fn tier_price(flags: &Flags, tier: &str, gpu_id: &str) -> Result<f64, Outcome> {
+    use crate::choice::Choice;
     use crate::physics::economics::PriceTier;
     let price_flag = format!("--{}", crate::scenario::fields::USD_PER_GPU_HOUR.key);
     if flags.text(&price_flag).is_some() {
@@ -162,7 +163,7 @@ fn tier_price(flags: &Flags, tier: &str, gpu_id: &str) -> Result<f64, Outcome> {
         )));
     }
     let tier = PriceTier::parse(tier)
-        .ok_or_else(|| Outcome::usage("--price-tier: one of low, typical, high, owned"))?;
+        .ok_or_else(|| Outcome::usage(format!("--price-tier: {}", PriceTier::not_one_of(tier))))?;
     let catalog = crate::catalog::catalog().map_err(Outcome::usage)?;
     let gpu = catalog
         .gpu(gpu_id.trim())

@@ -3,6 +3,7 @@
 
 use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
 use super::{slo_input, Outcome};
+use crate::choice::Choice;
 use crate::decide::plan::{Candidate, PlanInput, PlanRequest};
 use crate::physics::precision::Precision;
 use crate::present::report::{format_number, format_usd};

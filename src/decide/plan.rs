@@ -17,6 +17,7 @@
 //! error names the field as the flag does (`traffic-req-s`, `top`, `slo-ttft-ms`).
 
 use crate::catalog::{catalog, Gpu};
+use crate::choice::Choice;
 use crate::decide::sizing::{size, Check, Sized, SizingRules};
 use crate::physics::economics::{Energy, Ownership, PriceTier};
 use crate::physics::precision::Precision;
@@ -205,7 +206,7 @@ impl TryFrom<PlanInput> for PlanRequest {
         let price_tier = match input.price_tier.as_deref() {
             None => PriceTier::Typical,
             Some(text) => PriceTier::parse(text)
-                .ok_or_else(|| field_error("price-tier", "one of low, typical, high, owned"))?,
+                .ok_or_else(|| field_error("price-tier", PriceTier::not_one_of(text)))?,
         };
         if price_tier == PriceTier::Owned && input.ownership.is_none() {
             return Err(field_error(

@@ -16,6 +16,7 @@
 //! error and its basis: modeled, calibrated, or measured (`scenario::measurements::at_point`).
 //! "Auto" layout is chosen here (`auto_layout`, `layout_for_target`).
 
+use crate::choice::Choice;
 use crate::decide::plan::{
     deployment_size, Candidate, DEFAULT_GPUS_PER_NODE, DEFAULT_MAX_UTILIZATION,
 };

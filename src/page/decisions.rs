@@ -9,6 +9,7 @@
 //! go blank.
 
 use crate::calibration::calibrate::Calibration;
+use crate::choice::Choice;
 use crate::decide::plan::{Plan, PlanInput, PlanRequest};
 use crate::decide::pricing::tier_of;
 use crate::decide::sizing::tokens_per_day_from_req_s;

@@ -7,6 +7,7 @@
 //! above the chart, from the numbers panel's own figures) and `conditions_line` (the widget's
 //! precision · lengths · engine · price basis).
 
+use crate::choice::Choice;
 use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric};
 use crate::model::OperatingPoint;
 use crate::physics::memory::Parallelism;

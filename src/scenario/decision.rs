@@ -8,6 +8,7 @@
 
 use super::fields::{Field, SLO_PERCENTILE, SLO_TPOT_MS, SLO_TTFT_MS};
 use super::{fields, ScenarioError};
+use crate::choice::{choices, Choice};
 use crate::physics::cost::BLEND_INPUT_PER_OUTPUT;
 use crate::physics::economics::Ownership;
 use serde::Serialize;
@@ -33,15 +34,10 @@ pub enum SloMethod {
     Analytic,
 }
 
-impl SloMethod {
-    /// "simulated" or "analytic", as typed.
-    pub fn id(self) -> &'static str {
-        match self {
-            SloMethod::Simulated => "simulated",
-            SloMethod::Analytic => "analytic",
-        }
-    }
-}
+choices!(SloMethod {
+    SloMethod::Simulated => "simulated", "Simulated";
+    SloMethod::Analytic => "analytic", "Analytic";
+});
 
 /// SLO settings as given, nothing checked yet (parse, don't validate: `SloSettings::try_from`
 /// checks them once). A target left unset does not constrain.
@@ -79,14 +75,11 @@ impl TryFrom<SloInput> for SloSettings {
         let tpot_ms = target(&SLO_TPOT_MS, input.tpot_ms)?;
         let percentile = SLO_PERCENTILE.real(input.percentile.unwrap_or(DEFAULT_PERCENTILE))?;
         let method = match input.method.as_deref() {
-            None | Some("simulated") => SloMethod::Simulated,
-            Some("analytic") => SloMethod::Analytic,
-            Some(other) => {
-                return Err(ScenarioError {
-                    field: "slo-method".into(),
-                    message: format!("`{other}` is not simulated or analytic"),
-                })
-            }
+            None => SloMethod::Simulated,
+            Some(text) => SloMethod::parse_exact(text).ok_or_else(|| ScenarioError {
+                field: "slo-method".into(),
+                message: SloMethod::not_one_of(text),
+            })?,
         };
         let targeted = input.ttft_ms.is_some() || input.tpot_ms.is_some();
         Ok(SloSettings {
@@ -110,6 +103,11 @@ pub enum TrafficUnit {
     TokensPerDay,
 }
 
+choices!(TrafficUnit {
+    TrafficUnit::RequestsPerS => "req-s", "requests/s";
+    TrafficUnit::TokensPerDay => "tokens-per-day", "tokens/day";
+});
+
 /// How the offered load is stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LoadUnit {
@@ -118,6 +116,11 @@ pub enum LoadUnit {
     PercentOfCapacity,
     OutputTokS,
 }
+
+choices!(LoadUnit {
+    LoadUnit::PercentOfCapacity => "percent", "% of capacity";
+    LoadUnit::OutputTokS => "tok-s", "output tokens/s";
+});
 
 /// Input tokens per output token for blended prices: a fixed ratio, or the workload's own mix.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -280,21 +283,14 @@ pub enum UserPercentile {
     P99,
 }
 
-impl UserPercentile {
-    /// Ids and labels, the field table's choices.
-    pub const CHOICES: [(&'static str, &'static str); 4] = [
-        ("p50", "P50"),
-        ("p75", "P75"),
-        ("p90", "P90"),
-        ("p99", "P99"),
-    ];
-    const ALL: [UserPercentile; 4] = [
-        UserPercentile::P50,
-        UserPercentile::P75,
-        UserPercentile::P90,
-        UserPercentile::P99,
-    ];
+choices!(UserPercentile {
+    UserPercentile::P50 => "p50", "P50";
+    UserPercentile::P75 => "p75", "P75";
+    UserPercentile::P90 => "p90", "P90";
+    UserPercentile::P99 => "p99", "P99";
+});
 
+impl UserPercentile {
     pub fn value(self) -> f64 {
         match self {
             UserPercentile::P50 => 50.0,
@@ -304,19 +300,9 @@ impl UserPercentile {
         }
     }
 
-    pub fn id(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .position(|p| *p == self)
-            .and_then(|i| Self::CHOICES.get(i))
-            .map_or("p90", |(id, _)| id)
-    }
-
+    /// An id of `ALL`, blanks ignored, case kept.
     pub fn parse(text: &str) -> Option<UserPercentile> {
-        Self::CHOICES
-            .iter()
-            .position(|(id, _)| *id == text.trim())
-            .and_then(|i| Self::ALL.get(i).copied())
+        UserPercentile::parse_exact(text.trim())
     }
 }
 

@@ -12,6 +12,7 @@
 //! (`#plan-csv`, `plan::candidates_csv`).
 
 use crate::catalog::{catalog, Gpu};
+use crate::choice::Choice;
 use crate::decide::plan::{candidates_csv, plan, why_not_plannable, Candidate, Plan, PlanRequest};
 use crate::decide::sizing::{candidate_input, output_tok_s_from_req_s};
 use crate::page::decision_data::ScenarioDecision;
