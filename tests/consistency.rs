@@ -13,6 +13,7 @@
     clippy::panic
 )]
 
+use servecost::choice::Choice;
 use servecost::model::evaluate;
 use servecost::scenario::{Scenario, ScenarioInput};
 use servecost::sim::{simulate, Arrivals, SimConfig};
@@ -423,7 +424,7 @@ fn the_panels_plan_lists_what_the_simulator_confirms() {
     let found = plan(&request).expect("plan runs");
     assert_eq!(found.candidates.len(), 5, "{:?}", found.rejected);
     for c in &found.candidates {
-        assert_eq!(c.latency_method, "simulated", "{c:?}");
+        assert_eq!(c.latency_method.id(), "simulated", "{c:?}");
         assert!(
             c.ttft_ms <= slo.ttft_ms && c.tpot_ms <= slo.tpot_ms,
             "{c:?}"

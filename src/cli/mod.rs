@@ -24,7 +24,7 @@ mod validate;
 pub use output::Outcome;
 
 use crate::scenario::Scenario;
-use crate::scenario::{SloInput, SloSettings};
+use crate::scenario::{SloInput, SloMethod, SloSettings};
 use args::{scenario_input, Flags, UsageError};
 
 /// The usage text; the field flags' section is generated from the field table (`args::fields_help`).
@@ -197,7 +197,6 @@ fn slo_input(flags: &Flags) -> Result<SloInput, Outcome> {
         .is_some();
     let input = SloInput {
         percentile: decision.percentile.filter(|_| percentile_given),
-        method: flags.text("--slo-method").map(str::to_string),
         ..decision
     };
     match (input.ttft_ms, input.tpot_ms) {
@@ -207,7 +206,22 @@ fn slo_input(flags: &Flags) -> Result<SloInput, Outcome> {
         (Some(_), None) => Err(Outcome::usage(
             "--slo-tpot-ms is required with --slo-ttft-ms",
         )),
-        _ => Ok(input),
+        _ => Ok(SloInput {
+            method: slo_method(flags)?,
+            ..input
+        }),
+    }
+}
+
+/// `--slo-method`, if given: one of `SloMethod`'s ids, as typed.
+fn slo_method(flags: &Flags) -> Result<Option<SloMethod>, Outcome> {
+    use crate::choice::Choice;
+    const FLAG: &str = "--slo-method";
+    match flags.text(FLAG) {
+        None => Ok(None),
+        Some(text) => SloMethod::parse_exact(text)
+            .map(Some)
+            .ok_or_else(|| Outcome::usage(format!("{FLAG}: {}", SloMethod::not_one_of(text)))),
     }
 }
 

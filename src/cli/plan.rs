@@ -7,7 +7,7 @@ use crate::choice::Choice;
 use crate::decide::plan::{Candidate, PlanInput, PlanRequest};
 use crate::physics::precision::Precision;
 use crate::present::report::{format_number, format_usd};
-use crate::scenario::ScenarioInput;
+use crate::scenario::{LatencyMethod, ScenarioInput};
 
 pub(super) fn plan_command(rest: &[String]) -> Outcome {
     let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
@@ -229,9 +229,9 @@ fn prices_line(request: &PlanRequest, candidates: &[Candidate]) -> String {
 /// analytic tail estimate only) or "–" (no SLO).
 fn slo_check(c: &Candidate) -> String {
     match c.latency_method {
-        "simulated" => "sim ✓".into(),
-        "analytic" => "analytic".into(),
-        _ => "–".into(),
+        LatencyMethod::Simulated => "sim ✓".into(),
+        LatencyMethod::Analytic => "analytic".into(),
+        LatencyMethod::Mean => "–".into(),
     }
 }
 

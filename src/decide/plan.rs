@@ -25,8 +25,8 @@ use crate::scenario::fields::{
     CAPEX_USD_PER_GPU, GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION, PRECISIONS_ALLOWED,
 };
 use crate::scenario::DEFAULT_PLAN_PRECISIONS;
+use crate::scenario::{LatencyMethod, Slo, SloInput, SloMethod, SloSettings};
 use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
-use crate::scenario::{Slo, SloInput, SloMethod, SloSettings};
 use serde::Serialize;
 
 /// GPUs per replica tried (one node); those above the request's GPUs per server, or not dividing
@@ -299,8 +299,8 @@ pub struct Candidate {
     /// Traffic ÷ capacity of the replicas bought.
     pub utilization: f64,
     pub meets_slo: bool,
-    /// How the tails were obtained: "simulated", "analytic" or "mean" (no SLO).
-    pub latency_method: &'static str,
+    /// How the tails were obtained (the means without an SLO).
+    pub latency_method: LatencyMethod,
     /// `FOUR_BIT_CAVEAT` for FP4 / INT4 weights, else `None`.
     pub quality_caveat: Option<&'static str>,
     pub warnings: Vec<String>,
@@ -873,7 +873,7 @@ mod tests {
             slo: SloInput {
                 ttft_ms: Some(1000.0),
                 tpot_ms: Some(40.0),
-                method: Some("analytic".into()),
+                method: Some(SloMethod::Analytic),
                 ..SloInput::default()
             },
             top: Some(3.0),
@@ -900,7 +900,6 @@ mod tests {
         field_named(|i| i.top = Some(2.5), "top");
         field_named(|i| i.top = Some(101.0), "top");
         field_named(|i| i.slo.ttft_ms = Some(-1.0), "slo-ttft-ms");
-        field_named(|i| i.slo.method = Some("exact".into()), "slo-method");
     }
 
     /// A plan ranks by price, so a GPU without one at the tier is left out, with the reason;

@@ -322,7 +322,7 @@ pub fn plan_request(
         traffic_tok_s: Some(traffic_tok_s),
         traffic_req_s: None,
         slo: SloInput {
-            method: Some(SloMethod::Simulated.id().into()),
+            method: Some(SloMethod::Simulated),
             ..decision.slo_input()
         },
         gpus_allowed: allowed,

@@ -39,6 +39,28 @@ choices!(SloMethod {
     SloMethod::Analytic => "analytic", "Analytic";
 });
 
+/// How a result's latencies were obtained: tails at the SLO's percentile from the simulator or
+/// the analytic estimate, or the means when no SLO is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LatencyMethod {
+    Simulated,
+    Analytic,
+    Mean,
+}
+
+choices!(LatencyMethod {
+    LatencyMethod::Simulated => "simulated", "simulated tails";
+    LatencyMethod::Analytic => "analytic", "analytic tails";
+    LatencyMethod::Mean => "mean", "means (no SLO)";
+});
+
+impl std::fmt::Display for LatencyMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
 /// SLO settings as given, nothing checked yet (parse, don't validate: `SloSettings::try_from`
 /// checks them once). A target left unset does not constrain.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -47,8 +69,8 @@ pub struct SloInput {
     pub tpot_ms: Option<f64>,
     /// Default `DEFAULT_PERCENTILE`.
     pub percentile: Option<f64>,
-    /// "simulated" (default) or "analytic".
-    pub method: Option<String>,
+    /// Default `SloMethod::Simulated`.
+    pub method: Option<SloMethod>,
 }
 
 /// Checked SLO settings: what an `SloInput` becomes.
@@ -74,13 +96,7 @@ impl TryFrom<SloInput> for SloSettings {
         let ttft_ms = target(&SLO_TTFT_MS, input.ttft_ms)?;
         let tpot_ms = target(&SLO_TPOT_MS, input.tpot_ms)?;
         let percentile = SLO_PERCENTILE.real(input.percentile.unwrap_or(DEFAULT_PERCENTILE))?;
-        let method = match input.method.as_deref() {
-            None => SloMethod::Simulated,
-            Some(text) => SloMethod::parse_exact(text).ok_or_else(|| ScenarioError {
-                field: "slo-method".into(),
-                message: SloMethod::not_one_of(text),
-            })?,
-        };
+        let method = input.method.unwrap_or_default();
         let targeted = input.ttft_ms.is_some() || input.tpot_ms.is_some();
         Ok(SloSettings {
             slo: targeted.then_some(Slo {
@@ -496,10 +512,9 @@ mod tests {
             },
             "slo-percentile",
         );
-        field_named(|i| i.method = Some("exact".into()), "slo-method");
         let analytic = check(SloInput {
             percentile: Some(99.0),
-            method: Some("analytic".into()),
+            method: Some(SloMethod::Analytic),
             ..SloInput::default()
         })
         .expect("valid");

@@ -24,7 +24,7 @@ use crate::physics::economics::PriceTier;
 use crate::physics::precision::Precision;
 use crate::present::report::{format_number, format_usd};
 use crate::scenario::fields::{GPUS_PER_NODE, MAX_UTILIZATION, PRECISIONS_ALLOWED};
-use crate::scenario::ScenarioInput;
+use crate::scenario::{LatencyMethod, ScenarioInput};
 use crate::ui::platform::download::download_text;
 use crate::ui::tools::decision_panels::{decision_field, LatestState};
 use crate::ui::tools::targets::slo_text;
@@ -129,7 +129,7 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
             state.dispatch(Action::Load(Box::new(view)));
         })
     };
-    let simulated = if c.latency_method == "simulated" {
+    let simulated = if c.latency_method == LatencyMethod::Simulated {
         ", sim"
     } else {
         ""
@@ -139,9 +139,9 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
         |p| format!("P{}{simulated}", crate::page::fields::number_text(p)),
     );
     let check = match c.latency_method {
-        "simulated" => "✓ simulated",
-        "analytic" => "analytic only",
-        _ => "no SLO",
+        LatencyMethod::Simulated => "✓ simulated",
+        LatencyMethod::Analytic => "analytic only",
+        LatencyMethod::Mean => "no SLO",
     };
     let precision = c.precision.to_ascii_uppercase();
     html! {
