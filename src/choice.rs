@@ -12,62 +12,80 @@ pub trait Choice: Copy + Eq + 'static {
     const CHOICES: &'static [(&'static str, &'static str)];
 
     /// The id links, JSON, the CLI and the page's `<option value>` use.
-    fn id(self) -> &'static str {
-        self.entry().0
-    }
+    fn id(self) -> &'static str;
 
     /// What a menu shows.
-    fn label(self) -> &'static str {
-        self.entry().1
-    }
-
-    /// This value's `(id, label)` (`("", "")` only for a value missing from `ALL`, which
-    /// `choices!` cannot write).
-    fn entry(self) -> (&'static str, &'static str) {
-        Self::ALL
-            .iter()
-            .position(|choice| *choice == self)
-            .and_then(|index| Self::CHOICES.get(index))
-            .copied()
-            .unwrap_or(("", ""))
-    }
+    fn label(self) -> &'static str;
 
     /// The value whose id `text` is, blanks around it and ASCII case ignored.
     fn parse(text: &str) -> Option<Self> {
         let text = text.trim();
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|choice| choice.id().eq_ignore_ascii_case(text))
+        position(Self::CHOICES, |id| id.eq_ignore_ascii_case(text))
+            .and_then(|index| Self::ALL.get(index).copied())
     }
 
     /// The value whose id `text` is exactly (as a field's setter reads a decision's choice).
     fn parse_exact(text: &str) -> Option<Self> {
-        Self::ALL.iter().copied().find(|choice| choice.id() == text)
+        position(Self::CHOICES, |id| id == text).and_then(|index| Self::ALL.get(index).copied())
     }
 
     /// The ids joined by `separator`: "a, b, c" for errors, "a|b|c" for the CLI's usage.
     fn ids(separator: &str) -> String {
-        Self::ALL
-            .iter()
-            .map(|choice| choice.id())
-            .collect::<Vec<_>>()
-            .join(separator)
+        ids(Self::CHOICES, separator)
     }
 
     /// "`x` is not one of a, b, c": the error of a text that names no value.
     fn not_one_of(given: &str) -> String {
-        format!("`{given}` is not one of {}", Self::ids(", "))
+        not_one_of(given, Self::CHOICES)
     }
 }
 
+// The list-reading halves are plain functions of `(id, label)` pairs, not generic, so every
+// closed set shares one copy of them in the wasm modules.
+
+/// Where in `choices` the first id `matches` is.
+#[inline(never)]
+fn position(choices: &[(&str, &str)], matches: impl Fn(&str) -> bool) -> Option<usize> {
+    choices.iter().position(|(id, _)| matches(id))
+}
+
+/// The ids of `choices` joined by `separator`.
+#[inline(never)]
+pub fn ids(choices: &[(&str, &str)], separator: &str) -> String {
+    choices
+        .iter()
+        .map(|(id, _)| *id)
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+/// "`x` is not one of a, b, c", the ids from `choices`.
+#[inline(never)]
+pub fn not_one_of(given: &str, choices: &[(&str, &str)]) -> String {
+    format!("`{given}` is not one of {}", ids(choices, ", "))
+}
+
 /// `choices!(Batching { Batching::Continuous => "continuous", "Continuous (iteration-level)"; ... })`:
-/// the `Choice` impl of a type, `ALL` and `CHOICES` from one list, so they cannot disagree.
+/// the `Choice` impl of an enum from one list (each value a path, so it is both `ALL`'s
+/// element and `id`'s and `label`'s match arm), so `ALL`, `CHOICES`, `id` and `label` cannot
+/// disagree.
 macro_rules! choices {
-    ($name:ty { $($value:expr => $id:expr, $label:expr;)+ }) => {
+    ($name:ty { $($value:path => $id:expr, $label:expr;)+ }) => {
         impl $crate::choice::Choice for $name {
             const ALL: &'static [$name] = &[$($value),+];
             const CHOICES: &'static [(&'static str, &'static str)] = &[$(($id, $label)),+];
+
+            fn id(self) -> &'static str {
+                match self {
+                    $($value => $id,)+
+                }
+            }
+
+            fn label(self) -> &'static str {
+                match self {
+                    $($value => $label,)+
+                }
+            }
         }
     };
 }

@@ -333,14 +333,9 @@ fn parse_word(text: &str) -> Result<String, String> {
 fn parse_choice(text: &str, choices: &[(&str, &str)]) -> Result<String, String> {
     match choices.iter().find(|(value, _)| *value == text) {
         Some((value, _)) => Ok((*value).to_string()),
-        None => Err(format!(
-            "`{}` is not one of {}",
-            text.chars().take(40).collect::<String>(),
-            choices
-                .iter()
-                .map(|(value, _)| *value)
-                .collect::<Vec<_>>()
-                .join(", ")
+        None => Err(choice::not_one_of(
+            &text.chars().take(40).collect::<String>(),
+            choices,
         )),
     }
 }

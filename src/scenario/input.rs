@@ -330,13 +330,46 @@ pub enum SpecMethod {
     Mtp,
 }
 
-// Speculative decoding as a choice: off (`None`) or a method.
-choices!(Option<SpecMethod> {
-    None => "off", "Off";
-    Some(SpecMethod::Draft) => "draft", "Draft model";
-    Some(SpecMethod::Eagle) => "eagle", "EAGLE head";
-    Some(SpecMethod::Mtp) => "mtp", "MTP (multi-token prediction)";
-});
+/// Speculative decoding as a choice: off (`None`) or a method. Written out, as `choices!`
+/// takes paths: each id and label is spelled once, in `CHOICES`, and `ALL` is in its order.
+impl Choice for Option<SpecMethod> {
+    const ALL: &'static [Option<SpecMethod>] = &[
+        None,
+        Some(SpecMethod::Draft),
+        Some(SpecMethod::Eagle),
+        Some(SpecMethod::Mtp),
+    ];
+    const CHOICES: &'static [(&'static str, &'static str)] = &[
+        ("off", "Off"),
+        ("draft", "Draft model"),
+        ("eagle", "EAGLE head"),
+        ("mtp", "MTP (multi-token prediction)"),
+    ];
+
+    fn id(self) -> &'static str {
+        SpecMethod::entry_of(self).0
+    }
+
+    fn label(self) -> &'static str {
+        SpecMethod::entry_of(self).1
+    }
+}
+
+impl SpecMethod {
+    /// `(id, label)` of speculative decoding off (`None`) or with a method: `ALL`'s order.
+    fn entry_of(choice: Option<SpecMethod>) -> (&'static str, &'static str) {
+        let index = match choice {
+            None => 0,
+            Some(SpecMethod::Draft) => 1,
+            Some(SpecMethod::Eagle) => 2,
+            Some(SpecMethod::Mtp) => 3,
+        };
+        <Option<SpecMethod>>::CHOICES
+            .get(index)
+            .copied()
+            .unwrap_or(("", ""))
+    }
+}
 
 impl SpecMethod {
     /// `Some(None)` for off (also blank or `none`), `Some(Some(method))`, or `None` for an

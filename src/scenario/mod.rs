@@ -444,16 +444,7 @@ impl Reads {
         let kv_precision = KvPrecision::parse(kv_text).ok_or_else(|| {
             error(
                 fields::KV_PRECISION.key,
-                format!(
-                    "`{}` is not one of {}",
-                    input.kv_precision,
-                    fields::KV_PRECISION
-                        .choices
-                        .iter()
-                        .map(|(id, _)| *id)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+                crate::choice::not_one_of(&input.kv_precision, fields::KV_PRECISION.choices),
             )
         })?;
         let gpu_count = GPUS.whole(input.gpu_count)?;
