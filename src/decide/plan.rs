@@ -156,8 +156,8 @@ pub struct PlanInput {
     pub slo: SloInput,
     /// GPU ids; empty as in `PlanRequest::gpus_allowed`.
     pub gpus_allowed: Vec<String>,
-    /// "low", "typical" (default) or "high".
-    pub price_tier: Option<String>,
+    /// Default `PriceTier::Typical`.
+    pub price_tier: Option<PriceTier>,
     /// Candidates to list (default 5).
     pub top: Option<f64>,
     /// Precision ids; empty = BF16 and FP8.
@@ -203,11 +203,7 @@ impl TryFrom<PlanInput> for PlanRequest {
                 format!("must be positive (got {traffic_output_tok_s} output tok/s)"),
             ));
         }
-        let price_tier = match input.price_tier.as_deref() {
-            None => PriceTier::Typical,
-            Some(text) => PriceTier::parse(text)
-                .ok_or_else(|| field_error("price-tier", PriceTier::not_one_of(text)))?,
-        };
+        let price_tier = input.price_tier.unwrap_or_default();
         if price_tier == PriceTier::Owned && input.ownership.is_none() {
             return Err(field_error(
                 CAPEX_USD_PER_GPU.key,
@@ -895,7 +891,6 @@ mod tests {
         field_named(|i| i.traffic_tok_s = Some(5.0), "traffic-tok-s");
         field_named(|i| i.traffic_req_s = Some(-1.0), "traffic-req-s");
         field_named(|i| i.traffic_req_s = Some(f64::INFINITY), "traffic-req-s");
-        field_named(|i| i.price_tier = Some("cheap".into()), "price-tier");
         field_named(|i| i.top = Some(0.0), "top");
         field_named(|i| i.top = Some(2.5), "top");
         field_named(|i| i.top = Some(101.0), "top");
@@ -1006,7 +1001,7 @@ mod tests {
             .starts_with("catalog typical, as of 20"));
         let input = PlanInput {
             traffic_tok_s: Some(1000.0),
-            price_tier: Some("owned".into()),
+            price_tier: Some(PriceTier::Owned),
             ..PlanInput::default()
         };
         let error = PlanRequest::try_from(input)

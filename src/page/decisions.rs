@@ -9,7 +9,6 @@
 //! go blank.
 
 use crate::calibration::calibrate::Calibration;
-use crate::choice::Choice;
 use crate::decide::plan::{Plan, PlanInput, PlanRequest};
 use crate::decide::pricing::tier_of;
 use crate::decide::sizing::tokens_per_day_from_req_s;
@@ -326,7 +325,7 @@ pub fn plan_request(
             ..decision.slo_input()
         },
         gpus_allowed: allowed,
-        price_tier: Some(tier.id().into()),
+        price_tier: Some(tier),
         top: Some(top as f64),
         precisions_allowed: decision.precisions_allowed.clone(),
         max_utilization: Some(decision.max_utilization),
