@@ -241,7 +241,10 @@ fn the_reported_b200_point_agrees_and_is_marked_saturated() {
     assert!(rel(sim.tpot.mean_ms, point.tpot_ms).abs() < 0.02);
     assert!(sim.mean_batch > 1000.0, "{}", sim.mean_batch);
     assert!(point.saturated);
-    assert_eq!(point.headline_source, "simulator");
+    assert_eq!(
+        point.headline_source,
+        servecost::model::operating_point::HeadlineSource::Simulator
+    );
     let headline = servecost::decide::headline::simulated_headline(&s, &point);
     assert!(
         rel(headline.ttft_ms, sim.ttft.mean_ms).abs() < 0.05,

@@ -263,7 +263,7 @@ fn performance_lines(
             pm(errors.tpot_ms_error_pct)
         ),
     );
-    let source = if p.headline_source == "simulator" {
+    let source = if p.headline_source == crate::model::operating_point::HeadlineSource::Simulator {
         " (simulated)"
     } else {
         ""
