@@ -19,14 +19,12 @@ pub trait Choice: Copy + Eq + 'static {
 
     /// The value whose id `text` is, blanks around it and ASCII case ignored.
     fn parse(text: &str) -> Option<Self> {
-        let text = text.trim();
-        position(Self::CHOICES, |id| id.eq_ignore_ascii_case(text))
-            .and_then(|index| Self::ALL.get(index).copied())
+        position(Self::CHOICES, text.trim(), Case::Ignored).and_then(|i| Self::ALL.get(i).copied())
     }
 
     /// The value whose id `text` is exactly (as a field's setter reads a decision's choice).
     fn parse_exact(text: &str) -> Option<Self> {
-        position(Self::CHOICES, |id| id == text).and_then(|index| Self::ALL.get(index).copied())
+        position(Self::CHOICES, text, Case::Kept).and_then(|i| Self::ALL.get(i).copied())
     }
 
     /// The ids joined by `separator`: "a, b, c" for errors, "a|b|c" for the CLI's usage.
@@ -43,10 +41,20 @@ pub trait Choice: Copy + Eq + 'static {
 // The list-reading halves are plain functions of `(id, label)` pairs, not generic, so every
 // closed set shares one copy of them in the wasm modules.
 
-/// Where in `choices` the first id `matches` is.
+/// Whether a parse ignores ASCII case.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Case {
+    Ignored,
+    Kept,
+}
+
+/// Where in `choices` the id `text` is.
 #[inline(never)]
-fn position(choices: &[(&str, &str)], matches: impl Fn(&str) -> bool) -> Option<usize> {
-    choices.iter().position(|(id, _)| matches(id))
+fn position(choices: &[(&str, &str)], text: &str, case: Case) -> Option<usize> {
+    choices.iter().position(|(id, _)| match case {
+        Case::Ignored => id.eq_ignore_ascii_case(text),
+        Case::Kept => *id == text,
+    })
 }
 
 /// The ids of `choices` joined by `separator`.
