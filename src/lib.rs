@@ -1,7 +1,7 @@
 //! servecost: a model of LLM serving performance and cost, with a browser explorer and a CLI.
 //!
 //! The tree is the map (ARCHITECTURE.md): the pure core never touches the web or a clock, and its
-//! floors import only downwards: `units` and `json` ← `catalog` ← `physics` (the vocabulary:
+//! floors import only downwards: `units`, `json` and `choice` ← `catalog` ← `physics` (the vocabulary:
 //! architecture, precision, parallelism, memory, engine profiles, one step's time, cost) ←
 //! `scenario` (the one door in) ← `model` (the analytic steady state) ← `sim` (the simulator); `decide`, `calibration`, `present` and `share`
 //! build on it; `cli` (native) and `ui` (wasm32, Yew) are the shells.
@@ -9,6 +9,7 @@
 // The pure core, floor by floor: units and JSON, the data, the physics, the one door in, the
 // analytic model and the simulator.
 pub mod catalog;
+pub mod choice;
 pub mod json;
 pub mod model;
 pub mod physics;

@@ -13,6 +13,7 @@
     clippy::panic
 )]
 
+use servecost::choice::Choice;
 use servecost::model::evaluate;
 use servecost::scenario::{Scenario, ScenarioInput};
 use servecost::sim::{simulate, Arrivals, SimConfig};
@@ -240,7 +241,10 @@ fn the_reported_b200_point_agrees_and_is_marked_saturated() {
     assert!(rel(sim.tpot.mean_ms, point.tpot_ms).abs() < 0.02);
     assert!(sim.mean_batch > 1000.0, "{}", sim.mean_batch);
     assert!(point.saturated);
-    assert_eq!(point.headline_source, "simulator");
+    assert_eq!(
+        point.headline_source,
+        servecost::model::operating_point::HeadlineSource::Simulator
+    );
     let headline = servecost::decide::headline::simulated_headline(&s, &point);
     assert!(
         rel(headline.ttft_ms, sim.ttft.mean_ms).abs() < 0.05,
@@ -423,7 +427,7 @@ fn the_panels_plan_lists_what_the_simulator_confirms() {
     let found = plan(&request).expect("plan runs");
     assert_eq!(found.candidates.len(), 5, "{:?}", found.rejected);
     for c in &found.candidates {
-        assert_eq!(c.latency_method, "simulated", "{c:?}");
+        assert_eq!(c.latency_method.id(), "simulated", "{c:?}");
         assert!(
             c.ttft_ms <= slo.ttft_ms && c.tpot_ms <= slo.tpot_ms,
             "{c:?}"

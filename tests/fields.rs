@@ -301,6 +301,7 @@ fn session_keys_are_the_session_rows_or_carried() {
 #[cfg(feature = "session-model")]
 #[test]
 fn carried_workloads_are_the_session_presets() {
+    use servecost::choice::Choice;
     use servecost::scenario::session_preset::SessionPreset;
     let ids: Vec<&str> = SessionPreset::ALL.iter().map(|p| p.id()).collect();
     assert_eq!(ids, servecost::scenario::fields::SESSION_WORKLOADS);

@@ -10,6 +10,7 @@
     clippy::panic
 )]
 
+use servecost::choice::Choice;
 use servecost::decide::sizing::{size_configuration, SizingRules};
 use servecost::page::decision_data::{decide, Demand};
 use servecost::page::decisions::{plan_price_tier, plan_request};
@@ -54,7 +55,7 @@ fn the_procurement_question_gets_one_answer_from_every_surface() {
         plan_request(&scenario, &decision, tier, traffic_tok_s, allowed, 5).expect("a request");
     let plan = servecost::decide::plan::plan(&request).expect("plans");
     let best = plan.candidates.first().expect("a deployment meets the SLO");
-    assert_eq!(best.latency_method, "simulated");
+    assert_eq!(best.latency_method.id(), "simulated");
     let checked = best
         .at_traffic
         .expect("checked at the traffic in the simulator");

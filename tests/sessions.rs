@@ -6,6 +6,7 @@
 #![cfg(all(not(target_arch = "wasm32"), feature = "session-model"))]
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::indexing_slicing)]
 
+use servecost::choice::Choice;
 use servecost::model::sessions::{evaluate_sessions, SessionPoint};
 use servecost::scenario::session_preset::SessionPreset;
 use servecost::scenario::{Scenario, ScenarioInput};
@@ -142,7 +143,7 @@ fn preset_ids_are_the_workload_choices() {
     let ids: Vec<&str> = SessionPreset::ALL.iter().map(|p| p.id()).collect();
     assert_eq!(ids, [AGENTIC_CODING_WORKLOAD, CHAT_MULTI_TURN_WORKLOAD]);
     let choices: Vec<&str> = WORKLOAD.choices.iter().map(|(id, _)| *id).collect();
-    for preset in SessionPreset::ALL {
+    for preset in SessionPreset::ALL.iter().copied() {
         assert!(choices.contains(&preset.id()), "{choices:?}");
         assert_eq!(SessionPreset::parse(preset.id()), Some(preset));
         let mut input = ScenarioInput::default();

@@ -345,7 +345,7 @@ fn module_path(path: &Path) -> Vec<String> {
 /// step's time, cost); `scenario` the one door in; `model` the analytic steady state; `sim` the
 /// simulator. No circle: each floor's forbidden list is every floor above it.
 const CORE_FLOORS: [&[&str]; 6] = [
-    &["units", "json"],
+    &["units", "json", "choice"],
     &["catalog"],
     &["physics"],
     &["scenario"],

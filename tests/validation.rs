@@ -34,6 +34,7 @@ use servecost::calibration::profiles::{
 };
 use servecost::calibration::validate::{validate, Report, Summary};
 use servecost::catalog::csv::{parse_records, Record};
+use servecost::choice::Choice;
 use servecost::physics::engine::FITTED;
 use servecost::scenario::EfficiencyOverrides;
 use std::collections::BTreeMap;
@@ -101,7 +102,8 @@ fn cross_validated(by: GroupBy) -> &'static GroupReport {
     static REPORTS: OnceLock<Vec<GroupReport>> = OnceLock::new();
     let reports = REPORTS.get_or_init(|| {
         GroupBy::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .map(|by| {
                 cross_validate_groups(&records(), &EfficiencyOverrides::default(), by)
                     .expect("cross-validates")
@@ -186,7 +188,7 @@ fn shipped_profiles_in_sample_within_bounds() {
 #[test]
 fn cross_validated_errors_report_against_the_targets() {
     let runnable = shipped().rows.len();
-    for by in GroupBy::ALL {
+    for by in GroupBy::ALL.iter().copied() {
         let targets = servecost::calibration::markdown::targets(by);
         let r = cross_validated(by);
         let median = |s: Option<Summary>| s.map_or(f64::NAN, |s| s.median_abs_error * 100.0);
@@ -231,7 +233,7 @@ fn cross_validation_predicts_every_runnable_row_once() {
             report.skipped.iter().map(|s| s.id.clone()).collect(),
         )
     };
-    for by in GroupBy::ALL {
+    for by in GroupBy::ALL.iter().copied() {
         assert_eq!(ids(&cross_validated(by).report), ids(&shipped()), "{by:?}");
     }
 }
@@ -281,7 +283,7 @@ fn shipped_profiles_are_the_fit() {
 fn the_validation_page_is_current() {
     use servecost::calibration::error_bands::{bands, row_errors_of};
     use servecost::calibration::markdown::{validation_markdown, Inputs};
-    let folds: Vec<&GroupReport> = GroupBy::ALL.into_iter().map(cross_validated).collect();
+    let folds: Vec<&GroupReport> = GroupBy::ALL.iter().copied().map(cross_validated).collect();
     let bands = bands(&row_errors_of(
         shipped_report(),
         cross_validated(GroupBy::Source),

@@ -7,6 +7,7 @@
 
 use crate::calibration::profiles::{publication, GroupBy, GroupReport, ProfileFit};
 use crate::calibration::validate::{render, summarise_rows, Report, Summary};
+use crate::choice::Choice;
 use crate::model::expected_error::Band;
 use crate::physics::engine::Scope;
 use std::collections::BTreeMap;

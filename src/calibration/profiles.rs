@@ -31,6 +31,7 @@ use crate::calibration::validate::{
     Summary,
 };
 use crate::catalog::csv::{self, Record};
+use crate::choice::{choices, Choice};
 use crate::physics::engine::{
     self, Deployment, Profile, ProfileKnobs, Scope, Stack, GENERIC, MIN_PROFILE_ROWS,
     MIN_SERVER_ROWS,
@@ -284,7 +285,7 @@ pub fn fit_profiles_with(
     let mut fits = Vec::new();
     for stack in stacks {
         let mut tuned_generic = None;
-        for deployment in Deployment::ALL {
+        for deployment in Deployment::ALL.iter().copied() {
             let of_class: Vec<&(Record, (String, Stack, Deployment))> = keyed
                 .iter()
                 .filter(|(_, (_, s, d))| *s == stack && *d == deployment)
@@ -385,18 +386,14 @@ pub enum GroupBy {
     Source,
 }
 
+// The ids are the names `--group-by` takes (a GPU's and a model's are their fields' keys).
+choices!(GroupBy {
+    GroupBy::Source => "source", "publication (source family)";
+    GroupBy::Gpu => crate::scenario::fields::GPU.key, "GPU type";
+    GroupBy::Model => crate::scenario::fields::MODEL.key, "model id";
+});
+
 impl GroupBy {
-    pub const ALL: [GroupBy; 3] = [GroupBy::Source, GroupBy::Gpu, GroupBy::Model];
-
-    /// The name `--group-by` takes.
-    pub fn id(self) -> &'static str {
-        match self {
-            GroupBy::Gpu => crate::scenario::fields::GPU.key,
-            GroupBy::Model => crate::scenario::fields::MODEL.key,
-            GroupBy::Source => "source",
-        }
-    }
-
     /// The group a row belongs to.
     pub fn group(self, record: &Record) -> String {
         match self {
@@ -577,10 +574,6 @@ mod tests {
         assert_eq!(publication("TRT1-03"), "TRT1");
         assert_eq!(publication("MLP41-10"), "MLP41");
         assert_eq!(publication("plain"), "plain");
-        assert_eq!(
-            GroupBy::ALL.map(GroupBy::id),
-            ["source", "gpu", "model"],
-            "--group-by's words"
-        );
+        assert_eq!(GroupBy::ids("|"), "source|gpu|model", "--group-by's words");
     }
 }

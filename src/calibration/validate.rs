@@ -27,6 +27,7 @@
 //! server overhead is 0.
 
 use crate::catalog::csv::{self, Record};
+use crate::choice::Choice;
 use crate::model::evaluate;
 use crate::model::expected_error::Class;
 use crate::physics::engine::{self, Deployment, ProfileKnobs, Stack};

@@ -6,6 +6,7 @@
 
 use super::args::{decision_input, Flags, UsageError, RANK_BY};
 use super::{scenario_from, Outcome};
+use crate::choice::Choice;
 use crate::decide::agents::{answer, AgentAnswer};
 use crate::model::agents::AgentFigures;
 use crate::present::format::{format_number, group_thousands, usd_amount};
@@ -296,11 +297,7 @@ pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioI
         None => AgentRank::AgentsPerMw,
         Some(text) => match AgentRank::parse(text) {
             Some(rank) => rank,
-            None => {
-                return Outcome::usage(format!(
-                    "{RANK_BY}: `{text}` is not one of agents-per-mw, agents-per-usd"
-                ))
-            }
+            None => return Outcome::usage(format!("{RANK_BY}: {}", AgentRank::not_one_of(text))),
         },
     };
     let all_layouts = flags.has(super::leaderboard::ALL_LAYOUTS);

@@ -3,6 +3,7 @@
 
 use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{help, scenario_from, slo_settings, Outcome};
+use crate::choice::Choice;
 use crate::model::expected_error::{
     band, plus_minus, point_errors, Class, Metric, PointErrors, BAND_QUANTILE,
 };
@@ -261,7 +262,7 @@ fn performance_lines(
             pm(errors.tpot_ms_error_pct)
         ),
     );
-    let source = if p.headline_source == "simulator" {
+    let source = if p.headline_source == crate::model::operating_point::HeadlineSource::Simulator {
         " (simulated)"
     } else {
         ""

@@ -24,33 +24,67 @@ mod validate;
 pub use output::Outcome;
 
 use crate::scenario::Scenario;
-use crate::scenario::{SloInput, SloSettings};
+use crate::scenario::{SloInput, SloMethod, SloSettings};
 use args::{scenario_input, Flags, UsageError};
 
-/// The usage text; the field flags' section is generated from the field table (`args::fields_help`).
+/// The usage text; the field flags' section is generated from the field table (`args::fields_help`)
+/// and each `{placeholder}` is a closed set's ids (`usage_choices`).
 pub(super) fn help() -> String {
-    let (usage, end) = HELP.split_at(HELP.find("Bad input exits").unwrap_or(HELP.len()));
+    let mut help = HELP.to_string();
+    for (placeholder, ids) in usage_choices() {
+        help = help.replace(&format!("{{{placeholder}}}"), &ids);
+    }
+    let (usage, end) = help.split_at(help.find("Bad input exits").unwrap_or(help.len()));
     format!("{usage}{}\n{end}", args::fields_help())
+}
+
+/// The closed sets USAGE names, as `a|b|c`: `{placeholder}` in `HELP` (a field's key where
+/// there is one) becomes these ids.
+/// (`--batching static|continuous` and `--length-dist fixed|lognormal` keep their own order,
+/// which is not their menus'; `tests::usage_lists_are_closed_sets` checks them as sets.)
+fn usage_choices() -> [(&'static str, String); 11] {
+    use crate::choice::Choice;
+    use crate::decide::agents::AgentRank;
+    use crate::physics::economics::PriceTier;
+    use crate::physics::precision::{KvPrecision, Precision};
+    use crate::scenario::{fields, SpecMethod, UserPercentile, WORKLOAD_PRESETS};
+    let presets: Vec<&str> = WORKLOAD_PRESETS.iter().map(|preset| preset.id).collect();
+    [
+        (fields::PRECISION.key, Precision::ids("|")),
+        ("kv-precision", KvPrecision::ids("|")),
+        (fields::WORKLOAD.key, presets.join("|")),
+        ("kv-alloc", crate::scenario::KvAlloc::ids("|")),
+        ("spec-decode", <Option<SpecMethod>>::ids("|")),
+        ("slo-method", SloMethod::ids("|")),
+        ("price-tier", PriceTier::ids("|")),
+        ("group-by", crate::calibration::profiles::GroupBy::ids("|")),
+        (
+            "session-workload",
+            crate::scenario::fields::SESSION_WORKLOADS.join("|"),
+        ),
+        ("user-percentile", UserPercentile::ids("|")),
+        ("rank-by", AgentRank::ids("|")),
+    ]
 }
 
 const HELP: &str = "servecost — LLM serving performance and cost model
 
 USAGE
   servecost estimate --model ID --gpu ID [--gpus N] [--tp N|auto] [--pp N] [--ep N]
-                     [--precision bf16|fp8|fp4|int4] [--kv-precision bf16|fp8]
+                     [--precision {precision}] [--kv-precision {kv-precision}]
                      --input-len N --output-len N [--input-sigma S] [--output-sigma S] [--prefix-hit R]
-                     [--length-dist fixed|lognormal] [--workload chat|code|summarize|rag|reasoning]
-                     [--batching static|continuous] [--kv-alloc paged|contiguous] [--max-model-len N]
-                     [--chunk-tokens N] [--spec-decode off|draft|eagle|mtp] [--spec-accept A]
+                     [--length-dist fixed|lognormal] [--workload {workload}]
+                     [--batching static|continuous] [--kv-alloc {kv-alloc}] [--max-model-len N]
+                     [--chunk-tokens N] [--spec-decode {spec-decode}] [--spec-accept A]
                      [--spec-len G] [--spec-draft-cost C]
                      [--model-config config.json]   (a Hugging Face config.json instead of --model)
                      (--concurrency N | --max-throughput | --slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P])
-                     [--slo-method simulated|analytic]   (SLO tails from the simulator by default)
-                     [--usd-per-gpu-hour X | --price-tier low|typical|high|owned] [--json]
+                     [--slo-method {slo-method}]   (SLO tails from the simulator by default)
+                     [--usd-per-gpu-hour X | --price-tier {price-tier}] [--json]
                      (owned: --capex-usd-per-gpu X [--depreciation-years Y --hosting-usd-per-kw-month H
                       --ops-usd-per-gpu-hour O --owned-power-w W --energy-usd-per-kwh E --energy-pue P])
   servecost sweep    (same scenario flags, no operating point) [--csv] [--json]
-  servecost validate FILE.csv [--json] [--fit | --cross-validate [--group-by source|gpu|model] | --markdown]
+  servecost validate FILE.csv [--json] [--fit | --cross-validate [--group-by {group-by}] | --markdown]
                      predicted vs measured for a measurements.csv-format file, each row under
                      its engine × stack × deployment profile;
                      --fit fits the profiles (η_mem, η_compute, step, layer, per-sequence and
@@ -61,7 +95,7 @@ USAGE
                      --markdown prints docs/VALIDATION.md
   servecost plan     --model ID --input-len N --output-len N [length flags]
                      (--traffic-tok-s X | --traffic-req-s R) [--slo-ttft-ms X --slo-tpot-ms Y [--slo-percentile P]]
-                     [--gpus-allowed id,id,...] [--price-tier low|typical|high|owned] [--top K] [--json]
+                     [--gpus-allowed id,id,...] [--price-tier {price-tier}] [--top K] [--json]
                      [--precisions-allowed bf16,fp8[,fp4,int4]] [--max-utilization 0.8] [--gpus-per-node 8]
                      the cheapest GPU × TP × precision × batch meeting the SLOs for the traffic
                      (4-bit weights only when allowed, with a quality caveat; replicas sized to
@@ -73,15 +107,15 @@ USAGE
                      within the KV capacity and a TTFT at the SLO percentile (--slo-percentile, default 90)
                      of at most T ms (--ttft-ceiling-ms, default 2000),
                      cheapest $/M output first, each row with the `estimate` command that reproduces it
-  servecost estimate --workload agentic-coding|chat-multi-turn --model ID --gpu ID [--gpus N] [--tp N]
+  servecost estimate --workload {session-workload} --model ID --gpu ID [--gpus N] [--tp N]
                      [--concurrency AGENTS] [--session-turns T --session-tool-tokens R --session-tool-s S]
-                     [--tok-s-per-user X] [--slo-ttft-ms T] [--interactivity-percentile p50|p75|p90|p99]
+                     [--tok-s-per-user X] [--slo-ttft-ms T] [--interactivity-percentile {user-percentile}]
                      [--api-usd-per-m-input I --api-usd-per-m-output O [--api-usd-per-m-cached-input C]]
                      [--licence-fee-pct F] [--billed-utilization U] [--fleet-agents N] [--owned-power-w W] [--json]
                      agentic sessions (issue 27): agents per GPU, server and MW at the tier (P90 by
                      default), J per output token, the prefix-hit rate reached, $/M cached input,
                      revenue and margin per GPU-hour at API prices, self-host vs API for a fleet
-  servecost leaderboard --workload agentic-coding --model ID [--rank-by agents-per-mw|agents-per-usd]
+  servecost leaderboard --workload agentic-coding --model ID [--rank-by {rank-by}]
                      [--tok-s-per-user X] [--gpus-allowed id,id,...] [--all-layouts] [--json]
                      each GPU × precision at its best layout of the hardware leaderboard's (TP 1–8,
                      EP and DEP for MoE, TP 8 × PP past a server), ranked by agents at the tier per
@@ -154,6 +188,7 @@ fn scenario_from(flags: &Flags) -> Result<Scenario, Outcome> {
 /// The price `--price-tier low|typical|high|owned` names for the GPU: a catalog quote, or the
 /// effective price of owning it (`Ownership`, from the `capex-usd-per-gpu` and other flags).
 fn tier_price(flags: &Flags, tier: &str, gpu_id: &str) -> Result<f64, Outcome> {
+    use crate::choice::Choice;
     use crate::physics::economics::PriceTier;
     let price_flag = format!("--{}", crate::scenario::fields::USD_PER_GPU_HOUR.key);
     if flags.text(&price_flag).is_some() {
@@ -162,7 +197,7 @@ fn tier_price(flags: &Flags, tier: &str, gpu_id: &str) -> Result<f64, Outcome> {
         )));
     }
     let tier = PriceTier::parse(tier)
-        .ok_or_else(|| Outcome::usage("--price-tier: one of low, typical, high, owned"))?;
+        .ok_or_else(|| Outcome::usage(format!("--price-tier: {}", PriceTier::not_one_of(tier))))?;
     let catalog = crate::catalog::catalog().map_err(Outcome::usage)?;
     let gpu = catalog
         .gpu(gpu_id.trim())
@@ -196,7 +231,6 @@ fn slo_input(flags: &Flags) -> Result<SloInput, Outcome> {
         .is_some();
     let input = SloInput {
         percentile: decision.percentile.filter(|_| percentile_given),
-        method: flags.text("--slo-method").map(str::to_string),
         ..decision
     };
     match (input.ttft_ms, input.tpot_ms) {
@@ -206,11 +240,93 @@ fn slo_input(flags: &Flags) -> Result<SloInput, Outcome> {
         (Some(_), None) => Err(Outcome::usage(
             "--slo-tpot-ms is required with --slo-ttft-ms",
         )),
-        _ => Ok(input),
+        _ => Ok(SloInput {
+            method: slo_method(flags)?,
+            ..input
+        }),
+    }
+}
+
+/// `--slo-method`, if given: one of `SloMethod`'s ids, as typed.
+fn slo_method(flags: &Flags) -> Result<Option<SloMethod>, Outcome> {
+    use crate::choice::Choice;
+    const FLAG: &str = "--slo-method";
+    match flags.text(FLAG) {
+        None => Ok(None),
+        Some(text) => SloMethod::parse_exact(text)
+            .map(Some)
+            .ok_or_else(|| Outcome::usage(format!("{FLAG}: {}", SloMethod::not_one_of(text)))),
     }
 }
 
 /// The SLO flags, checked once by `SloSettings::try_from`.
 fn slo_settings(flags: &Flags) -> Result<SloSettings, Outcome> {
     SloSettings::try_from(slo_input(flags)?).map_err(|e| Outcome::bad_field(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::help;
+    use crate::choice::Choice;
+
+    /// Every `a|b|c` list of lowercase ids in the help (not `N|auto` or `FILE.csv|FILE.json`).
+    fn usage_lists(text: &str) -> Vec<String> {
+        text.split_whitespace()
+            .map(|word| word.trim_matches(|c: char| "[]()".contains(c)))
+            .filter(|word| word.contains('|'))
+            .filter(|word| {
+                word.split('|').all(|id| {
+                    !id.is_empty()
+                        && id
+                            .chars()
+                            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                })
+            })
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn sorted(ids: &str) -> Vec<&str> {
+        let mut ids: Vec<&str> = ids.split('|').collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    /// A choice list typed into USAGE is a closed set's ids, every one of them, so a new
+    /// variant cannot be left out of the help.
+    #[test]
+    fn usage_lists_are_closed_sets() {
+        use crate::scenario::*;
+        let presets: Vec<&str> = WORKLOAD_PRESETS.iter().map(|p| p.id).collect();
+        let sets = [
+            crate::physics::precision::Precision::ids("|"),
+            crate::physics::precision::KvPrecision::ids("|"),
+            crate::physics::economics::PriceTier::ids("|"),
+            crate::physics::engine::Deployment::ids("|"),
+            crate::calibration::profiles::GroupBy::ids("|"),
+            crate::decide::agents::AgentRank::ids("|"),
+            Batching::ids("|"),
+            KvAlloc::ids("|"),
+            LengthDist::ids("|"),
+            Protocol::ids("|"),
+            <Option<SpecMethod>>::ids("|"),
+            pools::Serving::ids("|"),
+            SloMethod::ids("|"),
+            TrafficUnit::ids("|"),
+            LoadUnit::ids("|"),
+            UserPercentile::ids("|"),
+            presets.join("|"),
+            fields::SESSION_WORKLOADS.join("|"),
+        ];
+        let text = help();
+        let lists = usage_lists(&text);
+        assert!(lists.len() >= 13, "{lists:?}");
+        for list in lists {
+            assert!(
+                sets.iter().any(|set| sorted(set) == sorted(&list)),
+                "`{list}` in the help is no closed set's ids"
+            );
+        }
+        assert!(!text.contains('{'), "a placeholder is left in the help");
+    }
 }

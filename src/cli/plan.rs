@@ -3,10 +3,12 @@
 
 use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
 use super::{slo_input, Outcome};
+use crate::choice::Choice;
 use crate::decide::plan::{Candidate, PlanInput, PlanRequest};
+use crate::physics::economics::PriceTier;
 use crate::physics::precision::Precision;
 use crate::present::format::{format_number, format_usd};
-use crate::scenario::{ScenarioInput, Traffic, TrafficUnit};
+use crate::scenario::{LatencyMethod, ScenarioInput, Traffic, TrafficUnit};
 
 pub(super) fn plan_command(rest: &[String]) -> Outcome {
     let mut known: Vec<&str> = SCENARIO_FLAGS.to_vec();
@@ -171,7 +173,7 @@ fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> 
         traffic,
         slo: slo_input(flags)?,
         gpus_allowed: decision.gpus_allowed.unwrap_or_default(),
-        price_tier: flags.text("--price-tier").map(str::to_string),
+        price_tier: price_tier(flags)?,
         top: flags.number("--top")?,
         precisions_allowed: decision.precisions_allowed,
         ownership,
@@ -179,6 +181,17 @@ fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> 
         gpus_per_node: Some(decision.gpus_per_node),
         energy,
     })
+}
+
+/// `--price-tier`, if given: one of `PriceTier`'s ids (blanks and case ignored).
+fn price_tier(flags: &Flags) -> Result<Option<PriceTier>, Outcome> {
+    const FLAG: &str = "--price-tier";
+    match flags.text(FLAG) {
+        None => Ok(None),
+        Some(text) => PriceTier::parse(text)
+            .map(Some)
+            .ok_or_else(|| Outcome::usage(format!("{FLAG}: {}", PriceTier::not_one_of(text)))),
+    }
 }
 
 /// The rules the plan was searched under: precisions, utilization ceiling, GPUs per server.
@@ -209,7 +222,7 @@ fn rules_line(request: &PlanRequest) -> String {
 
 /// Where the prices come from: the catalog tier and the dates of its quotes, or owned hardware.
 fn prices_line(request: &PlanRequest, candidates: &[Candidate]) -> String {
-    if request.price_tier == crate::physics::economics::PriceTier::Owned {
+    if request.price_tier == PriceTier::Owned {
         return "Prices: owned hardware, the same capex per GPU for every GPU type (capex ÷ depreciation + power + hosting + operations)\n".into();
     }
     let mut dates: Vec<String> = candidates
@@ -237,9 +250,9 @@ fn prices_line(request: &PlanRequest, candidates: &[Candidate]) -> String {
 /// analytic tail estimate only) or "–" (no SLO).
 fn slo_check(c: &Candidate) -> String {
     match c.latency_method {
-        "simulated" => "sim ✓".into(),
-        "analytic" => "analytic".into(),
-        _ => "–".into(),
+        LatencyMethod::Simulated => "sim ✓".into(),
+        LatencyMethod::Analytic => "analytic".into(),
+        LatencyMethod::Mean => "–".into(),
     }
 }
 

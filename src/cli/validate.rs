@@ -7,6 +7,7 @@
 
 use super::args::{self, Flags, UsageError, SCENARIO_FLAGS};
 use super::Outcome;
+use crate::choice::Choice;
 
 pub(super) fn validate_command(rest: &[String]) -> Outcome {
     let known = [SCENARIO_FLAGS, &["--group-by", "--write-bands"]].concat();
@@ -91,7 +92,7 @@ fn markdown_outcome(records: &[Record], overrides: &EfficiencyOverrides) -> Outc
     let shipped = crate::calibration::validate::validate_records(records, overrides);
     let fits = profiles::fit_profiles(records, overrides);
     let mut folds = Vec::new();
-    for by in GroupBy::ALL {
+    for by in GroupBy::ALL.iter().copied() {
         match profiles::cross_validate_groups(records, overrides, by) {
             Ok(fold) => folds.push(fold),
             Err(e) => return Outcome::usage(e),
@@ -149,13 +150,9 @@ fn cross_validate_outcome(
 ) -> Outcome {
     let by: Vec<GroupBy> = match flags.values.get("--group-by").map(String::as_str) {
         None => GroupBy::ALL.to_vec(),
-        Some(key) => match GroupBy::ALL.into_iter().find(|b| b.id() == key) {
+        Some(key) => match GroupBy::parse_exact(key) {
             Some(by) => vec![by],
-            None => {
-                return Outcome::usage(format!(
-                    "--group-by: `{key}` is not one of source, gpu, model"
-                ))
-            }
+            None => return Outcome::usage(format!("--group-by: {}", GroupBy::not_one_of(key))),
         },
     };
     let _ = text;
@@ -173,11 +170,7 @@ fn cross_validate_outcome(
     for r in &reports {
         out.push_str(&format!(
             "Cross-validation holding out one {} at a time: each row predicted by profiles fitted on the other groups' rows\n\n",
-            match r.by {
-                GroupBy::Gpu => "GPU type",
-                GroupBy::Model => "model id",
-                GroupBy::Source => "publication (source family)",
-            }
+            r.by.label()
         ));
         out.push_str(&format!(
             "  {:<16} {:>7} | {:>23} | {:>23} | {:>23}\n",

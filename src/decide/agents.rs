@@ -17,6 +17,7 @@ use super::leaderboard::{
 use super::pricing::price_provenance;
 use super::sizing::{deployment, replicas_under_ceiling, SizingRules};
 use crate::catalog::{api_prices_for, dated, UNDATED};
+use crate::choice::{choices, Choice};
 use crate::model::agent_economics::{
     api_usd_per_month, cache_aware_cost, margin, revenue_usd_per_gpu_hour, CacheAwareCost,
     FleetMonthly, Margin, TokenPrices, TokenRates,
@@ -392,17 +393,15 @@ pub enum AgentRank {
     AgentsPerUsd,
 }
 
-impl AgentRank {
-    pub const CHOICES: [(&'static str, AgentRank); 2] = [
-        ("agents-per-mw", AgentRank::AgentsPerMw),
-        ("agents-per-usd", AgentRank::AgentsPerUsd),
-    ];
+choices!(AgentRank {
+    AgentRank::AgentsPerMw => "agents-per-mw", "agents per MW at the agentic tier";
+    AgentRank::AgentsPerUsd => "agents-per-usd", "agents per $/hour at the agentic tier";
+});
 
+impl AgentRank {
+    /// An id of `ALL`, blanks ignored, case kept.
     pub fn parse(text: &str) -> Option<AgentRank> {
-        Self::CHOICES
-            .iter()
-            .find(|(id, _)| *id == text.trim())
-            .map(|(_, rank)| *rank)
+        AgentRank::parse_exact(text.trim())
     }
 }
 

@@ -4,6 +4,7 @@
 //! nobody reads a tuned number as a day-one number. One function, read by the CLI's `estimate`
 //! and the page's numbers panel.
 
+use crate::choice::Choice;
 #[cfg(test)]
 use crate::model::evaluate;
 use crate::model::evaluate::{evaluate_in, SteadyMemo};

@@ -98,7 +98,7 @@ impl Reconciled {
         if let Some(e2e) = self.e2e_ms {
             point.e2e_ms = e2e;
         }
-        point.headline_source = "simulator";
+        point.headline_source = crate::model::operating_point::HeadlineSource::Simulator;
         point.warnings.push(format!(
             "{}: {} are the simulator's means over {} requests (closed loop at {} in flight); the analytic form says {}",
             if point.saturated {
@@ -226,7 +226,8 @@ mod tests {
         assert!(!point.saturated);
         let headline = simulated_headline(&calm, &point);
         assert_eq!(
-            headline.headline_source, "analytic",
+            headline.headline_source,
+            crate::model::operating_point::HeadlineSource::Analytic,
             "{:?}",
             headline.warnings
         );
@@ -240,7 +241,10 @@ mod tests {
         assert_eq!(r.ttft_ms, Some(sim.ttft.mean_ms));
         let shown = r.apply(&point);
         assert_eq!(shown.ttft_ms, sim.ttft.mean_ms);
-        assert_eq!(shown.headline_source, "simulator");
+        assert_eq!(
+            shown.headline_source,
+            crate::model::operating_point::HeadlineSource::Simulator
+        );
         assert!(shown.warnings.iter().any(|w| w.starts_with("saturated")));
         // A run at another concurrency does not belong to the point.
         let other = Reconciled {

@@ -32,6 +32,7 @@
 //! whose error names the field as the flag does (`tok-s-per-user`, `slo-tpot-ms`).
 
 use crate::catalog::{catalog, Arch, Gpu};
+use crate::choice::Choice;
 use crate::decide::plan::TP_CHOICES;
 use crate::decide::plan_disagg::{
     pools_of, unit_input, unit_shapes, PlanPools, ServingSearch, UNIT_GPUS,

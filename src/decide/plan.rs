@@ -17,6 +17,7 @@
 //! error names the field as the flag does (`traffic-req-s`, `top`, `slo-ttft-ms`).
 
 use crate::catalog::{catalog, Gpu};
+use crate::choice::Choice;
 use crate::decide::sizing::{size, Check, Sized, SizingRules};
 use crate::physics::economics::{Energy, Ownership, PriceTier};
 use crate::physics::precision::Precision;
@@ -24,8 +25,8 @@ use crate::scenario::fields::{
     CAPEX_USD_PER_GPU, GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION, PRECISIONS_ALLOWED,
 };
 use crate::scenario::DEFAULT_PLAN_PRECISIONS;
+use crate::scenario::{LatencyMethod, Slo, SloInput, SloMethod, SloSettings};
 use crate::scenario::{Scenario, ScenarioError, ScenarioInput, Traffic, TrafficUnit};
-use crate::scenario::{Slo, SloInput, SloMethod, SloSettings};
 use serde::Serialize;
 
 /// GPUs per replica tried (one node); those above the request's GPUs per server, or not dividing
@@ -154,8 +155,8 @@ pub struct PlanInput {
     pub slo: SloInput,
     /// GPU ids; empty as in `PlanRequest::gpus_allowed`.
     pub gpus_allowed: Vec<String>,
-    /// "low", "typical" (default) or "high".
-    pub price_tier: Option<String>,
+    /// Default `PriceTier::Typical`.
+    pub price_tier: Option<PriceTier>,
     /// Candidates to list (default 5).
     pub top: Option<f64>,
     /// Precision ids; empty = BF16 and FP8.
@@ -211,11 +212,7 @@ impl TryFrom<PlanInput> for PlanRequest {
                 format!("must be positive (got {traffic_output_tok_s} output tok/s)"),
             ));
         }
-        let price_tier = match input.price_tier.as_deref() {
-            None => PriceTier::Typical,
-            Some(text) => PriceTier::parse(text)
-                .ok_or_else(|| field_error("price-tier", "one of low, typical, high, owned"))?,
-        };
+        let price_tier = input.price_tier.unwrap_or_default();
         if price_tier == PriceTier::Owned && input.ownership.is_none() {
             return Err(field_error(
                 CAPEX_USD_PER_GPU.key,
@@ -307,8 +304,8 @@ pub struct Candidate {
     /// Traffic ÷ capacity of the replicas bought.
     pub utilization: f64,
     pub meets_slo: bool,
-    /// How the tails were obtained: "simulated", "analytic" or "mean" (no SLO).
-    pub latency_method: &'static str,
+    /// How the tails were obtained (the means without an SLO).
+    pub latency_method: LatencyMethod,
     /// `FOUR_BIT_CAVEAT` for FP4 / INT4 weights, else `None`.
     pub quality_caveat: Option<&'static str>,
     pub warnings: Vec<String>,
@@ -884,7 +881,7 @@ mod tests {
             slo: SloInput {
                 ttft_ms: Some(1000.0),
                 tpot_ms: Some(40.0),
-                method: Some("analytic".into()),
+                method: Some(SloMethod::Analytic),
                 ..SloInput::default()
             },
             top: Some(3.0),
@@ -919,12 +916,10 @@ mod tests {
             },
             "traffic-tok-s",
         );
-        field_named(|i| i.price_tier = Some("cheap".into()), "price-tier");
         field_named(|i| i.top = Some(0.0), "top");
         field_named(|i| i.top = Some(2.5), "top");
         field_named(|i| i.top = Some(101.0), "top");
         field_named(|i| i.slo.ttft_ms = Some(-1.0), "slo-ttft-ms");
-        field_named(|i| i.slo.method = Some("exact".into()), "slo-method");
     }
 
     /// A plan ranks by price, so a GPU without one at the tier is left out, with the reason;
@@ -1034,7 +1029,7 @@ mod tests {
                 amount: 1000.0,
                 unit: TrafficUnit::OutputTokS,
             }),
-            price_tier: Some("owned".into()),
+            price_tier: Some(PriceTier::Owned),
             ..PlanInput::default()
         };
         let error = PlanRequest::try_from(input)

@@ -12,6 +12,7 @@
 
 use super::plan::{Candidate, Lost, PlanRequest, Rejected, TP_CHOICES};
 use crate::catalog::Gpu;
+use crate::choice::Choice;
 use crate::physics::precision::Precision;
 use crate::scenario::{Scenario, ScenarioInput};
 use serde::Serialize;

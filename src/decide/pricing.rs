@@ -9,6 +9,7 @@
 //! `u* = self-hosted $/hour ÷ API bill per hour for the same tokens at capacity`.
 
 use crate::catalog::{ApiPrice, Gpu};
+use crate::choice::Choice;
 use crate::model::OperatingPoint;
 use crate::physics::cost::{cost_breakdown, BLEND_INPUT_PER_OUTPUT};
 use crate::physics::economics::{

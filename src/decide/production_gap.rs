@@ -57,6 +57,7 @@
 //! Pure and synchronous; the page runs the simulator one run per browser task (`GapStudy::runs`,
 //! `GapStudy::run`, `GapStudy::finish`), `production_gap` does all at once.
 
+use crate::choice::Choice;
 use crate::model::evaluate;
 use crate::scenario::fields::number_text;
 use crate::scenario::{chat_sigmas, DecisionInput, LoadUnit, Scenario, ScenarioInput};

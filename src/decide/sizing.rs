@@ -16,6 +16,7 @@
 //! error and its basis: modeled, calibrated, or measured (`scenario::measurements::at_point`).
 //! "Auto" layout is chosen here (`auto_layout`, `layout_for_target`).
 
+use crate::choice::Choice;
 use crate::decide::plan::{
     deployment_size, Candidate, DEFAULT_GPUS_PER_NODE, DEFAULT_MAX_UTILIZATION,
 };
@@ -27,8 +28,8 @@ use crate::physics::economics::{
     energy_usd_per_gpu_hour, replicas_needed, Energy, HOURS_PER_MONTH,
 };
 use crate::physics::parallelism::Parallelism;
-use crate::scenario::Slo;
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
+use crate::scenario::{LatencyMethod, Slo};
 use serde::Serialize;
 
 /// One swept concurrency judged against an SLO.
@@ -187,8 +188,7 @@ pub struct Sized {
     pub ttft_ms: f64,
     pub tpot_ms: f64,
     pub percentile: Option<f64>,
-    /// "simulated", "analytic" or "mean" (no SLO).
-    pub method: &'static str,
+    pub method: LatencyMethod,
     pub sizing: Sizing,
     /// Checked in the simulator: one replica under Poisson arrivals at its share of the traffic
     /// (traffic ÷ replicas), the tails the deployment's users would see; `None` under the
@@ -470,7 +470,7 @@ pub fn size(
                 tail.ttft_ms,
                 tail.tpot_ms,
                 Some(slo.percentile),
-                "analytic",
+                LatencyMethod::Analytic,
             )
         }
         (Some(slo), Check::Simulated) => {
@@ -485,14 +485,14 @@ pub fn size(
                 tail.ttft_ms,
                 tail.tpot_ms,
                 Some(slo.percentile),
-                "simulated",
+                LatencyMethod::Simulated,
             )
         }
         (None, _) => {
             let point =
                 evaluate(&unit.with_concurrency(crate::model::capacity::max_feasible(unit)));
             let (ttft, tpot) = (point.ttft_ms, point.tpot_ms);
-            (point, ttft, tpot, None, "mean")
+            (point, ttft, tpot, None, LatencyMethod::Mean)
         }
     };
     let needed = replicas_under_ceiling(traffic_output_tok_s, point.output_tok_s, rules)
@@ -787,7 +787,7 @@ pub fn rules_sentence(rules: &SizingRules, sized: &Sized) -> String {
             "; checked in the simulator at the traffic (Poisson arrivals, each replica its share): P{} TTFT {:.0} ms, TPOT {:.1} ms.",
             tail.percentile, tail.ttft_ms, tail.tpot_ms
         )),
-        (None, "mean") => out.push_str("; no SLO set, so at the largest batch that fits (mean latencies)."),
+        (None, LatencyMethod::Mean) => out.push_str("; no SLO set, so at the largest batch that fits (mean latencies)."),
         (None, method) => out.push_str(&format!("; tails {method}.")),
     }
     out

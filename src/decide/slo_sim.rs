@@ -6,7 +6,7 @@
 use crate::model::grid::sweep_grid;
 use crate::model::{evaluate, OperatingPoint};
 use crate::scenario::Scenario;
-use crate::scenario::Slo;
+use crate::scenario::{LatencyMethod, Slo};
 use crate::sim::{simulate, Arrivals, LatencySummary, SimConfig, SimResult};
 use serde::Serialize;
 
@@ -46,8 +46,8 @@ pub struct SimulatedTail {
     pub ttft_ms: f64,
     pub tpot_ms: f64,
     pub output_tok_s: f64,
-    /// "simulated".
-    pub method: &'static str,
+    /// Always `Simulated` (the tails' method, as other results state theirs).
+    pub method: LatencyMethod,
     pub low_confidence: bool,
 }
 
@@ -72,7 +72,7 @@ fn tail_of(result: &SimResult, percentile: f64) -> SimulatedTail {
         ttft_ms: percentile_ms(&result.ttft, percentile),
         tpot_ms: percentile_ms(&result.tpot, percentile),
         output_tok_s: result.output_tok_s,
-        method: "simulated",
+        method: LatencyMethod::Simulated,
         low_confidence: result.low_confidence,
     }
 }

@@ -325,7 +325,7 @@ pub fn evaluate_disaggregated(scenario: &Scenario) -> OperatingPoint {
     {
         point.saturated = true;
         if scenario.protocol == Protocol::Steady {
-            point.headline_source = "simulator";
+            point.headline_source = crate::model::operating_point::HeadlineSource::Simulator;
         }
     }
     point.disagg = Some(DisaggFigures {

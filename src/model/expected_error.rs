@@ -28,6 +28,7 @@
 //! nothing else with it.
 
 use crate::catalog::{csv, Arch, Gpu};
+use crate::choice::Choice;
 use crate::model::OperatingPoint;
 use crate::physics::engine::Deployment;
 use crate::physics::Bound;
@@ -142,7 +143,7 @@ impl Class {
     pub fn all() -> impl Iterator<Item = Class> {
         [Arch::Dense, Arch::Moe].into_iter().flat_map(|arch| {
             Vendor::ALL.into_iter().flat_map(move |vendor| {
-                Deployment::ALL.into_iter().flat_map(move |deployment| {
+                Deployment::ALL.iter().copied().flat_map(move |deployment| {
                     Regime::ALL.into_iter().map(move |regime| Class {
                         arch,
                         vendor,

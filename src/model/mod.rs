@@ -39,7 +39,7 @@ pub mod agents;
 pub mod sessions;
 
 pub use evaluate::evaluate;
-pub use operating_point::OperatingPoint;
+pub use operating_point::{HeadlineSource, OperatingPoint};
 pub use pareto::{sweep, Curve, CurvePoint};
 
 #[cfg(test)]

@@ -12,6 +12,14 @@ use crate::units::Seconds;
 use serde::Serialize;
 
 /// One operating point: everything the page's numbers and the CLI's JSON show.
+/// Where an operating point's latency headline comes from (serialized `analytic`, `simulator`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HeadlineSource {
+    Analytic,
+    Simulator,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OperatingPoint {
     /// Requests in flight across the whole system.
@@ -66,9 +74,9 @@ pub struct OperatingPoint {
     /// closed-form TTFT cannot follow that queue (`serving::saturation`). Throughput and TPOT
     /// still hold; the TTFT to trust is the simulator's (`headline_source`).
     pub saturated: bool,
-    /// Where the latency headline should come from: `"analytic"`, or `"simulator"` at a
+    /// Where the latency headline should come from: the analytic model, or the simulator at a
     /// saturated point (`servecost estimate` then runs the simulator for TTFT and E2E).
-    pub headline_source: &'static str,
+    pub headline_source: HeadlineSource,
     pub warnings: Vec<String>,
     /// What a serving benchmark would print (`protocol = benchmark`; then `ttft_ms` and
     /// `e2e_ms` are its means); absent in the steady state.
@@ -221,7 +229,7 @@ pub(super) fn assemble(scenario: &Scenario, s: Steady) -> OperatingPoint {
         bound_label: bound.label(),
         fits: !s.over_kv && !s.over_engine,
         saturated: false,
-        headline_source: "analytic",
+        headline_source: HeadlineSource::Analytic,
         warnings,
         benchmark: None,
         disagg: None,

@@ -266,7 +266,7 @@ pub fn evaluate_continuous_in(scenario: &Scenario, memo: &mut SteadyMemo) -> Ope
     if in_system > 1.0 && in_system >= SATURATION_SHARE * cap {
         point.saturated = true;
         if scenario.protocol == Protocol::Steady {
-            point.headline_source = "simulator";
+            point.headline_source = crate::model::operating_point::HeadlineSource::Simulator;
         }
     }
     if scenario.protocol == Protocol::Benchmark {

@@ -347,6 +347,7 @@ pub fn evaluate_sessions(scenario: &Scenario, agents: u32) -> Option<SessionPoin
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::choice::Choice;
     use crate::scenario::session_preset::SessionPreset;
 
     /// The small reference scenario under the agentic-coding preset (also `model::agents`' tests).
@@ -367,7 +368,7 @@ pub(crate) mod tests {
 
     #[test]
     fn presets_read_back_from_their_inputs() {
-        for preset in SessionPreset::ALL {
+        for preset in SessionPreset::ALL.iter().copied() {
             let mut input = ScenarioInput::default();
             preset.apply(&mut input);
             assert_eq!(SessionPreset::of_input(&input), Some(preset));

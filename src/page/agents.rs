@@ -6,6 +6,7 @@
 //! output tok/s per GPU) and the numbers panel's rows as text (`ui::tools::agents` shows them,
 //! the client report prints them, the embed's agentic line reads them).
 
+use crate::choice::Choice;
 use crate::decide::agents::{answer, AgentAnswer};
 use crate::model::agents::agent_figures;
 use crate::model::sessions::evaluate_sessions;

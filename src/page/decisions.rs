@@ -208,7 +208,7 @@ impl DecisionState {
             DecisionAction::EditTraffic(unit, text) => {
                 next.texts.insert(
                     TRAFFIC_UNIT.key,
-                    crate::scenario::fields::traffic_unit_id(unit),
+                    crate::choice::Choice::id(unit).to_string(),
                 );
                 next.edit(&TRAFFIC, text);
             }
@@ -314,11 +314,11 @@ pub fn plan_request(
             unit: TrafficUnit::OutputTokS,
         }),
         slo: SloInput {
-            method: Some(SloMethod::Simulated.id().into()),
+            method: Some(SloMethod::Simulated),
             ..decision.slo_input()
         },
         gpus_allowed: allowed,
-        price_tier: Some(tier.id().into()),
+        price_tier: Some(tier),
         top: Some(top as f64),
         precisions_allowed: decision.precisions_allowed.clone(),
         max_utilization: Some(decision.max_utilization),

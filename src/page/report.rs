@@ -14,6 +14,7 @@
 //! panel's search (analytic ranking, the cheapest re-searched with simulated tails, as
 //! `servecost plan` does) over the GPUs the decision inputs allow, at the decision inputs' traffic.
 
+use crate::choice::Choice;
 use crate::decide::leaderboard::leaderboard;
 use crate::decide::plan::{plan, Lost, Plan};
 use crate::decide::pricing::{price_provenance, PointCost};

@@ -8,6 +8,7 @@
 //! workload's own input:output mix.
 
 use crate::catalog::{ApiPrice, Gpu};
+use crate::choice::{choices, Choice};
 use serde::{Deserialize, Serialize};
 
 /// Hours in an average month (8760 h / 12).
@@ -28,27 +29,17 @@ pub enum PriceTier {
     Owned,
 }
 
+choices!(PriceTier {
+    PriceTier::Low => "low", "Low";
+    PriceTier::Typical => "typical", "Typical";
+    PriceTier::High => "high", "High";
+    PriceTier::Owned => "owned", "Owned";
+});
+
 impl PriceTier {
     /// The catalog's rental tiers, cheapest first.
     pub const RENTAL: [PriceTier; 3] = [PriceTier::Low, PriceTier::Typical, PriceTier::High];
 
-    pub fn parse(text: &str) -> Option<PriceTier> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "low" => Some(PriceTier::Low),
-            "typical" => Some(PriceTier::Typical),
-            "high" => Some(PriceTier::High),
-            "owned" => Some(PriceTier::Owned),
-            _ => None,
-        }
-    }
-    pub fn id(self) -> &'static str {
-        match self {
-            PriceTier::Low => "low",
-            PriceTier::Typical => "typical",
-            PriceTier::High => "high",
-            PriceTier::Owned => "owned",
-        }
-    }
     /// The GPU's catalog price at this tier, falling back to the typical price when a tier is
     /// unquoted; `None` for `Owned`, which needs the ownership inputs (`price_with`).
     pub fn price(self, gpu: &Gpu) -> Option<f64> {

@@ -46,6 +46,7 @@
 //! NIM runs TensorRT-LLM. TensorRT-LLM's ModelOpt FP8/FP4 checkpoints quantize the KV cache to
 //! FP8 (TensorRT-LLM quantization docs), so an unstated KV format is FP8 there.
 
+use crate::choice::{choices, Choice};
 use serde::Serialize;
 
 /// The software stack a GPU runs (the GPU catalog's `vendor`).
@@ -91,31 +92,6 @@ pub enum Deployment {
 }
 
 impl Deployment {
-    pub const ALL: [Deployment; 2] = [Deployment::Tuned, Deployment::Stock];
-
-    /// The id links, JSON, the CLI and `measurements.csv` use.
-    pub fn id(self) -> &'static str {
-        match self {
-            Deployment::Tuned => "tuned",
-            Deployment::Stock => "stock",
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            Deployment::Tuned => "Tuned benchmark",
-            Deployment::Stock => "Stock launch (engine defaults)",
-        }
-    }
-
-    /// The id's deployment (case and blanks ignored); `None` for anything else.
-    pub fn parse(text: &str) -> Option<Deployment> {
-        let text = text.trim();
-        Deployment::ALL
-            .into_iter()
-            .find(|d| d.id().eq_ignore_ascii_case(text))
-    }
-
     /// The other one: what the page shows beside the headline.
     pub fn other(self) -> Deployment {
         match self {
@@ -125,11 +101,11 @@ impl Deployment {
     }
 }
 
-/// The deployment field's choices.
-pub const DEPLOYMENTS: &[(&str, &str)] = &[
-    ("tuned", "Tuned benchmark"),
-    ("stock", "Stock launch (engine defaults)"),
-];
+// The ids are the ones links, JSON, the CLI and `measurements.csv` use.
+choices!(Deployment {
+    Deployment::Tuned => "tuned", "Tuned benchmark";
+    Deployment::Stock => "stock", "Stock launch (engine defaults)";
+});
 
 /// Default per-request server overhead, ms: what an API server adds to every request's TTFT and
 /// E2E outside the engine's steps — the HTTP request and response, tokenizing the prompt (10–21

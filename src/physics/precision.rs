@@ -8,6 +8,7 @@
 
 use super::architecture::Architecture;
 use crate::catalog::Gpu;
+use crate::choice::choices;
 use serde::{Deserialize, Serialize};
 
 /// Weight (GEMM) precision.
@@ -30,29 +31,19 @@ pub enum KvPrecision {
     Fp8,
 }
 
+choices!(Precision {
+    Precision::Bf16 => "bf16", "BF16";
+    Precision::Fp8 => "fp8", "FP8";
+    Precision::Fp4 => "fp4", "FP4";
+    Precision::Int4 => "int4", "INT4 (weight-only)";
+});
+
+choices!(KvPrecision {
+    KvPrecision::Bf16 => "bf16", "BF16";
+    KvPrecision::Fp8 => "fp8", "FP8";
+});
+
 impl Precision {
-    pub const ALL: [Precision; 4] = [
-        Precision::Bf16,
-        Precision::Fp8,
-        Precision::Fp4,
-        Precision::Int4,
-    ];
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Precision::Bf16 => "bf16",
-            Precision::Fp8 => "fp8",
-            Precision::Fp4 => "fp4",
-            Precision::Int4 => "int4",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Precision> {
-        Precision::ALL
-            .into_iter()
-            .find(|p| p.id() == text.trim().to_ascii_lowercase())
-    }
-
     /// Bytes stored per weight, scales included:
     /// BF16 2; FP8 1 (per-channel scales are negligible); FP4 as NVFP4 = 4 bits + one FP8 scale per
     /// 16 weights = 0.5625; INT4 group-wise (GPTQ/AWQ, g = 128, FP16 scale and zero) = 0.5 + 4/128
@@ -68,13 +59,7 @@ impl Precision {
 }
 
 impl KvPrecision {
-    pub fn id(self) -> &'static str {
-        match self {
-            KvPrecision::Bf16 => "bf16",
-            KvPrecision::Fp8 => "fp8",
-        }
-    }
-
+    /// An id of `ALL`, or `fp16` or `auto` for BF16 (an engine's own names for its default).
     pub fn parse(text: &str) -> Option<KvPrecision> {
         match text.trim().to_ascii_lowercase().as_str() {
             "bf16" | "fp16" | "auto" => Some(KvPrecision::Bf16),

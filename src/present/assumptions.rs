@@ -3,6 +3,7 @@
 //! error of the numbers (`expected_error_text`). Also how a layout is named (`layout_name`, the
 //! page's `parallelism_hint`, the CLI's `parallelism_line`), which the sentences share.
 
+use crate::choice::Choice;
 use crate::model::expected_error::{band, plus_minus, point_errors, Class, Metric};
 use crate::model::OperatingPoint;
 use crate::physics::memory::Parallelism;

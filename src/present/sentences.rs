@@ -3,6 +3,7 @@
 //! (the line above the chart, from the numbers panel's own figures) and `conditions_line` (the
 //! widget's precision · lengths · engine · price basis).
 
+use crate::choice::Choice;
 use crate::model::OperatingPoint;
 use crate::present::assumptions::layout_name;
 use crate::present::format::{format_number, format_usd, group_thousands};

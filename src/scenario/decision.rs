@@ -8,6 +8,7 @@
 
 use super::fields::{Field, SLO_PERCENTILE, SLO_TPOT_MS, SLO_TTFT_MS};
 use super::{fields, ScenarioError};
+use crate::choice::{choices, Choice};
 use crate::physics::cost::BLEND_INPUT_PER_OUTPUT;
 use crate::physics::economics::Ownership;
 use serde::Serialize;
@@ -33,13 +34,30 @@ pub enum SloMethod {
     Analytic,
 }
 
-impl SloMethod {
-    /// "simulated" or "analytic", as typed.
-    pub fn id(self) -> &'static str {
-        match self {
-            SloMethod::Simulated => "simulated",
-            SloMethod::Analytic => "analytic",
-        }
+choices!(SloMethod {
+    SloMethod::Simulated => "simulated", "Simulated";
+    SloMethod::Analytic => "analytic", "Analytic";
+});
+
+/// How a result's latencies were obtained: tails at the SLO's percentile from the simulator or
+/// the analytic estimate, or the means when no SLO is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LatencyMethod {
+    Simulated,
+    Analytic,
+    Mean,
+}
+
+choices!(LatencyMethod {
+    LatencyMethod::Simulated => "simulated", "simulated tails";
+    LatencyMethod::Analytic => "analytic", "analytic tails";
+    LatencyMethod::Mean => "mean", "means (no SLO)";
+});
+
+impl std::fmt::Display for LatencyMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.id())
     }
 }
 
@@ -51,8 +69,8 @@ pub struct SloInput {
     pub tpot_ms: Option<f64>,
     /// Default `DEFAULT_PERCENTILE`.
     pub percentile: Option<f64>,
-    /// "simulated" (default) or "analytic".
-    pub method: Option<String>,
+    /// Default `SloMethod::Simulated`.
+    pub method: Option<SloMethod>,
 }
 
 /// Checked SLO settings: what an `SloInput` becomes.
@@ -78,16 +96,7 @@ impl TryFrom<SloInput> for SloSettings {
         let ttft_ms = target(&SLO_TTFT_MS, input.ttft_ms)?;
         let tpot_ms = target(&SLO_TPOT_MS, input.tpot_ms)?;
         let percentile = SLO_PERCENTILE.real(input.percentile.unwrap_or(DEFAULT_PERCENTILE))?;
-        let method = match input.method.as_deref() {
-            None | Some("simulated") => SloMethod::Simulated,
-            Some("analytic") => SloMethod::Analytic,
-            Some(other) => {
-                return Err(ScenarioError {
-                    field: "slo-method".into(),
-                    message: format!("`{other}` is not simulated or analytic"),
-                })
-            }
-        };
+        let method = input.method.unwrap_or_default();
         let targeted = input.ttft_ms.is_some() || input.tpot_ms.is_some();
         Ok(SloSettings {
             slo: targeted.then_some(Slo {
@@ -154,6 +163,12 @@ impl Traffic {
     }
 }
 
+choices!(TrafficUnit {
+    TrafficUnit::RequestsPerS => "req-s", "requests/s";
+    TrafficUnit::TokensPerDay => "tokens-per-day", "tokens/day";
+    TrafficUnit::OutputTokS => "tok-s", "output tokens/s";
+});
+
 /// How the offered load is stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LoadUnit {
@@ -162,6 +177,11 @@ pub enum LoadUnit {
     PercentOfCapacity,
     OutputTokS,
 }
+
+choices!(LoadUnit {
+    LoadUnit::PercentOfCapacity => "percent", "% of capacity";
+    LoadUnit::OutputTokS => "tok-s", "output tokens/s";
+});
 
 /// Input tokens per output token for blended prices: a fixed ratio, or the workload's own mix.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -324,21 +344,14 @@ pub enum UserPercentile {
     P99,
 }
 
-impl UserPercentile {
-    /// Ids and labels, the field table's choices.
-    pub const CHOICES: [(&'static str, &'static str); 4] = [
-        ("p50", "P50"),
-        ("p75", "P75"),
-        ("p90", "P90"),
-        ("p99", "P99"),
-    ];
-    const ALL: [UserPercentile; 4] = [
-        UserPercentile::P50,
-        UserPercentile::P75,
-        UserPercentile::P90,
-        UserPercentile::P99,
-    ];
+choices!(UserPercentile {
+    UserPercentile::P50 => "p50", "P50";
+    UserPercentile::P75 => "p75", "P75";
+    UserPercentile::P90 => "p90", "P90";
+    UserPercentile::P99 => "p99", "P99";
+});
 
+impl UserPercentile {
     pub fn value(self) -> f64 {
         match self {
             UserPercentile::P50 => 50.0,
@@ -348,19 +361,9 @@ impl UserPercentile {
         }
     }
 
-    pub fn id(self) -> &'static str {
-        Self::ALL
-            .iter()
-            .position(|p| *p == self)
-            .and_then(|i| Self::CHOICES.get(i))
-            .map_or("p90", |(id, _)| id)
-    }
-
+    /// An id of `ALL`, blanks ignored, case kept.
     pub fn parse(text: &str) -> Option<UserPercentile> {
-        Self::CHOICES
-            .iter()
-            .position(|(id, _)| *id == text.trim())
-            .and_then(|i| Self::ALL.get(i).copied())
+        UserPercentile::parse_exact(text.trim())
     }
 }
 
@@ -598,10 +601,9 @@ mod tests {
             },
             "slo-percentile",
         );
-        field_named(|i| i.method = Some("exact".into()), "slo-method");
         let analytic = check(SloInput {
             percentile: Some(99.0),
-            method: Some("analytic".into()),
+            method: Some(SloMethod::Analytic),
             ..SloInput::default()
         })
         .expect("valid");

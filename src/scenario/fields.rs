@@ -15,11 +15,16 @@
 #[cfg(feature = "session-model")]
 use super::decision::UserPercentile;
 use super::decision::{Blend, DecisionInput, LoadUnit, TrafficUnit};
-use super::input::{ScenarioInput, WORKLOAD_PRESETS};
+use super::input::{
+    Batching, KvAlloc, LengthDist, Protocol, ScenarioInput, SpecMethod, WORKLOAD_PRESETS,
+};
+use super::pools::Serving;
 use super::ScenarioError;
 use crate::catalog::ModelSpec;
+use crate::choice::{self, Choice as _};
 use crate::json;
 use crate::physics::efficiency::Efficiency;
+use crate::physics::precision::Precision;
 
 /// How a field's text is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -328,44 +333,17 @@ fn parse_word(text: &str) -> Result<String, String> {
 fn parse_choice(text: &str, choices: &[(&str, &str)]) -> Result<String, String> {
     match choices.iter().find(|(value, _)| *value == text) {
         Some((value, _)) => Ok((*value).to_string()),
-        None => Err(format!(
-            "`{}` is not one of {}",
-            text.chars().take(40).collect::<String>(),
-            choices
-                .iter()
-                .map(|(value, _)| *value)
-                .collect::<Vec<_>>()
-                .join(", ")
+        None => Err(choice::not_one_of(
+            &text.chars().take(40).collect::<String>(),
+            choices,
         )),
     }
 }
 
-const PRECISIONS: &[(&str, &str)] = &[
-    ("bf16", "BF16"),
-    ("fp8", "FP8"),
-    ("fp4", "FP4"),
-    ("int4", "INT4 (weight-only)"),
-];
+/// The `#kv-precision` choices: `KvPrecision::CHOICES` and `auto` (the engine's default for the
+/// weights, `physics::engine::kv_when_unstated`), which is no KV format of its own.
 const KV_PRECISIONS: &[(&str, &str)] =
     &[("bf16", "BF16"), ("fp8", "FP8"), ("auto", "Engine default")];
-const BATCHING: &[(&str, &str)] = &[
-    ("continuous", "Continuous (iteration-level)"),
-    ("static", "Static (request-level)"),
-];
-const KV_ALLOC: &[(&str, &str)] = &[
-    ("paged", "Paged (vLLM blocks)"),
-    ("contiguous", "Contiguous (reserve max length)"),
-];
-const SPEC_DECODE: &[(&str, &str)] = &[
-    ("off", "Off"),
-    ("draft", "Draft model"),
-    ("eagle", "EAGLE head"),
-    ("mtp", "MTP (multi-token prediction)"),
-];
-const LENGTH_DIST: &[(&str, &str)] = &[
-    ("lognormal", "Lognormal (production-like)"),
-    ("fixed", "Fixed (synthetic uniform)"),
-];
 /// `#workload` values that are not scenario presets.
 pub const UNIFORM_WORKLOAD: &str = "uniform";
 pub const CUSTOM_WORKLOAD: &str = "custom";
@@ -399,20 +377,6 @@ const WORKLOADS: &[(&str, &str)] = workloads!(
     (AGENTIC_CODING_WORKLOAD, "Agentic coding (sessions)"),
     (CHAT_MULTI_TURN_WORKLOAD, "Chat, multi-turn (sessions)")
 );
-const TRAFFIC_UNITS: &[(&str, &str)] = &[
-    ("req-s", "requests/s"),
-    ("tokens-per-day", "tokens/day"),
-    ("tok-s", "output tokens/s"),
-];
-const LOAD_UNITS: &[(&str, &str)] = &[("percent", "% of capacity"), ("tok-s", "output tokens/s")];
-const PROTOCOLS: &[(&str, &str)] = &[
-    ("steady", "Steady state (closed loop)"),
-    ("benchmark", "Benchmark run (all start at once)"),
-];
-const SERVING_MODES: &[(&str, &str)] = &[
-    ("aggregated", "Aggregated (one pool)"),
-    ("disaggregated", "Disaggregated (prefill + decode pools)"),
-];
 const ON_OFF: &[(&str, &str)] = &[("off", "Off"), ("on", "On")];
 
 /// The `#workload` value `input` matches: a preset whose means and spreads it equals, `uniform`
@@ -651,19 +615,19 @@ table! {
     ENGINE = Field::new("engine", "Engine", Choice, Scenario, word!(engine)).choices(crate::physics::engine::ENGINES);
     /// How the engine is set up: a tuned benchmark or a stock launch at the engine's defaults
     /// (`physics::engine::Deployment`, issue 25 §2); picks the engine profile's deployment.
-    DEPLOYMENT = Field::new("deployment", "Deployment", Choice, Scenario, word!(deployment)).choices(crate::physics::engine::DEPLOYMENTS).term("tuned-vs-stock");
+    DEPLOYMENT = Field::new("deployment", "Deployment", Choice, Scenario, word!(deployment)).choices(crate::physics::engine::Deployment::CHOICES).term("tuned-vs-stock");
     GPUS = Field::new("gpus", "GPU count", Integer, Scenario, num!(scenario: gpu_count)).range(1.0, 4096.0);
     TP = Field::new("tp", "Tensor parallel (TP)", Integer, Scenario, opt!(scenario: tp)).range(1.0, 4096.0).optional();
     PP = Field::new("pp", "Pipeline parallel (PP)", Integer, Scenario, opt!(scenario: pp)).range(1.0, 64.0).optional();
     EP = Field::new("ep", "Expert parallel (EP)", Integer, Scenario, opt!(scenario: ep)).range(1.0, 4096.0).optional();
     DP_ATTENTION = Field::new("dp-attention", "Attention DP", Integer, Scenario, Access::Scenario { get: |i| optional_text(i.dp_attention), set: |i, t| parse_dp_attention(t, i.tp.or(i.ep)).map(|v| i.dp_attention = v) }).range(1.0, 4096.0).optional();
     EPLB_REDUNDANT_EXPERTS = Field::new("eplb-redundant-experts", "EPLB redundant experts", Integer, Scenario, num!(scenario: eplb_redundant_experts)).unit("expert slots").range(0.0, 4096.0);
-    PRECISION = Field::new("precision", "Weight precision", Choice, Scenario, word!(precision)).choices(PRECISIONS);
+    PRECISION = Field::new("precision", "Weight precision", Choice, Scenario, word!(precision)).choices(Precision::CHOICES);
     KV_PRECISION = Field::new("kv-precision", "KV-cache precision", Choice, Scenario, word!(kv_precision)).choices(KV_PRECISIONS);
     INPUT_LEN = Field::new("input-len", "Input length", Real, Scenario, num!(scenario: input_len)).unit("tokens").range(1.0, 10_000_000.0);
     OUTPUT_LEN = Field::new("output-len", "Output length", Real, Scenario, num!(scenario: output_len)).unit("tokens").range(1.0, 10_000_000.0);
     WORKLOAD = Field::new("workload", "Workload", Choice, Workload, Access::Scenario { get: |i| workload_of(i).to_string(), set: set_workload }).choices(WORKLOADS).derived();
-    LENGTH_DIST_FIELD = Field::new("length-dist", "Length distribution", Choice, Workload, word!(length_dist)).choices(LENGTH_DIST);
+    LENGTH_DIST_FIELD = Field::new("length-dist", "Length distribution", Choice, Workload, word!(length_dist)).choices(LengthDist::CHOICES);
     INPUT_SIGMA = Field::new("input-sigma", "Input spread σ", Real, Workload, num!(scenario: input_sigma)).range(0.0, 3.0);
     OUTPUT_SIGMA = Field::new("output-sigma", "Output spread σ", Real, Workload, num!(scenario: output_sigma)).range(0.0, 3.0);
     PREFIX_HIT = Field::new("prefix-hit", "Prefix-cache hit rate", Real, Technique, num!(scenario: prefix_hit)).range(0.0, 0.99).term("prefix-caching");
@@ -671,10 +635,10 @@ table! {
     CONCURRENCY = Field::new("concurrency", "Concurrency (batch size)", Integer, Scenario, num!(scenario: concurrency)).unit("requests in flight").range(1.0, 10_000_000.0).term("throughput");
     MAX_NUM_SEQS = Field::new("max-num-seqs", "Max sequences per replica", Integer, Advanced, opt!(scenario: max_num_seqs)).range(1.0, 65_536.0).optional();
     CHUNK_TOKENS = Field::new("chunk-tokens", "Chunked-prefill token budget", Integer, Technique, opt!(scenario: chunk_tokens)).unit("tokens").range(16.0, 1_048_576.0).optional().term("chunked-prefill");
-    BATCHING_FIELD = Field::new("batching", "Batching", Choice, Technique, word!(batching)).choices(BATCHING).term("continuous-batching");
-    KV_ALLOC_FIELD = Field::new("kv-alloc", "KV-cache allocation", Choice, Technique, word!(kv_alloc)).choices(KV_ALLOC).term("paged-attention");
+    BATCHING_FIELD = Field::new("batching", "Batching", Choice, Technique, word!(batching)).choices(Batching::CHOICES).term("continuous-batching");
+    KV_ALLOC_FIELD = Field::new("kv-alloc", "KV-cache allocation", Choice, Technique, word!(kv_alloc)).choices(KvAlloc::CHOICES).term("paged-attention");
     MAX_MODEL_LEN = Field::new("max-model-len", "Reserved length per sequence (contiguous)", Real, Technique, opt!(scenario: max_model_len)).unit("tokens").range(1.0, 10_000_000.0).optional();
-    SPEC_DECODE_FIELD = Field::new("spec-decode", "Speculative decoding", Choice, Technique, word!(spec_decode)).choices(SPEC_DECODE).term("speculative-decoding");
+    SPEC_DECODE_FIELD = Field::new("spec-decode", "Speculative decoding", Choice, Technique, word!(spec_decode)).choices(<Option<SpecMethod>>::CHOICES).term("speculative-decoding");
     SPEC_ACCEPT = Field::new("spec-accept", "Acceptance rate α (0–0.99)", Real, Technique, opt!(scenario: spec_accept)).range(0.0, 0.99).optional();
     SPEC_LEN = Field::new("spec-len", "Draft length γ", Integer, Technique, opt!(scenario: spec_len)).unit("tokens").range(1.0, 16.0).optional();
     SPEC_DRAFT_COST = Field::new("spec-draft-cost", "Draft cost c", Real, Technique, opt!(scenario: spec_draft_cost)).unit("× a target step").range(0.0, 1.0).optional();
@@ -693,9 +657,9 @@ table! {
     MOE_IMBALANCE = Field::new("moe-imbalance", "MoE imbalance calibration", Real, Advanced, opt!(scenario: efficiency.moe_imbalance)).unit("× modelled excess").range(0.0, 3.0).knob(eff!(moe_imbalance));
     MOE_TILE_MAX_ROWS = Field::new("moe-tile-max-rows", "MoE GEMM tile (max rows)", Real, Advanced, opt!(scenario: efficiency.moe_tile_max_rows)).unit("rows").range(8.0, 512.0).knob(eff!(moe_tile_max_rows));
     SERVER_OVERHEAD_MS = Field::new("server-overhead-ms", "Server overhead per request", Real, Advanced, opt!(scenario: server_overhead_ms)).unit("ms").range(0.0, 10_000.0).optional().term("ttft");
-    PROTOCOL = Field::new("protocol", "Measured as", Choice, Advanced, word!(protocol)).choices(PROTOCOLS).term("ttft");
+    PROTOCOL = Field::new("protocol", "Measured as", Choice, Advanced, word!(protocol)).choices(Protocol::CHOICES).term("ttft");
     NUM_PROMPTS = Field::new("num-prompts", "Benchmark prompts", Integer, Advanced, opt!(scenario: num_prompts)).unit("requests").range(1.0, 10_000_000.0).optional();
-    SERVING = Field::new("serving", "Serving", Choice, Technique, word!(serving)).choices(SERVING_MODES).term("disaggregation");
+    SERVING = Field::new("serving", "Serving", Choice, Technique, word!(serving)).choices(Serving::CHOICES).term("disaggregation");
     PREFILL_GPUS = Field::new("prefill-gpus", "Prefill pool GPUs", Integer, Technique, opt!(scenario: prefill_gpus)).range(1.0, 4096.0).optional();
     PREFILL_TP = Field::new("prefill-tp", "Prefill pool TP", Integer, Technique, opt!(scenario: prefill_tp)).range(1.0, 4096.0).optional();
     PREFILL_EP = Field::new("prefill-ep", "Prefill pool EP", Integer, Technique, opt!(scenario: prefill_ep)).range(1.0, 4096.0).optional();
@@ -705,9 +669,9 @@ table! {
     SLO_TTFT_MS = Field::new("slo-ttft-ms", "TTFT target", Real, Decision, opt!(decision: slo_ttft_ms)).unit("ms").range(1e-3, 1e9).optional().term("ttft");
     SLO_TPOT_MS = Field::new("slo-tpot-ms", "TPOT target", Real, Decision, opt!(decision: slo_tpot_ms)).unit("ms").range(1e-3, 1e9).optional().term("tpot");
     SLO_PERCENTILE = Field::new("slo-percentile", "Percentile", Real, Decision, num!(decision: slo_percentile)).range(50.0, 99.99).term("percentiles");
-    TRAFFIC_UNIT = Field::new("traffic-unit", "Traffic unit", Choice, Decision, Access::Decision { get: traffic_unit_text, set: set_traffic_unit }).choices(TRAFFIC_UNITS);
+    TRAFFIC_UNIT = Field::new("traffic-unit", "Traffic unit", Choice, Decision, Access::Decision { get: |d| d.traffic_unit.id().to_string(), set: set_traffic_unit }).choices(TrafficUnit::CHOICES);
     TRAFFIC = Field::new("traffic", "Traffic", Real, Decision, opt!(decision: traffic)).unit("in traffic-unit").range(0.0, 1e15).optional();
-    OFFERED_LOAD_UNIT = Field::new("offered-load-unit", "Load unit", Choice, Decision, Access::Decision { get: load_unit_text, set: set_load_unit }).choices(LOAD_UNITS);
+    OFFERED_LOAD_UNIT = Field::new("offered-load-unit", "Load unit", Choice, Decision, Access::Decision { get: |d| d.load_unit.id().to_string(), set: set_load_unit }).choices(LoadUnit::CHOICES);
     OFFERED_LOAD = Field::new("offered-load", "Offered load", Real, Decision, num!(decision: offered_load)).range(1e-3, 1e12);
     /// How bursty open-loop arrivals are: the coefficient of variation `c_a` of the gaps between
     /// arrivals, Gamma-distributed with mean `1/λ` (shape `1/c_a²`, `sim::Arrivals::Gamma`; vidur
@@ -742,7 +706,7 @@ table! {
     SESSION_TURNS = Field::new("session-turns", "Turns per session (agentic sessions)", Real, Workload, opt!(scenario: session_turns)).unit("turns").range(1.0, 10_000.0).optional();
     SESSION_TOOL_TOKENS = Field::new("session-tool-tokens", "Tool-result tokens per turn", Real, Workload, opt!(scenario: session_tool_tokens)).unit("tokens").range(0.0, 10_000_000.0).optional();
     SESSION_TOOL_S = Field::new("session-tool-s", "Tool time between turns", Real, Workload, opt!(scenario: session_tool_s)).unit("s").range(0.0, 86_400.0).optional();
-    INTERACTIVITY_PERCENTILE = Field::new("interactivity-percentile", "Percentile of interactivity and TTFT (agentic)", Choice, Decision, Access::Decision { get: |d| d.interactivity_percentile.id().to_string(), set: set_user_percentile }).choices(&UserPercentile::CHOICES).term("percentiles");
+    INTERACTIVITY_PERCENTILE = Field::new("interactivity-percentile", "Percentile of interactivity and TTFT (agentic)", Choice, Decision, Access::Decision { get: |d| d.interactivity_percentile.id().to_string(), set: set_user_percentile }).choices(UserPercentile::CHOICES).term("percentiles");
     LICENCE_FEE_PCT = Field::new("licence-fee-pct", "Model licence fee", Real, Decision, num!(decision: licence_fee_pct)).unit("% of revenue").range(0.0, 100.0);
     API_USD_PER_M_INPUT = Field::new("api-usd-per-m-input", "API price, input (blank: api_prices.csv)", Real, Decision, opt!(decision: api_usd_per_m_input)).unit("$/M tokens").range(0.0, 10_000.0).optional();
     API_USD_PER_M_CACHED_INPUT = Field::new("api-usd-per-m-cached-input", "API price, cached input (blank: api_prices.csv)", Real, Decision, opt!(decision: api_usd_per_m_cached_input)).unit("$/M tokens").range(0.0, 10_000.0).optional();
@@ -781,49 +745,24 @@ pub fn carried_key(key: &str, value: &str) -> bool {
         || (key == WORKLOAD.key && SESSION_WORKLOADS.contains(&value.trim()))
 }
 
+/// The value whose id `text` is exactly, or an error listing the ids.
+fn read_choice<C: choice::Choice>(text: &str) -> Result<C, String> {
+    C::parse_exact(text).ok_or_else(|| C::not_one_of(&text.chars().take(40).collect::<String>()))
+}
+
 #[cfg(feature = "session-model")]
 fn set_user_percentile(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
-    let chosen = parse_choice(text, &UserPercentile::CHOICES)?;
-    decision.interactivity_percentile = UserPercentile::parse(&chosen).unwrap_or_default();
+    decision.interactivity_percentile = read_choice(text)?;
     Ok(())
-}
-
-/// The `traffic-unit` value of `unit`.
-pub fn traffic_unit_id(unit: TrafficUnit) -> String {
-    let index = match unit {
-        TrafficUnit::RequestsPerS => 0,
-        TrafficUnit::TokensPerDay => 1,
-        TrafficUnit::OutputTokS => 2,
-    };
-    choice_value(TRAFFIC_UNITS, index)
-}
-
-fn traffic_unit_text(decision: &DecisionInput) -> String {
-    traffic_unit_id(decision.traffic_unit)
 }
 
 fn set_traffic_unit(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
-    decision.traffic_unit = match choice_index(text, TRAFFIC_UNITS)? {
-        0 => TrafficUnit::RequestsPerS,
-        1 => TrafficUnit::TokensPerDay,
-        _ => TrafficUnit::OutputTokS,
-    };
+    decision.traffic_unit = read_choice(text)?;
     Ok(())
 }
 
-fn load_unit_text(decision: &DecisionInput) -> String {
-    let index = match decision.load_unit {
-        LoadUnit::PercentOfCapacity => 0,
-        LoadUnit::OutputTokS => 1,
-    };
-    choice_value(LOAD_UNITS, index)
-}
-
 fn set_load_unit(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
-    decision.load_unit = match choice_index(text, LOAD_UNITS)? {
-        0 => LoadUnit::PercentOfCapacity,
-        _ => LoadUnit::OutputTokS,
-    };
+    decision.load_unit = read_choice(text)?;
     Ok(())
 }
 

@@ -8,6 +8,7 @@
 //! replica fits), and without naming a remedy of its own.
 
 use super::{Remedy, Scenario, ScenarioInput};
+use crate::choice::Choice;
 use crate::physics::precision::Precision;
 
 /// The largest GPU count tried: a rack-scale deployment (and the GPU count's own range ends
@@ -44,7 +45,8 @@ pub fn narrower_fitting_precision(input: &ScenarioInput) -> Option<Precision> {
     let mut candidate = auto_tp(input);
     // `Precision::ALL` runs from the widest to the narrowest.
     Precision::ALL
-        .into_iter()
+        .iter()
+        .copied()
         .filter(|p| p.bytes_per_weight() < current.bytes_per_weight())
         .find(|p| {
             candidate.precision = p.id().to_string();

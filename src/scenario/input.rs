@@ -2,6 +2,7 @@
 //! its defaults, the workload presets, and the small enums the raw strings name. Nothing here
 //! is validated; `Scenario::try_from` in `mod.rs` does that once.
 
+use crate::choice::{choices, Choice};
 use crate::physics::efficiency::Efficiency;
 use serde::{Deserialize, Serialize};
 
@@ -32,22 +33,10 @@ pub enum Protocol {
     Benchmark,
 }
 
-impl Protocol {
-    pub fn parse(text: &str) -> Option<Protocol> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "steady" => Some(Protocol::Steady),
-            "benchmark" => Some(Protocol::Benchmark),
-            _ => None,
-        }
-    }
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Protocol::Steady => "steady",
-            Protocol::Benchmark => "benchmark",
-        }
-    }
-}
+choices!(Protocol {
+    Protocol::Steady => "steady", "Steady state (closed loop)";
+    Protocol::Benchmark => "benchmark", "Benchmark run (all start at once)";
+});
 
 /// How requests are grouped into batches (MODEL.md §4.1–§4.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -60,22 +49,23 @@ pub enum Batching {
     Continuous,
 }
 
-impl Batching {
-    pub fn parse(text: &str) -> Option<Batching> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "static" => Some(Batching::Static),
-            "continuous" => Some(Batching::Continuous),
-            _ => None,
-        }
-    }
+choices!(Batching {
+    Batching::Continuous => "continuous", "Continuous (iteration-level)";
+    Batching::Static => "static", "Static (request-level)";
+});
 
-    pub fn id(self) -> &'static str {
-        match self {
-            Batching::Static => "static",
-            Batching::Continuous => "continuous",
-        }
-    }
+/// Request lengths: lognormal spreads about the means, or every request at the means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LengthDist {
+    Lognormal,
+    #[default]
+    Fixed,
 }
+
+choices!(LengthDist {
+    LengthDist::Lognormal => "lognormal", "Lognormal (production-like)";
+    LengthDist::Fixed => "fixed", "Fixed (synthetic uniform)";
+});
 
 /// Optional overrides of the efficiency knobs; `None` keeps the GPU family's default.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -323,21 +313,10 @@ pub enum KvAlloc {
     Contiguous,
 }
 
-impl KvAlloc {
-    pub fn parse(text: &str) -> Option<KvAlloc> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "paged" => Some(KvAlloc::Paged),
-            "contiguous" => Some(KvAlloc::Contiguous),
-            _ => None,
-        }
-    }
-    pub fn id(self) -> &'static str {
-        match self {
-            KvAlloc::Paged => "paged",
-            KvAlloc::Contiguous => "contiguous",
-        }
-    }
-}
+choices!(KvAlloc {
+    KvAlloc::Paged => "paged", "Paged (vLLM blocks)";
+    KvAlloc::Contiguous => "contiguous", "Contiguous (reserve max length)";
+});
 
 /// Speculative-decoding methods with their MODEL.md §5 presets `(α, γ, c)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -351,23 +330,60 @@ pub enum SpecMethod {
     Mtp,
 }
 
+/// Speculative decoding as a choice: off (`None`) or a method. Written out, as `choices!`
+/// takes paths: each id and label is spelled once, in `CHOICES`, and `ALL` is in its order.
+impl Choice for Option<SpecMethod> {
+    const ALL: &'static [Option<SpecMethod>] = &[
+        None,
+        Some(SpecMethod::Draft),
+        Some(SpecMethod::Eagle),
+        Some(SpecMethod::Mtp),
+    ];
+    const CHOICES: &'static [(&'static str, &'static str)] = &[
+        ("off", "Off"),
+        ("draft", "Draft model"),
+        ("eagle", "EAGLE head"),
+        ("mtp", "MTP (multi-token prediction)"),
+    ];
+
+    fn id(self) -> &'static str {
+        SpecMethod::entry_of(self).0
+    }
+
+    fn label(self) -> &'static str {
+        SpecMethod::entry_of(self).1
+    }
+}
+
 impl SpecMethod {
-    /// `Some(None)` for off, `Some(Some(method))`, or `None` for an unknown name.
+    /// `(id, label)` of speculative decoding off (`None`) or with a method: `ALL`'s order.
+    fn entry_of(choice: Option<SpecMethod>) -> (&'static str, &'static str) {
+        let index = match choice {
+            None => 0,
+            Some(SpecMethod::Draft) => 1,
+            Some(SpecMethod::Eagle) => 2,
+            Some(SpecMethod::Mtp) => 3,
+        };
+        <Option<SpecMethod>>::CHOICES
+            .get(index)
+            .copied()
+            .unwrap_or(("", ""))
+    }
+}
+
+impl SpecMethod {
+    /// `Some(None)` for off (also blank or `none`), `Some(Some(method))`, or `None` for an
+    /// unknown name.
     pub fn parse(text: &str) -> Option<Option<SpecMethod>> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "off" | "" | "none" => Some(None),
-            "draft" => Some(Some(SpecMethod::Draft)),
-            "eagle" => Some(Some(SpecMethod::Eagle)),
-            "mtp" => Some(Some(SpecMethod::Mtp)),
-            _ => None,
+        match text.trim() {
+            "" => Some(None),
+            text if text.eq_ignore_ascii_case("none") => Some(None),
+            text => <Option<SpecMethod>>::parse(text),
         }
     }
+
     pub fn id(self) -> &'static str {
-        match self {
-            SpecMethod::Draft => "draft",
-            SpecMethod::Eagle => "eagle",
-            SpecMethod::Mtp => "mtp",
-        }
+        Some(self).id()
     }
     /// `(acceptance α, draft length γ, draft cost c)` presets (MODEL.md §5).
     pub fn preset(self) -> (f64, f64, f64) {

@@ -7,6 +7,7 @@
 //! errors; they are values the model reports.
 
 use crate::catalog::{catalog, Arch, Gpu, ModelSpec};
+use crate::choice::Choice;
 use crate::physics::architecture::Architecture;
 use crate::physics::efficiency::Efficiency;
 use crate::physics::engine;
@@ -287,9 +288,9 @@ fn remedy_clause(input: &ScenarioInput, remedy: Remedy) -> String {
     }
 }
 
-/// "`x` is not one of a, b": the error of a closed set given as text.
-fn not_one_of(field: &str, given: &str, ids: &str) -> ScenarioError {
-    error(field, format!("`{given}` is not one of {ids}"))
+/// "`x` is not one of a, b": the error of a closed set given as text, its ids from `C::ALL`.
+fn not_one_of<C: Choice>(field: &str, given: &str) -> ScenarioError {
+    error(field, C::not_one_of(given))
 }
 
 /// How requests are batched and measured: the serving fields read after the engine's limits, in
@@ -299,50 +300,32 @@ struct RunFields {
     num_prompts: Option<u32>,
     batching: Batching,
     kv_alloc: KvAlloc,
-    /// `length-dist`: lognormal spreads about the means, or fixed lengths.
-    lognormal: bool,
+    length_dist: LengthDist,
 }
 
 impl RunFields {
     fn read(input: &ScenarioInput) -> Result<RunFields, ScenarioError> {
-        let protocol = Protocol::parse(&input.protocol).ok_or_else(|| {
-            not_one_of(fields::PROTOCOL.key, &input.protocol, "steady, benchmark")
-        })?;
+        let protocol = Protocol::parse(&input.protocol)
+            .ok_or_else(|| not_one_of::<Protocol>(fields::PROTOCOL.key, &input.protocol))?;
         let num_prompts = match input.num_prompts {
             Some(n) => Some(NUM_PROMPTS.whole(n)?),
             None => None,
         };
-        let batching = Batching::parse(&input.batching).ok_or_else(|| {
-            not_one_of(
-                fields::BATCHING_FIELD.key,
-                &input.batching,
-                "static, continuous",
-            )
+        let batching = Batching::parse(&input.batching)
+            .ok_or_else(|| not_one_of::<Batching>(fields::BATCHING_FIELD.key, &input.batching))?;
+        let kv_alloc = KvAlloc::parse(&input.kv_alloc)
+            .ok_or_else(|| not_one_of::<KvAlloc>(fields::KV_ALLOC_FIELD.key, &input.kv_alloc))?;
+        // As typed: blanks around it ignored, case kept.
+        let length_dist_text = input.length_dist.trim();
+        let length_dist = LengthDist::parse_exact(length_dist_text).ok_or_else(|| {
+            not_one_of::<LengthDist>(fields::LENGTH_DIST_FIELD.key, length_dist_text)
         })?;
-        let kv_alloc = KvAlloc::parse(&input.kv_alloc).ok_or_else(|| {
-            not_one_of(
-                fields::KV_ALLOC_FIELD.key,
-                &input.kv_alloc,
-                "paged, contiguous",
-            )
-        })?;
-        let lognormal = match input.length_dist.trim() {
-            "lognormal" => true,
-            "fixed" => false,
-            other => {
-                return Err(not_one_of(
-                    fields::LENGTH_DIST_FIELD.key,
-                    other,
-                    "fixed, lognormal",
-                ))
-            }
-        };
         Ok(RunFields {
             protocol,
             num_prompts,
             batching,
             kv_alloc,
-            lognormal,
+            length_dist,
         })
     }
 }
@@ -351,12 +334,9 @@ impl RunFields {
 /// (each defaulting to the method's preset).
 fn read_spec(input: &ScenarioInput) -> Result<Option<SpecDecode>, ScenarioError> {
     match SpecMethod::parse(&input.spec_decode) {
-        None => Err(error(
+        None => Err(not_one_of::<Option<SpecMethod>>(
             fields::SPEC_DECODE_FIELD.key,
-            format!(
-                "`{}` is not one of off, draft, eagle, mtp",
-                input.spec_decode
-            ),
+            &input.spec_decode,
         )),
         Some(None) => Ok(None),
         Some(Some(method)) => {
@@ -444,15 +424,11 @@ struct Reads {
 
 impl Reads {
     fn read(input: &ScenarioInput, model: &ModelSpec, gpu: &Gpu) -> Result<Reads, ScenarioError> {
-        let precision = Precision::parse(&input.precision).ok_or_else(|| {
-            not_one_of(
-                fields::PRECISION.key,
-                &input.precision,
-                "bf16, fp8, fp4, int4",
-            )
+        let precision = Precision::parse(&input.precision)
+            .ok_or_else(|| not_one_of::<Precision>(fields::PRECISION.key, &input.precision))?;
+        let deployment = engine::Deployment::parse(&input.deployment).ok_or_else(|| {
+            not_one_of::<engine::Deployment>(fields::DEPLOYMENT.key, &input.deployment)
         })?;
-        let deployment = engine::Deployment::parse(&input.deployment)
-            .ok_or_else(|| not_one_of(fields::DEPLOYMENT.key, &input.deployment, "tuned, stock"))?;
         let profile = engine::resolve(&input.engine, &gpu.vendor, deployment);
         // `auto`: the KV format the engine picks for these weights (`engine::kv_when_unstated`).
         let kv_text = match input.kv_precision.trim() {
@@ -468,7 +444,7 @@ impl Reads {
         let kv_precision = KvPrecision::parse(kv_text).ok_or_else(|| {
             error(
                 fields::KV_PRECISION.key,
-                format!("`{}` is not one of bf16, fp8, auto", input.kv_precision),
+                crate::choice::not_one_of(&input.kv_precision, fields::KV_PRECISION.choices),
             )
         })?;
         let gpu_count = GPUS.whole(input.gpu_count)?;
@@ -542,8 +518,16 @@ impl Reads {
         let workload = Workload {
             input_mean: input_len,
             output_mean: output_len,
-            input_sigma: if run.lognormal { input_sigma } else { 0.0 },
-            output_sigma: if run.lognormal { output_sigma } else { 0.0 },
+            input_sigma: if run.length_dist == LengthDist::Lognormal {
+                input_sigma
+            } else {
+                0.0
+            },
+            output_sigma: if run.length_dist == LengthDist::Lognormal {
+                output_sigma
+            } else {
+                0.0
+            },
             prefix_hit,
         };
         Ok(Reads {

@@ -23,7 +23,8 @@
 //! link efficiency knob like the step model's collectives.
 
 use super::fields::{self, Field};
-use super::{error, Scenario, ScenarioError, ScenarioInput, AGGREGATED};
+use super::{error, Scenario, ScenarioError, ScenarioInput, AGGREGATED, DISAGGREGATED};
+use crate::choice::{choices, Choice};
 use crate::model::disagg::pool_capacities;
 use crate::physics::parallelism::{network_gb_s, scale_up_domain};
 use crate::units::{BytesPerSecond, Seconds};
@@ -36,19 +37,17 @@ pub enum Serving {
     Disaggregated,
 }
 
+choices!(Serving {
+    Serving::Aggregated => AGGREGATED, "Aggregated (one pool)";
+    Serving::Disaggregated => DISAGGREGATED, "Disaggregated (prefill + decode pools)";
+});
+
 impl Serving {
+    /// An id of `ALL` as typed (blanks ignored, case kept), or blank for aggregated.
     pub fn parse(text: &str) -> Option<Serving> {
         match text.trim() {
-            AGGREGATED | "" => Some(Serving::Aggregated),
-            "disaggregated" => Some(Serving::Disaggregated),
-            _ => None,
-        }
-    }
-
-    pub fn id(self) -> &'static str {
-        match self {
-            Serving::Aggregated => AGGREGATED,
-            Serving::Disaggregated => "disaggregated",
+            "" => Some(Serving::Aggregated),
+            text => Serving::parse_exact(text),
         }
     }
 }
@@ -98,10 +97,7 @@ pub(super) fn disaggregated(input: &ScenarioInput) -> Option<Result<Scenario, Sc
         Some(Serving::Disaggregated) => Some(build(input)),
         None => Some(Err(error(
             fields::SERVING.key,
-            format!(
-                "`{}` is not one of aggregated, disaggregated",
-                input.serving
-            ),
+            Serving::not_one_of(&input.serving),
         ))),
     }
 }

@@ -4,6 +4,7 @@
 
 use super::fields::{AGENTIC_CODING_WORKLOAD, CHAT_MULTI_TURN_WORKLOAD};
 use super::ScenarioInput;
+use crate::choice::{choices, Choice};
 use serde::Serialize;
 
 /// The named session workloads (`--workload`), with their sources.
@@ -19,25 +20,13 @@ pub enum SessionPreset {
 /// tokens, tool seconds)`.
 type PresetNumbers = (f64, f64, f64, f64, f64, f64, f64);
 
+// The ids are the `#workload` values, as the field table spells them.
+choices!(SessionPreset {
+    SessionPreset::AgenticCoding => AGENTIC_CODING_WORKLOAD, "Agentic coding";
+    SessionPreset::ChatMultiTurn => CHAT_MULTI_TURN_WORKLOAD, "Chat, multi-turn";
+});
+
 impl SessionPreset {
-    pub const ALL: [SessionPreset; 2] =
-        [SessionPreset::AgenticCoding, SessionPreset::ChatMultiTurn];
-
-    /// The `#workload` value, as the field table spells it.
-    pub fn id(self) -> &'static str {
-        match self {
-            SessionPreset::AgenticCoding => AGENTIC_CODING_WORKLOAD,
-            SessionPreset::ChatMultiTurn => CHAT_MULTI_TURN_WORKLOAD,
-        }
-    }
-
-    pub fn label(self) -> &'static str {
-        match self {
-            SessionPreset::AgenticCoding => "Agentic coding",
-            SessionPreset::ChatMultiTurn => "Chat, multi-turn",
-        }
-    }
-
     /// Where the shape comes from.
     pub fn source(self) -> &'static str {
         match self {
@@ -67,8 +56,9 @@ impl SessionPreset {
         }
     }
 
+    /// An id of `ALL`, blanks ignored, case kept.
     pub fn parse(text: &str) -> Option<SessionPreset> {
-        Self::ALL.into_iter().find(|p| p.id() == text.trim())
+        SessionPreset::parse_exact(text.trim())
     }
 
     /// Set the session fields (and the first prompt and output per turn) of `input`.
@@ -87,7 +77,7 @@ impl SessionPreset {
 
     /// The preset whose numbers `input` holds, if any.
     pub fn of_input(input: &ScenarioInput) -> Option<SessionPreset> {
-        Self::ALL.into_iter().find(|preset| {
+        Self::ALL.iter().copied().find(|preset| {
             let mut expected = input.clone();
             preset.apply(&mut expected);
             expected == *input

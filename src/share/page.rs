@@ -4,6 +4,7 @@
 //! `location.search` and the stored text in and gets text back.
 
 use super::{decode, encode, sanitize, sanitize_link, EmbedOptions, ViewState};
+use crate::choice::Choice;
 use crate::model::OperatingPoint;
 use crate::present::format::{format_number, format_usd};
 use crate::scenario::Scenario;

@@ -18,6 +18,7 @@
 //! request) is left out of the chart rather than reported as an error, with its reason kept.
 
 use super::pareto::{sweep, Curve};
+use crate::choice::Choice;
 use crate::scenario::pools::Serving;
 use crate::scenario::{Batching, KvAlloc, Scenario, ScenarioInput, SpecMethod, AGGREGATED};
 

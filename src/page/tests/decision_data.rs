@@ -1,6 +1,7 @@
 //! What the decision panels derive (`page::decision_data`): the SLO verdict and capacity point
 //! of a scenario, evaluated pins, and the chart overlay of pinned curves and SLO misses.
 
+use crate::choice::Choice;
 use crate::model::{evaluate, sweep};
 use crate::page::decision_data::{decide, evaluate_pin, overlay, slo_miss_label, Demand};
 use crate::page::pins::pin_label;
@@ -166,7 +167,7 @@ fn with_an_slo_and_a_traffic_the_decision_sizes_and_carries_goodput() {
         .expect("a traffic is set")
         .expect("the configuration carries it");
     assert!(sized.sizing.utilization <= 0.8 + 1e-9);
-    assert_eq!(sized.method, "simulated");
+    assert_eq!(sized.method.id(), "simulated");
     let goodput = decision.goodput.expect("an SLO is set");
     assert!(
         goodput.max_req_s > 0.0 && goodput.target == 0.9,

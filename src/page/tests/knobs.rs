@@ -228,7 +228,11 @@ fn the_workload_choices_are_the_presets_then_uniform_and_custom() {
     let mut expected: Vec<&str> = WORKLOAD_PRESETS.iter().map(|p| p.id).collect();
     // With the session model (issue 27), the agentic presets follow the single-request ones.
     #[cfg(feature = "session-model")]
-    expected.extend(crate::scenario::session_preset::SessionPreset::ALL.map(|p| p.id()));
+    expected.extend(
+        <crate::scenario::session_preset::SessionPreset as crate::choice::Choice>::ALL
+            .iter()
+            .map(|p| crate::choice::Choice::id(*p)),
+    );
     expected.extend([UNIFORM_WORKLOAD, CUSTOM_WORKLOAD]);
     assert_eq!(ids, expected);
     assert!(ids.contains(&workload(&State::initial())));

@@ -7,6 +7,7 @@
 //! the range (`Scenario::try_from`), and the last good view stays.
 
 use crate::catalog::catalog;
+use crate::choice::Choice;
 use crate::page::fields::Texts;
 use crate::page::knobs::{set_by_ideal_roofline, KnobAction, Knobs};
 use crate::physics::efficiency::Efficiency;

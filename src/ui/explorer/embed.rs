@@ -10,6 +10,7 @@
 //! at start and whenever its size changes, and nothing else. It installs no `message`
 //! listener: the widget accepts no input from the embedding page.
 
+use crate::choice::Choice;
 use crate::model::expected_error::{plus_minus, point_errors, Class};
 use crate::model::pareto::SLIDER_STEPS;
 use crate::page::fields::{InputError, Texts};

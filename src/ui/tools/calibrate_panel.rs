@@ -10,6 +10,7 @@
 //! (`sizing::one_replica_input`); the knobs are per GPU and apply to every replica.
 
 use crate::calibration::calibrate::{calibrate, parse_measurements, Residual};
+use crate::choice::Choice;
 use crate::decide::sizing::one_replica_input;
 use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::{CalibrationRun, DecisionAction, DecisionState};

@@ -480,16 +480,11 @@ fn is_agent_rank(_: &str) -> bool {
 /// The agentic ranks as "Rank at" choices.
 #[cfg(feature = "session-model")]
 fn agent_targets() -> Vec<(String, String)> {
+    use crate::choice::Choice;
     use crate::decide::agents::AgentRank;
     AgentRank::CHOICES
         .iter()
-        .map(|(id, rank)| {
-            let text = match rank {
-                AgentRank::AgentsPerMw => "agents per MW at the agentic tier",
-                AgentRank::AgentsPerUsd => "agents per $/hour at the agentic tier",
-            };
-            ((*id).to_string(), text.to_string())
-        })
+        .map(|(id, label)| ((*id).to_string(), (*label).to_string()))
         .collect()
 }
 

@@ -12,6 +12,7 @@
 //! (`#plan-csv`, `plan::candidates_csv`).
 
 use crate::catalog::{catalog, Gpu};
+use crate::choice::Choice;
 use crate::decide::plan::{candidates_csv, plan, why_not_plannable, Candidate, Plan, PlanRequest};
 use crate::decide::sizing::candidate_input;
 use crate::page::decision_data::ScenarioDecision;
@@ -23,7 +24,7 @@ use crate::physics::economics::PriceTier;
 use crate::physics::precision::Precision;
 use crate::present::format::{format_number, format_usd};
 use crate::scenario::fields::{GPUS_PER_NODE, MAX_UTILIZATION, PRECISIONS_ALLOWED};
-use crate::scenario::ScenarioInput;
+use crate::scenario::{LatencyMethod, ScenarioInput};
 use crate::ui::platform::download::download_text;
 use crate::ui::tools::decision_panels::{decision_field, LatestState};
 use crate::ui::tools::targets::slo_text;
@@ -118,7 +119,7 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
 
 fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &LatestState) -> Html {
     let onclick = latest.load_on_click(candidate_input(base, c));
-    let simulated = if c.latency_method == "simulated" {
+    let simulated = if c.latency_method == LatencyMethod::Simulated {
         ", sim"
     } else {
         ""
@@ -128,9 +129,9 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
         |p| format!("P{}{simulated}", crate::page::fields::number_text(p)),
     );
     let check = match c.latency_method {
-        "simulated" => "✓ simulated",
-        "analytic" => "analytic only",
-        _ => "no SLO",
+        LatencyMethod::Simulated => "✓ simulated",
+        LatencyMethod::Analytic => "analytic only",
+        LatencyMethod::Mean => "no SLO",
     };
     let precision = c.precision.to_ascii_uppercase();
     html! {

@@ -4,6 +4,7 @@
 
 use super::{field_options, CostPanelProps};
 use crate::catalog::Gpu;
+use crate::choice::Choice;
 use crate::decide::pricing::{tier_of, YOUR_PRICE};
 use crate::page::decisions::{DecisionAction, DecisionState};
 use crate::page::fields::number_text;

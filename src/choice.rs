@@ -1,0 +1,134 @@
+//! Closed sets of choices (precision, batching, serving, price tier, ...): one `Choice` trait,
+//! whose `ALL` list of ids and labels the field table, parsers, errors and the CLI's usage read,
+//! so a choice is spelled once (STYLE.md "Closed sets are enums").
+
+/// A closed set: every value in `ALL`'s order (the page's menu order, the default first where
+/// the menu puts it first), each with the id links, JSON and CLI flags use and a label.
+pub trait Choice: Copy + Eq + 'static {
+    /// Every value, in the order menus, help and errors list them.
+    const ALL: &'static [Self];
+
+    /// `(id, label)` of each value in `ALL`'s order: the field table's `Field::choices`.
+    const CHOICES: &'static [(&'static str, &'static str)];
+
+    /// The id links, JSON, the CLI and the page's `<option value>` use.
+    fn id(self) -> &'static str;
+
+    /// What a menu shows.
+    fn label(self) -> &'static str;
+
+    /// The value whose id `text` is, blanks around it and ASCII case ignored.
+    fn parse(text: &str) -> Option<Self> {
+        position(Self::CHOICES, text.trim(), Case::Ignored).and_then(|i| Self::ALL.get(i).copied())
+    }
+
+    /// The value whose id `text` is exactly (as a field's setter reads a decision's choice).
+    fn parse_exact(text: &str) -> Option<Self> {
+        position(Self::CHOICES, text, Case::Kept).and_then(|i| Self::ALL.get(i).copied())
+    }
+
+    /// The ids joined by `separator`: "a, b, c" for errors, "a|b|c" for the CLI's usage.
+    fn ids(separator: &str) -> String {
+        ids(Self::CHOICES, separator)
+    }
+
+    /// "`x` is not one of a, b, c": the error of a text that names no value.
+    fn not_one_of(given: &str) -> String {
+        not_one_of(given, Self::CHOICES)
+    }
+}
+
+// The list-reading halves are plain functions of `(id, label)` pairs, not generic, so every
+// closed set shares one copy of them in the wasm modules.
+
+/// Whether a parse ignores ASCII case.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Case {
+    Ignored,
+    Kept,
+}
+
+/// Where in `choices` the id `text` is.
+#[inline(never)]
+fn position(choices: &[(&str, &str)], text: &str, case: Case) -> Option<usize> {
+    choices.iter().position(|(id, _)| match case {
+        Case::Ignored => id.eq_ignore_ascii_case(text),
+        Case::Kept => *id == text,
+    })
+}
+
+/// The ids of `choices` joined by `separator`.
+#[inline(never)]
+pub fn ids(choices: &[(&str, &str)], separator: &str) -> String {
+    choices
+        .iter()
+        .map(|(id, _)| *id)
+        .collect::<Vec<_>>()
+        .join(separator)
+}
+
+/// "`x` is not one of a, b, c", the ids from `choices`.
+#[inline(never)]
+pub fn not_one_of(given: &str, choices: &[(&str, &str)]) -> String {
+    format!("`{given}` is not one of {}", ids(choices, ", "))
+}
+
+/// `choices!(Batching { Batching::Continuous => "continuous", "Continuous (iteration-level)"; ... })`:
+/// the `Choice` impl of an enum from one list (each value a path, so it is both `ALL`'s
+/// element and `id`'s and `label`'s match arm), so `ALL`, `CHOICES`, `id` and `label` cannot
+/// disagree.
+macro_rules! choices {
+    ($name:ty { $($value:path => $id:expr, $label:expr;)+ }) => {
+        impl $crate::choice::Choice for $name {
+            const ALL: &'static [$name] = &[$($value),+];
+            const CHOICES: &'static [(&'static str, &'static str)] = &[$(($id, $label)),+];
+
+            fn id(self) -> &'static str {
+                match self {
+                    $($value => $id,)+
+                }
+            }
+
+            fn label(self) -> &'static str {
+                match self {
+                    $($value => $label,)+
+                }
+            }
+        }
+    };
+}
+pub(crate) use choices;
+
+#[cfg(test)]
+mod tests {
+    use super::Choice;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Colour {
+        Red,
+        DarkBlue,
+    }
+
+    choices!(Colour {
+        Colour::Red => "red", "Red";
+        Colour::DarkBlue => "dark-blue", "Dark blue";
+    });
+
+    #[test]
+    fn ids_labels_and_parsing_come_from_one_list() {
+        assert_eq!(Colour::ALL, &[Colour::Red, Colour::DarkBlue]);
+        assert_eq!(
+            (Colour::DarkBlue.id(), Colour::DarkBlue.label()),
+            ("dark-blue", "Dark blue")
+        );
+        assert_eq!(
+            Colour::CHOICES,
+            &[("red", "Red"), ("dark-blue", "Dark blue")]
+        );
+        assert_eq!(Colour::parse(" Dark-Blue "), Some(Colour::DarkBlue));
+        assert_eq!(Colour::parse_exact("Red"), None);
+        assert_eq!(Colour::parse_exact("red"), Some(Colour::Red));
+        assert_eq!(Colour::ids("|"), "red|dark-blue");
+        assert_eq!(Colour::not_one_of("x"), "`x` is not one of red, dark-blue");
+    }
+}
