@@ -241,21 +241,29 @@ fn slo_input(flags: &Flags) -> Result<SloInput, Outcome> {
             "--slo-tpot-ms is required with --slo-ttft-ms",
         )),
         _ => Ok(SloInput {
-            method: slo_method(flags)?,
+            method: choice_flag(
+                flags,
+                "--slo-method",
+                <SloMethod as crate::choice::Choice>::parse_exact,
+            )?,
             ..input
         }),
     }
 }
 
-/// `--slo-method`, if given: one of `SloMethod`'s ids, as typed.
-fn slo_method(flags: &Flags) -> Result<Option<SloMethod>, Outcome> {
-    use crate::choice::Choice;
-    const FLAG: &str = "--slo-method";
-    match flags.text(FLAG) {
+/// A closed-set flag, if given, read by `parse` (the set's exact parser, or its forgiving one
+/// that ignores blanks and case); a value outside the set is a usage error naming the flag and
+/// the set's ids (`--slo-method`, `--price-tier`).
+fn choice_flag<C: crate::choice::Choice>(
+    flags: &Flags,
+    flag: &str,
+    parse: fn(&str) -> Option<C>,
+) -> Result<Option<C>, Outcome> {
+    match flags.text(flag) {
         None => Ok(None),
-        Some(text) => SloMethod::parse_exact(text)
+        Some(text) => parse(text)
             .map(Some)
-            .ok_or_else(|| Outcome::usage(format!("{FLAG}: {}", SloMethod::not_one_of(text)))),
+            .ok_or_else(|| Outcome::usage(format!("{flag}: {}", C::not_one_of(text)))),
     }
 }
 

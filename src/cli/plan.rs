@@ -173,7 +173,8 @@ fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> 
         traffic,
         slo: slo_input(flags)?,
         gpus_allowed: decision.gpus_allowed.unwrap_or_default(),
-        price_tier: price_tier(flags)?,
+        // Blanks and case ignored, as the catalog's tiers always were.
+        price_tier: super::choice_flag(flags, "--price-tier", PriceTier::parse)?,
         top: flags.number("--top")?,
         precisions_allowed: decision.precisions_allowed,
         ownership,
@@ -181,17 +182,6 @@ fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> 
         gpus_per_node: Some(decision.gpus_per_node),
         energy,
     })
-}
-
-/// `--price-tier`, if given: one of `PriceTier`'s ids (blanks and case ignored).
-fn price_tier(flags: &Flags) -> Result<Option<PriceTier>, Outcome> {
-    const FLAG: &str = "--price-tier";
-    match flags.text(FLAG) {
-        None => Ok(None),
-        Some(text) => PriceTier::parse(text)
-            .map(Some)
-            .ok_or_else(|| Outcome::usage(format!("{FLAG}: {}", PriceTier::not_one_of(text)))),
-    }
 }
 
 /// The rules the plan was searched under: precisions, utilization ceiling, GPUs per server.
