@@ -143,7 +143,7 @@ fn links_saved_before_the_table_still_open() {
         usd_per_gpu_hour: legacy,
         ..ScenarioInput::default()
     });
-    expected.chart.x = "tpot".into();
+    expected.chart.x = servecost::present::chart::XAxis::Tpot;
     assert_eq!(first, expected);
 
     let (second, notices) = decode("v=1&model=mixtral-8x7b&tp=4&ep=2&length-dist=fixed&prefix-hit=0.25&usd-per-gpu-hour=2.49&batching=static&kv-alloc=contiguous&max-model-len=4096&y=usd");
@@ -159,7 +159,7 @@ fn links_saved_before_the_table_still_open() {
     s.batching = "static".into();
     s.kv_alloc = "contiguous".into();
     s.max_model_len = Some(4096.0);
-    expected.chart.y = "usd".into();
+    expected.chart.y = servecost::present::chart::YAxis::UsdPerMOutput;
     assert_eq!(second, expected);
 
     let (third, notices) = decode("v=1&kv-precision=fp8&input-len=2048&output-len=28&input-sigma=1.36&output-sigma=0.85&max-num-seqs=256&chunk-tokens=8192&spec-decode=draft&spec-accept=0.6&spec-len=3&step-overhead-ms=1.5&moe-imbalance=1.2&embed=1&controls=model%2Cgpu%2Cgpus&theme=dark");

@@ -21,8 +21,7 @@ use crate::page::state::{State, View};
 use crate::present::chart::notes::static_batching_note;
 use crate::present::chart::svg::{compact_svg_document, CompactSvg};
 use crate::present::chart::{
-    draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection, XAxis,
-    YAxis,
+    draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, XAxis, YAxis,
 };
 use crate::present::format::{format_number, format_usd, group_thousands};
 use crate::present::sentences::answer_sentence;
@@ -37,14 +36,6 @@ pub const CHART_SIZE: (u32, u32) = (620, 465);
 
 /// Id of the static first screen in the built page; the explorer removes it.
 pub const PRERENDER_ID: &str = "prerender";
-
-/// The axes a chart option pair names (unknown words: the defaults).
-pub fn projection(chart: &share::ChartOptions) -> Projection {
-    Projection {
-        x: XAxis::from_id(&chart.x).unwrap_or_default(),
-        y: YAxis::from_id(&chart.y).unwrap_or_default(),
-    }
-}
 
 /// The slider's value as shown beside its label: "64 requests in flight".
 pub fn in_flight_text(concurrency: u32) -> String {
@@ -120,7 +111,7 @@ pub fn chart_svg(state: &State, view: &View, size: (u32, u32)) -> Result<String,
         format!("{} (current)", study.current.short_label()),
     );
     let layers = Layers {
-        projection: projection(&state.chart),
+        projection: state.chart,
         others: &others,
         main: Some((main.0.as_str(), main.1.as_str(), study.current.index())),
         // The ideal roofline is a bound, not a prediction: no expected-error band.
@@ -273,7 +264,7 @@ pub fn first_screen(state: &State) -> Result<String, String> {
     let view = state.view.as_ref().ok_or("the state has no view")?;
     let scenario = &view.scenario;
     let hardware = hardware(scenario);
-    let chart_axes = projection(&state.chart);
+    let chart_axes = state.chart;
     let concurrency = view.concurrency();
     let cat = catalog().map_err(|e| format!("{e:?}"))?;
     let model_name = cat

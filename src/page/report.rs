@@ -30,8 +30,7 @@ use crate::page::leaderboard::{request_for, TargetMode};
 use crate::physics::economics::PriceTier;
 use crate::present::assumptions::assumptions;
 use crate::present::chart::{
-    draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection, XAxis,
-    YAxis,
+    draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, Projection,
 };
 use crate::present::format::{format_cost, format_number, format_usd, usd_amount};
 use crate::scenario::fields::{Group, FIELDS};
@@ -121,8 +120,8 @@ fn chart_svg(
     let short = format!("{} (current)", study.current.short_label());
     let layers = Layers {
         projection: Projection {
-            x: XAxis::from_id(&view.chart.x).unwrap_or_default(),
-            y: YAxis::from_id(&view.chart.y).unwrap_or_default(),
+            x: view.chart.x,
+            y: view.chart.y,
         },
         others: &others,
         main: Some((label.as_str(), short.as_str(), study.current.index())),

@@ -16,9 +16,10 @@ use crate::model::techniques::TechniqueStudy;
 use crate::model::{Curve, OperatingPoint};
 use crate::page::fields::{InputError, Texts};
 use crate::page::knobs::{KnobAction, Knobs};
+use crate::present::chart::Projection;
 use crate::scenario::fields::{Field, CONCURRENCY, GPU, USD_PER_GPU_HOUR};
 use crate::scenario::{DecisionInput, Scenario, ScenarioError, ScenarioInput};
-use crate::share::{ChartOptions, ViewState};
+use crate::share::ViewState;
 use std::cell::RefCell;
 use std::ops::Deref;
 use std::rc::Rc;
@@ -221,7 +222,7 @@ pub struct State {
     /// Pinned scenarios to compare against (they travel in links and JSON exports).
     pub pins: Vec<ScenarioInput>,
     /// The chart's axis choices (they travel in links and JSON exports).
-    pub chart: ChartOptions,
+    pub chart: Projection,
     /// Technique, workload-shape and advanced controls, the ideal-roofline switch and the
     /// pasted custom model (`knobs.rs`).
     pub knobs: Knobs,
@@ -244,7 +245,7 @@ pub enum Action {
     /// A page flag or the pasted model changed (`knobs.rs`).
     Knob(KnobAction),
     /// The chart's axis choices changed (`#chart-x`, `#chart-y`).
-    Chart(ChartOptions),
+    Chart(Projection),
     /// Follow the explorer's state (the deferred module's copy, `tools.rs`): a change of
     /// concurrency alone only re-evaluates the point, anything else loads the view.
     Sync(Box<ViewState>),
@@ -275,7 +276,7 @@ impl State {
                 error: None,
                 decision: DecisionInput::default(),
                 pins: Vec::new(),
-                chart: ChartOptions::default(),
+                chart: Projection::default(),
                 knobs,
             },
             Err(error) => State {
@@ -286,7 +287,7 @@ impl State {
                 error: Some(error.into()),
                 decision: DecisionInput::default(),
                 pins: Vec::new(),
-                chart: ChartOptions::default(),
+                chart: Projection::default(),
                 knobs,
             },
         }
@@ -323,7 +324,7 @@ impl State {
                 .map_or_else(|| self.input.clone(), |view| view.scenario.input.clone()),
             decision: self.decision.clone(),
             pins: self.pins.clone(),
-            chart: self.chart.clone(),
+            chart: self.chart,
             embed: Default::default(),
         }
     }

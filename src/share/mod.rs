@@ -7,6 +7,7 @@ use crate::decide::pricing::price_when_unstated;
 use crate::json::{self, Value};
 use crate::model::{Curve, OperatingPoint};
 use crate::present::assumptions::assumptions;
+use crate::present::chart::{Projection, XAxis, YAxis};
 use crate::scenario::fields::{Field, Inputs, FIELDS, USD_PER_GPU_HOUR};
 use crate::scenario::{DecisionInput, Scenario, ScenarioError, ScenarioInput};
 use serde::Serialize;
@@ -38,15 +39,6 @@ pub const MAX_VALUE_LEN: usize = 4_096;
 /// At most this many pinned scenarios travel in a link.
 pub const MAX_PINS: usize = 4;
 
-/// Chart axis choices.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-pub struct ChartOptions {
-    /// `interactivity` (tok/s per user, default) or `tpot`.
-    pub x: String,
-    /// `per-gpu` (default), `aggregate`, `usd` ($/M output) or `tok-per-usd`.
-    pub y: String,
-}
-
 /// Embed-mode options (the widget in someone else's page).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 pub struct EmbedOptions {
@@ -64,7 +56,8 @@ pub struct ViewState {
     /// SLO, traffic, load, blend, electricity and plan GPUs: the decision panels' inputs.
     pub decision: DecisionInput,
     pub pins: Vec<ScenarioInput>,
-    pub chart: ChartOptions,
+    /// The chart's axes (`x=`, `y=`): the one type the page, the link and the drawing share.
+    pub chart: Projection,
     pub embed: EmbedOptions,
 }
 
@@ -235,11 +228,11 @@ pub fn encode(view: &ViewState) -> String {
     for pin in view.pins.iter().take(MAX_PINS) {
         parts.push(format!("pin={}", percent_encode(&encode_pin(pin))));
     }
-    if !view.chart.x.is_empty() && view.chart.x != "interactivity" {
-        parts.push(format!("x={}", percent_encode(&view.chart.x)));
+    if view.chart.x != XAxis::default() {
+        parts.push(format!("x={}", view.chart.x.id()));
     }
-    if !view.chart.y.is_empty() && view.chart.y != "per-gpu" {
-        parts.push(format!("y={}", percent_encode(&view.chart.y)));
+    if view.chart.y != YAxis::default() {
+        parts.push(format!("y={}", view.chart.y.id()));
     }
     if view.embed.embed {
         parts.push("embed=1".into());
@@ -396,16 +389,16 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
                 }
                 view.pins.push(pin);
             }
-            "x" => match value.as_str() {
-                "interactivity" | "tpot" => view.chart.x = value,
-                _ => notices.push(format!(
+            "x" => match XAxis::from_id(&value) {
+                Some(x) => view.chart.x = x,
+                None => notices.push(format!(
                     "ignored x=`{}`: not interactivity or tpot",
                     shown(&value)
                 )),
             },
-            "y" => match value.as_str() {
-                "per-gpu" | "aggregate" | "usd" | "tok-per-usd" => view.chart.y = value,
-                _ => notices.push(format!(
+            "y" => match YAxis::from_id(&value) {
+                Some(y) => view.chart.y = y,
+                None => notices.push(format!(
                     "ignored y=`{}`: not per-gpu, aggregate, usd or tok-per-usd",
                     shown(&value)
                 )),
@@ -532,11 +525,11 @@ pub fn to_json(view: &ViewState) -> String {
     if !pins.is_empty() {
         object.push(("pins".into(), pins.into()));
     }
-    if !view.chart.x.is_empty() {
-        object.push(("x".into(), view.chart.x.as_str().into()));
+    if view.chart.x != XAxis::default() {
+        object.push(("x".into(), view.chart.x.id().into()));
     }
-    if !view.chart.y.is_empty() {
-        object.push(("y".into(), view.chart.y.as_str().into()));
+    if view.chart.y != YAxis::default() {
+        object.push(("y".into(), view.chart.y.id().into()));
     }
     Value::Object(object).to_json_pretty()
 }
@@ -697,7 +690,7 @@ mod tests {
             gpu: "h200-sxm".into(),
             ..ScenarioInput::default()
         });
-        view.chart.x = "tpot".into();
+        view.chart.x = crate::present::chart::XAxis::Tpot;
         view
     }
 

@@ -235,7 +235,7 @@ mod tests {
             gpu: "h200-sxm".into(),
             ..ScenarioInput::default()
         });
-        view.chart.x = "tpot".into();
+        view.chart.x = crate::present::chart::XAxis::Tpot;
         view
     }
 

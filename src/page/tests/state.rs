@@ -7,12 +7,13 @@ use crate::model::pareto::{slider_to_concurrency, SLIDER_STEPS};
 use crate::model::techniques::TechniqueLevel;
 use crate::model::{evaluate, sweep};
 use crate::page::state::{Action, State};
+use crate::present::chart::{Projection, XAxis, YAxis};
 use crate::scenario::fields::{
     BATCHING_FIELD, GPU, GPUS, INPUT_LEN, MODEL, OUTPUT_LEN, SLO_PERCENTILE, SLO_TTFT_MS,
     SPEC_DECODE_FIELD, USD_PER_GPU_HOUR,
 };
 use crate::scenario::{DecisionInput, Scenario, ScenarioInput};
-use crate::share::{decode, encode, from_json, ChartOptions, ViewState};
+use crate::share::{decode, encode, from_json, ViewState};
 
 #[test]
 fn slider_moves_keep_the_curve_and_edits_resweep_only_when_needed() {
@@ -245,12 +246,12 @@ fn a_state_with_no_valid_scenario_has_no_view_until_an_edit_fixes_it() {
 #[test]
 fn the_same_chart_options_are_no_change_and_new_ones_keep_the_view() {
     let state = State::initial();
-    assert!(state.apply(Action::Chart(state.chart.clone())).is_none());
-    let chart = ChartOptions {
-        x: "tpot".into(),
-        y: "usd".into(),
+    assert!(state.apply(Action::Chart(state.chart)).is_none());
+    let chart = Projection {
+        x: XAxis::Tpot,
+        y: YAxis::UsdPerMOutput,
     };
-    let next = apply(&state, Action::Chart(chart.clone()));
+    let next = apply(&state, Action::Chart(chart));
     assert_eq!(next.chart, chart);
     assert!(next.view == state.view, "no re-evaluation");
     assert_eq!(next.view_state().chart, chart, "the axes travel in links");
@@ -270,14 +271,14 @@ fn axis_switches_and_slider_moves_never_recompute_the_ladder() {
     assert!(shown(&moved).techniques == view.techniques, "same Rc");
     let usd = apply(
         &state,
-        Action::Chart(ChartOptions {
-            x: "tpot".into(),
-            y: "usd".into(),
+        Action::Chart(Projection {
+            x: XAxis::Tpot,
+            y: YAxis::UsdPerMOutput,
         }),
     );
     let usd_view = shown(&usd);
     assert!(usd_view.curve == view.curve && usd_view.techniques == view.techniques);
-    assert_eq!(usd.chart.y, "usd");
+    assert_eq!(usd.chart.y, YAxis::UsdPerMOutput);
     let spec = apply(&state, Action::Edit(&SPEC_DECODE_FIELD, "eagle".into()));
     assert_eq!(shown(&spec).techniques.current, TechniqueLevel::Speculative);
 }
@@ -369,9 +370,9 @@ fn a_sync_that_changes_only_the_pins_or_the_chart_reloads_them() {
     let synced = apply(&replica, Action::Sync(Box::new(pinned.clone())));
     assert_eq!(synced.view_state(), pinned);
     let mut charted = replica.view_state();
-    charted.chart.y = "usd".into();
+    charted.chart.y = YAxis::UsdPerMOutput;
     let synced = apply(&replica, Action::Sync(Box::new(charted)));
-    assert_eq!(synced.chart.y, "usd");
+    assert_eq!(synced.chart.y, YAxis::UsdPerMOutput);
 }
 
 const LINK: &str = "v=2&model=llama-3.1-8b&gpu=a100-sxm-80gb&gpus=2&precision=bf16&input-len=2000&output-len=300&usd-per-gpu-hour=1.8&concurrency=37";

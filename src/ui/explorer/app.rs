@@ -19,7 +19,7 @@ use crate::scenario::fields::{
 };
 use crate::share::{self, ViewState};
 use crate::ui::explorer::advanced::Advanced;
-use crate::ui::explorer::chart_axes::{projection, ChartAxes};
+use crate::ui::explorer::chart_axes::ChartAxes;
 use crate::ui::explorer::chart_canvas::ChartCanvas;
 use crate::ui::explorer::controls::{Controls, INPUT_ERROR_ID};
 use crate::ui::explorer::custom_model::CustomModel;
@@ -221,7 +221,7 @@ pub fn app(props: &AppProps) -> Html {
     });
     let on_chart = use_callback(
         state.dispatcher(),
-        |chart: share::ChartOptions, dispatcher| {
+        |chart: crate::present::chart::Projection, dispatcher| {
             perf::mark_update_start();
             dispatcher.dispatch(Action::Chart(chart));
         },
@@ -270,7 +270,7 @@ pub fn app(props: &AppProps) -> Html {
                 slider_position={state.slider_position}
                 {controls}
                 explorer_href={explorer()}
-                projection={projection(&state.chart)}
+                projection={state.chart}
                 {notices}
                 {on_move}
                 {on_edit}
@@ -365,7 +365,7 @@ fn explorer_view(
         crate::page::state::Shared<crate::present::chart::Overlay>,
         Option<crate::ui::platform::tools_link::SimulatedHeadline>,
     ),
-    on_chart: Callback<share::ChartOptions>,
+    on_chart: Callback<crate::present::chart::Projection>,
     on_move: Callback<u32>,
     on_type: Callback<String>,
     second_pass: bool,
@@ -379,7 +379,7 @@ fn explorer_view(
         .filter(|(key, _)| *key == share::scenario_key(&view.scenario.input))
         .map(|(_, r)| r);
     let value_text = in_flight_text(concurrency);
-    let chart_axes = projection(&state.chart);
+    let chart_axes = state.chart;
     let model_name = view.scenario.model.name.clone();
     let hardware = hardware(&view.scenario);
     html! {
@@ -393,7 +393,7 @@ fn explorer_view(
                     // panel shows.
                     <p id="answer" class="answer">{ crate::present::sentences::answer_sentence(
                         &view.point, &hardware, simulated.and_then(|r| r.output_tok_s).unwrap_or(view.point.output_tok_s)) }</p>
-                    <ChartAxes chart={state.chart.clone()} on_change={on_chart} />
+                    <ChartAxes chart={state.chart} on_change={on_chart} />
                     <ChartCanvas
                         curve={view.curve.clone()}
                         current={Marker::from(&*view.point)}

@@ -3,9 +3,7 @@
 //! (`#chart-y`). A switch only redraws: nothing is recomputed. The choice lives in the state's
 //! `chart` options (the words `share.rs` puts in links: `x=tpot`, `y=usd`, ...).
 
-pub use crate::page::first_screen::projection;
-use crate::present::chart::{XAxis, YAxis};
-use crate::share::ChartOptions;
+use crate::present::chart::{Projection, XAxis, YAxis};
 use yew::prelude::*;
 
 pub const CHART_X_ID: &str = "chart-x";
@@ -13,32 +11,30 @@ pub const CHART_Y_ID: &str = "chart-y";
 
 #[derive(Properties, PartialEq)]
 pub struct ChartAxesProps {
-    pub chart: ChartOptions,
-    pub on_change: Callback<ChartOptions>,
+    pub chart: Projection,
+    pub on_change: Callback<Projection>,
 }
 
 #[function_component(ChartAxes)]
 pub fn chart_axes(props: &ChartAxesProps) -> Html {
-    let current = projection(&props.chart);
+    let current = props.chart;
     let on_x = {
-        let (on_change, chart) = (props.on_change.clone(), props.chart.clone());
+        let (on_change, chart) = (props.on_change.clone(), props.chart);
         Callback::from(move |event: Event| {
             if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                on_change.emit(ChartOptions {
-                    x: select.value(),
-                    ..chart.clone()
-                });
+                if let Some(x) = XAxis::from_id(&select.value()) {
+                    on_change.emit(Projection { x, ..chart });
+                }
             }
         })
     };
     let on_y = {
-        let (on_change, chart) = (props.on_change.clone(), props.chart.clone());
+        let (on_change, chart) = (props.on_change.clone(), props.chart);
         Callback::from(move |event: Event| {
             if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                on_change.emit(ChartOptions {
-                    y: select.value(),
-                    ..chart.clone()
-                });
+                if let Some(y) = YAxis::from_id(&select.value()) {
+                    on_change.emit(Projection { y, ..chart });
+                }
             }
         })
     };

@@ -135,17 +135,13 @@ pub fn use_persist(state: &State, enabled: bool) {
         scenario,
         state.decision.clone(),
         state.pins.clone(),
-        state.chart.clone(),
+        state.chart,
     );
     use_effect_with(deps, |(enabled, scenario, decision, pins, chart)| {
         let pending = match (enabled, scenario) {
             (true, Some(scenario)) => {
-                let (scenario, decision, pins, chart) = (
-                    scenario.clone(),
-                    decision.clone(),
-                    pins.clone(),
-                    chart.clone(),
-                );
+                let (scenario, decision, pins, chart) =
+                    (scenario.clone(), decision.clone(), pins.clone(), *chart);
                 Some(Timeout::new(WRITE_DELAY_MS, move || {
                     let view = ViewState {
                         scenario: scenario.input.clone(),
