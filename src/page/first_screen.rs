@@ -15,6 +15,7 @@
 //! count: the ones a phone shows above the chart) and only the first three groups of numbers.
 
 use crate::catalog::catalog;
+use crate::choice::Choice;
 use crate::model::expected_error::{plus_minus, point_errors, throughput_by_regime, Class};
 use crate::model::pareto::{slider_to_concurrency, SLIDER_STEPS};
 use crate::page::state::{State, View};
@@ -301,8 +302,8 @@ pub fn first_screen(state: &State) -> Result<String, String> {
     };
     let axes = format!(
         "<div class=\"chart-axes\"><label>x</label><select>{}</select><label>y</label><select>{}</select></div>",
-        options(XAxis::ALL.iter().map(|a| (a.choice(), *a == chart_axes.x)).collect()),
-        options(YAxis::ALL.iter().map(|a| (a.choice(), *a == chart_axes.y)).collect()),
+        options(XAxis::ALL.iter().map(|a| (a.label(), *a == chart_axes.x)).collect()),
+        options(YAxis::ALL.iter().map(|a| (a.label(), *a == chart_axes.y)).collect()),
     );
     let value_text = in_flight_text(concurrency);
     let limit = view.engine_limit();

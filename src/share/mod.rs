@@ -3,6 +3,7 @@
 //! assumptions header. Decoding never fails: what cannot be read falls back to the default and
 //! is named in a notice. Pure: no web APIs (the page passes `location.search` in and out).
 
+use crate::choice::Choice;
 use crate::decide::pricing::price_when_unstated;
 use crate::json::{self, Value};
 use crate::model::{Curve, OperatingPoint};
@@ -389,14 +390,14 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
                 }
                 view.pins.push(pin);
             }
-            "x" => match XAxis::from_id(&value) {
+            "x" => match XAxis::parse(&value) {
                 Some(x) => view.chart.x = x,
                 None => notices.push(format!(
                     "ignored x=`{}`: not interactivity or tpot",
                     shown(&value)
                 )),
             },
-            "y" => match YAxis::from_id(&value) {
+            "y" => match YAxis::parse(&value) {
                 Some(y) => view.chart.y = y,
                 None => notices.push(format!(
                     "ignored y=`{}`: not per-gpu, aggregate, usd or tok-per-usd",

@@ -12,6 +12,7 @@
 
 use super::layout::{compact, log_ticks, Axes};
 use super::ticks::linear_ticks;
+use crate::choice::choices;
 use crate::model::{Curve, CurvePoint};
 
 /// The x axis: interactivity or its reciprocal.
@@ -38,29 +39,13 @@ pub enum YAxis {
     TokensPerUsd,
 }
 
+// The id is the control value and the link's word (`x=tpot`); the label the control's option.
+choices!(XAxis {
+    XAxis::Interactivity => "interactivity", "tok/s per user";
+    XAxis::Tpot => "tpot", "TPOT (ms)";
+});
+
 impl XAxis {
-    pub const ALL: [XAxis; 2] = [XAxis::Interactivity, XAxis::Tpot];
-
-    /// Control value and URL word (`share.rs` uses the same words).
-    pub fn id(self) -> &'static str {
-        match self {
-            XAxis::Interactivity => "interactivity",
-            XAxis::Tpot => "tpot",
-        }
-    }
-
-    pub fn from_id(id: &str) -> Option<XAxis> {
-        XAxis::ALL.into_iter().find(|a| a.id() == id.trim())
-    }
-
-    /// The option text of the axis control.
-    pub fn choice(self) -> &'static str {
-        match self {
-            XAxis::Interactivity => "tok/s per user",
-            XAxis::Tpot => "TPOT (ms)",
-        }
-    }
-
     /// Axis title, regular and narrow.
     pub fn title(self, compact: bool) -> &'static str {
         match (self, compact) {
@@ -80,37 +65,15 @@ impl XAxis {
     }
 }
 
+// The id is the control value and the link's word (`y=usd`); the label the control's option.
+choices!(YAxis {
+    YAxis::PerGpu => "per-gpu", "output tok/s per GPU";
+    YAxis::Aggregate => "aggregate", "output tok/s, all GPUs";
+    YAxis::UsdPerMOutput => "usd", "$ per M output tokens";
+    YAxis::TokensPerUsd => "tok-per-usd", "output tokens per $";
+});
+
 impl YAxis {
-    pub const ALL: [YAxis; 4] = [
-        YAxis::PerGpu,
-        YAxis::Aggregate,
-        YAxis::UsdPerMOutput,
-        YAxis::TokensPerUsd,
-    ];
-
-    /// Control value and URL word (`share.rs` uses the same words).
-    pub fn id(self) -> &'static str {
-        match self {
-            YAxis::PerGpu => "per-gpu",
-            YAxis::Aggregate => "aggregate",
-            YAxis::UsdPerMOutput => "usd",
-            YAxis::TokensPerUsd => "tok-per-usd",
-        }
-    }
-
-    pub fn from_id(id: &str) -> Option<YAxis> {
-        YAxis::ALL.into_iter().find(|a| a.id() == id.trim())
-    }
-
-    pub fn choice(self) -> &'static str {
-        match self {
-            YAxis::PerGpu => "output tok/s per GPU",
-            YAxis::Aggregate => "output tok/s, all GPUs",
-            YAxis::UsdPerMOutput => "$ per M output tokens",
-            YAxis::TokensPerUsd => "output tokens per $",
-        }
-    }
-
     pub fn title(self) -> &'static str {
         match self {
             YAxis::PerGpu => super::Y_AXIS_LABEL,
@@ -373,6 +336,7 @@ pub fn frame(projection: &Projection, points: &[(f64, f64)]) -> Option<Axes> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choice::Choice;
 
     fn point(tok_s_per_user: f64, per_gpu: f64, usd: Option<f64>) -> CurvePoint {
         CurvePoint {
@@ -392,13 +356,13 @@ mod tests {
 
     #[test]
     fn ids_round_trip() {
-        for x in XAxis::ALL {
-            assert_eq!(XAxis::from_id(x.id()), Some(x));
+        for &x in XAxis::ALL {
+            assert_eq!(XAxis::parse(x.id()), Some(x));
         }
-        for y in YAxis::ALL {
-            assert_eq!(YAxis::from_id(y.id()), Some(y));
+        for &y in YAxis::ALL {
+            assert_eq!(YAxis::parse(y.id()), Some(y));
         }
-        assert_eq!(YAxis::from_id("nope"), None);
+        assert_eq!(YAxis::parse("nope"), None);
     }
 
     #[test]
@@ -417,11 +381,11 @@ mod tests {
             .starts_with(YAxis::UsdPerMOutput.title()));
         assert!(usd_tpot.describe().ends_with(XAxis::Tpot.title(false)));
         let mut headings: Vec<String> = XAxis::ALL
-            .into_iter()
+            .iter()
             .flat_map(|x| {
                 YAxis::ALL
-                    .into_iter()
-                    .map(move |y| Projection { x, y }.heading())
+                    .iter()
+                    .map(move |y| Projection { x: *x, y: *y }.heading())
             })
             .collect();
         headings.sort();

@@ -111,6 +111,7 @@ pub fn tooltip_lines(point: &CurvePoint) -> [String; 5] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choice::Choice;
     use crate::model::{evaluate, sweep};
     use crate::present::chart::{
         draw_pareto_part, ChartOptions, Layers, Marker, Overlay, Part, XAxis, YAxis,
@@ -161,8 +162,8 @@ mod tests {
     /// hit-testing uses the drawing's own layout.
     #[test]
     fn pixels_match_the_drawn_points_on_every_axis() {
-        for x in XAxis::ALL {
-            for y in YAxis::ALL {
+        for &x in XAxis::ALL {
+            for &y in YAxis::ALL {
                 let projection = Projection { x, y };
                 let (svg, curve, frame) = drawn(projection);
                 let dots = circles(&svg, "4");

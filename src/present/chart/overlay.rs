@@ -484,6 +484,7 @@ pub fn draw_slo_misses<DB: DrawingBackend, CT: CoordTranslate<From = (f64, f64)>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choice::Choice;
     use crate::model::{evaluate, sweep};
     use crate::present::chart::{draw_pareto_with, ChartOptions};
     use crate::scenario::{Scenario, ScenarioInput};
@@ -654,8 +655,8 @@ mod tests {
             ..Overlay::default()
         };
         let orange = hex(OKABE_ITO_ORANGE);
-        for x in XAxis::ALL {
-            for y in YAxis::ALL {
+        for &x in XAxis::ALL {
+            for &y in YAxis::ALL {
                 let draw = |overlay: &Overlay| {
                     let layers = Layers {
                         projection: Projection { x, y },

@@ -3,6 +3,7 @@
 //! (`#chart-y`). A switch only redraws: nothing is recomputed. The choice lives in the state's
 //! `chart` options (the words `share.rs` puts in links: `x=tpot`, `y=usd`, ...).
 
+use crate::choice::Choice;
 use crate::present::chart::{Projection, XAxis, YAxis};
 use yew::prelude::*;
 
@@ -22,7 +23,7 @@ pub fn chart_axes(props: &ChartAxesProps) -> Html {
         let (on_change, chart) = (props.on_change.clone(), props.chart);
         Callback::from(move |event: Event| {
             if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                if let Some(x) = XAxis::from_id(&select.value()) {
+                if let Some(x) = XAxis::parse(&select.value()) {
                     on_change.emit(Projection { x, ..chart });
                 }
             }
@@ -32,7 +33,7 @@ pub fn chart_axes(props: &ChartAxesProps) -> Html {
         let (on_change, chart) = (props.on_change.clone(), props.chart);
         Callback::from(move |event: Event| {
             if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                if let Some(y) = YAxis::from_id(&select.value()) {
+                if let Some(y) = YAxis::parse(&select.value()) {
                     on_change.emit(Projection { y, ..chart });
                 }
             }
@@ -42,14 +43,14 @@ pub fn chart_axes(props: &ChartAxesProps) -> Html {
         <div class="chart-axes" role="group" aria-label="Chart axes">
             <label for={CHART_X_ID}>{ "x" }</label>
             <select id={CHART_X_ID} onchange={on_x}>
-                { for XAxis::ALL.into_iter().map(|axis| html! {
-                    <option value={axis.id()} selected={axis == current.x}>{ axis.choice() }</option>
+                { for XAxis::ALL.iter().copied().map(|axis| html! {
+                    <option value={axis.id()} selected={axis == current.x}>{ axis.label() }</option>
                 }) }
             </select>
             <label for={CHART_Y_ID}>{ "y" }</label>
             <select id={CHART_Y_ID} onchange={on_y}>
-                { for YAxis::ALL.into_iter().map(|axis| html! {
-                    <option value={axis.id()} selected={axis == current.y}>{ axis.choice() }</option>
+                { for YAxis::ALL.iter().copied().map(|axis| html! {
+                    <option value={axis.id()} selected={axis == current.y}>{ axis.label() }</option>
                 }) }
             </select>
         </div>
