@@ -628,3 +628,116 @@ fn the_core_floors_are_a_line() {
         }
     }
 }
+
+/// The longest a function body may be outside tests (issue 29 §4): a longer one does several
+/// things and reads better as named steps.
+const MAX_FUNCTION_LINES: usize = 150;
+
+/// `(first line, lines, name)` of every `fn` with a body in `code` (comments and literals
+/// already blanked by `code_only`), skipping `#[cfg(test)]` items and everything inside them.
+fn function_spans(code: &str) -> Vec<(usize, usize, String)> {
+    let bytes = code.as_bytes();
+    let line_of = |at: usize| code[..at].matches('\n').count() + 1;
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // Byte ranges of `#[cfg(test)]` items: from the attribute to the end of the item's block.
+    let mut skipped: Vec<(usize, usize)> = Vec::new();
+    let mut from = 0;
+    while let Some(found) = code[from..].find("#[cfg(test)]") {
+        let start = from + found;
+        let end = match code[start..].find(['{', ';']) {
+            Some(p) if bytes[start + p] == b'{' => matching_brace(bytes, start + p),
+            Some(p) => start + p,
+            None => code.len(),
+        };
+        skipped.push((start, end));
+        from = end.max(start + 1);
+    }
+    let mut spans = Vec::new();
+    let mut at = 0;
+    while let Some(found) = code[at..].find("fn ") {
+        let start = at + found;
+        at = start + 3;
+        if (start > 0 && is_word(bytes[start - 1]))
+            || skipped.iter().any(|&(a, b)| (a..b).contains(&start))
+        {
+            continue;
+        }
+        let name: String = code[start + 3..]
+            .chars()
+            .take_while(|&c| c.is_alphanumeric() || c == '_')
+            .collect();
+        if name.is_empty() {
+            continue; // `fn(` in a type
+        }
+        let Some(p) = code[start..].find(['{', ';']) else {
+            continue;
+        };
+        if bytes[start + p] == b';' {
+            continue; // a declaration without a body
+        }
+        let end = matching_brace(bytes, start + p);
+        spans.push((line_of(start), line_of(end) - line_of(start) + 1, name));
+    }
+    spans
+}
+
+/// The byte index of the `}` that closes the `{` at `open`.
+fn matching_brace(bytes: &[u8], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, &b) in bytes.iter().enumerate().skip(open) {
+        match b {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    bytes.len().saturating_sub(1)
+}
+
+#[test]
+fn no_function_outside_tests_is_over_150_lines() {
+    let mut files = Vec::new();
+    rust_files(&src(), &mut files);
+    let mut long = Vec::new();
+    for file in &files {
+        let code = code_only(&std::fs::read_to_string(file).expect("read"));
+        for (line, lines, name) in function_spans(&code) {
+            if lines > MAX_FUNCTION_LINES {
+                long.push(format!("{}:{line}: {name} ({lines} lines)", file.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines:\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn function_spans_count_bodies_and_skip_tests() {
+    let text = r##"
+fn short() -> u8 {
+    let s = "}";
+    1
+}
+fn decl(x: fn(u8) -> u8);
+#[cfg(test)]
+mod tests {
+    fn inside() {}
+}
+pub(crate) fn two(
+    a: u8,
+) {
+}
+"##;
+    assert_eq!(
+        function_spans(&code_only(text)),
+        vec![(2, 4, "short".to_string()), (11, 4, "two".to_string())]
+    );
+}
