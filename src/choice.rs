@@ -19,7 +19,7 @@ pub trait Choice: Copy + Eq + 'static {
 
     /// The value whose id `text` is, blanks around it and ASCII case ignored.
     fn parse(text: &str) -> Option<Self> {
-        position(Self::CHOICES, text.trim(), Case::Ignored).and_then(|i| Self::ALL.get(i).copied())
+        parse_id(text)
     }
 
     /// The value whose id `text` is exactly (as a field's setter reads a decision's choice).
@@ -36,6 +36,44 @@ pub trait Choice: Copy + Eq + 'static {
     fn not_one_of(given: &str) -> String {
         not_one_of(given, Self::CHOICES)
     }
+}
+
+/// `#[serde(with = "crate::choice::as_id")]`: a field of a closed set is written as its id and
+/// read through `Choice::parse` (blanks and case forgiven, as a link's or a flag's value is), so
+/// serialized input reads as it did when these fields were strings.
+pub mod as_id {
+    use super::Choice;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<C: Choice, S: Serializer>(
+        value: &C,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(value.id())
+    }
+
+    pub fn deserialize<'de, C: Choice, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<C, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        C::parse(&text).ok_or_else(|| serde::de::Error::custom(C::not_one_of(&text)))
+    }
+}
+
+/// The value of `C` whose id `text` is, blanks around it and ASCII case ignored: `Choice::parse`,
+/// for a set whose own `parse` also reads other spellings before falling back to its ids.
+pub fn parse_id<C: Choice>(text: &str) -> Option<C> {
+    position(C::CHOICES, text.trim(), Case::Ignored).and_then(|i| C::ALL.get(i).copied())
+}
+
+/// `(id, label)` of `value`, found in `C::ALL` (the bracketed form of `choices!`).
+pub fn entry<C: Choice>(value: C) -> (&'static str, &'static str) {
+    C::ALL
+        .iter()
+        .position(|v| *v == value)
+        .and_then(|i| C::CHOICES.get(i))
+        .copied()
+        .unwrap_or(("", ""))
 }
 
 // The list-reading halves are plain functions of `(id, label)` pairs, not generic, so every
@@ -76,9 +114,11 @@ pub fn not_one_of(given: &str, choices: &[(&str, &str)]) -> String {
 /// `choices!(Batching { Batching::Continuous => "continuous", "Continuous (iteration-level)"; ... })`:
 /// the `Choice` impl of an enum from one list (each value a path, so it is both `ALL`'s
 /// element and `id`'s and `label`'s match arm), so `ALL`, `CHOICES`, `id` and `label` cannot
-/// disagree.
+/// disagree. A set whose values are not paths (`Option<SpecMethod>`: `None`, `Some(…)`) lists
+/// them in brackets, `choices!(T [None => "off", "Off"; …])`, and `id`/`label` find the value in
+/// `ALL`. Items after the list go into the impl: a `parse` that also reads other spellings.
 macro_rules! choices {
-    ($name:ty { $($value:path => $id:expr, $label:expr;)+ }) => {
+    ($name:ty { $($value:path => $id:expr, $label:expr;)+ } $($extra:item)*) => {
         impl $crate::choice::Choice for $name {
             const ALL: &'static [$name] = &[$($value),+];
             const CHOICES: &'static [(&'static str, &'static str)] = &[$(($id, $label)),+];
@@ -94,6 +134,24 @@ macro_rules! choices {
                     $($value => $label,)+
                 }
             }
+
+            $($extra)*
+        }
+    };
+    ($name:ty [ $($value:expr => $id:expr, $label:expr;)+ ] $($extra:item)*) => {
+        impl $crate::choice::Choice for $name {
+            const ALL: &'static [$name] = &[$($value),+];
+            const CHOICES: &'static [(&'static str, &'static str)] = &[$(($id, $label)),+];
+
+            fn id(self) -> &'static str {
+                $crate::choice::entry(self).0
+            }
+
+            fn label(self) -> &'static str {
+                $crate::choice::entry(self).1
+            }
+
+            $($extra)*
         }
     };
 }

@@ -271,9 +271,14 @@ fn the_agent_leaderboard_searches_the_hardware_leaderboards_layouts() {
         for row in &best {
             let group: Vec<_> = all
                 .iter()
-                .filter(|r| (r.gpu.as_str(), r.precision.as_str()) == (&row.gpu, &row.precision))
+                .filter(|r| (&r.gpu, r.precision) == (&row.gpu, row.precision))
                 .collect();
-            assert_eq!(best.iter().filter(|r| (r.gpu.as_str(), r.precision.as_str()) == (&row.gpu, &row.precision)).count(), 1);
+            assert_eq!(
+                best.iter()
+                    .filter(|r| (&r.gpu, r.precision) == (&row.gpu, row.precision))
+                    .count(),
+                1
+            );
             assert!(group.iter().all(|r| score(r) <= score(row)), "{row:?}");
         }
     }

@@ -178,7 +178,7 @@ fn every_model_and_gpu_evaluates_or_explains() {
             model: "llama-3.1-8b".into(),
             gpu: gpu.id.clone(),
             gpu_count: 2.0,
-            precision: "bf16".into(),
+            precision: servecost::physics::precision::Precision::Bf16,
             usd_per_gpu_hour: Some(2.0),
             ..ScenarioInput::default()
         };

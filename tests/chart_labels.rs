@@ -14,6 +14,7 @@
     clippy::panic
 )]
 
+use servecost::choice::Choice;
 use servecost::model::techniques::{background_curves, TechniqueLevel};
 use servecost::model::{evaluate, sweep, CurvePoint};
 use servecost::present::chart::hit::pixel_of;
@@ -67,7 +68,7 @@ fn scenario((model, gpu, gpu_count, spec): (&str, &str, f64, &str)) -> Scenario 
         input.gpu_count = gpu_count;
     }
     if !spec.is_empty() {
-        input.spec_decode = spec.into();
+        input.spec_decode = Choice::parse(spec).expect("an id of the set");
     }
     Scenario::try_from(input).expect("valid scenario")
 }

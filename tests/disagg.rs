@@ -12,6 +12,7 @@
     clippy::panic
 )]
 
+use servecost::choice::Choice;
 use servecost::decide::plan::{plan, Candidate, PlanRequest};
 use servecost::decide::sizing::candidate_input;
 use servecost::model::evaluate;
@@ -24,12 +25,11 @@ use std::process::Command;
 fn qwen_h200() -> ScenarioInput {
     ScenarioInput {
         model: "qwen3-32b".into(),
-        precision: "fp8".into(),
-        kv_precision: "fp8".into(),
+        precision: servecost::physics::precision::Precision::Fp8,
+        kv_precision: Some(servecost::physics::precision::KvPrecision::Fp8),
         input_len: 4000.0,
         output_len: 500.0,
-        length_dist: "fixed".into(),
-        serving: "any".into(),
+        length_dist: servecost::scenario::LengthDist::Fixed,
         ..ScenarioInput::default()
     }
 }
@@ -48,6 +48,7 @@ fn cheapest(tpot_ms: f64) -> (Candidate, Candidate) {
         price_tier: PriceTier::Typical,
         top: 1000,
         verify_with_simulator: false,
+        serving: servecost::decide::plan_disagg::ServingSearch::Any,
         ..PlanRequest::with_defaults(qwen_h200(), 200_000.0, slo)
     };
     let result = plan(&request).expect("plans");
@@ -55,7 +56,7 @@ fn cheapest(tpot_ms: f64) -> (Candidate, Candidate) {
         result
             .candidates
             .iter()
-            .filter(|c| c.precision == "fp8" && c.pools.is_some() == disaggregated)
+            .filter(|c| c.precision.id() == "fp8" && c.pools.is_some() == disaggregated)
             .min_by(|a, b| a.usd_per_m_output.total_cmp(&b.usd_per_m_output))
             .cloned()
             .expect("a candidate")

@@ -130,10 +130,10 @@ fn links_saved_before_the_table_still_open() {
     expected.scenario.model = "llama-3.1-8b".into();
     expected.scenario.gpu = "a100-sxm-80gb".into();
     expected.scenario.gpu_count = 2.0;
-    expected.scenario.precision = "bf16".into();
+    expected.scenario.precision = servecost::physics::precision::Precision::Bf16;
     expected.scenario.concurrency = 37.0;
     expected.scenario.efficiency.eta_mem = Some(0.7);
-    expected.scenario.spec_decode = "eagle".into();
+    expected.scenario.spec_decode = Some(servecost::scenario::SpecMethod::Eagle);
     // A version-1 link naming no price meant the old default's $3.125 (issue 26 §6 made the
     // unstated price the GPU's catalog quote from version 2 on).
     let legacy = Some(servecost::share::LEGACY_UNSTATED_PRICE);
@@ -153,11 +153,11 @@ fn links_saved_before_the_table_still_open() {
     s.model = "mixtral-8x7b".into();
     s.tp = Some(4.0);
     s.ep = Some(2.0);
-    s.length_dist = "fixed".into();
+    s.length_dist = servecost::scenario::LengthDist::Fixed;
     s.prefix_hit = 0.25;
     s.usd_per_gpu_hour = Some(2.49);
-    s.batching = "static".into();
-    s.kv_alloc = "contiguous".into();
+    s.batching = servecost::scenario::Batching::Static;
+    s.kv_alloc = servecost::scenario::KvAlloc::Contiguous;
     s.max_model_len = Some(4096.0);
     expected.chart.y = servecost::present::chart::YAxis::UsdPerMOutput;
     assert_eq!(second, expected);
@@ -166,14 +166,14 @@ fn links_saved_before_the_table_still_open() {
     assert!(notices.is_empty(), "{notices:?}");
     let mut expected = ViewState::default();
     let s = &mut expected.scenario;
-    s.kv_precision = "fp8".into();
+    s.kv_precision = Some(servecost::physics::precision::KvPrecision::Fp8);
     s.input_len = 2048.0;
     s.output_len = 28.0;
     s.input_sigma = 1.36;
     s.output_sigma = 0.85;
     s.max_num_seqs = Some(256.0);
     s.chunk_tokens = Some(8192.0);
-    s.spec_decode = "draft".into();
+    s.spec_decode = Some(servecost::scenario::SpecMethod::Draft);
     s.spec_accept = Some(0.6);
     s.spec_len = Some(3.0);
     s.efficiency.step_overhead_ms = Some(1.5);

@@ -25,7 +25,7 @@ const GPUS: &str = "h100-sxm,h200-sxm";
 fn question() -> (ScenarioInput, DecisionInput) {
     let mut base = ScenarioInput {
         model: "llama-3.1-70b".into(),
-        precision: "fp8".into(),
+        precision: servecost::physics::precision::Precision::Fp8,
         ..ScenarioInput::default()
     };
     base.apply_workload_preset("chat").expect("preset");

@@ -25,8 +25,10 @@
 
 use proptest::prelude::*;
 use servecost::catalog::catalog;
+use servecost::choice::Choice;
 use servecost::model::{evaluate, sweep, OperatingPoint};
-use servecost::scenario::{Scenario, ScenarioInput};
+use servecost::physics::precision::{KvPrecision, Precision};
+use servecost::scenario::{Batching, KvAlloc, LengthDist, Scenario, ScenarioInput, SpecMethod};
 
 fn models() -> Vec<String> {
     catalog()
@@ -47,15 +49,15 @@ fn gpus() -> Vec<String> {
         .collect()
 }
 
-const PRECISIONS: [&str; 4] = ["bf16", "fp8", "fp4", "int4"];
+const PRECISIONS: &[Precision] = Precision::ALL;
 
 prop_compose! {
     fn scenario_input()(
         model in 0usize..64,
         gpu in 0usize..64,
         gpu_count in prop::sample::select(vec![1.0, 2.0, 4.0, 8.0, 16.0]),
-        precision in prop::sample::select(PRECISIONS.to_vec()),
-        kv in prop::sample::select(vec!["bf16", "fp8"]),
+        precision in prop::sample::select(PRECISIONS),
+        kv in prop::sample::select(KvPrecision::ALL),
         input_len in 1.0f64..16_000.0,
         output_len in 1.0f64..4_000.0,
         lognormal in any::<bool>(),
@@ -65,9 +67,9 @@ prop_compose! {
         price in 0.1f64..20.0,
         chunk in 512.0f64..16_384.0,
         max_seqs in 1.0f64..2048.0,
-        spec in prop::sample::select(vec!["off", "off", "draft", "eagle", "mtp"]),
-        batching in prop::sample::select(vec!["continuous", "continuous", "static"]),
-        kv_alloc in prop::sample::select(vec!["paged", "paged", "contiguous"]),
+        spec in prop::sample::select(vec![None, None, Some(SpecMethod::Draft), Some(SpecMethod::Eagle), Some(SpecMethod::Mtp)]),
+        batching in prop::sample::select(vec![Batching::Continuous, Batching::Continuous, Batching::Static]),
+        kv_alloc in prop::sample::select(vec![KvAlloc::Paged, KvAlloc::Paged, KvAlloc::Contiguous]),
     ) -> ScenarioInput {
         let models = models();
         let gpus = gpus();
@@ -78,20 +80,20 @@ prop_compose! {
             model: model.id.clone(),
             gpu: gpus[gpu % gpus.len()].clone(),
             gpu_count,
-            precision: precision.into(),
-            kv_precision: kv.into(),
+            precision,
+            kv_precision: Some(kv),
             input_len: input_len.round().min(context),
             output_len: output_len.round(),
-            length_dist: if lognormal { "lognormal".into() } else { "fixed".into() },
+            length_dist: if lognormal { LengthDist::Lognormal } else { LengthDist::Fixed },
             input_sigma,
             output_sigma,
             prefix_hit,
             usd_per_gpu_hour: Some(price),
             chunk_tokens: Some(chunk.round()),
             max_num_seqs: Some(max_seqs.round()),
-            spec_decode: spec.into(),
-            batching: batching.into(),
-            kv_alloc: kv_alloc.into(),
+            spec_decode: spec,
+            batching,
+            kv_alloc,
             ..ScenarioInput::default()
         }
     }
@@ -100,17 +102,17 @@ prop_compose! {
 /// The (model, GPU, weight precision) triples whose weights fit on one GPU with room for one
 /// short request: a property that pins TP to 1 draws from these, since any other triple is
 /// always rejected and checks nothing.
-fn fits_on_one_gpu() -> Vec<(String, String, &'static str)> {
+fn fits_on_one_gpu() -> Vec<(String, String, Precision)> {
     let mut triples = Vec::new();
     for model in models() {
         for gpu in gpus() {
-            for precision in PRECISIONS {
+            for &precision in PRECISIONS {
                 let input = ScenarioInput {
                     model: model.clone(),
                     gpu: gpu.clone(),
                     gpu_count: 1.0,
                     tp: Some(1.0),
-                    precision: precision.into(),
+                    precision,
                     input_len: 1.0,
                     output_len: 1.0,
                     ..ScenarioInput::default()
@@ -130,7 +132,7 @@ prop_compose! {
         (model, gpu, precision) in prop::sample::select(fits_on_one_gpu()),
         input in scenario_input(),
     ) -> ScenarioInput {
-        ScenarioInput { model, gpu, precision: precision.into(), ..input }
+        ScenarioInput { model, gpu, precision, ..input }
     }
 }
 
@@ -206,7 +208,7 @@ proptest! {
 
     #[test]
     fn throughput_and_tpot_never_fall_as_concurrency_rises(input in scenario_input()) {
-        let scenario = Scenario::try_from(ScenarioInput { batching: "continuous".into(), ..input });
+        let scenario = Scenario::try_from(ScenarioInput { batching: servecost::scenario::Batching::Continuous, ..input });
         prop_assume!(scenario.is_ok(), "invalid scenario: {:?}", scenario.err());
         let scenario = scenario.unwrap();
         let curve = sweep(&scenario);

@@ -9,6 +9,7 @@
     clippy::panic
 )]
 
+use servecost::choice::Choice;
 use servecost::model::decode::spec_speedup;
 use servecost::model::evaluate;
 use servecost::scenario::{EfficiencyOverrides, Scenario, ScenarioInput};
@@ -144,7 +145,7 @@ fn tokens_are_conserved() {
         (
             "eagle",
             ScenarioInput {
-                spec_decode: "eagle".into(),
+                spec_decode: Some(servecost::scenario::SpecMethod::Eagle),
                 ..ScenarioInput::small_reference()
             },
             closed(16, 400),
@@ -152,8 +153,8 @@ fn tokens_are_conserved() {
         (
             "eagle, static",
             ScenarioInput {
-                spec_decode: "eagle".into(),
-                batching: "static".into(),
+                spec_decode: Some(servecost::scenario::SpecMethod::Eagle),
+                batching: servecost::scenario::Batching::Static,
                 ..ScenarioInput::small_reference()
             },
             closed(16, 400),
@@ -161,7 +162,7 @@ fn tokens_are_conserved() {
         (
             "static, open loop",
             ScenarioInput {
-                batching: "static".into(),
+                batching: servecost::scenario::Batching::Static,
                 concurrency: 16.0,
                 ..ScenarioInput::small_reference()
             },
@@ -170,7 +171,7 @@ fn tokens_are_conserved() {
         (
             "contiguous",
             ScenarioInput {
-                kv_alloc: "contiguous".into(),
+                kv_alloc: servecost::scenario::KvAlloc::Contiguous,
                 ..ScenarioInput::small_reference()
             },
             closed(64, 400),
@@ -236,8 +237,8 @@ fn closed_loop_agrees_with_the_analytic_model() {
 fn static_batching_only_loses_on_spread_lengths() {
     let throughput = |dist: &str, batching: &str| {
         let s = scenario(ScenarioInput {
-            length_dist: dist.into(),
-            batching: batching.into(),
+            length_dist: Choice::parse(dist).expect("an id of the set"),
+            batching: Choice::parse(batching).expect("an id of the set"),
             concurrency: 32.0,
             ..ScenarioInput::small_reference()
         });
@@ -341,7 +342,7 @@ fn speculative_speedup_shrinks_with_batch() {
     for c in [1u32, 32, 128] {
         let throughput = |spec: &str| {
             let s = scenario(ScenarioInput {
-                spec_decode: spec.into(),
+                spec_decode: Choice::parse(spec).expect("an id of the set"),
                 concurrency: f64::from(c),
                 ..ScenarioInput::small_reference()
             });
@@ -352,7 +353,7 @@ fn speculative_speedup_shrinks_with_batch() {
         speedups.push(speedup);
     }
     let eagle = scenario(ScenarioInput {
-        spec_decode: "eagle".into(),
+        spec_decode: Some(servecost::scenario::SpecMethod::Eagle),
         ..ScenarioInput::small_reference()
     });
     assert!(rel(speedups[0], spec_speedup(&eagle, 1.0)).abs() < 0.10);
@@ -492,7 +493,7 @@ fn replicas_share_the_load() {
 fn contiguous_allocation_caps_the_batch() {
     let at = |kv_alloc: &str| {
         let s = scenario(ScenarioInput {
-            kv_alloc: kv_alloc.into(),
+            kv_alloc: Choice::parse(kv_alloc).expect("an id of the set"),
             concurrency: 128.0,
             ..ScenarioInput::small_reference()
         });
@@ -605,7 +606,7 @@ mod properties {
                 gpu_count: gpus,
                 // PP 2 needs two GPUs: on one it is always rejected, a case that checks nothing.
                 pp: pp.filter(|_| gpus >= 2.0),
-                precision: "bf16".into(),
+                precision: servecost::physics::precision::Precision::Bf16,
                 input_len: input_len.round(),
                 output_len: output_len.round(),
                 input_sigma,
@@ -613,9 +614,9 @@ mod properties {
                 prefix_hit,
                 max_num_seqs: Some(max_num_seqs.round()),
                 chunk_tokens: Some(chunk_tokens.round()),
-                batching: batching.into(),
-                kv_alloc: kv_alloc.into(),
-                spec_decode: spec.into(),
+                batching: Choice::parse(batching).expect("an id of the set"),
+                kv_alloc: Choice::parse(kv_alloc).expect("an id of the set"),
+                spec_decode: Choice::parse(spec).expect("an id of the set"),
                 efficiency: EfficiencyOverrides {
                     mem_utilization: Some(mem_utilization),
                     ..Default::default()
@@ -704,7 +705,7 @@ mod properties {
 #[test]
 fn the_benchmark_protocols_first_wave_queues_behind_itself() {
     let s = scenario(ScenarioInput {
-        length_dist: "fixed".into(),
+        length_dist: servecost::scenario::LengthDist::Fixed,
         input_len: 1000.0,
         output_len: 1000.0,
         concurrency: 64.0,

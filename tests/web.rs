@@ -915,7 +915,7 @@ async fn static_batching_changes_the_numbers_to_what_the_model_says() {
     let after = metric(&root, "output_tok_s");
     assert_ne!(after, before);
     let scenario = Scenario::try_from(ScenarioInput {
-        batching: "static".into(),
+        batching: servecost::scenario::Batching::Static,
         ..ScenarioInput::default()
     })
     .expect("valid");

@@ -420,7 +420,7 @@ mod tests {
 
     fn base() -> ScenarioInput {
         ScenarioInput {
-            length_dist: "fixed".into(),
+            length_dist: crate::scenario::LengthDist::Fixed,
             input_len: 1000.0,
             output_len: 200.0,
             ..ScenarioInput::small_reference()

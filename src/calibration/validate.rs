@@ -31,8 +31,10 @@ use crate::choice::Choice;
 use crate::model::evaluate;
 use crate::model::expected_error::Class;
 use crate::physics::engine::{self, Deployment, ProfileKnobs, Stack};
+use crate::physics::precision::{KvPrecision, Precision};
 use crate::scenario::{
-    EfficiencyOverrides, Scenario, ScenarioInput, DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_NUM_SEQS,
+    Batching, EfficiencyOverrides, LengthDist, Protocol, Scenario, ScenarioInput,
+    DEFAULT_CHUNK_TOKENS, DEFAULT_MAX_NUM_SEQS,
 };
 use serde::Serialize;
 
@@ -233,16 +235,16 @@ pub fn row_stack(record: &Record) -> Option<Stack> {
 
 /// How a row's numbers were measured: `(protocol, server overhead ms)`; `None` keeps the
 /// profile's overhead (see the module doc).
-fn harness(record: &Record, mode: &str) -> (&'static str, Option<f64>) {
+fn harness(record: &Record, mode: &str) -> (Protocol, Option<f64>) {
     let publication = crate::calibration::profiles::publication(csv::text(record, "id"));
     if csv::text(record, "source").contains("InferenceX")
         || SERVING_BENCHMARKS.contains(&publication)
     {
-        ("benchmark", None)
+        (Protocol::Benchmark, None)
     } else if matches!(mode, "offline" | "batch1" | "static_batch") {
-        ("steady", Some(0.0))
+        (Protocol::Steady, Some(0.0))
     } else {
-        ("benchmark", None)
+        (Protocol::Benchmark, None)
     }
 }
 
@@ -263,18 +265,18 @@ fn run_row(
         (Some(n), Some(c)) => n <= c && n > 1.0,
         _ => false,
     };
-    if harness.protocol == "benchmark" {
+    if harness.protocol == Protocol::Benchmark {
         notes.push(benchmark_note(harness.num_prompts));
     }
     let input = row_input(record, &mode, &engine, &stated, harness)?;
     let scenario = Scenario::try_from(input).map_err(|e| format!("scenario rejected: {e}"))?;
-    if stated.kv_precision.is_empty()
+    if stated.kv_precision.is_none()
         && scenario.kv_precision != crate::physics::precision::KvPrecision::Bf16
     {
         notes.push(format!(
             "KV {} assumed (the {engine} profile's rule for {} weights)",
             scenario.kv_precision.id().to_ascii_uppercase(),
-            stated.precision
+            stated.precision.id()
         ));
     }
     if knobs.is_none() {
@@ -293,13 +295,13 @@ fn run_row(
 }
 
 /// What a row states about its configuration, read once (in the order its errors are named).
-struct Stated<'r> {
+struct Stated {
     input_len: f64,
     output_len: f64,
     gpus: f64,
-    precision: &'r str,
-    /// The KV cell as written; blank is the engine's choice.
-    kv_precision: &'r str,
+    precision: Precision,
+    /// The KV cell; blank is the engine's choice (`None`, `auto`).
+    kv_precision: Option<KvPrecision>,
     tp: Option<f64>,
     ep: Option<f64>,
     deployment: Deployment,
@@ -307,18 +309,22 @@ struct Stated<'r> {
     concurrency: Option<f64>,
 }
 
-impl<'r> Stated<'r> {
+impl Stated {
     /// Read a row's configuration; notes attention data parallelism (EP over TP).
-    fn read(record: &'r Record, mode: &str, notes: &mut Vec<String>) -> Result<Stated<'r>, String> {
+    fn read(record: &Record, mode: &str, notes: &mut Vec<String>) -> Result<Stated, String> {
         let number = |column: &str| csv::number(record, column);
         let input_len = number("input_len")?.ok_or("input length not stated by the source")?;
         let output_len = number("output_len")?.ok_or("output length not stated by the source")?;
         let gpus = number("num_gpus")?.ok_or("num_gpus missing")?;
-        let precision = csv::text(record, "precision");
-        if precision.is_empty() {
-            return Err("precision not stated by the source".into());
-        }
-        let kv_precision = csv::text(record, "kv_precision");
+        let precision = match csv::text(record, "precision") {
+            "" => return Err("precision not stated by the source".into()),
+            text => Precision::parse(text).ok_or_else(|| Precision::not_one_of(text))?,
+        };
+        let kv_precision = match csv::text(record, "kv_precision") {
+            "" => None,
+            text => <Option<KvPrecision>>::parse(text)
+                .ok_or_else(|| <Option<KvPrecision>>::not_one_of(text))?,
+        };
         let tp = number("tp")?;
         let ep = number("ep")?;
         if let (Some(tp), Some(ep)) = (tp, ep) {
@@ -354,11 +360,11 @@ impl<'r> Stated<'r> {
 /// How a row is run: its protocol and prompt count, server overhead, efficiency knobs and
 /// length distribution (module doc).
 struct Harness {
-    protocol: &'static str,
+    protocol: Protocol,
     num_prompts: Option<f64>,
     server_overhead_ms: Option<f64>,
     efficiency: EfficiencyOverrides,
-    length_dist: &'static str,
+    length_dist: LengthDist,
     input_sigma: f64,
     output_sigma: f64,
 }
@@ -384,7 +390,7 @@ impl Harness {
             },
             None => overrides.clone(),
         };
-        let num_prompts = if protocol == "benchmark" {
+        let num_prompts = if protocol == Protocol::Benchmark {
             stated_prompts(record)
         } else {
             None
@@ -394,9 +400,9 @@ impl Harness {
             notes.push(format!(
                 "chat-dataset lengths: lognormal σ {si} / {so} about the row's means"
             ));
-            ("lognormal", si, so)
+            (LengthDist::Lognormal, si, so)
         } else {
-            ("fixed", 0.0, 0.0)
+            (LengthDist::Fixed, 0.0, 0.0)
         };
         Harness {
             protocol,
@@ -429,18 +435,12 @@ fn row_input(
     stated: &Stated,
     harness: Harness,
 ) -> Result<ScenarioInput, String> {
-    // A blank KV cell is the engine's choice: the scenario's `auto` rule (`engine::kv_when_unstated`).
-    let kv_precision = if stated.kv_precision.is_empty() {
-        "auto"
-    } else {
-        stated.kv_precision
-    };
     let (max_num_seqs, chunk_tokens) = row_limits(record, engine, stated.deployment);
     let static_batch = mode == "static_batch";
     Ok(ScenarioInput {
-        protocol: harness.protocol.into(),
+        protocol: harness.protocol,
         num_prompts: harness.num_prompts,
-        deployment: stated.deployment.id().into(),
+        deployment: stated.deployment,
         server_overhead_ms: harness.server_overhead_ms,
         model: csv::text(record, "model_id").to_string(),
         gpu: csv::text(record, "gpu_id").to_string(),
@@ -448,8 +448,10 @@ fn row_input(
         tp: stated.tp,
         pp: csv::number(record, "pp")?,
         ep: stated.ep,
-        precision: stated.precision.to_string(),
-        kv_precision: kv_precision.to_string(),
+        precision: stated.precision,
+        // A blank KV cell is the engine's choice: the scenario's `auto` rule
+        // (`engine::kv_when_unstated`).
+        kv_precision: stated.kv_precision,
         input_len: stated.input_len,
         output_len: stated.output_len,
         input_sigma: harness.input_sigma,
@@ -469,11 +471,11 @@ fn row_input(
             chunk_tokens
         }),
         batching: if static_batch {
-            "static".into()
+            Batching::Static
         } else {
-            "continuous".into()
+            Batching::Continuous
         },
-        length_dist: harness.length_dist.into(),
+        length_dist: harness.length_dist,
         efficiency: harness.efficiency,
         ..ScenarioInput::default()
     })

@@ -345,7 +345,7 @@ pub(super) fn leaderboard_agents(flags: &Flags, base: crate::scenario::ScenarioI
                 "{:<4} {:<14} {:<5} {:<12} {:>4} {:>7} {:>9} {:>10} {:>10} {:>6.1} {:>12} {:>11}\n",
                 index + 1,
                 row.gpu,
-                row.precision,
+                row.precision.id(),
                 row.layout,
                 row.gpus,
                 row.agents,

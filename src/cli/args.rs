@@ -5,7 +5,7 @@ use crate::scenario::fields::{
     efficiency_knobs, Field, Group, Inputs, CUSTOM_MODEL, CUSTOM_MODEL_VALUE, FIELDS, GPU,
     INPUT_LEN, INPUT_SIGMA, LENGTH_DIST_FIELD, MODEL, OUTPUT_LEN, OUTPUT_SIGMA, WORKLOAD,
 };
-use crate::scenario::{DecisionInput, EfficiencyOverrides, ScenarioInput};
+use crate::scenario::{DecisionInput, EfficiencyOverrides, LengthDist, ScenarioInput};
 use std::collections::BTreeMap;
 
 /// Flags that take no value.
@@ -133,7 +133,7 @@ pub fn cli_defaults() -> Inputs {
     Inputs {
         scenario: ScenarioInput {
             gpu_count: 1.0,
-            length_dist: "fixed".into(),
+            length_dist: LengthDist::Fixed,
             usd_per_gpu_hour: None,
             ..ScenarioInput::default()
         },
@@ -187,7 +187,7 @@ pub fn scenario_input(flags: &Flags) -> Result<ScenarioInput, UsageError> {
     }
     // A spread given without a distribution asks for lognormal lengths.
     if (given(&INPUT_SIGMA) || given(&OUTPUT_SIGMA)) && !given(&LENGTH_DIST_FIELD) {
-        input.length_dist = "lognormal".into();
+        input.length_dist = LengthDist::Lognormal;
     }
     Ok(input)
 }
@@ -296,7 +296,7 @@ mod tests {
             inputs.scenario.output_len, 28.0,
             "the code preset's output length"
         );
-        assert_eq!(inputs.scenario.length_dist, "lognormal");
+        assert_eq!(inputs.scenario.length_dist, LengthDist::Lognormal);
     }
 
     #[test]

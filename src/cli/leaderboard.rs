@@ -9,13 +9,14 @@ use super::args::{
     cli_defaults, decision_input, scenario_input, Flags, UsageError, SCENARIO_FLAGS,
 };
 use super::Outcome;
+use crate::choice::Choice;
 use crate::decide::leaderboard::{
     estimate_args, leaderboard, shell_line, Leaderboard, LeaderboardInput, LeaderboardRequest, Row,
 };
 use crate::present::format::format_number;
 use crate::scenario::fields::{
     CONCURRENCY, DECODE_EP, DECODE_GPUS, DECODE_TP, DP_ATTENTION, EP, GPU, GPUS, PP, PRECISION,
-    PREFILL_EP, PREFILL_GPUS, PREFILL_TP, SERVING, SLO_TTFT_MS, TP, USD_PER_GPU_HOUR,
+    PREFILL_EP, PREFILL_GPUS, PREFILL_TP, SLO_TTFT_MS, TP, USD_PER_GPU_HOUR,
 };
 
 /// The switch that keeps every fitting layout, not only the best per GPU × precision.
@@ -76,18 +77,17 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
     // The scenario reader requires a GPU; the leaderboard replaces it for every row.
     let mut with_gpu = rest.to_vec();
     with_gpu.extend([format!("--{}", GPU.key), "h100-sxm".to_string()]);
-    let base =
-        match Flags::parse(&with_gpu, SCENARIO_FLAGS).and_then(|flags| scenario_input(&flags)) {
-            Ok(base) => base,
-            Err(UsageError(m)) => return Outcome::usage(m),
-        };
-    // Aggregated layouts and disaggregated units both, unless `--serving` says otherwise.
-    let base = match flags.text(&format!("--{}", SERVING.key)) {
-        Some(_) => base,
-        None => crate::scenario::ScenarioInput {
-            serving: crate::scenario::SERVING_ANY.into(),
-            ..base
-        },
+    let mut scenario_flags = match Flags::parse(&with_gpu, SCENARIO_FLAGS) {
+        Ok(flags) => flags,
+        Err(UsageError(m)) => return Outcome::usage(m),
+    };
+    let serving = match super::serving_search(&mut scenario_flags) {
+        Ok(serving) => serving,
+        Err(outcome) => return outcome,
+    };
+    let base = match scenario_input(&scenario_flags) {
+        Ok(base) => base,
+        Err(UsageError(m)) => return Outcome::usage(m),
     };
     let decision = match decision_input(&flags) {
         Ok(decision) => decision,
@@ -101,6 +101,7 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
         ttft_percentile: Some(decision.slo_percentile),
         gpus_allowed: decision.gpus_allowed.unwrap_or_default(),
         all_layouts: flags.has(ALL_LAYOUTS),
+        serving,
     }) {
         Ok(request) => request,
         Err(e) => return Outcome::bad_field(&e),
@@ -205,7 +206,11 @@ fn text(
         out.push_str(&board_row([
             (i + 1).to_string(),
             r.gpu.clone(),
-            format!("{}{}", r.precision, if r.quality_caveat { "*" } else { "" }),
+            format!(
+                "{}{}",
+                r.precision.id(),
+                if r.quality_caveat { "*" } else { "" }
+            ),
             r.layout.clone(),
             r.serving_mark(),
             r.gpus.to_string(),
@@ -242,7 +247,9 @@ fn text(
         for m in &board.missed {
             out.push_str(&format!(
                 "  {:<14} {:<5} {}\n",
-                m.gpu, m.precision, m.reason
+                m.gpu,
+                m.precision.id(),
+                m.reason
             ));
         }
     }

@@ -267,6 +267,20 @@ fn choice_flag<C: crate::choice::Choice>(
     }
 }
 
+/// What `plan` and `leaderboard` search, `--serving aggregated|disaggregated|any` (default
+/// `any`): taken out of `flags`, so the scenario reader does not take it for the scenario's own
+/// serving, which `any` is not.
+fn serving_search(flags: &mut Flags) -> Result<crate::decide::plan_disagg::ServingSearch, Outcome> {
+    let flag = format!("--{}", crate::scenario::fields::SERVING.key);
+    let chosen = choice_flag(
+        flags,
+        &flag,
+        <crate::decide::plan_disagg::ServingSearch as crate::choice::Choice>::parse,
+    )?;
+    flags.values.remove(&flag);
+    Ok(chosen.unwrap_or(crate::decide::plan_disagg::ServingSearch::Any))
+}
+
 /// The SLO flags, checked once by `SloSettings::try_from`.
 fn slo_settings(flags: &Flags) -> Result<SloSettings, Outcome> {
     SloSettings::try_from(slo_input(flags)?).map_err(|e| Outcome::bad_field(&e))

@@ -39,23 +39,19 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
     }
     let mut with_gpu = rest.to_vec();
     with_gpu.extend(["--gpu".to_string(), "h100-sxm".to_string()]);
-    let Ok(scenario_flags) = Flags::parse(&with_gpu, &known) else {
+    let Ok(mut scenario_flags) = Flags::parse(&with_gpu, &known) else {
         return Outcome::usage("could not read the scenario flags");
+    };
+    let serving = match super::serving_search(&mut scenario_flags) {
+        Ok(serving) => serving,
+        Err(outcome) => return outcome,
     };
     let base = match scenario_input(&scenario_flags) {
         Ok(input) => input,
         Err(UsageError(m)) => return Outcome::usage(m),
     };
-    // `plan --serving` searches aggregated, disaggregated or both (`any`, the default).
-    let base = match flags.text("--serving") {
-        Some(_) => base,
-        None => ScenarioInput {
-            serving: crate::scenario::SERVING_ANY.into(),
-            ..base
-        },
-    };
     let input = match plan_input(&flags, base) {
-        Ok(input) => input,
+        Ok(input) => PlanInput { serving, ..input },
         Err(outcome) => return outcome,
     };
     let request = match PlanRequest::try_from(input) {
@@ -113,7 +109,7 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
                 Some(p) => format!("{} {}P{}D", c.gpu, p.prefill_replicas, p.decode_replicas),
                 None => c.gpu.clone(),
             },
-            c.precision.to_string(),
+            c.precision.id().to_string(),
             c.gpus_per_replica.to_string(),
             c.replicas.to_string(),
             c.total_gpus.to_string(),
@@ -147,7 +143,10 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
     for r in &plan.rejected {
         out.push_str(&format!(
             "  {:<14} TP {:<2} {:<5} {}\n",
-            r.gpu, r.tp, r.precision, r.reason
+            r.gpu,
+            r.tp,
+            r.precision.id(),
+            r.reason
         ));
     }
     with_notes(Outcome::ok(out))
@@ -170,6 +169,7 @@ fn plan_input(flags: &Flags, base: ScenarioInput) -> Result<PlanInput, Outcome> 
     };
     Ok(PlanInput {
         base,
+        serving: crate::decide::plan_disagg::ServingSearch::default(),
         traffic,
         slo: slo_input(flags)?,
         gpus_allowed: decision.gpus_allowed.unwrap_or_default(),

@@ -410,7 +410,8 @@ impl AgentRank {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgentRow {
     pub gpu: String,
-    pub precision: String,
+    #[serde(serialize_with = "crate::choice::as_id::serialize")]
+    pub precision: Precision,
     /// GPUs of one replica.
     pub gpus: u32,
     pub tp: u32,
@@ -465,7 +466,7 @@ fn row_of(scenario: &Scenario, decision: &DecisionInput) -> Result<AgentRow, &'s
     let par = scenario.par;
     Ok(AgentRow {
         gpu: scenario.gpu.id.clone(),
-        precision: scenario.precision.id().to_string(),
+        precision: scenario.precision,
         gpus: figures.gpus,
         tp: par.tp,
         agents: point.agents,

@@ -4,7 +4,6 @@
 //! nobody reads a tuned number as a day-one number. One function, read by the CLI's `estimate`
 //! and the page's numbers panel.
 
-use crate::choice::Choice;
 #[cfg(test)]
 use crate::model::evaluate;
 use crate::model::evaluate::{evaluate_in, SteadyMemo};
@@ -19,7 +18,7 @@ use crate::scenario::{Scenario, ScenarioInput};
 pub fn other_scenario(scenario: &Scenario) -> Option<Scenario> {
     let other = scenario.profile.deployment.other();
     Scenario::try_from(ScenarioInput {
-        deployment: other.id().into(),
+        deployment: other,
         ..scenario.input.clone()
     })
     .ok()

@@ -44,7 +44,8 @@ use crate::scenario::fields::{
     Field, CONCURRENCY, CUSTOM_MODEL, CUSTOM_MODEL_VALUE, FIELDS, GPU, INPUT_LEN, MODEL,
     OUTPUT_LEN, SLO_TPOT_MS, TOK_S_PER_USER, TTFT_CEILING_MS,
 };
-use crate::scenario::{Scenario, ScenarioError, ScenarioInput, AGGREGATED, DISAGGREGATED};
+use crate::scenario::pools::Serving;
+use crate::scenario::{Scenario, ScenarioError, ScenarioInput};
 use serde::Serialize;
 
 /// The interactivity target when none is given: 50 output tokens/s per user (20 ms TPOT).
@@ -119,6 +120,8 @@ pub struct LeaderboardInput {
     pub gpus_allowed: Vec<String>,
     /// Every fitting layout, not only the best per GPU × precision.
     pub all_layouts: bool,
+    /// Aggregated layouts, disaggregated units or both.
+    pub serving: ServingSearch,
 }
 
 /// What to rank, checked.
@@ -132,7 +135,7 @@ pub struct LeaderboardRequest {
     pub ttft_percentile: f64,
     pub gpus_allowed: Vec<String>,
     pub all_layouts: bool,
-    /// Aggregated layouts, disaggregated units or both (the base's `serving` text).
+    /// Aggregated layouts, disaggregated units or both.
     pub serving: ServingSearch,
 }
 
@@ -165,7 +168,7 @@ impl TryFrom<LeaderboardInput> for LeaderboardRequest {
             None => DEFAULT_TTFT_PERCENTILE,
         };
         Ok(LeaderboardRequest {
-            serving: ServingSearch::parse(&input.base.serving),
+            serving: input.serving,
             base: input.base,
             target,
             ttft_ceiling_ms,
@@ -193,7 +196,8 @@ fn positive(field: &Field, value: f64) -> Result<f64, ScenarioError> {
 pub struct Row {
     pub gpu: String,
     pub gpu_name: String,
-    pub precision: &'static str,
+    #[serde(serialize_with = "crate::choice::as_id::serialize")]
+    pub precision: Precision,
     /// FP4 or INT4 weights: accuracy depends on the checkpoint.
     pub quality_caveat: bool,
     /// GPUs of one replica (the scenario's GPU count).
@@ -204,8 +208,9 @@ pub struct Row {
     pub dp_attention: u32,
     /// "TP 8", "TP 8 × EP 8", "DEP 8", "TP 8 × PP 2"; disaggregated "P TP 2 + D TP 1".
     pub layout: String,
-    /// `aggregated` or `disaggregated` (then `pools` says how: an xPyD unit).
-    pub serving: &'static str,
+    /// Aggregated or disaggregated (then `pools` says how: an xPyD unit).
+    #[serde(serialize_with = "crate::choice::as_id::serialize")]
+    pub serving: Serving,
     #[serde(flatten)]
     pub pools: Option<PlanPools>,
     /// Requests in flight on the replica (a disaggregated unit: across both pools): a grid
@@ -233,7 +238,8 @@ pub struct Row {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Missed {
     pub gpu: String,
-    pub precision: &'static str,
+    #[serde(serialize_with = "crate::choice::as_id::serialize")]
+    pub precision: Precision,
     pub reason: String,
 }
 
@@ -359,7 +365,7 @@ impl Row {
     pub fn serving_mark(&self) -> String {
         match self.pools {
             Some(p) => format!("{}P{}D", p.prefill_replicas, p.decode_replicas),
-            None => AGGREGATED.to_string(),
+            None => Serving::Aggregated.id().to_string(),
         }
     }
 }
@@ -386,7 +392,7 @@ pub fn configuration(
         } else {
             0.0
         },
-        precision: precision.id().into(),
+        precision,
         usd_per_gpu_hour: None,
         ..aggregated(base)
     }
@@ -395,7 +401,7 @@ pub fn configuration(
 /// The base with serving aggregated and no pool fields.
 fn aggregated(base: &ScenarioInput) -> ScenarioInput {
     ScenarioInput {
-        serving: AGGREGATED.into(),
+        serving: Serving::Aggregated,
         prefill_gpus: None,
         prefill_tp: None,
         prefill_ep: None,
@@ -478,7 +484,7 @@ pub fn work(request: &LeaderboardRequest) -> Result<(Vec<Item>, Vec<Skipped>), S
 pub fn rows_for(request: &LeaderboardRequest, gpu: &Gpu, precision: Precision) -> Part {
     let missed = |reason: String| Missed {
         gpu: gpu.id.clone(),
-        precision: precision.id(),
+        precision,
         reason,
     };
     let moe = match is_moe(&request.base) {
@@ -556,17 +562,17 @@ pub fn rows_for(request: &LeaderboardRequest, gpu: &Gpu, precision: Precision) -
         for par in tier {
             let input = configuration(&request.base, gpu, precision, par);
             let mut scratch = Vec::new();
-            let target = if request.serving.aggregated {
+            let target = if request.serving.aggregated() {
                 &mut rows
             } else {
                 &mut scratch
             };
             if consider(input, target) {
-                searched += usize::from(request.serving.aggregated);
+                searched += usize::from(request.serving.aggregated());
                 fits_one_node |= node == 0;
             }
         }
-        if node == 0 && fits_one_node && request.serving.disaggregated {
+        if node == 0 && fits_one_node && request.serving.disaggregated() {
             for shape in full_node_units() {
                 let input = unit_input(&request.base, gpu, precision, None, &pools_of(shape));
                 if consider(input, &mut disaggregated) {
@@ -635,7 +641,7 @@ fn row(scenario: &Scenario, gpu: &Gpu, precision: Precision, point: &CurvePoint)
     Row {
         gpu: gpu.id.clone(),
         gpu_name: gpu.name.clone(),
-        precision: precision.id(),
+        precision,
         quality_caveat: matches!(precision, Precision::Fp4 | Precision::Int4),
         gpus: scenario.total_gpus(),
         tp: par.tp,
@@ -644,9 +650,9 @@ fn row(scenario: &Scenario, gpu: &Gpu, precision: Precision, point: &CurvePoint)
         dp_attention: par.dp,
         layout,
         serving: if pools.is_some() {
-            DISAGGREGATED
+            Serving::Disaggregated
         } else {
-            AGGREGATED
+            Serving::Aggregated
         },
         pools,
         concurrency: point.concurrency,
@@ -788,7 +794,7 @@ mod tests {
     #[test]
     fn no_row_queues_past_the_ttft_ceiling() {
         let mut request = request("llama-3.1-70b", &["h100-sxm", "b200"]);
-        request.serving = ServingSearch::parse(crate::scenario::SERVING_ANY);
+        request.serving = ServingSearch::Any;
         assert_eq!(request.ttft_ceiling_ms, DEFAULT_TTFT_CEILING_MS);
         let board = leaderboard(&request).expect("ranks");
         assert!(!board.rows.is_empty());
@@ -846,10 +852,13 @@ mod tests {
         for row in &board.rows {
             assert!(row.tok_s_per_user >= DEFAULT_TOK_S_PER_USER, "{row:?}");
             assert!(
-                seen.insert((row.gpu.clone(), row.precision)),
+                seen.insert((row.gpu.clone(), row.precision.id())),
                 "one row per GPU × precision"
             );
-            assert_eq!(row.quality_caveat, matches!(row.precision, "fp4" | "int4"));
+            assert_eq!(
+                row.quality_caveat,
+                matches!(row.precision, Precision::Fp4 | Precision::Int4)
+            );
             let scenario = Scenario::try_from(row.input.clone()).expect("valid");
             let point = evaluate(&scenario);
             assert_eq!(point.concurrency, row.concurrency);
@@ -881,7 +890,7 @@ mod tests {
         assert!(!board
             .rows
             .iter()
-            .any(|r| r.gpu == "h100-sxm" && r.precision == "fp4"));
+            .any(|r| r.gpu == "h100-sxm" && r.precision.id() == "fp4"));
     }
 
     /// The row is the highest-throughput point meeting the target: no fitting point of the

@@ -18,12 +18,14 @@
 
 use crate::catalog::{catalog, Gpu};
 use crate::choice::Choice;
+use crate::decide::plan_disagg::ServingSearch;
 use crate::decide::sizing::{size, Check, Sized, SizingRules};
 use crate::physics::economics::{Energy, Ownership, PriceTier};
 use crate::physics::precision::Precision;
 use crate::scenario::fields::{
     CAPEX_USD_PER_GPU, GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION, PRECISIONS_ALLOWED,
 };
+use crate::scenario::pools::Serving;
 use crate::scenario::DEFAULT_PLAN_PRECISIONS;
 use crate::scenario::{LatencyMethod, Slo, SloInput, SloMethod, SloSettings};
 use crate::scenario::{Scenario, ScenarioError, ScenarioInput, Traffic, TrafficUnit};
@@ -47,6 +49,8 @@ pub const DEFAULT_GPUS_PER_NODE: u32 = 8;
 pub struct PlanRequest {
     /// Model, workload, engine and efficiency settings; GPU, count, TP, precision and price are searched.
     pub base: ScenarioInput,
+    /// Aggregated layouts, disaggregated units or both.
+    pub serving: ServingSearch,
     /// Output tokens per second the deployment must sustain.
     pub traffic_output_tok_s: f64,
     pub slo: Option<Slo>,
@@ -82,6 +86,7 @@ impl PlanRequest {
     ) -> PlanRequest {
         PlanRequest {
             base,
+            serving: ServingSearch::default(),
             traffic_output_tok_s,
             slo,
             gpus_allowed: Vec::new(),
@@ -149,6 +154,8 @@ pub const MAX_TOP: usize = 100;
 pub struct PlanInput {
     /// As in `PlanRequest::base`.
     pub base: ScenarioInput,
+    /// Aggregated layouts, disaggregated units or both.
+    pub serving: ServingSearch,
     /// The traffic to size for, in any of its units (`scenario::Traffic`); required.
     pub traffic: Option<Traffic>,
     /// The method says whether the cheapest candidates are verified in the simulator.
@@ -259,6 +266,7 @@ impl TryFrom<PlanInput> for PlanRequest {
         };
         Ok(PlanRequest {
             base: input.base,
+            serving: input.serving,
             traffic_output_tok_s,
             slo: slo.slo,
             gpus_allowed: input.gpus_allowed,
@@ -278,13 +286,15 @@ impl TryFrom<PlanInput> for PlanRequest {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Candidate {
     pub gpu: String,
-    /// `aggregated`, or `disaggregated` (then `pools` says how: an xPyD unit).
-    pub serving: &'static str,
+    /// Aggregated, or disaggregated (then `pools` says how: an xPyD unit).
+    #[serde(serialize_with = "crate::choice::as_id::serialize")]
+    pub serving: Serving,
     pub gpus_per_replica: u32,
     pub tp: u32,
     pub replicas: u32,
     pub total_gpus: u32,
-    pub precision: &'static str,
+    #[serde(serialize_with = "crate::choice::as_id::serialize")]
+    pub precision: Precision,
     /// Requests in flight per replica.
     pub concurrency: u32,
     pub output_tok_s_per_replica: f64,
@@ -348,7 +358,8 @@ impl Candidate {
 pub struct Rejected {
     pub gpu: String,
     pub tp: u32,
-    pub precision: &'static str,
+    #[serde(serialize_with = "crate::choice::as_id::serialize")]
+    pub precision: Precision,
     /// What kind of loss (the client report groups them by it); `reason` says it in words.
     #[serde(skip)]
     pub lost: Lost,
@@ -493,14 +504,14 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
     }
     let mut feasible = Vec::new();
     let mut rejected = Vec::new();
-    let search = super::plan_disagg::ServingSearch::of(request);
-    for gpu in gpus.iter().copied().filter(|_| search.aggregated) {
+    let search = request.serving;
+    for gpu in gpus.iter().copied().filter(|_| search.aggregated()) {
         for precision in request.precisions.iter().copied() {
             for tp in request.tp_choices() {
                 let reject = |lost: Lost, reason: String| Rejected {
                     gpu: gpu.id.clone(),
                     tp,
-                    precision: precision.id(),
+                    precision,
                     lost,
                     reason,
                 };
@@ -521,9 +532,9 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
                     tp: Some(f64::from(tp)),
                     pp: None,
                     ep: None,
-                    precision: precision.id().into(),
+                    precision,
                     usd_per_gpu_hour: Some(price),
-                    serving: crate::scenario::AGGREGATED.into(),
+                    serving: Serving::Aggregated,
                     ..request.base.clone()
                 };
                 let scenario = match Scenario::try_from(input) {
@@ -543,7 +554,7 @@ pub fn plan(request: &PlanRequest) -> Result<Plan, String> {
             }
         }
     }
-    let disaggregated = match search.disaggregated {
+    let disaggregated = match search.disaggregated() {
         true => {
             // Units need only beat the aggregated candidates the list could still show.
             let mut months: Vec<f64> = feasible
@@ -621,7 +632,7 @@ pub fn candidates_csv(candidates: &[Candidate]) -> String {
         rows.push(vec![
             (index + 1).to_string(),
             c.gpu.clone(),
-            c.precision.to_string(),
+            c.precision.id().to_string(),
             c.gpus_per_replica.to_string(),
             c.replicas.to_string(),
             c.total_gpus.to_string(),
@@ -673,7 +684,7 @@ fn verify(
             (Some(pools), Some(gpu)) => super::plan_disagg::unit_input(
                 &request.base,
                 &gpu,
-                Precision::parse(candidate.precision).unwrap_or(Precision::Bf16),
+                candidate.precision,
                 Some(candidate.usd_per_gpu_hour),
                 &pools,
             ),
@@ -683,9 +694,9 @@ fn verify(
                 tp: Some(f64::from(candidate.tp)),
                 pp: None,
                 ep: None,
-                precision: candidate.precision.into(),
+                precision: candidate.precision,
                 usd_per_gpu_hour: Some(candidate.usd_per_gpu_hour),
-                serving: crate::scenario::AGGREGATED.into(),
+                serving: Serving::Aggregated,
                 ..request.base.clone()
             },
         };
@@ -781,15 +792,15 @@ pub fn candidate_of(
     Candidate {
         gpu: unit.gpu.id.clone(),
         serving: if pools.is_some() {
-            crate::scenario::DISAGGREGATED
+            Serving::Disaggregated
         } else {
-            crate::scenario::AGGREGATED
+            Serving::Aggregated
         },
         gpus_per_replica: s.gpus_per_replica,
         tp: pools.map_or(unit.par.tp, |p| p.decode_tp),
         replicas: s.replicas,
         total_gpus: s.gpus,
-        precision: unit.precision.id(),
+        precision: unit.precision,
         concurrency: sized.point.concurrency,
         output_tok_s_per_replica: sized.point.output_tok_s,
         ttft_ms: sized.ttft_ms,
@@ -961,14 +972,17 @@ mod tests {
         let found = plan(&default_rules).expect("plans");
         assert!(!found.candidates.is_empty());
         for c in &found.candidates {
-            assert!(c.precision == "bf16" || c.precision == "fp8", "{c:?}");
+            assert!(
+                c.precision.id() == "bf16" || c.precision.id() == "fp8",
+                "{c:?}"
+            );
             assert!(c.utilization <= 0.8 + 1e-12, "{c:?}");
             assert_eq!(c.quality_caveat, None);
         }
         assert!(found
             .rejected
             .iter()
-            .all(|r| r.precision != "int4" && r.precision != "fp4"));
+            .all(|r| r.precision.id() != "int4" && r.precision.id() != "fp4"));
 
         let with_int4 = PlanRequest {
             precisions: vec![Precision::Int4, Precision::Fp8],
@@ -980,7 +994,7 @@ mod tests {
         let int4: Vec<_> = found
             .candidates
             .iter()
-            .filter(|c| c.precision == "int4")
+            .filter(|c| c.precision.id() == "int4")
             .collect();
         assert!(!int4.is_empty(), "{found:?}");
         assert!(int4

@@ -12,43 +12,41 @@
 
 use super::plan::{Candidate, Lost, PlanRequest, Rejected, TP_CHOICES};
 use crate::catalog::Gpu;
-use crate::choice::Choice;
+use crate::choice::choices;
 use crate::physics::precision::Precision;
+use crate::scenario::pools::Serving;
 use crate::scenario::{Scenario, ScenarioInput};
 use serde::Serialize;
 
 /// GPUs one xPyD unit may use: one 8-GPU node.
 pub const UNIT_GPUS: u32 = 8;
 
-/// What `plan --serving` searches (the base input's `serving` text: `aggregated`,
-/// `disaggregated` or `any`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ServingSearch {
-    pub aggregated: bool,
-    pub disaggregated: bool,
+/// What `plan --serving` and the leaderboard search: aggregated layouts, disaggregated units or
+/// both (`any`, what the CLI's and the page's plan and leaderboard search unless told). The
+/// default is the scenario's own default serving, aggregated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ServingSearch {
+    #[default]
+    Aggregated,
+    Disaggregated,
+    Any,
 }
 
+choices!(ServingSearch {
+    ServingSearch::Any => "any", "Aggregated and disaggregated";
+    ServingSearch::Aggregated => "aggregated", "Aggregated (one pool)";
+    ServingSearch::Disaggregated => "disaggregated", "Disaggregated (prefill + decode pools)";
+});
+
 impl ServingSearch {
-    pub fn of(request: &PlanRequest) -> ServingSearch {
-        ServingSearch::parse(&request.base.serving)
+    /// Whether aggregated layouts are searched.
+    pub fn aggregated(self) -> bool {
+        self != ServingSearch::Disaggregated
     }
 
-    /// `disaggregated`, `any`, else aggregated only.
-    pub fn parse(serving: &str) -> ServingSearch {
-        match serving.trim() {
-            "disaggregated" => ServingSearch {
-                aggregated: false,
-                disaggregated: true,
-            },
-            crate::scenario::SERVING_ANY => ServingSearch {
-                aggregated: true,
-                disaggregated: true,
-            },
-            _ => ServingSearch {
-                aggregated: true,
-                disaggregated: false,
-            },
-        }
+    /// Whether disaggregated units are searched.
+    pub fn disaggregated(self) -> bool {
+        self != ServingSearch::Aggregated
     }
 }
 
@@ -108,9 +106,9 @@ pub fn unit_input(
         tp: None,
         pp: None,
         ep: None,
-        precision: precision.id().into(),
+        precision,
         usd_per_gpu_hour: price,
-        serving: crate::scenario::DISAGGREGATED.into(),
+        serving: Serving::Disaggregated,
         prefill_gpus: Some(f64::from(pools.prefill_gpus)),
         prefill_tp: Some(f64::from(pools.prefill_tp)),
         decode_gpus: Some(f64::from(pools.decode_gpus)),
@@ -144,7 +142,7 @@ pub fn disaggregated_candidates(
                 let reject = |lost: Lost, reason: String| Rejected {
                     gpu: gpu.id.clone(),
                     tp: tp_d,
-                    precision: precision.id(),
+                    precision,
                     lost,
                     reason: format!("{x}P(TP{tp_p}) + {y}D(TP{tp_d}): {reason}"),
                 };

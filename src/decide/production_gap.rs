@@ -57,10 +57,9 @@
 //! Pure and synchronous; the page runs the simulator one run per browser task (`GapStudy::runs`,
 //! `GapStudy::run`, `GapStudy::finish`), `production_gap` does all at once.
 
-use crate::choice::Choice;
 use crate::model::evaluate;
 use crate::scenario::fields::number_text;
-use crate::scenario::{chat_sigmas, DecisionInput, LoadUnit, Scenario, ScenarioInput};
+use crate::scenario::{chat_sigmas, DecisionInput, LengthDist, LoadUnit, Scenario, ScenarioInput};
 use crate::sim::load::{load_config, operating_point_config, LoadPoint};
 use crate::sim::{simulate, Arrivals, SimConfig, SimConfigError, SimResult};
 
@@ -267,7 +266,7 @@ impl GapStudy {
     /// not validate.
     pub fn new(scenario: &Scenario, decision: &DecisionInput) -> Result<GapStudy, String> {
         let input = &scenario.input;
-        let user_lognormal = input.length_dist.trim() == "lognormal"
+        let user_lognormal = input.length_dist == LengthDist::Lognormal
             && (input.input_sigma > 0.0 || input.output_sigma > 0.0);
         let (input_sigma, output_sigma) = if user_lognormal {
             (input.input_sigma, input.output_sigma)
@@ -279,20 +278,20 @@ impl GapStudy {
         let base = ScenarioInput {
             tp: Some(f64::from(scenario.par.tp)),
             prefix_hit: 0.0,
-            deployment: crate::physics::engine::Deployment::Stock.id().into(),
+            deployment: crate::physics::engine::Deployment::Stock,
             ..input.clone()
         };
         let synthetic = ScenarioInput {
-            length_dist: "fixed".into(),
+            length_dist: LengthDist::Fixed,
             ..base.clone()
         };
         let tuned = ScenarioInput {
-            deployment: crate::physics::engine::Deployment::Tuned.id().into(),
+            deployment: crate::physics::engine::Deployment::Tuned,
             ..synthetic.clone()
         };
         let (_, tuned_tok_s) = saturated(tuned, "tuned benchmark")?;
         let production = ScenarioInput {
-            length_dist: "lognormal".into(),
+            length_dist: LengthDist::Lognormal,
             input_sigma,
             output_sigma,
             ..base
@@ -665,6 +664,7 @@ pub fn production_gap(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choice::Choice;
 
     fn gap(input: ScenarioInput, decision: &DecisionInput) -> ProductionGap {
         let scenario = Scenario::try_from(input).expect("valid");
@@ -772,8 +772,8 @@ mod tests {
         let decision = DecisionInput::default();
         let length = |batching: &str| {
             let scenario = Scenario::try_from(ScenarioInput {
-                batching: batching.into(),
-                length_dist: "fixed".into(),
+                batching: Choice::parse(batching).expect("an id of the set"),
+                length_dist: LengthDist::Fixed,
                 ..ScenarioInput::small_reference()
             })
             .expect("valid");

@@ -918,12 +918,12 @@ pub fn candidate_input(base: &ScenarioInput, candidate: &Candidate) -> ScenarioI
             tp: None,
             pp: None,
             ep: None,
-            serving: candidate.serving.to_string(),
+            serving: candidate.serving,
             prefill_gpus: Some(f64::from(pools.prefill_gpus)),
             prefill_tp: Some(f64::from(pools.prefill_tp)),
             decode_gpus: Some(f64::from(pools.decode_gpus)),
             decode_tp: Some(f64::from(pools.decode_tp)),
-            precision: candidate.precision.to_string(),
+            precision: candidate.precision,
             usd_per_gpu_hour: Some(candidate.usd_per_gpu_hour),
             concurrency: f64::from(candidate.concurrency),
             ..base.clone()
@@ -935,15 +935,14 @@ pub fn candidate_input(base: &ScenarioInput, candidate: &Candidate) -> ScenarioI
         tp: Some(f64::from(candidate.tp)),
         pp: None,
         ep: None,
-        // A plan's base searches both servings (`SERVING_ANY`); the candidate is one.
-        serving: crate::scenario::AGGREGATED.into(),
+        serving: crate::scenario::pools::Serving::Aggregated,
         prefill_gpus: None,
         prefill_tp: None,
         prefill_ep: None,
         decode_gpus: None,
         decode_tp: None,
         decode_ep: None,
-        precision: candidate.precision.to_string(),
+        precision: candidate.precision,
         usd_per_gpu_hour: Some(candidate.usd_per_gpu_hour),
         concurrency: f64::from(candidate.concurrency) * f64::from(candidate.replicas.max(1)),
         ..base.clone()
@@ -1073,7 +1072,7 @@ mod tests {
             gpu: "h200-sxm".into(),
             gpu_count: 8.0,
             tp: Some(8.0),
-            precision: "fp8".into(),
+            precision: crate::physics::precision::Precision::Fp8,
             engine: "sglang".into(),
             input_len: 1000.0,
             output_len: 8000.0,
@@ -1216,7 +1215,7 @@ mod tests {
         let scenario = Scenario::try_from(candidate_input(&base, best)).expect("valid");
         assert_eq!(scenario.replicas, best.replicas);
         assert_eq!(scenario.gpu_count, best.total_gpus);
-        assert_eq!(scenario.precision.id(), best.precision);
+        assert_eq!(scenario.precision, best.precision);
         let point = evaluate(&scenario);
         let planned = best.output_tok_s_per_replica * f64::from(best.replicas);
         assert!(
@@ -1224,13 +1223,13 @@ mod tests {
             "{} vs {planned}",
             point.output_tok_s
         );
-        // The page's plan searches both servings (`SERVING_ANY` in its base); an aggregated
-        // candidate applied from it is an aggregated scenario that validates.
-        let any = ScenarioInput {
-            serving: crate::scenario::SERVING_ANY.into(),
+        // A disaggregated base (the page's own serving, whatever the plan searched): an
+        // aggregated candidate applied from it is an aggregated scenario that validates.
+        let disaggregated = ScenarioInput {
+            serving: crate::scenario::pools::Serving::Disaggregated,
             ..base.clone()
         };
-        let applied = Scenario::try_from(candidate_input(&any, best)).expect("valid");
+        let applied = Scenario::try_from(candidate_input(&disaggregated, best)).expect("valid");
         assert!(applied.pools.is_none());
         assert_eq!(applied.gpu_count, best.total_gpus);
     }
@@ -1244,8 +1243,8 @@ mod tests {
             model: "qwen3-32b".into(),
             gpu: "h200-sxm".into(),
             gpu_count: 6.0,
-            precision: "fp8".into(),
-            serving: "disaggregated".into(),
+            precision: crate::physics::precision::Precision::Fp8,
+            serving: crate::scenario::pools::Serving::Disaggregated,
             prefill_gpus: Some(2.0),
             prefill_tp: Some(2.0),
             decode_gpus: Some(4.0),

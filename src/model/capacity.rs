@@ -102,11 +102,12 @@ pub fn static_kv_capacity(scenario: &Scenario) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choice::Choice;
     use crate::scenario::ScenarioInput;
 
     fn default_with(batching: &str) -> Scenario {
         Scenario::try_from(ScenarioInput {
-            batching: batching.into(),
+            batching: Choice::parse(batching).expect("an id of the set"),
             ..ScenarioInput::default()
         })
         .expect("valid")
@@ -167,7 +168,7 @@ mod tests {
         for batching in ["continuous", "static"] {
             for (input_len, output_len) in [(1000.0, 500.0), (4000.0, 200.0), (200.0, 2000.0)] {
                 let scenario = Scenario::try_from(ScenarioInput {
-                    batching: batching.into(),
+                    batching: Choice::parse(batching).expect("an id of the set"),
                     model: "llama-3.1-8b".into(),
                     gpu: "a100-sxm-80gb".into(),
                     gpu_count: 1.0,

@@ -329,7 +329,7 @@ pub fn evaluate_disaggregated(scenario: &Scenario) -> OperatingPoint {
         }
     }
     point.disagg = Some(DisaggFigures {
-        serving: crate::scenario::DISAGGREGATED,
+        serving: crate::scenario::pools::Serving::Disaggregated,
         prefill_gpus,
         decode_gpus: scenario.gpu_count,
         prefill_replicas: pools.prefill.replicas,
@@ -360,12 +360,12 @@ mod tests {
             model: "qwen3-32b".into(),
             gpu: "h200-sxm".into(),
             gpu_count: 8.0,
-            precision: "fp8".into(),
-            kv_precision: "fp8".into(),
+            precision: crate::physics::precision::Precision::Fp8,
+            kv_precision: Some(crate::physics::precision::KvPrecision::Fp8),
             input_len: 4000.0,
             output_len: 500.0,
-            length_dist: "fixed".into(),
-            serving: "disaggregated".into(),
+            length_dist: crate::scenario::LengthDist::Fixed,
+            serving: crate::scenario::pools::Serving::Disaggregated,
             prefill_gpus: Some(2.0),
             prefill_tp: Some(1.0),
             decode_gpus: Some(6.0),
@@ -457,7 +457,7 @@ mod tests {
         assert!((point.tpot_ms - point.decode_ms_per_token).abs() < 1e-9);
         let aggregated = evaluate(&qwen(|i| {
             i.concurrency = 64.0;
-            i.serving = "aggregated".into();
+            i.serving = crate::scenario::pools::Serving::Aggregated;
             i.tp = Some(2.0);
         }));
         assert!(aggregated.tpot_ms > aggregated.decode_ms_per_token);

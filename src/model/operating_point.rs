@@ -92,8 +92,9 @@ pub struct OperatingPoint {
 /// pool is (rate over its capacity).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct DisaggFigures {
-    /// `"disaggregated"`.
-    pub serving: &'static str,
+    /// Always disaggregated (the JSON says so).
+    #[serde(serialize_with = "crate::choice::as_id::serialize")]
+    pub serving: crate::scenario::pools::Serving,
     pub prefill_gpus: u32,
     pub decode_gpus: u32,
     pub prefill_replicas: u32,

@@ -287,7 +287,7 @@ mod tests {
     fn sweep_points_match_fresh_evaluations() {
         let continuous = Scenario::default_scenario().expect("valid");
         let input = crate::scenario::ScenarioInput {
-            batching: "static".into(),
+            batching: crate::scenario::Batching::Static,
             ..continuous.input.clone()
         };
         let fixed = Scenario::try_from(input).expect("valid");

@@ -453,10 +453,10 @@ mod tests {
             model: "gpt-oss-120b".into(),
             gpu: "h100-sxm".into(),
             gpu_count: 2.0,
-            precision: "fp8".into(),
+            precision: crate::physics::precision::Precision::Fp8,
             input_len: 4000.0,
             output_len: 400.0,
-            length_dist: "fixed".into(),
+            length_dist: crate::scenario::LengthDist::Fixed,
             ..ScenarioInput::default()
         })
         .expect("valid");

@@ -97,7 +97,7 @@ mod tests {
     fn static_capacity_is_where_the_batch_stops_fitting() {
         use crate::scenario::ScenarioInput;
         let input = ScenarioInput {
-            batching: "static".into(),
+            batching: crate::scenario::Batching::Static,
             ..ScenarioInput::small_reference()
         };
         let scenario = Scenario::try_from(input).expect("valid");

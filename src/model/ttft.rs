@@ -181,7 +181,7 @@ mod tests {
 
     fn scenario(edit: impl FnOnce(&mut ScenarioInput)) -> Scenario {
         let mut input = ScenarioInput {
-            length_dist: "fixed".into(),
+            length_dist: crate::scenario::LengthDist::Fixed,
             input_len: 1000.0,
             output_len: 1000.0,
             ..ScenarioInput::small_reference()
@@ -253,7 +253,7 @@ mod tests {
         let steady = crate::model::evaluate(&scenario(|i| i.concurrency = 64.0));
         let bench = crate::model::evaluate(&scenario(|i| {
             i.concurrency = 64.0;
-            i.protocol = "benchmark".into();
+            i.protocol = crate::scenario::Protocol::Benchmark;
         }));
         let figures = bench.benchmark.expect("benchmark figures");
         assert_eq!(figures.num_prompts, 640);
@@ -267,7 +267,7 @@ mod tests {
         assert!((bench.ttft_ms - figures.mean_ttft_ms).abs() < 1e-9);
         let one = crate::model::evaluate(&scenario(|i| {
             i.concurrency = 1.0;
-            i.protocol = "benchmark".into();
+            i.protocol = crate::scenario::Protocol::Benchmark;
         }));
         let figures = one.benchmark.expect("benchmark figures");
         assert!((figures.mean_ttft_ms - figures.median_ttft_ms).abs() < 1e-9);

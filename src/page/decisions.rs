@@ -303,12 +303,10 @@ pub fn plan_request(
     top: usize,
 ) -> Result<PlanRequest, String> {
     PlanRequest::try_from(PlanInput {
+        base: scenario.input.clone(),
         // The CLI's search space: aggregated replicas and disaggregated xPyD units (`plan
         // --serving any`, its default), whatever the page's own serving is.
-        base: ScenarioInput {
-            serving: crate::scenario::SERVING_ANY.into(),
-            ..scenario.input.clone()
-        },
+        serving: crate::decide::plan_disagg::ServingSearch::Any,
         traffic: Some(crate::scenario::Traffic {
             amount: traffic_tok_s,
             unit: TrafficUnit::OutputTokS,

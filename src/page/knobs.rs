@@ -64,7 +64,7 @@ impl AutoLayout {
         input.tp.is_none()
             && input.ep.is_none()
             && input.dp_attention.is_none()
-            && input.serving.trim() != crate::scenario::DISAGGREGATED
+            && input.serving != crate::scenario::pools::Serving::Disaggregated
             && self.key == layout_key(input)
     }
 

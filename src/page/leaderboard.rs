@@ -3,6 +3,7 @@
 //! columns, the CSV download and the bars of the chart (`decide::leaderboard` ranks;
 //! `ui::tools::leaderboard` shows).
 
+use crate::choice::Choice;
 use crate::decide::leaderboard::{
     Leaderboard, LeaderboardInput, LeaderboardRequest, Row, DEFAULT_TOK_S_PER_USER,
 };
@@ -49,8 +50,6 @@ pub fn request_for(
     mode: TargetMode,
 ) -> Result<LeaderboardRequest, ScenarioError> {
     let base = ScenarioInput {
-        // Aggregated layouts and xPyD units both, whatever the scenario's own mode.
-        serving: crate::scenario::SERVING_ANY.into(),
         prefill_gpus: None,
         prefill_tp: None,
         prefill_ep: None,
@@ -74,6 +73,8 @@ pub fn request_for(
     }
     LeaderboardRequest::try_from(LeaderboardInput {
         base,
+        // Aggregated layouts and xPyD units both, whatever the scenario's own mode.
+        serving: crate::decide::plan_disagg::ServingSearch::Any,
         tok_s_per_user,
         slo_tpot_ms,
         ttft_ceiling_ms: decision.ttft_ceiling_ms,
@@ -206,7 +207,7 @@ fn compare(a: &Row, b: &Row, column: Column) -> Ordering {
     match column {
         Column::Rank => Ordering::Equal,
         Column::Hardware => a.gpu_name.cmp(&b.gpu_name),
-        Column::Format => a.precision.cmp(b.precision),
+        Column::Format => a.precision.id().cmp(b.precision.id()),
         Column::Layout => a.layout.cmp(&b.layout),
         Column::Serving => a.serving_mark().cmp(&b.serving_mark()),
         Column::ReplicaGpus => a.gpus.cmp(&b.gpus),
@@ -264,7 +265,7 @@ pub fn configuration_label(row: &Row) -> String {
     format!(
         "{} · {}{} · {serving}{}",
         row.gpu_name,
-        row.precision.to_ascii_uppercase(),
+        row.precision.id().to_ascii_uppercase(),
         if row.quality_caveat { "*" } else { "" },
         row.layout
     )
@@ -333,10 +334,10 @@ pub fn csv(board: &Leaderboard, order: &[usize], model: &str) -> String {
             (i + 1).to_string(),
             r.gpu.clone(),
             csv_field(&r.gpu_name),
-            r.precision.to_string(),
+            r.precision.id().to_string(),
             r.quality_caveat.to_string(),
             csv_field(&r.layout),
-            r.serving.to_string(),
+            r.serving.id().to_string(),
             pool(r, |p| p.prefill_replicas),
             pool(r, |p| p.prefill_tp),
             pool(r, |p| p.decode_replicas),
@@ -388,7 +389,7 @@ mod tests {
             gpu: "b200".into(),
             gpu_count: 4.0,
             tp: Some(2.0),
-            precision: "bf16".into(),
+            precision: crate::physics::precision::Precision::Bf16,
             concurrency: 17.0,
             usd_per_gpu_hour: Some(9.0),
             ..ScenarioInput::default()
@@ -487,6 +488,7 @@ mod tests {
 /// ranking merges them), and its rows as the table's text.
 #[cfg(feature = "session-model")]
 pub mod agentic {
+    use crate::choice::Choice;
     use crate::decide::agents::{agent_leaderboard, AgentRank, AgentRow};
     /// The GPU × precision pairs the board tries, and its ranking, as the whole board's.
     pub use crate::decide::agents::{board_items as items, rank_agent_rows as rank_rows};
@@ -538,7 +540,7 @@ pub mod agentic {
             row.gpu.clone(),
             format!(
                 "{} · {} GPUs, {}",
-                row.precision.to_ascii_uppercase(),
+                row.precision.id().to_ascii_uppercase(),
                 row.gpus,
                 row.layout
             ),

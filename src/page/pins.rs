@@ -8,6 +8,7 @@
 //! no longer validates is dropped and named.
 
 use crate::catalog::catalog;
+use crate::choice::Choice;
 use crate::json::{self, Value};
 use crate::page::state::State;
 use crate::scenario::ScenarioInput;
@@ -84,7 +85,7 @@ pub fn pin_label(input: &ScenarioInput) -> String {
     format!(
         "{model} · {}× {gpu} · {}",
         input.gpu_count,
-        input.precision.to_ascii_uppercase()
+        input.precision.id().to_ascii_uppercase()
     )
 }
 

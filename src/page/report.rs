@@ -467,7 +467,7 @@ fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
                 escape(&gpu_name(&c.gpu)),
                 c.total_gpus,
                 c.tp,
-                c.precision.to_ascii_uppercase(),
+                c.precision.id().to_ascii_uppercase(),
                 c.concurrency,
                 format_number(c.ttft_ms),
                 format_number(c.tpot_ms),
@@ -519,7 +519,7 @@ fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
                 "<li>{} TP {} {}: {}</li>",
                 escape(&gpu_name(&r.gpu)),
                 r.tp,
-                r.precision.to_ascii_uppercase(),
+                r.precision.id().to_ascii_uppercase(),
                 escape(&r.reason)
             )
         })
@@ -665,7 +665,7 @@ fn leaderboard_section(scenario: &Scenario, view: &ViewState) -> String {
                 "<tr><td>{}</td><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 rank + 1,
                 escape(&row.gpu_name),
-                escape(&format!("{}{}", row.precision.to_ascii_uppercase(), if row.quality_caveat { "†" } else { "" })),
+                escape(&format!("{}{}", row.precision.id().to_ascii_uppercase(), if row.quality_caveat { "†" } else { "" })),
                 escape(&format!("{} GPUs, {}", row.gpus, row.layout)),
                 format_number(row.output_tok_s_per_gpu),
                 format_number(row.tok_s_per_user),

@@ -46,6 +46,7 @@
 //! NIM runs TensorRT-LLM. TensorRT-LLM's ModelOpt FP8/FP4 checkpoints quantize the KV cache to
 //! FP8 (TensorRT-LLM quantization docs), so an unstated KV format is FP8 there.
 
+use super::precision::{KvPrecision, Precision};
 use crate::choice::{choices, Choice};
 use serde::Serialize;
 
@@ -703,12 +704,16 @@ pub fn engine_limits(
 /// FP8 only on a GPU with native FP4 (`native_fp4`, Blackwell).
 pub fn kv_when_unstated(
     engine: &str,
-    precision: &str,
+    precision: Precision,
     mxfp4_experts: bool,
     native_fp4: bool,
-) -> Option<&'static str> {
+) -> Option<KvPrecision> {
     match (engine, precision) {
-        ("tensorrt-llm" | "nim", "fp8" | "fp4") if !mxfp4_experts || native_fp4 => Some("fp8"),
+        ("tensorrt-llm" | "nim", Precision::Fp8 | Precision::Fp4)
+            if !mxfp4_experts || native_fp4 =>
+        {
+            Some(KvPrecision::Fp8)
+        }
         _ => None,
     }
 }
@@ -912,15 +917,18 @@ mod tests {
         assert_eq!(stock("sglang", "h200-sxm", 141.0), Some((4096, 8192)));
         assert_eq!(stock("tgi", "mi300x", 192.0), Some((128, 4096)));
         assert_eq!(
-            kv_when_unstated("tensorrt-llm", "fp4", false, false),
-            Some("fp8")
+            kv_when_unstated("tensorrt-llm", Precision::Fp4, false, false),
+            Some(KvPrecision::Fp8)
         );
-        assert_eq!(kv_when_unstated("vllm", "fp8", false, true), None);
+        assert_eq!(kv_when_unstated("vllm", Precision::Fp8, false, true), None);
         // gpt-oss on Hopper: BF16 KV; on Blackwell: FP8.
-        assert_eq!(kv_when_unstated("tensorrt-llm", "fp8", true, false), None);
         assert_eq!(
-            kv_when_unstated("tensorrt-llm", "fp4", true, true),
-            Some("fp8")
+            kv_when_unstated("tensorrt-llm", Precision::Fp8, true, false),
+            None
+        );
+        assert_eq!(
+            kv_when_unstated("tensorrt-llm", Precision::Fp4, true, true),
+            Some(KvPrecision::Fp8)
         );
     }
 }

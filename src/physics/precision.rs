@@ -43,6 +43,22 @@ choices!(KvPrecision {
     KvPrecision::Fp8 => "fp8", "FP8";
 });
 
+// The KV-cache precision as asked: a format, or `None` for `auto`, the engine's default for the
+// weights (`physics::engine::kv_when_unstated`), which is no format of its own.
+choices!(Option<KvPrecision> [
+    Some(KvPrecision::Bf16) => "bf16", "BF16";
+    Some(KvPrecision::Fp8) => "fp8", "FP8";
+    None => "auto", "Engine default";
+]
+    /// `fp16` also reads as BF16 (an engine's own name for its default).
+    fn parse(text: &str) -> Option<Self> {
+        if text.trim().eq_ignore_ascii_case("fp16") {
+            return Some(Some(KvPrecision::Bf16));
+        }
+        crate::choice::parse_id(text)
+    }
+);
+
 impl Precision {
     /// Bytes stored per weight, scales included:
     /// BF16 2; FP8 1 (per-channel scales are negligible); FP4 as NVFP4 = 4 bits + one FP8 scale per
@@ -59,15 +75,6 @@ impl Precision {
 }
 
 impl KvPrecision {
-    /// An id of `ALL`, or `fp16` or `auto` for BF16 (an engine's own names for its default).
-    pub fn parse(text: &str) -> Option<KvPrecision> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "bf16" | "fp16" | "auto" => Some(KvPrecision::Bf16),
-            "fp8" => Some(KvPrecision::Fp8),
-            _ => None,
-        }
-    }
-
     /// `b_kv`: 2 for BF16, 1 for FP8 (`--kv-cache-dtype fp8` halves the cache, MODEL.md §1.2 [S17]).
     pub fn bytes_per_element(self) -> f64 {
         match self {

@@ -366,7 +366,7 @@ mod tests {
         assert!(!continuous.contains("speculative"));
 
         let scenario = Scenario::try_from(ScenarioInput {
-            batching: "static".into(),
+            batching: crate::scenario::Batching::Static,
             ..ScenarioInput::default()
         })
         .expect("valid");
@@ -377,13 +377,13 @@ mod tests {
         assert!(fixed.contains(&format!("KV capacity {} requests", point.max_concurrency)));
 
         let contiguous = text_for(ScenarioInput {
-            kv_alloc: "contiguous".into(),
+            kv_alloc: crate::scenario::KvAlloc::Contiguous,
             ..ScenarioInput::default()
         });
         assert!(contiguous.contains("contiguous KV ("), "{contiguous}");
 
         let speculative = text_for(ScenarioInput {
-            spec_decode: "eagle".into(),
+            spec_decode: Some(crate::scenario::SpecMethod::Eagle),
             ..ScenarioInput::default()
         });
         assert!(

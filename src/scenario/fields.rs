@@ -24,7 +24,7 @@ use crate::catalog::ModelSpec;
 use crate::choice::{self, Choice as _};
 use crate::json;
 use crate::physics::efficiency::Efficiency;
-use crate::physics::precision::Precision;
+use crate::physics::precision::{KvPrecision, Precision};
 
 /// How a field's text is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -340,10 +340,11 @@ fn parse_choice(text: &str, choices: &[(&str, &str)]) -> Result<String, String> 
     }
 }
 
-/// The `#kv-precision` choices: `KvPrecision::CHOICES` and `auto` (the engine's default for the
-/// weights, `physics::engine::kv_when_unstated`), which is no KV format of its own.
-const KV_PRECISIONS: &[(&str, &str)] =
-    &[("bf16", "BF16"), ("fp8", "FP8"), ("auto", "Engine default")];
+/// A value of the closed set `C`, or the error naming its ids (the given text cut to 40
+/// characters).
+fn parse_pick<C: choice::Choice>(text: &str) -> Result<C, String> {
+    C::parse(text).ok_or_else(|| C::not_one_of(&text.chars().take(40).collect::<String>()))
+}
 /// `#workload` values that are not scenario presets.
 pub const UNIFORM_WORKLOAD: &str = "uniform";
 pub const CUSTOM_WORKLOAD: &str = "custom";
@@ -387,7 +388,7 @@ pub fn workload_of(input: &ScenarioInput) -> &'static str {
         return crate::scenario::session_preset::SessionPreset::of_input(input)
             .map_or(CUSTOM_WORKLOAD, |preset| preset.id());
     }
-    if input.length_dist.trim() == "fixed" {
+    if input.length_dist == LengthDist::Fixed {
         return UNIFORM_WORKLOAD;
     }
     WORKLOAD_PRESETS
@@ -419,7 +420,7 @@ fn set_workload(input: &mut ScenarioInput, text: &str) -> Result<(), String> {
     }
     match text {
         UNIFORM_WORKLOAD => {
-            input.length_dist = "fixed".into();
+            input.length_dist = LengthDist::Fixed;
             Ok(())
         }
         CUSTOM_WORKLOAD | "" => Ok(()),
@@ -575,6 +576,16 @@ macro_rules! word {
     };
 }
 
+/// Getter and setter of a closed set's field, read by the set's `Choice::parse`: `pick!(precision)`.
+macro_rules! pick {
+    ($field:ident) => {
+        Access::Scenario {
+            get: |i| i.$field.id().to_string(),
+            set: |i, t| parse_pick(t).map(|v| i.$field = v),
+        }
+    };
+}
+
 /// An efficiency knob's value in a family's defaults: `eff!(eta_mem)`.
 macro_rules! eff {
     ($field:ident) => {
@@ -615,19 +626,19 @@ table! {
     ENGINE = Field::new("engine", "Engine", Choice, Scenario, word!(engine)).choices(crate::physics::engine::ENGINES);
     /// How the engine is set up: a tuned benchmark or a stock launch at the engine's defaults
     /// (`physics::engine::Deployment`, issue 25 §2); picks the engine profile's deployment.
-    DEPLOYMENT = Field::new("deployment", "Deployment", Choice, Scenario, word!(deployment)).choices(crate::physics::engine::Deployment::CHOICES).term("tuned-vs-stock");
+    DEPLOYMENT = Field::new("deployment", "Deployment", Choice, Scenario, pick!(deployment)).choices(crate::physics::engine::Deployment::CHOICES).term("tuned-vs-stock");
     GPUS = Field::new("gpus", "GPU count", Integer, Scenario, num!(scenario: gpu_count)).range(1.0, 4096.0);
     TP = Field::new("tp", "Tensor parallel (TP)", Integer, Scenario, opt!(scenario: tp)).range(1.0, 4096.0).optional();
     PP = Field::new("pp", "Pipeline parallel (PP)", Integer, Scenario, opt!(scenario: pp)).range(1.0, 64.0).optional();
     EP = Field::new("ep", "Expert parallel (EP)", Integer, Scenario, opt!(scenario: ep)).range(1.0, 4096.0).optional();
     DP_ATTENTION = Field::new("dp-attention", "Attention DP", Integer, Scenario, Access::Scenario { get: |i| optional_text(i.dp_attention), set: |i, t| parse_dp_attention(t, i.tp.or(i.ep)).map(|v| i.dp_attention = v) }).range(1.0, 4096.0).optional();
     EPLB_REDUNDANT_EXPERTS = Field::new("eplb-redundant-experts", "EPLB redundant experts", Integer, Scenario, num!(scenario: eplb_redundant_experts)).unit("expert slots").range(0.0, 4096.0);
-    PRECISION = Field::new("precision", "Weight precision", Choice, Scenario, word!(precision)).choices(Precision::CHOICES);
-    KV_PRECISION = Field::new("kv-precision", "KV-cache precision", Choice, Scenario, word!(kv_precision)).choices(KV_PRECISIONS);
+    PRECISION = Field::new("precision", "Weight precision", Choice, Scenario, pick!(precision)).choices(Precision::CHOICES);
+    KV_PRECISION = Field::new("kv-precision", "KV-cache precision", Choice, Scenario, pick!(kv_precision)).choices(<Option<KvPrecision>>::CHOICES);
     INPUT_LEN = Field::new("input-len", "Input length", Real, Scenario, num!(scenario: input_len)).unit("tokens").range(1.0, 10_000_000.0);
     OUTPUT_LEN = Field::new("output-len", "Output length", Real, Scenario, num!(scenario: output_len)).unit("tokens").range(1.0, 10_000_000.0);
     WORKLOAD = Field::new("workload", "Workload", Choice, Workload, Access::Scenario { get: |i| workload_of(i).to_string(), set: set_workload }).choices(WORKLOADS).derived();
-    LENGTH_DIST_FIELD = Field::new("length-dist", "Length distribution", Choice, Workload, word!(length_dist)).choices(LengthDist::CHOICES);
+    LENGTH_DIST_FIELD = Field::new("length-dist", "Length distribution", Choice, Workload, pick!(length_dist)).choices(LengthDist::CHOICES);
     INPUT_SIGMA = Field::new("input-sigma", "Input spread σ", Real, Workload, num!(scenario: input_sigma)).range(0.0, 3.0);
     OUTPUT_SIGMA = Field::new("output-sigma", "Output spread σ", Real, Workload, num!(scenario: output_sigma)).range(0.0, 3.0);
     PREFIX_HIT = Field::new("prefix-hit", "Prefix-cache hit rate", Real, Technique, num!(scenario: prefix_hit)).range(0.0, 0.99).term("prefix-caching");
@@ -635,10 +646,10 @@ table! {
     CONCURRENCY = Field::new("concurrency", "Concurrency (batch size)", Integer, Scenario, num!(scenario: concurrency)).unit("requests in flight").range(1.0, 10_000_000.0).term("throughput");
     MAX_NUM_SEQS = Field::new("max-num-seqs", "Max sequences per replica", Integer, Advanced, opt!(scenario: max_num_seqs)).range(1.0, 65_536.0).optional();
     CHUNK_TOKENS = Field::new("chunk-tokens", "Chunked-prefill token budget", Integer, Technique, opt!(scenario: chunk_tokens)).unit("tokens").range(16.0, 1_048_576.0).optional().term("chunked-prefill");
-    BATCHING_FIELD = Field::new("batching", "Batching", Choice, Technique, word!(batching)).choices(Batching::CHOICES).term("continuous-batching");
-    KV_ALLOC_FIELD = Field::new("kv-alloc", "KV-cache allocation", Choice, Technique, word!(kv_alloc)).choices(KvAlloc::CHOICES).term("paged-attention");
+    BATCHING_FIELD = Field::new("batching", "Batching", Choice, Technique, pick!(batching)).choices(Batching::CHOICES).term("continuous-batching");
+    KV_ALLOC_FIELD = Field::new("kv-alloc", "KV-cache allocation", Choice, Technique, pick!(kv_alloc)).choices(KvAlloc::CHOICES).term("paged-attention");
     MAX_MODEL_LEN = Field::new("max-model-len", "Reserved length per sequence (contiguous)", Real, Technique, opt!(scenario: max_model_len)).unit("tokens").range(1.0, 10_000_000.0).optional();
-    SPEC_DECODE_FIELD = Field::new("spec-decode", "Speculative decoding", Choice, Technique, word!(spec_decode)).choices(<Option<SpecMethod>>::CHOICES).term("speculative-decoding");
+    SPEC_DECODE_FIELD = Field::new("spec-decode", "Speculative decoding", Choice, Technique, pick!(spec_decode)).choices(<Option<SpecMethod>>::CHOICES).term("speculative-decoding");
     SPEC_ACCEPT = Field::new("spec-accept", "Acceptance rate α (0–0.99)", Real, Technique, opt!(scenario: spec_accept)).range(0.0, 0.99).optional();
     SPEC_LEN = Field::new("spec-len", "Draft length γ", Integer, Technique, opt!(scenario: spec_len)).unit("tokens").range(1.0, 16.0).optional();
     SPEC_DRAFT_COST = Field::new("spec-draft-cost", "Draft cost c", Real, Technique, opt!(scenario: spec_draft_cost)).unit("× a target step").range(0.0, 1.0).optional();
@@ -657,9 +668,9 @@ table! {
     MOE_IMBALANCE = Field::new("moe-imbalance", "MoE imbalance calibration", Real, Advanced, opt!(scenario: efficiency.moe_imbalance)).unit("× modelled excess").range(0.0, 3.0).knob(eff!(moe_imbalance));
     MOE_TILE_MAX_ROWS = Field::new("moe-tile-max-rows", "MoE GEMM tile (max rows)", Real, Advanced, opt!(scenario: efficiency.moe_tile_max_rows)).unit("rows").range(8.0, 512.0).knob(eff!(moe_tile_max_rows));
     SERVER_OVERHEAD_MS = Field::new("server-overhead-ms", "Server overhead per request", Real, Advanced, opt!(scenario: server_overhead_ms)).unit("ms").range(0.0, 10_000.0).optional().term("ttft");
-    PROTOCOL = Field::new("protocol", "Measured as", Choice, Advanced, word!(protocol)).choices(Protocol::CHOICES).term("ttft");
+    PROTOCOL = Field::new("protocol", "Measured as", Choice, Advanced, pick!(protocol)).choices(Protocol::CHOICES).term("ttft");
     NUM_PROMPTS = Field::new("num-prompts", "Benchmark prompts", Integer, Advanced, opt!(scenario: num_prompts)).unit("requests").range(1.0, 10_000_000.0).optional();
-    SERVING = Field::new("serving", "Serving", Choice, Technique, word!(serving)).choices(Serving::CHOICES).term("disaggregation");
+    SERVING = Field::new("serving", "Serving", Choice, Technique, pick!(serving)).choices(Serving::CHOICES).term("disaggregation");
     PREFILL_GPUS = Field::new("prefill-gpus", "Prefill pool GPUs", Integer, Technique, opt!(scenario: prefill_gpus)).range(1.0, 4096.0).optional();
     PREFILL_TP = Field::new("prefill-tp", "Prefill pool TP", Integer, Technique, opt!(scenario: prefill_tp)).range(1.0, 4096.0).optional();
     PREFILL_EP = Field::new("prefill-ep", "Prefill pool EP", Integer, Technique, opt!(scenario: prefill_ep)).range(1.0, 4096.0).optional();

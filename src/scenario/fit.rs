@@ -41,7 +41,7 @@ pub fn smallest_fitting_gpu_count(input: &ScenarioInput) -> Option<u32> {
 /// The widest precision narrower than `input`'s (fewer bytes per weight) on which `input` fits on
 /// its own GPU count (TP chosen automatically), or `None`.
 pub fn narrower_fitting_precision(input: &ScenarioInput) -> Option<Precision> {
-    let current = Precision::parse(&input.precision)?;
+    let current = input.precision;
     let mut candidate = auto_tp(input);
     // `Precision::ALL` runs from the widest to the narrowest.
     Precision::ALL
@@ -49,7 +49,7 @@ pub fn narrower_fitting_precision(input: &ScenarioInput) -> Option<Precision> {
         .copied()
         .filter(|p| p.bytes_per_weight() < current.bytes_per_weight())
         .find(|p| {
-            candidate.precision = p.id().to_string();
+            candidate.precision = *p;
             fits(&candidate)
         })
 }
@@ -78,7 +78,7 @@ mod tests {
         ScenarioInput {
             model: "deepseek-r1".into(),
             gpu_count: gpus,
-            precision: precision.into(),
+            precision: Choice::parse(precision).expect("an id of the set"),
             ..ScenarioInput::default()
         }
     }

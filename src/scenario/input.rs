@@ -4,6 +4,9 @@
 
 use crate::choice::{choices, Choice};
 use crate::physics::efficiency::Efficiency;
+use crate::physics::engine::Deployment;
+use crate::physics::precision::{KvPrecision, Precision};
+use crate::scenario::pools::Serving;
 use serde::{Deserialize, Serialize};
 
 /// Default engine concurrency limit (`max_num_seqs`, the slider's right end). vLLM V1 uses 1024
@@ -119,8 +122,9 @@ pub struct ScenarioInput {
     pub model: String,
     /// The inference engine (`physics::engine::ENGINES`; any other name runs the generic profile).
     pub engine: String,
-    /// How the engine is set up (`physics::engine::Deployment` id: `tuned` or `stock`).
-    pub deployment: String,
+    /// How the engine is set up: tuned or stock.
+    #[serde(with = "crate::choice::as_id")]
+    pub deployment: Deployment,
     /// The user's own architecture (typed fields or a pasted `config.json`), used when `model` is `custom`.
     pub custom_model: Option<crate::catalog::ModelSpec>,
     pub gpu: String,
@@ -135,8 +139,11 @@ pub struct ScenarioInput {
     pub dp_attention: Option<f64>,
     /// Redundant expert slots of an expert-parallel load balancer (EPLB); 0 = static placement.
     pub eplb_redundant_experts: f64,
-    pub precision: String,
-    pub kv_precision: String,
+    #[serde(with = "crate::choice::as_id")]
+    pub precision: Precision,
+    /// The KV-cache format; `None` is `auto`, the engine's default for the weights.
+    #[serde(with = "crate::choice::as_id")]
+    pub kv_precision: Option<KvPrecision>,
     /// Mean prompt tokens per request.
     pub input_len: f64,
     /// Mean generated tokens per request.
@@ -157,17 +164,21 @@ pub struct ScenarioInput {
     /// Per-iteration token budget for chunked prefill (`max_num_batched_tokens`); `None` = the
     /// engine's default, else `DEFAULT_CHUNK_TOKENS`.
     pub chunk_tokens: Option<f64>,
-    /// `static` or `continuous` batching.
-    pub batching: String,
-    /// `fixed` (every request the mean lengths: "synthetic uniform") or `lognormal`
+    /// Static or continuous batching.
+    #[serde(with = "crate::choice::as_id")]
+    pub batching: Batching,
+    /// Fixed (every request the mean lengths: "synthetic uniform") or lognormal
     /// ("production-like", spread by `input_sigma`/`output_sigma`).
-    pub length_dist: String,
-    /// `paged` (vLLM blocks) or `contiguous` (reserve `max_model_len` per sequence).
-    pub kv_alloc: String,
+    #[serde(with = "crate::choice::as_id")]
+    pub length_dist: LengthDist,
+    /// Paged (vLLM blocks) or contiguous (reserve `max_model_len` per sequence).
+    #[serde(with = "crate::choice::as_id")]
+    pub kv_alloc: KvAlloc,
     /// Tokens a contiguous allocator reserves per sequence; `None` = min(model context, 8192).
     pub max_model_len: Option<f64>,
-    /// Speculative decoding: `off`, `draft`, `eagle` or `mtp`.
-    pub spec_decode: String,
+    /// Speculative decoding: off (`None`) or a method.
+    #[serde(with = "crate::choice::as_id")]
+    pub spec_decode: Option<SpecMethod>,
     /// Per-token acceptance rate `α`; `None` = the method's preset.
     pub spec_accept: Option<f64>,
     /// Draft length `γ`; `None` = the method's preset.
@@ -179,15 +190,16 @@ pub struct ScenarioInput {
     /// streaming), ms; `None` = the engine profile's fitted overhead (`physics::engine`;
     /// `physics::engine::DEFAULT_SERVER_OVERHEAD_MS` is the prior before any fit).
     pub server_overhead_ms: Option<f64>,
-    /// `steady` (the closed loop's steady state) or `benchmark` (replay `vllm bench serve` /
-    /// SGLang `bench_serving` with `--max-concurrency C`: all start at once, `num_prompts` in all).
-    pub protocol: String,
+    /// The closed loop's steady state, or a benchmark run (replay `vllm bench serve` / SGLang
+    /// `bench_serving` with `--max-concurrency C`: all start at once, `num_prompts` in all).
+    #[serde(with = "crate::choice::as_id")]
+    pub protocol: Protocol,
     /// Prompts a benchmark sends in all; `None` = 10 × concurrency.
     pub num_prompts: Option<f64>,
-    /// `aggregated` (one pool runs prefill and decode) or `disaggregated` (a prefill pool and a
+    /// Aggregated (one pool runs prefill and decode) or disaggregated (a prefill pool and a
     /// decode pool, `scenario::pools`). Left out of serialized input while aggregated.
-    #[serde(skip_serializing_if = "is_aggregated")]
-    pub serving: String,
+    #[serde(skip_serializing_if = "is_aggregated", with = "crate::choice::as_id")]
+    pub serving: Serving,
     /// Disaggregated serving's pools: GPUs, TP and EP of each; `None` lets the model choose.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub prefill_gpus: Option<f64>,
@@ -220,15 +232,8 @@ pub struct ScenarioInput {
     pub session_tool_s: Option<f64>,
 }
 
-/// The default serving mode, one pool for both phases.
-pub const AGGREGATED: &str = "aggregated";
-/// Separate prefill and decode pools (issue 14, `scenario::pools`).
-pub const DISAGGREGATED: &str = "disaggregated";
-/// What `plan --serving` searches by default: both (`decide::plan_disagg::ServingSearch`).
-pub const SERVING_ANY: &str = "any";
-
-fn is_aggregated(serving: &String) -> bool {
-    serving == AGGREGATED
+fn is_aggregated(serving: &Serving) -> bool {
+    *serving == Serving::Aggregated
 }
 
 /// The default scenario's GPU.
@@ -246,7 +251,7 @@ impl Default for ScenarioInput {
         ScenarioInput {
             model: "llama-3.1-70b".into(),
             engine: crate::physics::engine::GENERIC.into(),
-            deployment: crate::physics::engine::Deployment::Tuned.id().into(),
+            deployment: Deployment::Tuned,
             custom_model: None,
             gpu: DEFAULT_GPU.into(),
             gpu_count: 8.0,
@@ -255,8 +260,8 @@ impl Default for ScenarioInput {
             ep: None,
             dp_attention: None,
             eplb_redundant_experts: 0.0,
-            precision: "fp8".into(),
-            kv_precision: "bf16".into(),
+            precision: Precision::Fp8,
+            kv_precision: Some(KvPrecision::Bf16),
             input_len: 1155.0,
             output_len: 211.0,
             input_sigma: 0.99,
@@ -273,19 +278,19 @@ impl Default for ScenarioInput {
             concurrency: 64.0,
             max_num_seqs: None,
             chunk_tokens: None,
-            batching: "continuous".into(),
-            length_dist: "lognormal".into(),
-            kv_alloc: "paged".into(),
+            batching: Batching::Continuous,
+            length_dist: LengthDist::Lognormal,
+            kv_alloc: KvAlloc::Paged,
             max_model_len: None,
-            spec_decode: "off".into(),
+            spec_decode: None,
             spec_accept: None,
             spec_len: None,
             spec_draft_cost: None,
             efficiency: EfficiencyOverrides::default(),
             server_overhead_ms: None,
-            protocol: "steady".into(),
+            protocol: Protocol::Steady,
             num_prompts: None,
-            serving: AGGREGATED.into(),
+            serving: Serving::Aggregated,
             prefill_gpus: None,
             prefill_tp: None,
             prefill_ep: None,
@@ -330,58 +335,24 @@ pub enum SpecMethod {
     Mtp,
 }
 
-/// Speculative decoding as a choice: off (`None`) or a method. Written out, as `choices!`
-/// takes paths: each id and label is spelled once, in `CHOICES`, and `ALL` is in its order.
-impl Choice for Option<SpecMethod> {
-    const ALL: &'static [Option<SpecMethod>] = &[
-        None,
-        Some(SpecMethod::Draft),
-        Some(SpecMethod::Eagle),
-        Some(SpecMethod::Mtp),
-    ];
-    const CHOICES: &'static [(&'static str, &'static str)] = &[
-        ("off", "Off"),
-        ("draft", "Draft model"),
-        ("eagle", "EAGLE head"),
-        ("mtp", "MTP (multi-token prediction)"),
-    ];
-
-    fn id(self) -> &'static str {
-        SpecMethod::entry_of(self).0
-    }
-
-    fn label(self) -> &'static str {
-        SpecMethod::entry_of(self).1
-    }
-}
-
-impl SpecMethod {
-    /// `(id, label)` of speculative decoding off (`None`) or with a method: `ALL`'s order.
-    fn entry_of(choice: Option<SpecMethod>) -> (&'static str, &'static str) {
-        let index = match choice {
-            None => 0,
-            Some(SpecMethod::Draft) => 1,
-            Some(SpecMethod::Eagle) => 2,
-            Some(SpecMethod::Mtp) => 3,
-        };
-        <Option<SpecMethod>>::CHOICES
-            .get(index)
-            .copied()
-            .unwrap_or(("", ""))
-    }
-}
-
-impl SpecMethod {
-    /// `Some(None)` for off (also blank or `none`), `Some(Some(method))`, or `None` for an
-    /// unknown name.
-    pub fn parse(text: &str) -> Option<Option<SpecMethod>> {
+// Speculative decoding as a choice: off (`None`) or a method.
+choices!(Option<SpecMethod> [
+    None => "off", "Off";
+    Some(SpecMethod::Draft) => "draft", "Draft model";
+    Some(SpecMethod::Eagle) => "eagle", "EAGLE head";
+    Some(SpecMethod::Mtp) => "mtp", "MTP (multi-token prediction)";
+]
+    /// Off also as blank or `none`.
+    fn parse(text: &str) -> Option<Self> {
         match text.trim() {
             "" => Some(None),
             text if text.eq_ignore_ascii_case("none") => Some(None),
-            text => <Option<SpecMethod>>::parse(text),
+            text => crate::choice::parse_id(text),
         }
     }
+);
 
+impl SpecMethod {
     pub fn id(self) -> &'static str {
         Some(self).id()
     }
@@ -440,7 +411,7 @@ impl ScenarioInput {
             gpu: "h100-sxm".into(),
             gpu_count: 1.0,
             tp: Some(1.0),
-            precision: "bf16".into(),
+            precision: Precision::Bf16,
             usd_per_gpu_hour: None,
             ..ScenarioInput::default()
         }
@@ -466,7 +437,7 @@ impl ScenarioInput {
         self.output_len = preset.output_len;
         self.input_sigma = preset.input_sigma;
         self.output_sigma = preset.output_sigma;
-        self.length_dist = "lognormal".into();
+        self.length_dist = LengthDist::Lognormal;
         Ok(())
     }
 }

@@ -288,11 +288,6 @@ fn remedy_clause(input: &ScenarioInput, remedy: Remedy) -> String {
     }
 }
 
-/// "`x` is not one of a, b": the error of a closed set given as text, its ids from `C::ALL`.
-fn not_one_of<C: Choice>(field: &str, given: &str) -> ScenarioError {
-    error(field, C::not_one_of(given))
-}
-
 /// How requests are batched and measured: the serving fields read after the engine's limits, in
 /// the field order errors are reported in.
 struct RunFields {
@@ -305,27 +300,16 @@ struct RunFields {
 
 impl RunFields {
     fn read(input: &ScenarioInput) -> Result<RunFields, ScenarioError> {
-        let protocol = Protocol::parse(&input.protocol)
-            .ok_or_else(|| not_one_of::<Protocol>(fields::PROTOCOL.key, &input.protocol))?;
         let num_prompts = match input.num_prompts {
             Some(n) => Some(NUM_PROMPTS.whole(n)?),
             None => None,
         };
-        let batching = Batching::parse(&input.batching)
-            .ok_or_else(|| not_one_of::<Batching>(fields::BATCHING_FIELD.key, &input.batching))?;
-        let kv_alloc = KvAlloc::parse(&input.kv_alloc)
-            .ok_or_else(|| not_one_of::<KvAlloc>(fields::KV_ALLOC_FIELD.key, &input.kv_alloc))?;
-        // As typed: blanks around it ignored, case kept.
-        let length_dist_text = input.length_dist.trim();
-        let length_dist = LengthDist::parse_exact(length_dist_text).ok_or_else(|| {
-            not_one_of::<LengthDist>(fields::LENGTH_DIST_FIELD.key, length_dist_text)
-        })?;
         Ok(RunFields {
-            protocol,
+            protocol: input.protocol,
             num_prompts,
-            batching,
-            kv_alloc,
-            length_dist,
+            batching: input.batching,
+            kv_alloc: input.kv_alloc,
+            length_dist: input.length_dist,
         })
     }
 }
@@ -333,13 +317,9 @@ impl RunFields {
 /// Speculative decoding as asked: off, or a method with its acceptance, length and draft cost
 /// (each defaulting to the method's preset).
 fn read_spec(input: &ScenarioInput) -> Result<Option<SpecDecode>, ScenarioError> {
-    match SpecMethod::parse(&input.spec_decode) {
-        None => Err(not_one_of::<Option<SpecMethod>>(
-            fields::SPEC_DECODE_FIELD.key,
-            &input.spec_decode,
-        )),
-        Some(None) => Ok(None),
-        Some(Some(method)) => {
+    match input.spec_decode {
+        None => Ok(None),
+        Some(method) => {
             let (accept, len, cost) = method.preset();
             Ok(Some(SpecDecode {
                 method,
@@ -424,29 +404,19 @@ struct Reads {
 
 impl Reads {
     fn read(input: &ScenarioInput, model: &ModelSpec, gpu: &Gpu) -> Result<Reads, ScenarioError> {
-        let precision = Precision::parse(&input.precision)
-            .ok_or_else(|| not_one_of::<Precision>(fields::PRECISION.key, &input.precision))?;
-        let deployment = engine::Deployment::parse(&input.deployment).ok_or_else(|| {
-            not_one_of::<engine::Deployment>(fields::DEPLOYMENT.key, &input.deployment)
-        })?;
+        let precision = input.precision;
+        let deployment = input.deployment;
         let profile = engine::resolve(&input.engine, &gpu.vendor, deployment);
         // `auto`: the KV format the engine picks for these weights (`engine::kv_when_unstated`).
-        let kv_text = match input.kv_precision.trim() {
-            "auto" => engine::kv_when_unstated(
+        let kv_precision = input.kv_precision.unwrap_or_else(|| {
+            engine::kv_when_unstated(
                 &profile.engine,
-                &input.precision,
+                precision,
                 model.mxfp4_experts,
                 gpu.fp4_tflops.is_some(),
             )
-            .unwrap_or("bf16"),
-            text => text,
-        };
-        let kv_precision = KvPrecision::parse(kv_text).ok_or_else(|| {
-            error(
-                fields::KV_PRECISION.key,
-                crate::choice::not_one_of(&input.kv_precision, fields::KV_PRECISION.choices),
-            )
-        })?;
+            .unwrap_or(KvPrecision::Bf16)
+        });
         let gpu_count = GPUS.whole(input.gpu_count)?;
         let pp = match input.pp {
             Some(pp) => PP.whole(pp)?,
@@ -1119,7 +1089,7 @@ mod tests {
         assert_eq!(
             err(ScenarioInput {
                 gpu_count: 1.0,
-                precision: "bf16".into(),
+                precision: crate::physics::precision::Precision::Bf16,
                 ..base.clone()
             })
             .field,
@@ -1143,8 +1113,8 @@ mod tests {
             model: "deepseek-r1".into(),
             gpu: gpu.into(),
             gpu_count: gpus,
-            precision: "fp8".into(),
-            kv_precision: "fp8".into(),
+            precision: crate::physics::precision::Precision::Fp8,
+            kv_precision: Some(crate::physics::precision::KvPrecision::Fp8),
             input_len: 1000.0,
             output_len: 1000.0,
             usd_per_gpu_hour: Some(3.0),
@@ -1209,7 +1179,7 @@ mod tests {
             tp: Some(1.0),
             ep: Some(72.0),
             eplb_redundant_experts: 32.0,
-            precision: "fp4".into(),
+            precision: crate::physics::precision::Precision::Fp4,
             ..deepseek_on("gb200", 72.0)
         })
         .expect("DEP 72 on NVL72");
@@ -1358,8 +1328,8 @@ mod tests {
                 model: model.into(),
                 gpu: gpu.into(),
                 gpu_count: 8.0,
-                precision: "fp8".into(),
-                kv_precision: "auto".into(),
+                precision: crate::physics::precision::Precision::Fp8,
+                kv_precision: None,
                 ..ScenarioInput::default()
             })
             .expect("valid")

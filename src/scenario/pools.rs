@@ -23,8 +23,8 @@
 //! link efficiency knob like the step model's collectives.
 
 use super::fields::{self, Field};
-use super::{error, Scenario, ScenarioError, ScenarioInput, AGGREGATED, DISAGGREGATED};
-use crate::choice::{choices, Choice};
+use super::{error, Batching, Scenario, ScenarioError, ScenarioInput};
+use crate::choice::choices;
 use crate::model::disagg::pool_capacities;
 use crate::physics::parallelism::{network_gb_s, scale_up_domain};
 use crate::units::{BytesPerSecond, Seconds};
@@ -38,19 +38,17 @@ pub enum Serving {
 }
 
 choices!(Serving {
-    Serving::Aggregated => AGGREGATED, "Aggregated (one pool)";
-    Serving::Disaggregated => DISAGGREGATED, "Disaggregated (prefill + decode pools)";
-});
-
-impl Serving {
-    /// An id of `ALL` as typed (blanks ignored, case kept), or blank for aggregated.
-    pub fn parse(text: &str) -> Option<Serving> {
+    Serving::Aggregated => "aggregated", "Aggregated (one pool)";
+    Serving::Disaggregated => "disaggregated", "Disaggregated (prefill + decode pools)";
+}
+    /// Blank also reads as aggregated.
+    fn parse(text: &str) -> Option<Serving> {
         match text.trim() {
             "" => Some(Serving::Aggregated),
-            text => Serving::parse_exact(text),
+            text => crate::choice::parse_id(text),
         }
     }
-}
+);
 
 /// Fixed set-up time of one KV hand-off over NVLink (a copy engine's launch and the block-list
 /// exchange between the two engines): an assumption of 50 µs, not fitted.
@@ -92,13 +90,9 @@ impl Scenario {
 /// `None` for aggregated serving (the caller validates as always); else the disaggregated
 /// scenario or the error naming the field.
 pub(super) fn disaggregated(input: &ScenarioInput) -> Option<Result<Scenario, ScenarioError>> {
-    match Serving::parse(&input.serving) {
-        Some(Serving::Aggregated) => None,
-        Some(Serving::Disaggregated) => Some(build(input)),
-        None => Some(Err(error(
-            fields::SERVING.key,
-            Serving::not_one_of(&input.serving),
-        ))),
+    match input.serving {
+        Serving::Aggregated => None,
+        Serving::Disaggregated => Some(build(input)),
     }
 }
 
@@ -129,7 +123,7 @@ fn pool(
     names: &PoolFields,
 ) -> Result<Scenario, ScenarioError> {
     let pool_input = ScenarioInput {
-        serving: AGGREGATED.into(),
+        serving: Serving::Aggregated,
         gpu_count: f64::from(gpus),
         tp,
         ep,
@@ -171,7 +165,7 @@ fn optional_whole(field: &Field, value: Option<f64>) -> Result<Option<u32>, Scen
 }
 
 fn build(input: &ScenarioInput) -> Result<Scenario, ScenarioError> {
-    if input.batching.trim() == "static" {
+    if input.batching == Batching::Static {
         return Err(error(
             fields::SERVING.key,
             "disaggregated serving runs continuous batching in both pools; set batching to continuous",
@@ -331,8 +325,8 @@ mod tests {
             model: "qwen3-32b".into(),
             gpu: "h200-sxm".into(),
             gpu_count: 8.0,
-            precision: "fp8".into(),
-            serving: "disaggregated".into(),
+            precision: crate::physics::precision::Precision::Fp8,
+            serving: crate::scenario::pools::Serving::Disaggregated,
             ..ScenarioInput::default()
         };
         edit(&mut input);
@@ -381,9 +375,15 @@ mod tests {
         })
         .expect_err("TP 2 does not divide 3");
         assert_eq!(e.field, "decode-tp");
-        let e = qwen(|i| i.serving = "both".into()).expect_err("unknown mode");
-        assert_eq!(e.field, "serving");
-        let e = qwen(|i| i.batching = "static".into()).expect_err("static");
+        let mut inputs = fields::Inputs::default();
+        let e = fields::SERVING
+            .set(&mut inputs, "both")
+            .expect_err("unknown mode");
+        assert!(
+            e.contains("`both` is not one of aggregated, disaggregated"),
+            "{e}"
+        );
+        let e = qwen(|i| i.batching = crate::scenario::Batching::Static).expect_err("static");
         assert_eq!(e.field, "serving");
     }
 
@@ -394,10 +394,10 @@ mod tests {
         let llama = |edit: &dyn Fn(&mut ScenarioInput)| {
             let mut input = ScenarioInput {
                 model: "llama-3.1-70b".into(),
-                precision: "bf16".into(),
+                precision: crate::physics::precision::Precision::Bf16,
                 gpu: "h100-sxm".into(),
                 gpu_count: 8.0,
-                serving: "disaggregated".into(),
+                serving: crate::scenario::pools::Serving::Disaggregated,
                 ..ScenarioInput::default()
             };
             edit(&mut input);

@@ -3,7 +3,7 @@
 //! session fields of a `ScenarioInput`; `model::sessions` evaluates the sessions they describe.
 
 use super::fields::{AGENTIC_CODING_WORKLOAD, CHAT_MULTI_TURN_WORKLOAD};
-use super::ScenarioInput;
+use super::{LengthDist, ScenarioInput};
 use crate::choice::{choices, Choice};
 use serde::Serialize;
 
@@ -69,7 +69,7 @@ impl SessionPreset {
         input.input_sigma = prompt_sigma;
         input.output_len = output;
         input.output_sigma = output_sigma;
-        input.length_dist = "lognormal".into();
+        input.length_dist = LengthDist::Lognormal;
         input.session_turns = Some(turns);
         input.session_tool_tokens = Some(tool_tokens);
         input.session_tool_s = Some(tool_s);

@@ -683,10 +683,10 @@ mod tests {
         view.scenario.model = "llama-3.1-8b".into();
         view.scenario.gpu = "a100-sxm-80gb".into();
         view.scenario.gpu_count = 2.0;
-        view.scenario.precision = "bf16".into();
+        view.scenario.precision = crate::physics::precision::Precision::Bf16;
         view.scenario.concurrency = 37.0;
         view.scenario.efficiency.eta_mem = Some(0.7);
-        view.scenario.spec_decode = "eagle".into();
+        view.scenario.spec_decode = Some(crate::scenario::SpecMethod::Eagle);
         view.pins.push(ScenarioInput {
             gpu: "h200-sxm".into(),
             ..ScenarioInput::default()

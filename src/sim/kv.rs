@@ -91,11 +91,12 @@ impl KvGeometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choice::Choice;
     use crate::scenario::ScenarioInput;
 
     fn scenario(kv_alloc: &str) -> Scenario {
         Scenario::try_from(ScenarioInput {
-            kv_alloc: kv_alloc.into(),
+            kv_alloc: Choice::parse(kv_alloc).expect("an id of the set"),
             efficiency: crate::scenario::EfficiencyOverrides {
                 mem_utilization: Some(0.9),
                 reserved_gb: Some(2.0),

@@ -75,6 +75,7 @@ pub fn iteration_seconds(scenario: &Scenario, work: &IterationWork) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choice::Choice;
     use crate::model::decode::{decode_round, decode_step};
     use crate::scenario::ScenarioInput;
 
@@ -85,8 +86,8 @@ mod tests {
             gpu_count: pp,
             tp: Some(1.0),
             pp: Some(pp),
-            precision: "bf16".into(),
-            spec_decode: spec.into(),
+            precision: crate::physics::precision::Precision::Bf16,
+            spec_decode: Choice::parse(spec).expect("an id of the set"),
             ..ScenarioInput::default()
         })
         .expect("valid")

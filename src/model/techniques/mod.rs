@@ -18,9 +18,8 @@
 //! request) is left out of the chart rather than reported as an error, with its reason kept.
 
 use super::pareto::{sweep, Curve};
-use crate::choice::Choice;
 use crate::scenario::pools::Serving;
-use crate::scenario::{Batching, KvAlloc, Scenario, ScenarioInput, SpecMethod, AGGREGATED};
+use crate::scenario::{Batching, KvAlloc, Scenario, ScenarioInput, SpecMethod};
 
 /// One rung of the technique ladder, from oldest to newest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -105,13 +104,13 @@ impl TechniqueLevel {
     /// The level a scenario sits at: disaggregated serving, else static batching, else
     /// contiguous KV, else speculative decoding when it is on, else paged.
     pub fn of(input: &ScenarioInput) -> TechniqueLevel {
-        if Serving::parse(&input.serving) == Some(Serving::Disaggregated) {
+        if input.serving == Serving::Disaggregated {
             TechniqueLevel::Disaggregated
-        } else if Batching::parse(&input.batching) == Some(Batching::Static) {
+        } else if input.batching == Batching::Static {
             TechniqueLevel::Static
-        } else if KvAlloc::parse(&input.kv_alloc) == Some(KvAlloc::Contiguous) {
+        } else if input.kv_alloc == KvAlloc::Contiguous {
             TechniqueLevel::Continuous
-        } else if matches!(SpecMethod::parse(&input.spec_decode), Some(Some(_))) {
+        } else if input.spec_decode.is_some() {
             TechniqueLevel::Speculative
         } else {
             TechniqueLevel::Paged
@@ -126,10 +125,10 @@ impl TechniqueLevel {
     /// its pools. Every other level is aggregated.
     pub fn variant(self, input: &ScenarioInput) -> ScenarioInput {
         let mut variant = input.clone();
-        let already_disaggregated = Serving::parse(&input.serving) == Some(Serving::Disaggregated);
+        let already_disaggregated = input.serving == Serving::Disaggregated;
         if self == TechniqueLevel::Disaggregated {
             if !already_disaggregated {
-                variant.serving = Serving::Disaggregated.id().into();
+                variant.serving = Serving::Disaggregated;
                 variant.prefill_gpus = None;
                 variant.decode_gpus = None;
                 variant.prefill_tp = input.tp;
@@ -138,7 +137,7 @@ impl TechniqueLevel {
                 variant.decode_ep = input.ep;
             }
         } else {
-            variant.serving = AGGREGATED.into();
+            variant.serving = Serving::Aggregated;
             variant.prefill_gpus = None;
             variant.prefill_tp = None;
             variant.prefill_ep = None;
@@ -146,7 +145,7 @@ impl TechniqueLevel {
             variant.decode_tp = None;
             variant.decode_ep = None;
         }
-        let spec_on = matches!(SpecMethod::parse(&input.spec_decode), Some(Some(_)));
+        let spec_on = input.spec_decode.is_some();
         let (batching, kv_alloc) = match self {
             TechniqueLevel::Static => (Batching::Static, None),
             TechniqueLevel::Continuous => (Batching::Continuous, Some(KvAlloc::Contiguous)),
@@ -154,19 +153,19 @@ impl TechniqueLevel {
                 (Batching::Continuous, Some(KvAlloc::Paged))
             }
         };
-        variant.batching = batching.id().into();
+        variant.batching = batching;
         if let Some(kv_alloc) = kv_alloc {
-            variant.kv_alloc = kv_alloc.id().into();
+            variant.kv_alloc = kv_alloc;
         }
         if self == TechniqueLevel::Speculative {
             if !spec_on {
-                variant.spec_decode = SpecMethod::Eagle.id().into();
+                variant.spec_decode = Some(SpecMethod::Eagle);
                 variant.spec_accept = None;
                 variant.spec_len = None;
                 variant.spec_draft_cost = None;
             }
         } else if !(self == TechniqueLevel::Disaggregated && already_disaggregated) {
-            variant.spec_decode = "off".into();
+            variant.spec_decode = None;
         }
         variant
     }
@@ -440,11 +439,11 @@ mod tests {
                 gpu: "h200-sxm".into(),
                 gpu_count: 8.0,
                 tp,
-                precision: "fp8".into(),
-                kv_precision: "fp8".into(),
+                precision: crate::physics::precision::Precision::Fp8,
+                kv_precision: Some(crate::physics::precision::KvPrecision::Fp8),
                 input_len: 4000.0,
                 output_len: 500.0,
-                length_dist: "fixed".into(),
+                length_dist: crate::scenario::LengthDist::Fixed,
                 ..ScenarioInput::default()
             })
             .expect("valid");
@@ -555,36 +554,33 @@ mod tests {
         assert_eq!(TechniqueLevel::of(&base), TechniqueLevel::Paged);
         // The user's speculation settings survive; off becomes EAGLE's presets.
         let mut draft = base.clone();
-        draft.spec_decode = "draft".into();
+        draft.spec_decode = Some(crate::scenario::SpecMethod::Draft);
         draft.spec_accept = Some(0.6);
         let moved = TechniqueLevel::Speculative.variant(&draft);
         assert_eq!(
-            (moved.spec_decode.as_str(), moved.spec_accept),
-            ("draft", Some(0.6))
+            (moved.spec_decode, moved.spec_accept),
+            (Some(SpecMethod::Draft), Some(0.6))
         );
         let eagle = TechniqueLevel::Speculative.variant(&base);
         assert_eq!(
-            (eagle.spec_decode.as_str(), eagle.spec_accept),
-            ("eagle", None)
+            (eagle.spec_decode, eagle.spec_accept),
+            (Some(SpecMethod::Eagle), None)
         );
-        assert_eq!(TechniqueLevel::Paged.variant(&draft).spec_decode, "off");
+        assert_eq!(TechniqueLevel::Paged.variant(&draft).spec_decode, None);
         // Disaggregation: the same GPUs in two pools of the input's TP, speculation off; an
         // aggregated level of a disaggregated input drops the pools.
         let moved = TechniqueLevel::Disaggregated.variant(&draft);
         assert_eq!(
             (
-                moved.serving.as_str(),
+                moved.serving,
                 moved.prefill_tp,
                 moved.decode_tp,
-                moved.spec_decode.as_str()
+                moved.spec_decode
             ),
-            ("disaggregated", base.tp, base.tp, "off")
+            (Serving::Disaggregated, base.tp, base.tp, None)
         );
         let back = TechniqueLevel::Paged.variant(&moved);
-        assert_eq!(
-            (back.serving.as_str(), back.prefill_tp),
-            ("aggregated", None)
-        );
+        assert_eq!((back.serving, back.prefill_tp), (Serving::Aggregated, None));
     }
 
     #[test]

@@ -75,7 +75,7 @@ fn the_texts_of_an_input_read_back_as_the_same_input() {
         gpu: "a100-sxm-80gb".into(),
         gpu_count: 2.0,
         tp: Some(2.0),
-        precision: "bf16".into(),
+        precision: crate::physics::precision::Precision::Bf16,
         input_len: 2000.0,
         output_len: 300.0,
         usd_per_gpu_hour: Some(1.8),

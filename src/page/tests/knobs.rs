@@ -4,6 +4,7 @@
 //! ideal-roofline switch, a bad efficiency knob, static batching and a pasted `config.json`.
 
 use super::{apply, shown};
+use crate::choice::Choice;
 use crate::model::evaluate;
 use crate::page::fields::{label_for_field, Texts};
 use crate::page::knobs::{set_by_ideal_roofline, KnobAction, Knobs};
@@ -93,8 +94,8 @@ fn exactly_the_efficiency_knobs_have_a_default_within_their_range() {
 #[test]
 fn the_knob_texts_of_an_input_read_back_as_the_same_input() {
     let mut tuned = ScenarioInput {
-        batching: "static".into(),
-        spec_decode: "eagle".into(),
+        batching: crate::scenario::Batching::Static,
+        spec_decode: Some(crate::scenario::SpecMethod::Eagle),
         spec_accept: Some(0.7),
         spec_len: Some(4.0),
         prefix_hit: 0.25,
@@ -110,7 +111,7 @@ fn the_knob_texts_of_an_input_read_back_as_the_same_input() {
             .parse(&ScenarioInput::default(), None)
             .and_then(|parsed| knobs.apply(parsed));
         assert_eq!(parsed, Ok(input.clone()));
-        assert_eq!(texts.get(&BATCHING_FIELD), input.batching);
+        assert_eq!(texts.get(&BATCHING_FIELD), input.batching.id());
         assert_eq!(texts.get(&ETA_COMPUTE), "", "unset = the default");
     }
 }
@@ -169,7 +170,7 @@ fn static_batching_gives_the_models_numbers_and_back_again() {
     let before = shown(&state);
     let static_state = edit(&state, &BATCHING_FIELD, "static");
     let scenario = Scenario::try_from(ScenarioInput {
-        batching: "static".into(),
+        batching: crate::scenario::Batching::Static,
         ..ScenarioInput::default()
     })
     .expect("valid");

@@ -161,7 +161,7 @@ fn a_pin_beside_the_current_scenario_is_named_by_what_differs() {
     };
     assert_eq!(label_against(&current, &dep), "TP 1 × EP 8 (DEP 8)");
     let fp4 = ScenarioInput {
-        precision: "fp4".into(),
+        precision: crate::physics::precision::Precision::Fp4,
         input_len: 8000.0,
         ..current.clone()
     };

@@ -74,6 +74,7 @@ pub fn static_batching_note(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::choice::Choice;
     use crate::model::sweep;
     use crate::scenario::{Scenario, ScenarioInput};
 
@@ -84,9 +85,9 @@ mod tests {
             "paged"
         };
         let scenario = Scenario::try_from(ScenarioInput {
-            length_dist: length_dist.into(),
-            batching: batching.into(),
-            kv_alloc: kv_alloc.into(),
+            length_dist: Choice::parse(length_dist).expect("an id of the set"),
+            batching: Choice::parse(batching).expect("an id of the set"),
+            kv_alloc: Choice::parse(kv_alloc).expect("an id of the set"),
             ..ScenarioInput::default()
         })
         .expect("valid");

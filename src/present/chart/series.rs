@@ -599,7 +599,7 @@ mod tests {
     #[test]
     fn other_curves_are_cased_dashes_so_coinciding_curves_stay_visible() {
         let spec = ScenarioInput {
-            spec_decode: "eagle".into(),
+            spec_decode: Some(crate::scenario::SpecMethod::Eagle),
             ..ScenarioInput::default()
         };
         let svg = ladder_svg(spec, Projection::default(), 64);

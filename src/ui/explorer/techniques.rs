@@ -5,6 +5,7 @@
 //!
 //! Ids are the field table's keys (`scenario::fields`).
 
+use crate::choice::Choice;
 use crate::model::techniques::TechniqueStudy;
 use crate::page::fields::Texts;
 use crate::present::format::format_number;
@@ -14,7 +15,8 @@ use crate::scenario::fields::{
     INPUT_SIGMA, KV_ALLOC_FIELD, LENGTH_DIST_FIELD, OUTPUT_SIGMA, PREFILL_GPUS, PREFILL_TP,
     PREFIX_HIT, SERVING, SPEC_ACCEPT, SPEC_DECODE_FIELD, SPEC_DRAFT_COST, SPEC_LEN, WORKLOAD,
 };
-use crate::scenario::{ScenarioInput, SpecMethod, WORKLOAD_PRESETS};
+use crate::scenario::pools::Serving;
+use crate::scenario::{LengthDist, ScenarioInput, SpecMethod, WORKLOAD_PRESETS};
 use crate::ui::widgets::field_control::FieldContext;
 use crate::ui::widgets::glossary::Term;
 use yew::prelude::*;
@@ -43,7 +45,7 @@ pub struct TechniqueControlsProps {
 /// "preset 0.8": the value an empty speculative-decoding box stands for (the chosen method's
 /// preset, or EAGLE's while speculation is off).
 fn spec_placeholders(method: &str) -> (String, String, String) {
-    let preset = match SpecMethod::parse(method) {
+    let preset = match <Option<SpecMethod>>::parse(method) {
         Some(Some(method)) => method.preset(),
         _ => SpecMethod::Eagle.preset(),
     };
@@ -62,11 +64,11 @@ pub fn technique_controls(props: &TechniqueControlsProps) -> Html {
         on_edit: props.on_edit.clone(),
     };
     let spec_on = matches!(
-        SpecMethod::parse(texts.get(&SPEC_DECODE_FIELD)),
+        <Option<SpecMethod>>::parse(texts.get(&SPEC_DECODE_FIELD)),
         Some(Some(_))
     );
-    let fixed = texts.get(&LENGTH_DIST_FIELD).trim() == "fixed";
-    let disaggregated = texts.get(&SERVING).trim() == "disaggregated";
+    let fixed = LengthDist::parse(texts.get(&LENGTH_DIST_FIELD)) == Some(LengthDist::Fixed);
+    let disaggregated = Serving::parse(texts.get(&SERVING)) == Some(Serving::Disaggregated);
     let (accept, len, cost) = spec_placeholders(texts.get(&SPEC_DECODE_FIELD));
     let select = |field: &'static Field, hint: Option<Html>| {
         context.select(field, texts.get(field), None, hint)

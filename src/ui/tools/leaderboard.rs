@@ -11,6 +11,7 @@
 //! stale work, and only once the panel has come near the viewport (an `IntersectionObserver`):
 //! a page that is never scrolled down never pays for it.
 
+use crate::choice::Choice;
 use crate::decide::leaderboard::{rank, rows_for, work, Leaderboard, LeaderboardRequest, Row};
 use crate::page::decision_data::ScenarioDecision;
 use crate::page::decisions::DecisionState;
@@ -392,7 +393,7 @@ fn board_view(
                     <summary>{ format!("No row ({})", board.missed.len()) }</summary>
                     <ul>
                         { for board.missed.iter().map(|m| html! {
-                            <li>{ format!("{}, {}: {}", m.gpu, m.precision.to_ascii_uppercase(), m.reason) }</li>
+                            <li>{ format!("{}, {}: {}", m.gpu, m.precision.id().to_ascii_uppercase(), m.reason) }</li>
                         }) }
                     </ul>
                 </details>
@@ -439,9 +440,9 @@ fn board_row(index: usize, r: &Row, load: Callback<MouseEvent>) -> Html {
         <tr data-gpu-id={r.gpu.clone()}>
             <td data-col={Column::Rank.id()} data-label={Column::Rank.label()}>{ index + 1 }</td>
             <th scope="row" class="text-col" data-col={Column::Hardware.id()}>{ r.gpu_name.clone() }</th>
-            <td data-col={Column::Format.id()} data-label={Column::Format.label()}>{ format!("{}{}", r.precision.to_ascii_uppercase(), if r.quality_caveat { "*" } else { "" }) }</td>
+            <td data-col={Column::Format.id()} data-label={Column::Format.label()}>{ format!("{}{}", r.precision.id().to_ascii_uppercase(), if r.quality_caveat { "*" } else { "" }) }</td>
             <td data-col={Column::Layout.id()} data-label={Column::Layout.label()}>{ r.layout.clone() }</td>
-            <td data-col={Column::Serving.id()} data-label={Column::Serving.label()} data-serving={r.serving}>{ r.serving_mark() }</td>
+            <td data-col={Column::Serving.id()} data-label={Column::Serving.label()} data-serving={r.serving.id()}>{ r.serving_mark() }</td>
             <td data-col={Column::ReplicaGpus.id()} data-label={Column::ReplicaGpus.label()}>{ r.gpus }</td>
             <td data-col={Column::Batch.id()} data-label={Column::Batch.label()}>{ r.concurrency }</td>
             <td data-col={Column::TokSPerGpu.id()} data-label={Column::TokSPerGpu.label()}>{ format_number(r.output_tok_s_per_gpu) }</td>

@@ -133,7 +133,7 @@ fn candidate_row(rank: usize, c: &Candidate, base: &ScenarioInput, latest: &Late
         LatencyMethod::Analytic => "analytic only",
         LatencyMethod::Mean => "no SLO",
     };
-    let precision = c.precision.to_ascii_uppercase();
+    let precision = c.precision.id().to_ascii_uppercase();
     html! {
         <tr>
             <td>{ rank }</td>
@@ -371,7 +371,7 @@ fn plan_found(props: &PlanPanelProps, found: &Plan, base: &ScenarioInput, target
             <summary>{ format!("Why the others lost ({})", found.rejected.len()) }</summary>
             <ul>
                 { for found.rejected.iter().map(|r| html! {
-                    <li>{ format!("{}, TP {}, {}: {}", gpu_name(&r.gpu), r.tp, r.precision.to_ascii_uppercase(), r.reason) }</li>
+                    <li>{ format!("{}, TP {}, {}: {}", gpu_name(&r.gpu), r.tp, r.precision.id().to_ascii_uppercase(), r.reason) }</li>
                 }) }
             </ul>
         </details>
