@@ -58,6 +58,17 @@ pub mod as_id {
         let text = String::deserialize(deserializer)?;
         C::parse(&text).ok_or_else(|| serde::de::Error::custom(C::not_one_of(&text)))
     }
+
+    /// An optional value: its id, or null.
+    pub fn serialize_option<C: Choice, S: Serializer>(
+        value: &Option<C>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(value) => serializer.serialize_some(value.id()),
+            None => serializer.serialize_none(),
+        }
+    }
 }
 
 /// The value of `C` whose id `text` is, blanks around it and ASCII case ignored: `Choice::parse`,
@@ -156,6 +167,12 @@ macro_rules! choices {
     };
 }
 pub(crate) use choices;
+
+// A switch (a decision's electricity, `fields::ENERGY`): off or on.
+choices!(bool [
+    false => "off", "Off";
+    true => "on", "On";
+]);
 
 #[cfg(test)]
 mod tests {

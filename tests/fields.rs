@@ -13,9 +13,11 @@
 
 use proptest::prelude::*;
 use servecost::catalog::catalog;
+use servecost::choice::Choice;
 use servecost::page::embed::embed_controls;
+use servecost::physics::precision::Precision;
 use servecost::scenario::fields::{
-    Field, Inputs, Kind, CUSTOM_MODEL, FIELDS, GPUS_ALLOWED, SESSION_KEYS,
+    Field, Inputs, Kind, CUSTOM_MODEL, FIELDS, GPUS_ALLOWED, PRECISIONS_ALLOWED, SESSION_KEYS,
 };
 use servecost::scenario::ScenarioInput;
 use servecost::share::{decode, encode, percent_encode, read_json, to_json, ViewState};
@@ -39,6 +41,15 @@ fn valid_text(field: &Field, pick: f64, coin: bool) -> String {
             .iter()
             .take(take)
             .map(|g| g.id.as_str())
+            .collect::<Vec<_>>()
+            .join(",");
+    }
+    if *field == PRECISIONS_ALLOWED {
+        let take = 1 + index(4);
+        return Precision::ALL
+            .iter()
+            .take(take)
+            .map(|p| p.id())
             .collect::<Vec<_>>()
             .join(",");
     }
@@ -181,7 +192,7 @@ fn links_saved_before_the_table_still_open() {
     s.usd_per_gpu_hour = legacy;
     expected.embed.embed = true;
     expected.embed.controls = vec!["model".into(), "gpu".into(), "gpus".into()];
-    expected.embed.theme = "dark".into();
+    expected.embed.theme = Some(servecost::present::chart::Theme::Dark);
     assert_eq!(third, expected);
     // The old embed name of the GPU count still names a control.
     let (controls, notices) = embed_controls(&["gpu-count".to_string()]);

@@ -36,7 +36,7 @@ fn question() -> (ScenarioInput, DecisionInput) {
         traffic: Some(30.0),
         traffic_unit: TrafficUnit::RequestsPerS,
         gpus_allowed: Some(GPUS.split(',').map(str::to_string).collect()),
-        precisions_allowed: vec!["fp8".into()],
+        precisions_allowed: vec![servecost::physics::precision::Precision::Fp8],
         ..DecisionInput::default()
     };
     (base, decision)

@@ -259,7 +259,7 @@ mod tests {
                 .choices
                 .iter()
                 .map(|(value, _)| value.to_string())
-                .chain(["2", "0.5", "llama-3.1-8b", "h100-sxm,l40s"].map(String::from));
+                .chain(["2", "0.5", "llama-3.1-8b", "h100-sxm,l40s", "fp4,bf16"].map(String::from));
             let Some(text) = candidates
                 .into_iter()
                 .find(|text| field.set(&mut changed, text).is_ok() && changed != base)

@@ -74,17 +74,16 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
             return Outcome::usage(format!("{switch} does not apply to the leaderboard"));
         }
     }
-    // The scenario reader requires a GPU; the leaderboard replaces it for every row.
-    let mut with_gpu = rest.to_vec();
-    with_gpu.extend([format!("--{}", GPU.key), "h100-sxm".to_string()]);
-    let mut scenario_flags = match Flags::parse(&with_gpu, SCENARIO_FLAGS) {
-        Ok(flags) => flags,
-        Err(UsageError(m)) => return Outcome::usage(m),
-    };
-    let serving = match super::serving_search(&mut scenario_flags) {
+    let mut flags = flags;
+    let serving = match super::serving_search(&mut flags) {
         Ok(serving) => serving,
         Err(outcome) => return outcome,
     };
+    // The scenario reader requires a GPU; the leaderboard replaces it for every row.
+    let mut scenario_flags = flags.clone();
+    scenario_flags
+        .values
+        .insert(format!("--{}", GPU.key), "h100-sxm".to_string());
     let base = match scenario_input(&scenario_flags) {
         Ok(base) => base,
         Err(UsageError(m)) => return Outcome::usage(m),

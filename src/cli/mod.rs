@@ -291,6 +291,42 @@ mod tests {
     use super::help;
     use crate::choice::Choice;
 
+    /// `--serving` is what plan and the leaderboard search (`any` among its values, which no
+    /// scenario's serving is); a value outside the set is an error naming the flag, not a silent
+    /// aggregated search.
+    #[test]
+    fn serving_is_a_search_choice() {
+        let args = |serving: &str| -> Vec<String> {
+            [
+                "leaderboard",
+                "--model",
+                "llama-3.1-8b",
+                "--gpus-allowed",
+                "h100-sxm",
+                "--input-len",
+                "1000",
+                "--output-len",
+                "200",
+                "--serving",
+                serving,
+            ]
+            .map(String::from)
+            .to_vec()
+        };
+        let bad = super::run(&args("banana"));
+        assert_eq!(bad.code, 2, "{}", bad.stdout);
+        assert!(
+            bad.stderr
+                .contains("--serving: `banana` is not one of any, aggregated, disaggregated"),
+            "{}",
+            bad.stderr
+        );
+        for serving in ["any", "Aggregated", "disaggregated"] {
+            let ok = super::run(&args(serving));
+            assert_eq!(ok.code, 0, "{serving}: {}", ok.stderr);
+        }
+    }
+
     /// Every `a|b|c` list of lowercase ids in the help (not `N|auto` or `FILE.csv|FILE.json`).
     fn usage_lists(text: &str) -> Vec<String> {
         text.split_whitespace()

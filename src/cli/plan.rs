@@ -37,15 +37,16 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
             ));
         }
     }
-    let mut with_gpu = rest.to_vec();
-    with_gpu.extend(["--gpu".to_string(), "h100-sxm".to_string()]);
-    let Ok(mut scenario_flags) = Flags::parse(&with_gpu, &known) else {
-        return Outcome::usage("could not read the scenario flags");
-    };
-    let serving = match super::serving_search(&mut scenario_flags) {
+    let mut flags = flags;
+    let serving = match super::serving_search(&mut flags) {
         Ok(serving) => serving,
         Err(outcome) => return outcome,
     };
+    // The scenario reader requires a GPU; the plan searches its own.
+    let mut scenario_flags = flags.clone();
+    scenario_flags
+        .values
+        .insert("--gpu".to_string(), "h100-sxm".to_string());
     let base = match scenario_input(&scenario_flags) {
         Ok(input) => input,
         Err(UsageError(m)) => return Outcome::usage(m),

@@ -34,7 +34,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgentAnswer {
     /// The preset the session shape is, if any (`agentic-coding`, `chat-multi-turn`).
-    pub preset: Option<&'static str>,
+    #[serde(serialize_with = "crate::choice::as_id::serialize_option")]
+    pub preset: Option<SessionPreset>,
     pub shape: SessionShape,
     pub tier: Tier,
     pub power: Option<PowerBasis>,
@@ -154,7 +155,7 @@ pub fn answer(scenario: &Scenario, decision: &DecisionInput) -> Option<AgentAnsw
         _ => None,
     };
     let mut answer = AgentAnswer {
-        preset: SessionPreset::of_input(&scenario.input).map(SessionPreset::id),
+        preset: SessionPreset::of_input(&scenario.input),
         shape,
         tier,
         power,
@@ -507,7 +508,7 @@ pub fn rank_agent_rows(rows: &mut [AgentRow], rank: AgentRank) {
 /// allowed) with a full spec, in each allowed precision it runs natively
 /// (`leaderboard::precisions`: FP8 and FP4 only on tensor cores for them). The page runs the
 /// board one pair per browser task (`page::leaderboard::agentic`).
-pub fn board_items(decision: &DecisionInput) -> Vec<(String, String)> {
+pub fn board_items(decision: &DecisionInput) -> Vec<(String, Precision)> {
     let Ok(catalog) = crate::catalog::catalog() else {
         return Vec::new();
     };
@@ -521,9 +522,8 @@ pub fn board_items(decision: &DecisionInput) -> Vec<(String, String)> {
             decision
                 .precisions_allowed
                 .iter()
-                .filter_map(|text| Precision::parse(text))
                 .filter(|precision| precisions(gpu).contains(precision))
-                .map(|precision| (gpu.id.clone(), precision.id().to_string()))
+                .map(|&precision| (gpu.id.clone(), precision))
         })
         .collect()
 }
@@ -564,9 +564,6 @@ pub fn agent_leaderboard_layouts(
     let mut skipped = Vec::new();
     for (gpu, precision) in board_items(decision) {
         let Some(gpu) = catalog.gpus.iter().find(|g| g.id == gpu) else {
-            continue;
-        };
-        let Some(precision) = Precision::parse(&precision) else {
             continue;
         };
         let text = precision.id();

@@ -22,9 +22,7 @@ use crate::decide::plan_disagg::ServingSearch;
 use crate::decide::sizing::{size, Check, Sized, SizingRules};
 use crate::physics::economics::{Energy, Ownership, PriceTier};
 use crate::physics::precision::Precision;
-use crate::scenario::fields::{
-    CAPEX_USD_PER_GPU, GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION, PRECISIONS_ALLOWED,
-};
+use crate::scenario::fields::{CAPEX_USD_PER_GPU, GPU, GPUS_PER_NODE, MAX_UTILIZATION, PRECISION};
 use crate::scenario::pools::Serving;
 use crate::scenario::DEFAULT_PLAN_PRECISIONS;
 use crate::scenario::{LatencyMethod, Slo, SloInput, SloMethod, SloSettings};
@@ -125,10 +123,7 @@ impl PlanRequest {
 
 /// BF16 and FP8.
 pub fn default_precisions() -> Vec<Precision> {
-    DEFAULT_PLAN_PRECISIONS
-        .iter()
-        .filter_map(|id| Precision::parse(id))
-        .collect()
+    DEFAULT_PLAN_PRECISIONS.to_vec()
 }
 
 /// Replicas and GPUs bought: `replicas × gpus_per_replica` when that fits one server, else
@@ -166,8 +161,8 @@ pub struct PlanInput {
     pub price_tier: Option<PriceTier>,
     /// Candidates to list (default 5).
     pub top: Option<f64>,
-    /// Precision ids; empty = BF16 and FP8.
-    pub precisions_allowed: Vec<String>,
+    /// Empty = BF16 and FP8.
+    pub precisions_allowed: Vec<Precision>,
     /// Default 0.8.
     pub max_utilization: Option<f64>,
     /// Default 8.
@@ -240,16 +235,7 @@ impl TryFrom<PlanInput> for PlanRequest {
             default_precisions()
         } else {
             let mut chosen = Vec::new();
-            for id in &input.precisions_allowed {
-                let precision = Precision::parse(id).ok_or_else(|| {
-                    field_error(
-                        PRECISIONS_ALLOWED.key,
-                        format!(
-                            "`{}` is not a weight precision (bf16, fp8, fp4, int4)",
-                            id.chars().take(40).collect::<String>()
-                        ),
-                    )
-                })?;
+            for &precision in &input.precisions_allowed {
                 if !chosen.contains(&precision) {
                     chosen.push(precision);
                 }
@@ -1083,17 +1069,13 @@ mod tests {
             let error = PlanRequest::try_from(bad).map(|_| ()).map_err(|e| e.field);
             assert_eq!(error, Err(field.to_string()));
         };
-        field_named(
-            |i| i.precisions_allowed = vec!["fp16".into()],
-            "precisions-allowed",
-        );
         field_named(|i| i.max_utilization = Some(1.5), "max-utilization");
         field_named(|i| i.max_utilization = Some(0.0), "max-utilization");
         field_named(|i| i.gpus_per_node = Some(0.0), "gpus-per-node");
         field_named(|i| i.gpus_per_node = Some(2.5), "gpus-per-node");
         let mut six = input.clone();
         six.gpus_per_node = Some(6.0);
-        six.precisions_allowed = vec!["int4".into(), "INT4".into()];
+        six.precisions_allowed = vec![Precision::Int4, Precision::Int4];
         let six = PlanRequest::try_from(six).expect("valid");
         assert_eq!(six.tp_choices().collect::<Vec<_>>(), [1, 2]);
         assert_eq!(six.precisions, vec![Precision::Int4]);

@@ -42,7 +42,7 @@
 //! (MODEL.md §7), the prefill pool's share attributed to input tokens.
 
 use super::decode::decode_round;
-use super::operating_point::{assemble, DisaggFigures, OperatingPoint, Steady};
+use super::operating_point::{assemble, DisaggFigures, KvLink, OperatingPoint, Steady};
 use super::serving::{evaluate_continuous, mean_prefill_time, SATURATION_SHARE};
 use super::ttft::step_wait;
 use crate::physics::cost::cost_breakdown;
@@ -338,9 +338,9 @@ pub fn evaluate_disaggregated(scenario: &Scenario) -> OperatingPoint {
         decode_tp: scenario.par.tp,
         kv_transfer_ms: transfer.ms(),
         kv_link: if pools.link.nvlink {
-            "nvlink"
+            KvLink::Nvlink
         } else {
-            "network"
+            KvLink::Network
         },
         prefill_queue_ms: queue_wait.ms(),
         prefill_utilization,
@@ -400,7 +400,7 @@ mod tests {
         assert_eq!((figures.prefill_gpus, figures.decode_gpus), (2, 6));
         assert_eq!((figures.prefill_replicas, figures.decode_replicas), (2, 3));
         assert_eq!(point.gpus, 8);
-        assert_eq!(figures.kv_link, "nvlink");
+        assert_eq!(figures.kv_link, KvLink::Nvlink);
     }
 
     /// 4000 tokens of Qwen3-32B's FP8 KV: 64 layers × 8 heads × 128 × 2 × 1 byte = 128 KiB per

@@ -88,6 +88,19 @@ pub struct OperatingPoint {
     pub disagg: Option<DisaggFigures>,
 }
 
+/// What carries a disaggregated point's KV hand-off: NVLink within a node, else the network
+/// (`scenario::pools`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KvLink {
+    Nvlink,
+    Network,
+}
+
+crate::choice::choices!(KvLink {
+    KvLink::Nvlink => "nvlink", "NVLink";
+    KvLink::Network => "network", "network";
+});
+
 /// What a disaggregated point adds (issue 14 §1): both pools, the KV hand-off and how busy each
 /// pool is (rate over its capacity).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -103,8 +116,9 @@ pub struct DisaggFigures {
     pub decode_tp: u32,
     /// Mean time to move one prompt's KV to the decode pool (part of TTFT).
     pub kv_transfer_ms: f64,
-    /// `"nvlink"` or `"network"`.
-    pub kv_link: &'static str,
+    /// What carries the KV hand-off.
+    #[serde(serialize_with = "crate::choice::as_id::serialize")]
+    pub kv_link: KvLink,
     /// Mean wait in the prefill pool's queue (part of TTFT).
     pub prefill_queue_ms: f64,
     pub prefill_utilization: f64,

@@ -16,7 +16,7 @@ use super::evaluate::evaluate;
 use super::grid::concurrency_grid;
 use super::operating_point::OperatingPoint;
 use crate::physics::workload::inverse_normal_cdf;
-use crate::scenario::{Batching, Scenario, Slo};
+use crate::scenario::{Batching, LatencyMethod, Scenario, Slo};
 use serde::Serialize;
 
 /// Tail estimates of one operating point.
@@ -25,8 +25,8 @@ pub struct TailEstimate {
     pub percentile: f64,
     pub ttft_ms: f64,
     pub tpot_ms: f64,
-    /// "analytic" until simulated percentiles replace it.
-    pub method: &'static str,
+    /// Analytic until simulated percentiles replace it.
+    pub method: LatencyMethod,
 }
 
 /// Estimate TTFT and TPOT at a percentile (see the module doc for the formulas).
@@ -56,7 +56,7 @@ pub fn tail_estimate(scenario: &Scenario, point: &OperatingPoint, percentile: f6
         percentile,
         ttft_ms,
         tpot_ms: tpot_ms.max(point.tpot_ms),
-        method: "analytic",
+        method: LatencyMethod::Analytic,
     }
 }
 

@@ -492,6 +492,7 @@ pub mod agentic {
     use crate::decide::agents::{agent_leaderboard, AgentRank, AgentRow};
     /// The GPU × precision pairs the board tries, and its ranking, as the whole board's.
     pub use crate::decide::agents::{board_items as items, rank_agent_rows as rank_rows};
+    use crate::physics::precision::Precision;
     use crate::present::format::{format_number, format_usd};
     use crate::scenario::{DecisionInput, ScenarioInput};
 
@@ -509,11 +510,11 @@ pub mod agentic {
         base: &ScenarioInput,
         decision: &DecisionInput,
         rank: AgentRank,
-        (gpu, precision): &(String, String),
+        (gpu, precision): &(String, Precision),
     ) -> (Vec<AgentRow>, Vec<String>) {
         let one = DecisionInput {
             gpus_allowed: Some(vec![gpu.clone()]),
-            precisions_allowed: vec![precision.clone()],
+            precisions_allowed: vec![*precision],
             ..decision.clone()
         };
         agent_leaderboard(base, &one, rank)

@@ -11,6 +11,7 @@ use super::{fields, ScenarioError};
 use crate::choice::{choices, Choice};
 use crate::physics::cost::BLEND_INPUT_PER_OUTPUT;
 use crate::physics::economics::Ownership;
+use crate::physics::precision::Precision;
 use serde::Serialize;
 
 /// Targets at a percentile (e.g. P90 TTFT ≤ 2000 ms and TPOT ≤ 100 ms).
@@ -288,7 +289,7 @@ pub struct DecisionInput {
     pub gpus_allowed: Option<Vec<String>>,
     /// Weight precisions the plan may use (ids, checked by `PlanRequest::try_from`); 4-bit
     /// weights are left out unless listed, since they need an accuracy check.
-    pub precisions_allowed: Vec<String>,
+    pub precisions_allowed: Vec<Precision>,
     /// Highest traffic ÷ capacity a plan sizes for (replicas = ceil(traffic ÷ (ceiling × one
     /// replica's capacity))), so no plan runs at 99 %.
     pub max_utilization: f64,
@@ -368,7 +369,7 @@ impl UserPercentile {
 }
 
 /// The weight precisions a plan uses unless told otherwise: no 4-bit weights.
-pub const DEFAULT_PLAN_PRECISIONS: [&str; 2] = ["bf16", "fp8"];
+pub const DEFAULT_PLAN_PRECISIONS: [Precision; 2] = [Precision::Bf16, Precision::Fp8];
 
 impl Default for DecisionInput {
     fn default() -> DecisionInput {
@@ -388,7 +389,7 @@ impl Default for DecisionInput {
             tok_s_per_user: None,
             ttft_ceiling_ms: None,
             gpus_allowed: None,
-            precisions_allowed: DEFAULT_PLAN_PRECISIONS.map(String::from).to_vec(),
+            precisions_allowed: DEFAULT_PLAN_PRECISIONS.to_vec(),
             max_utilization: 0.8,
             gpus_per_node: 8.0,
             capex_usd_per_gpu: None,

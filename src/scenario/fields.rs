@@ -329,17 +329,6 @@ fn parse_word(text: &str) -> Result<String, String> {
     }
 }
 
-/// One of `choices`, or an error listing them.
-fn parse_choice(text: &str, choices: &[(&str, &str)]) -> Result<String, String> {
-    match choices.iter().find(|(value, _)| *value == text) {
-        Some((value, _)) => Ok((*value).to_string()),
-        None => Err(choice::not_one_of(
-            &text.chars().take(40).collect::<String>(),
-            choices,
-        )),
-    }
-}
-
 /// A value of the closed set `C`, or the error naming its ids (the given text cut to 40
 /// characters).
 fn parse_pick<C: choice::Choice>(text: &str) -> Result<C, String> {
@@ -378,8 +367,6 @@ const WORKLOADS: &[(&str, &str)] = workloads!(
     (AGENTIC_CODING_WORKLOAD, "Agentic coding (sessions)"),
     (CHAT_MULTI_TURN_WORKLOAD, "Chat, multi-turn (sessions)")
 );
-const ON_OFF: &[(&str, &str)] = &[("off", "Off"), ("on", "On")];
-
 /// The `#workload` value `input` matches: a preset whose means and spreads it equals, `uniform`
 /// for fixed lengths, else `custom`.
 pub fn workload_of(input: &ScenarioInput) -> &'static str {
@@ -473,6 +460,27 @@ fn parse_list(text: &str) -> Result<Vec<String>, String> {
         .filter(|id| !id.is_empty())
         .map(parse_word)
         .collect()
+}
+
+/// Weight precisions as a list, `bf16,fp8`.
+fn precision_list(precisions: &[Precision]) -> String {
+    precisions
+        .iter()
+        .map(|p| p.id())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A list of weight precisions (`bf16, FP8`), each once, in the order given.
+fn parse_precisions(text: &str) -> Result<Vec<Precision>, String> {
+    let mut chosen = Vec::new();
+    for id in text.split(',').map(str::trim).filter(|id| !id.is_empty()) {
+        let precision: Precision = parse_pick(id)?;
+        if !chosen.contains(&precision) {
+            chosen.push(precision);
+        }
+    }
+    Ok(chosen)
 }
 
 impl Field {
@@ -693,7 +701,7 @@ table! {
     /// most 100), from 0.01 up since a CV of 0 has no Gamma.
     BURSTINESS = Field::new("burstiness", "Arrival burstiness", Real, Decision, num!(decision: burstiness)).unit("CV of the gaps").range(0.01, 100.0);
     BLEND = Field::new("blend-ratio", "Blend (input : output tokens)", Choice, Decision, Access::Decision { get: |d| d.blend.value(), set: set_blend }).choices(&Blend::CHOICES).term("usd-per-m-tokens");
-    ENERGY = Field::new("energy", "Add electricity", Choice, Decision, Access::Decision { get: energy_text, set: set_energy }).choices(ON_OFF);
+    ENERGY = Field::new("energy", "Add electricity", Choice, Decision, Access::Decision { get: energy_text, set: set_energy }).choices(bool::CHOICES);
     ENERGY_USD_PER_KWH = Field::new("energy-usd-per-kwh", "Electricity", Real, Decision, num!(decision: energy_usd_per_kwh)).unit("$/kWh").range(0.0, 10.0);
     ENERGY_PUE = Field::new("energy-pue", "PUE", Real, Decision, num!(decision: energy_pue)).range(1.0, 3.0);
     TOK_S_PER_USER = Field::new("tok-s-per-user", "Target tokens/s per user", Real, Decision, opt!(decision: tok_s_per_user)).unit("tok/s").range(0.01, 1e6).optional().term("interactivity");
@@ -702,7 +710,7 @@ table! {
     /// that queues prefill for seconds is ranked.
     TTFT_CEILING_MS = Field::new("ttft-ceiling-ms", "TTFT ceiling (at the SLO percentile)", Real, Decision, opt!(decision: ttft_ceiling_ms)).unit("ms").range(1.0, 1e9).optional().term("ttft");
     GPUS_ALLOWED = Field::new("gpus-allowed", "GPUs the plan may use", Text, Decision, Access::Decision { get: gpus_allowed_text, set: set_gpus_allowed });
-    PRECISIONS_ALLOWED = Field::new("precisions-allowed", "Weight precisions the plan may use", Text, Decision, Access::Decision { get: |d| d.precisions_allowed.join(","), set: |d, t| parse_list(t).map(|v| d.precisions_allowed = v) });
+    PRECISIONS_ALLOWED = Field::new("precisions-allowed", "Weight precisions the plan may use", Text, Decision, Access::Decision { get: |d| precision_list(&d.precisions_allowed), set: |d, t| parse_precisions(t).map(|v| d.precisions_allowed = v) });
     MAX_UTILIZATION = Field::new("max-utilization", "Utilization ceiling", Real, Decision, num!(decision: max_utilization)).unit("of capacity").range(0.05, 1.0);
     GPUS_PER_NODE = Field::new("gpus-per-node", "GPUs per server", Integer, Decision, num!(decision: gpus_per_node)).range(1.0, 64.0);
     CAPEX_USD_PER_GPU = Field::new("capex-usd-per-gpu", "Owned: capex per GPU (server share included)", Real, Decision, opt!(decision: capex_usd_per_gpu)).unit("$").range(0.0, 1e7).optional();
@@ -784,29 +792,11 @@ fn set_blend(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
 }
 
 fn energy_text(decision: &DecisionInput) -> String {
-    choice_value(ON_OFF, usize::from(decision.energy_on))
+    decision.energy_on.id().to_string()
 }
 
 fn set_energy(decision: &mut DecisionInput, text: &str) -> Result<(), String> {
-    decision.energy_on = choice_index(text, ON_OFF)? == 1;
-    Ok(())
-}
-
-/// The value of choice `index` ("" past the end, which the table never asks for).
-fn choice_value(choices: &[(&str, &str)], index: usize) -> String {
-    choices
-        .get(index)
-        .map(|(value, _)| (*value).to_string())
-        .unwrap_or_default()
-}
-
-/// Which of `choices` the text names, or an error listing them.
-fn choice_index(text: &str, choices: &[(&str, &str)]) -> Result<usize, String> {
-    let chosen = parse_choice(text, choices)?;
-    Ok(choices
-        .iter()
-        .position(|(value, _)| *value == chosen)
-        .unwrap_or(0))
+    parse_pick(text).map(|on| decision.energy_on = on)
 }
 
 /// The efficiency knobs, in the advanced panel's order.

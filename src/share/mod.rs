@@ -8,10 +8,9 @@ use crate::decide::pricing::price_when_unstated;
 use crate::json::{self, Value};
 use crate::model::{Curve, OperatingPoint};
 use crate::present::assumptions::assumptions;
-use crate::present::chart::{Projection, XAxis, YAxis};
+use crate::present::chart::{Projection, Theme, XAxis, YAxis};
 use crate::scenario::fields::{Field, Inputs, FIELDS, USD_PER_GPU_HOUR};
 use crate::scenario::{DecisionInput, Scenario, ScenarioError, ScenarioInput};
-use serde::Serialize;
 
 mod page;
 pub use page::{
@@ -41,13 +40,13 @@ pub const MAX_VALUE_LEN: usize = 4_096;
 pub const MAX_PINS: usize = 4;
 
 /// Embed-mode options (the widget in someone else's page).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct EmbedOptions {
     pub embed: bool,
     /// Control ids to show besides the slider (`model`, `gpu`, ...).
     pub controls: Vec<String>,
-    /// `light`, `dark` or empty (follow the system).
-    pub theme: String,
+    /// Light or dark; `None` follows the system.
+    pub theme: Option<Theme>,
 }
 
 /// Everything a link reproduces.
@@ -244,8 +243,8 @@ pub fn encode(view: &ViewState) -> String {
             percent_encode(&view.embed.controls.join(","))
         ));
     }
-    if !view.embed.theme.is_empty() {
-        parts.push(format!("theme={}", percent_encode(&view.embed.theme)));
+    if let Some(theme) = view.embed.theme {
+        parts.push(format!("theme={}", theme.id()));
     }
     parts.join("&")
 }
@@ -419,11 +418,14 @@ pub fn decode(query: &str) -> (ViewState, Vec<String>) {
                     .collect()
             }
             "theme" => match value.as_str() {
-                "light" | "dark" | "" => view.embed.theme = value,
-                _ => notices.push(format!(
-                    "ignored theme=`{}`: not light or dark",
-                    shown(&value)
-                )),
+                "" => view.embed.theme = None,
+                text => match Theme::parse_exact(text) {
+                    Some(theme) => view.embed.theme = Some(theme),
+                    None => notices.push(format!(
+                        "ignored theme=`{}`: not light or dark",
+                        shown(&value)
+                    )),
+                },
             },
             _ => {
                 let mut inputs = view.inputs();

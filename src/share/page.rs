@@ -306,7 +306,7 @@ mod tests {
     #[test]
     fn the_embed_snippet_is_escaped_and_carries_the_view_in_embed_mode() {
         let mut view = custom();
-        view.embed.theme = "dark".into();
+        view.embed.theme = Some(crate::present::chart::Theme::Dark);
         let snippet = embed_snippet("https://example.com/sc/", &view, "Cost of \"Llama\" <8B>");
         assert!(
             snippet.starts_with(

@@ -5,6 +5,7 @@
 //! colour-vision deficiencies. Roles never rely on colour alone: the curve is solid, infeasible
 //! points are dashed and hollow, the knee is a triangle and the current point a large ringed dot.
 
+use crate::choice::choices;
 use plotters::style::RGBColor;
 
 /// Okabe–Ito "blue".
@@ -25,6 +26,11 @@ pub enum Theme {
     Light,
     Dark,
 }
+
+choices!(Theme {
+    Theme::Light => "light", "Light";
+    Theme::Dark => "dark", "Dark";
+});
 
 /// Every colour the chart uses, for one theme.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -10,6 +10,7 @@
 //! module's `<details>` below the latencies (`ui::tools::error_source`) says which class, rows
 //! and fallback it comes from.
 
+use crate::choice::Choice;
 use crate::model::expected_error::{plus_minus, point_errors, Class};
 use crate::model::OperatingPoint;
 use crate::physics::memory::MemorySplit;
@@ -87,7 +88,7 @@ pub fn numbers(props: &NumbersProps) -> Html {
                 <p class="pools" id="numbers-pools">{ format!(
                     "Prefill {} × TP{} ({:.0} % busy) → KV {:.1} ms over {} → decode {} × TP{} ({:.0} % busy); prefill queue {:.0} ms",
                     d.prefill_replicas, d.prefill_tp, 100.0 * d.prefill_utilization, d.kv_transfer_ms,
-                    d.kv_link, d.decode_replicas, d.decode_tp, 100.0 * d.decode_utilization, d.prefill_queue_ms
+                    d.kv_link.id(), d.decode_replicas, d.decode_tp, 100.0 * d.decode_utilization, d.prefill_queue_ms
                 ) }</p>
             }
             <div class="metric-group">

@@ -8,6 +8,7 @@
 //! Everything here tolerates a browser that refuses (no storage in a sandboxed iframe, quota
 //! exceeded): the page works the same, it just does not remember.
 
+use crate::choice::Choice;
 use crate::page::state::State;
 use crate::share::{self, EmbedOptions, StartView, ViewState};
 use gloo::timers::callback::Timeout;
@@ -76,8 +77,8 @@ fn apply_document_options(embed: &EmbedOptions) {
     else {
         return;
     };
-    if !embed.theme.is_empty() {
-        let _ = root.set_attribute("data-theme", &embed.theme);
+    if let Some(theme) = embed.theme {
+        let _ = root.set_attribute("data-theme", theme.id());
     }
     if embed.embed {
         let _ = root.class_list().add_1("embed-mode");

@@ -107,7 +107,12 @@ fn request(state: &State, d: &DecisionState) -> Result<(PlanRequest, String), St
             .unwrap_or_else(|| " (no SLO: max throughput)".into()),
         tier.provenance(&s.gpu),
         allowed.join(", "),
-        d.input.precisions_allowed.join(", ").to_ascii_uppercase(),
+        d.input
+            .precisions_allowed
+            .iter()
+            .map(|p| p.id().to_ascii_uppercase())
+            .collect::<Vec<_>>()
+            .join(", "),
         percent(d.input.max_utilization),
         d.input.gpus_per_node
     );
@@ -266,7 +271,7 @@ fn precision_choices(decisions: &UseReducerHandle<DecisionState>) -> Html {
                     if *id == precision.id() {
                         input.checked()
                     } else {
-                        chosen.iter().any(|c| c == id)
+                        chosen.iter().any(|c| c.id() == *id)
                     }
                 })
                 .collect();
@@ -282,7 +287,7 @@ fn precision_choices(decisions: &UseReducerHandle<DecisionState>) -> Html {
                     let four_bit = matches!(p, Precision::Fp4 | Precision::Int4);
                     html! {
                         <div class="checkbox-field">
-                            <input type="checkbox" id={id.clone()} checked={chosen.iter().any(|c| c == p.id())} onchange={toggle_precision(*p)} />
+                            <input type="checkbox" id={id.clone()} checked={chosen.contains(p)} onchange={toggle_precision(*p)} />
                             <label for={id}>{ if four_bit { format!("{} (4-bit: quality caveat)", p.id().to_ascii_uppercase()) } else { p.id().to_ascii_uppercase() } }</label>
                         </div>
                     }
