@@ -16,7 +16,6 @@
 //! error and its basis: modeled, calibrated, or measured (`scenario::measurements::at_point`).
 //! "Auto" layout is chosen here (`auto_layout`, `layout_for_target`).
 
-use crate::choice::Choice;
 use crate::decide::plan::{
     deployment_size, Candidate, DEFAULT_GPUS_PER_NODE, DEFAULT_MAX_UTILIZATION,
 };
@@ -406,9 +405,9 @@ fn measured_at(unit: &Scenario, sized: &Sized) -> Option<(String, f64, f64)> {
         model_id: &unit.model.id,
         gpu_id: &unit.gpu.id,
         lengths: (unit.workload.input_mean, unit.workload.output_mean),
-        precision: unit.precision.id(),
+        precision: unit.precision,
         engine: &unit.profile.engine,
-        deployment: unit.profile.deployment.id(),
+        deployment: unit.profile.deployment,
         gpus_per_replica: sized.sizing.gpus_per_replica,
         tp: unit.par.tp,
         ep: unit.par.ep,

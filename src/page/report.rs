@@ -378,8 +378,7 @@ fn slo_section(
             ));
         }
     }
-    if let Some(req_s) = traffic_req_s(view) {
-        let traffic_tok_s = req_s * scenario.input.output_len;
+    if let (Some(req_s), Some(traffic_tok_s)) = (traffic_req_s(view), traffic_tok_s(view)) {
         let rules = SizingRules::of(decision);
         rows.push(row(
             "Traffic",
@@ -436,8 +435,15 @@ fn traffic_req_s(view: &ViewState) -> Option<f64> {
     )
 }
 
+/// Output tokens/s of the decision inputs' traffic, if one is set (`scenario::Traffic`).
+fn traffic_tok_s(view: &ViewState) -> Option<f64> {
+    view.decision
+        .traffic()?
+        .output_tok_s(view.scenario.input_len, view.scenario.output_len)
+}
+
 fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
-    let Some(planned) = traffic_req_s(view).map(|req_s| run_plan(scenario, view, req_s)) else {
+    let Some(planned) = traffic_tok_s(view).map(|tok_s| run_plan(scenario, view, tok_s)) else {
         return "<section><h2>Plan</h2><p>No traffic level is set, so no deployment was \
                 planned. Set one (traffic) to rank configurations by cost.</p></section>"
             .into();
@@ -547,11 +553,10 @@ fn plan_section(scenario: &Scenario, view: &ViewState) -> String {
     )
 }
 
-fn run_plan(scenario: &Scenario, view: &ViewState, req_s: f64) -> Result<Plan, String> {
+fn run_plan(scenario: &Scenario, view: &ViewState, traffic_tok_s: f64) -> Result<Plan, String> {
     let decision = &view.decision;
     let tier = plan_price_tier(scenario, decision, false);
     let allowed = decision.gpus_allowed.clone().unwrap_or_default();
-    let traffic_tok_s = req_s * scenario.input.output_len;
     let request = plan_request(
         scenario,
         decision,
@@ -869,7 +874,7 @@ fn traffic_vs_api(
     crate::decide::pricing::TrafficVsApi,
 )> {
     let decision = &view.decision;
-    let traffic = traffic_req_s(view)? * scenario.input.output_len;
+    let traffic = traffic_tok_s(view)?;
     let sized = decided.sized.as_ref()?.as_ref().ok()?.clone();
     let cmp = crate::decide::pricing::traffic_vs_api(
         scenario,

@@ -8,6 +8,9 @@
 //! arrivals) never match.
 
 use crate::catalog::csv::{self, Record};
+use crate::choice::Choice;
+use crate::physics::engine::Deployment;
+use crate::physics::precision::Precision;
 use crate::scenario::fields::{CONCURRENCY, DEPLOYMENT, ENGINE, EP, PRECISION, TP};
 use std::sync::OnceLock;
 
@@ -54,10 +57,10 @@ pub struct Configuration<'a> {
     pub model_id: &'a str,
     pub gpu_id: &'a str,
     pub lengths: (f64, f64),
-    pub precision: &'a str,
+    pub precision: Precision,
     pub engine: &'a str,
-    /// `tuned` or `stock` (the data README's rule by source).
-    pub deployment: &'a str,
+    /// Tuned or stock (the data README's rule by source).
+    pub deployment: Deployment,
     /// GPUs of one replica: the row's `num_gpus`.
     pub gpus_per_replica: u32,
     /// The replica's TP and EP (a row's empty `tp` or `ep` is 1).
@@ -79,9 +82,9 @@ pub fn at_point(c: &Configuration) -> Option<(String, f64, f64)> {
         .filter(|r| matches(r, c.model_id, c.gpu_id, c.lengths))
         .filter(|r| {
             csv::text(r, "mode") == CONCURRENCY.key
-                && csv::text(r, PRECISION.key) == c.precision
+                && Precision::parse(csv::text(r, PRECISION.key)) == Some(c.precision)
                 && csv::text(r, ENGINE.key) == c.engine
-                && csv::text(r, DEPLOYMENT.key) == c.deployment
+                && Deployment::parse(csv::text(r, DEPLOYMENT.key)) == Some(c.deployment)
                 && count(r, "num_gpus") == Some(c.gpus_per_replica)
                 && count(r, TP.key).unwrap_or(1) == c.tp
                 && count(r, EP.key).unwrap_or(1) == c.ep
@@ -106,9 +109,9 @@ mod tests {
             model_id: "deepseek-r1",
             gpu_id: "h200-sxm",
             lengths: (1000.0, 8000.0),
-            precision: "fp8",
+            precision: Precision::Fp8,
             engine: "sglang",
-            deployment: "tuned",
+            deployment: Deployment::Tuned,
             gpus_per_replica: 8,
             tp: 8,
             ep: 1,
@@ -142,7 +145,7 @@ mod tests {
         );
         assert_eq!(
             at_point(&Configuration {
-                deployment: "stock",
+                deployment: Deployment::Stock,
                 ..ix_h200(60)
             }),
             None

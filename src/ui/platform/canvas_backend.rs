@@ -26,6 +26,8 @@
 //!   font lookup (an IPC to the browser process on Linux) for each size of another family during
 //!   the first chart draw.
 
+use crate::choice::Choice;
+use crate::present::chart::Theme;
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
@@ -522,9 +524,9 @@ pub fn prepare(
         .ok_or_else(|| "the browser gave no 2D canvas context".to_string())?;
     let options = crate::present::chart::ChartOptions {
         theme: if prefers_dark() {
-            crate::present::chart::Theme::Dark
+            Theme::Dark
         } else {
-            crate::present::chart::Theme::Light
+            Theme::Light
         },
         scale: ratio,
     };
@@ -538,10 +540,9 @@ pub fn prefers_dark() -> bool {
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
         .and_then(|root| root.get_attribute("data-theme"));
-    match forced.as_deref() {
-        Some("dark") => true,
-        Some("light") => false,
-        _ => web_sys::window()
+    match forced.as_deref().and_then(Theme::parse_exact) {
+        Some(theme) => theme == Theme::Dark,
+        None => web_sys::window()
             .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())
             .is_some_and(|query| query.matches()),
     }
