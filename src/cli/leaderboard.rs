@@ -75,18 +75,9 @@ pub(super) fn leaderboard_command(rest: &[String]) -> Outcome {
         }
     }
     let mut flags = flags;
-    let serving = match super::serving_search(&mut flags) {
-        Ok(serving) => serving,
+    let (serving, base) = match super::searched_base(&mut flags) {
+        Ok(searched) => searched,
         Err(outcome) => return outcome,
-    };
-    // The scenario reader requires a GPU; the leaderboard replaces it for every row.
-    let mut scenario_flags = flags.clone();
-    scenario_flags
-        .values
-        .insert(format!("--{}", GPU.key), "h100-sxm".to_string());
-    let base = match scenario_input(&scenario_flags) {
-        Ok(base) => base,
-        Err(UsageError(m)) => return Outcome::usage(m),
     };
     let decision = match decision_input(&flags) {
         Ok(decision) => decision,

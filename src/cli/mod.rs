@@ -23,7 +23,9 @@ mod validate;
 
 pub use output::Outcome;
 
-use crate::scenario::Scenario;
+use crate::choice::Choice as _;
+use crate::decide::plan_disagg::ServingSearch;
+use crate::scenario::{Scenario, ScenarioInput};
 use crate::scenario::{SloInput, SloMethod, SloSettings};
 use args::{scenario_input, Flags, UsageError};
 
@@ -267,18 +269,21 @@ fn choice_flag<C: crate::choice::Choice>(
     }
 }
 
-/// What `plan` and `leaderboard` search, `--serving aggregated|disaggregated|any` (default
-/// `any`): taken out of `flags`, so the scenario reader does not take it for the scenario's own
-/// serving, which `any` is not.
-fn serving_search(flags: &mut Flags) -> Result<crate::decide::plan_disagg::ServingSearch, Outcome> {
-    let flag = format!("--{}", crate::scenario::fields::SERVING.key);
-    let chosen = choice_flag(
-        flags,
-        &flag,
-        <crate::decide::plan_disagg::ServingSearch as crate::choice::Choice>::parse,
-    )?;
+/// The base scenario `plan` and `leaderboard` search from, and what they search,
+/// `--serving aggregated|disaggregated|any` (default `any`). The flag is taken out of `flags`, so
+/// neither the scenario reader nor the decision reader takes it for the scenario's own serving,
+/// which `any` is not; the GPU, which both search, is a placeholder the reader requires.
+fn searched_base(flags: &mut Flags) -> Result<(ServingSearch, ScenarioInput), Outcome> {
+    use crate::scenario::fields::{GPU, SERVING};
+    let flag = format!("--{}", SERVING.key);
+    let chosen = choice_flag(flags, &flag, ServingSearch::parse)?;
     flags.values.remove(&flag);
-    Ok(chosen.unwrap_or(crate::decide::plan_disagg::ServingSearch::Any))
+    let mut scenario_flags = flags.clone();
+    scenario_flags
+        .values
+        .insert(format!("--{}", GPU.key), "h100-sxm".to_string());
+    let base = scenario_input(&scenario_flags).map_err(|e| Outcome::usage(e.0))?;
+    Ok((chosen.unwrap_or(ServingSearch::Any), base))
 }
 
 /// The SLO flags, checked once by `SloSettings::try_from`.

@@ -1,7 +1,7 @@
 //! `servecost plan`: the cheapest GPU × TP × precision × batch meeting the SLOs for a traffic
 //! level, why the others lost, and the cheapest plan against API prices.
 
-use super::args::{scenario_input, Flags, UsageError, SCENARIO_FLAGS};
+use super::args::{Flags, UsageError, SCENARIO_FLAGS};
 use super::{slo_input, Outcome};
 use crate::choice::Choice;
 use crate::decide::plan::{Candidate, PlanInput, PlanRequest};
@@ -38,18 +38,9 @@ pub(super) fn plan_command(rest: &[String]) -> Outcome {
         }
     }
     let mut flags = flags;
-    let serving = match super::serving_search(&mut flags) {
-        Ok(serving) => serving,
+    let (serving, base) = match super::searched_base(&mut flags) {
+        Ok(searched) => searched,
         Err(outcome) => return outcome,
-    };
-    // The scenario reader requires a GPU; the plan searches its own.
-    let mut scenario_flags = flags.clone();
-    scenario_flags
-        .values
-        .insert("--gpu".to_string(), "h100-sxm".to_string());
-    let base = match scenario_input(&scenario_flags) {
-        Ok(input) => input,
-        Err(UsageError(m)) => return Outcome::usage(m),
     };
     let input = match plan_input(&flags, base) {
         Ok(input) => PlanInput { serving, ..input },
