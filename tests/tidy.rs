@@ -741,3 +741,37 @@ pub(crate) fn two(
         vec![(2, 4, "short".to_string()), (11, 4, "two".to_string())]
     );
 }
+
+/// The raw inputs' text fields are the open sets only (issue 29 §2): a catalog model or GPU id
+/// and an engine name (any other name runs the generic profile). Every closed set is its enum,
+/// read once by the field's setter.
+#[test]
+fn the_inputs_hold_text_only_for_open_sets() {
+    let text_fields = |file: &str, name: &str| -> Vec<String> {
+        let code = code_only(&std::fs::read_to_string(src().join(file)).expect("read"));
+        let start = code
+            .find(&format!("pub struct {name} {{"))
+            .unwrap_or_else(|| panic!("{name} in {file}"));
+        let open = start + code[start..].find('{').expect("a body");
+        let body = &code[open..=matching_brace(code.as_bytes(), open)];
+        body.lines()
+            .filter_map(|line| {
+                let (field, ty) = line.trim().strip_prefix("pub ")?.split_once(':')?;
+                let ty = ty.trim().trim_end_matches(',');
+                ty.contains("String").then(|| format!("{field}: {ty}"))
+            })
+            .collect()
+    };
+    assert_eq!(
+        text_fields("scenario/input.rs", "ScenarioInput"),
+        ["model: String", "engine: String", "gpu: String"]
+    );
+    // GPU ids, and the agentic keys a build without the session model carries as given.
+    assert_eq!(
+        text_fields("scenario/decision.rs", "DecisionInput"),
+        [
+            "gpus_allowed: Option<Vec<String>>",
+            "carried: Vec<(String, String)>"
+        ]
+    );
+}
