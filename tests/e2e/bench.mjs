@@ -11,15 +11,23 @@
 //   first chart     navigation start -> performance mark `servecost:first-draw` (after the first
 //                   live chart draw), median of 5 fresh loads (new browser context each, after one
 //                   uncounted warm-up load that starts the browser's own services); budget <= 250 ms
-//   first chart visible  navigation start -> the first frame showing a chart: the static one drawn
-//                   at build time (`.prerender svg`, issue 28 §8) or the live canvas once drawn, each
-//                   visible (checkVisibility, a box), seen by a requestAnimationFrame loop an init
-//                   script starts, and no earlier than first-contentful-paint; median of the same 5
-//                   loads for the default page (budget <= 120 ms) and of 5 loads of a link with state
-//                   (`?model=llama-3.1-8b`, which shows only its own, live chart; budget <= 250 ms),
-//                   with the bytes (gzip -9) each needs first: HTML and CSS for the default page, the
-//                   whole first load for a link; and when the live explorer replaced the build-time
-//                   screen on the default page (`servecost:takeover`, median; not budgeted)
+//   first chart visible  navigation start -> a chart on screen, measured the same way for the
+//                   default page and a link with state: the later of (a) the frame that shows a
+//                   chart and (b) first-contentful-paint. (a) is a requestAnimationFrame loop an init
+//                   script starts; its time is performance.now() in the first callback that finds a
+//                   chart visible (checkVisibility, a box): the static one drawn at build time
+//                   (`.prerender svg`, issue 28 §8) or the live canvas once drawn; that frame then
+//                   paints it. Not the callback's own timestamp: that is the frame's begin time,
+//                   which can precede the task that drew the live chart by 100 ms and more when the
+//                   main thread is busy (a link's figure read 114 ms while its chart was drawn at
+//                   200). (b) is when the browser presented the first paint, which the build-time
+//                   chart is part of. Median of the same 5 loads for the default page (budget
+//                   <= 120 ms) and of 5 loads of a link with state (`?model=llama-3.1-8b`, which
+//                   shows only its own, live chart; budget <= 250 ms), each with its frame and FCP
+//                   medians and the bytes (gzip -9) it needs first: HTML and CSS for the default
+//                   page, the whole first load for a link; and when the live explorer replaced the
+//                   build-time screen on the default page (`servecost:takeover`, median; not
+//                   budgeted)
 //   update          `servecost:update` measures (control input -> chart drawn) over 200 slider moves,
 //                   each waited for; median and p95; budget: p95 <= 4 ms. `servecost:draw` (the
 //                   canvas draw alone) is printed beside it to show what dominates.
@@ -99,8 +107,9 @@ async function openPage(browser, url, options = {}) {
 }
 
 /**
- * Init script: `window.__benchChartVisible` = the time of the first animation frame in which a
- * chart is visible, the build-time one (`.prerender svg`) or the live canvas after its first draw.
+ * Init script: `window.__benchChartVisible` = performance.now() in the first animation frame
+ * callback that finds a chart visible, the build-time one (`.prerender svg`) or the live canvas
+ * after its first draw (not the callback's frame timestamp: header comment).
  */
 function watchFirstVisibleChart() {
   window.__benchChartVisible = null;
@@ -109,11 +118,11 @@ function watchFirstVisibleChart() {
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0;
   };
-  const check = (time) => {
+  const check = () => {
     const pre = document.querySelector('.prerender .chart-frame svg');
     const live = document.getElementById('pareto-chart');
     if (shown(pre) || (Number(window.__servecostDraws) >= 1 && shown(live))) {
-      window.__benchChartVisible = time;
+      window.__benchChartVisible = performance.now();
       return;
     }
     requestAnimationFrame(check);
@@ -123,7 +132,11 @@ function watchFirstVisibleChart() {
 
 /** When the first chart was visible: its frame, no earlier than the first contentful paint. */
 async function firstVisibleChart(page) {
-  await page.waitForFunction(() => window.__benchChartVisible !== null, null, { timeout: 10_000, polling: 20 });
+  await page.waitForFunction(
+    () => window.__benchChartVisible !== null && performance.getEntriesByName('first-contentful-paint').length > 0,
+    null,
+    { timeout: 10_000, polling: 20 },
+  );
   return page.evaluate(() => {
     const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
     return { visible: Math.max(window.__benchChartVisible, fcp), frame: window.__benchChartVisible, fcp };
@@ -153,10 +166,10 @@ async function measureFirstLoad(browser, baseUrl) {
     line('warm-up load (not counted)', warm === null ? 'no first-draw mark' : `first chart ${ms(warm)}`);
     await context.close();
   }
-  const visibleMs = [];
+  const visible = [];
   for (let i = 0; i < LOADS; i++) {
     const { context, page, responses } = await openPage(browser, baseUrl, { initScript: watchFirstVisibleChart });
-    visibleMs.push((await firstVisibleChart(page)).visible);
+    visible.push(await firstVisibleChart(page));
     const timing = await page.evaluate(() => {
       const entry = performance.getEntriesByName('servecost:first-draw')[0];
       const wasm = performance.getEntriesByType('resource').find((r) => r.name.endsWith('.wasm'));
@@ -234,26 +247,31 @@ async function measureFirstLoad(browser, baseUrl) {
   // HTML and the stylesheet; on a link with state the live one, which needs the whole first load.
   const gzipOf = (exts) => files.filter((f) => exts.some((e) => f.file.endsWith(e))).reduce((s, f) => s + f.gzip, 0);
   const htmlCss = gzipOf(['.html', '.css']);
-  const linkMs = [];
+  const link = [];
   for (let i = 0; i < LOADS; i++) {
     const { context, page } = await openPage(browser, baseUrl + STATE_LINK, { initScript: watchFirstVisibleChart });
-    linkMs.push((await firstVisibleChart(page)).visible);
+    link.push(await firstVisibleChart(page));
     await context.close();
   }
-  const visibleMedian = quantile(visibleMs, 0.5);
-  const linkMedian = quantile(linkMs, 0.5);
+  const summary = (loads) => ({
+    runs: loads.map((l) => l.visible),
+    median: quantile(loads.map((l) => l.visible), 0.5),
+    frameMedian: quantile(loads.map((l) => l.frame), 0.5),
+    fcpMedian: quantile(loads.map((l) => l.fcp), 0.5),
+  });
+  const visibleSummary = summary(visible);
+  const linkSummary = summary(link);
+  const visibleMedian = visibleSummary.median;
+  const linkMedian = linkSummary.median;
   figures.firstChartVisible = {
-    default: { runs: visibleMs, median: visibleMedian, gzipBytesBefore: htmlCss },
-    link: { url: STATE_LINK, runs: linkMs, median: linkMedian, gzipBytesBefore: gzip },
+    default: { ...visibleSummary, gzipBytesBefore: htmlCss },
+    link: { url: STATE_LINK, ...linkSummary, gzipBytesBefore: gzip },
   };
-  line(
-    'first chart visible, default page',
-    `${ms(visibleMedian)} (runs: ${visibleMs.map((x) => x.toFixed(0)).join(', ')} ms); needs HTML + CSS, ${kb(htmlCss)} gzip`,
-  );
-  line(
-    `first chart visible, ${STATE_LINK}`,
-    `${ms(linkMedian)} (runs: ${linkMs.map((x) => x.toFixed(0)).join(', ')} ms); needs the whole first load, ${kb(gzip)} gzip`,
-  );
+  const described = (s) =>
+    `${ms(s.median)} (runs: ${s.runs.map((x) => x.toFixed(0)).join(', ')} ms; medians: chart frame ` +
+    `${s.frameMedian.toFixed(0)} ms, first-contentful-paint ${s.fcpMedian.toFixed(0)} ms)`;
+  line('first chart visible, default page', `${described(visibleSummary)}; needs HTML + CSS, ${kb(htmlCss)} gzip`);
+  line(`first chart visible, ${STATE_LINK}`, `${described(linkSummary)}; needs the whole first load, ${kb(gzip)} gzip`);
   const takeovers = phases.map((p) => p.takeover).filter((x) => x !== null);
   figures.takeover = { runs: takeovers, median: takeovers.length ? quantile(takeovers, 0.5) : null };
   line(

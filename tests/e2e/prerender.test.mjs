@@ -12,6 +12,10 @@
 //   pre-3  a link with state (?model=, ?embed=1, a hash holding state) and a remembered
 //          scenario (localStorage) never show the default's static chart: hidden at
 //          DOMContentLoaded and after load, with the wasm blocked
+//   pre-4  the static first screen paints as the page's one layer: no box of it is composited
+//          (the compositor's layer tree, read through the DevTools protocol, with the wasm
+//          blocked), since each layer is rasterized apart before the first paint (a sticky
+//          scenario panel made seven)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openSite, READY_TIMEOUT_MS } from './browser.mjs';
@@ -204,4 +208,36 @@ test('pre-3. a link with state or a remembered scenario never shows the default 
   t.after(() => context.close());
   await page.goto(site.baseUrl, { waitUntil: 'load' });
   assert.equal(await page.evaluate(() => window.__prerenderAtDomContentLoaded), true);
+});
+
+test('pre-4. the static first screen paints as the page\'s one layer', async (t) => {
+  const { context, page } = await pageWithWasm('block');
+  t.after(() => context.close());
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('DOM.enable');
+  let layers = null;
+  cdp.on('LayerTree.layerTreeDidChange', (event) => {
+    if (event.layers) layers = event.layers;
+  });
+  await page.goto(site.baseUrl, { waitUntil: 'load' });
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, {
+    timeout: READY_TIMEOUT_MS,
+    polling: 20,
+  });
+  // The tree is reported when it changes after LayerTree.enable: a scroll by one pixel and back.
+  await cdp.send('LayerTree.enable');
+  await page.evaluate(() => window.scrollTo(0, 1));
+  await page.waitForTimeout(100);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(200);
+  assert.ok(layers && layers.length > 0, 'the layer tree was reported');
+  const composited = [];
+  for (const layer of layers) {
+    if (!layer.drawsContent || layer.backendNodeId === undefined) continue;
+    const { node } = await cdp.send('DOM.describeNode', { backendNodeId: layer.backendNodeId });
+    if (node.nodeName === '#document') continue;
+    const { compositingReasonIds } = await cdp.send('LayerTree.compositingReasons', { layerId: layer.layerId });
+    composited.push(`${node.nodeName.toLowerCase()} ${(node.attributes ?? []).join('=')} (${compositingReasonIds.join(', ')})`);
+  }
+  assert.deepEqual(composited, [], 'composited boxes on the first screen');
 });

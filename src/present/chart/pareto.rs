@@ -195,10 +195,12 @@ fn sizes((css_width, css_height): (f64, f64)) -> Sizes {
     } else {
         Sizes {
             compact: false,
+            // 12 and 13.5 px: the page's 0.8rem and 0.9rem, so the first screen's SVG chart
+            // shapes its text with fonts the page has already looked up.
             tick: 12.0,
-            axis_title: 13.0,
+            axis_title: 13.5,
             label: 12.0,
-            current_label: 13.0,
+            current_label: 13.5,
             y_label_area: 62.0,
             x_label_area: 46.0,
         }

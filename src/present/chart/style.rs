@@ -125,9 +125,10 @@ impl ChartOptions {
         f64::from(backend_px) / self.effective_scale()
     }
 
-    /// A font size in backend pixels.
+    /// A font size in backend pixels, to a tenth of a pixel (at least 1): not rounded to whole
+    /// pixels, so a 13.5 px label stays the page's 0.9rem.
     pub fn font(&self, css_px: f64) -> f64 {
-        f64::from(self.px(css_px))
+        ((css_px * self.effective_scale() * 10.0).round() / 10.0).max(1.0)
     }
 }
 
@@ -149,6 +150,10 @@ mod tests {
         assert_eq!(nan.px(10.0), 10);
         assert_eq!(one.px(0.0), 1, "never a zero-width stroke");
         assert_eq!(two.css(640), 320.0);
+        // Fonts keep a tenth of a pixel (the page's 0.9rem is 13.5 px), and are never zero.
+        assert_eq!(one.font(13.5), 13.5);
+        assert_eq!(two.font(13.5), 27.0);
+        assert_eq!(one.font(0.0), 1.0);
     }
 
     #[test]

@@ -423,7 +423,13 @@ impl DrawingBackend for CompactSvg<'_> {
             VPos::Center => attributes.push_str(" dominant-baseline=\"central\""),
             VPos::Bottom => attributes.push_str(" dominant-baseline=\"text-after-edge\""),
         }
-        let _ = write!(attributes, " font-size=\"{}\"", style.size().round());
+        // To a tenth of a pixel: a 13.5 px label stays the page's 0.9rem, not a 14 px font of
+        // its own.
+        let _ = write!(
+            attributes,
+            " font-size=\"{}\"",
+            (style.size() * 10.0).round() / 10.0
+        );
         if let FontStyle::Bold = style.style() {
             attributes.push_str(" font-weight=\"bold\"");
         }
@@ -493,6 +499,8 @@ mod tests {
                 .expect("draws");
             area.draw(&Text::new("a < b", (5, 5), ("sans-serif", 12).into_font()))
                 .expect("draws");
+            area.draw(&Text::new("c", (5, 20), ("sans-serif", 13.5).into_font()))
+                .expect("draws");
         }
         let svg = compact_svg_document((100, 80), &body, "");
         assert!(svg.starts_with("<svg viewBox=\"0 0 100 80\">"), "{svg}");
@@ -509,6 +517,8 @@ mod tests {
         assert!(svg.contains("<circle cx=\"50\" cy=\"50\" r=\"3\" fill=\"#000000\"/>"));
         // Text at the canvas's size, escaped, with no font family.
         assert!(svg.contains("font-size=\"12\""), "{svg}");
+        // A tenth of a pixel kept: the page's 0.9rem, not a 14 px font of its own.
+        assert!(svg.contains("font-size=\"13.5\""), "{svg}");
         assert!(svg.contains(">a &lt; b</text>"), "{svg}");
         assert!(!svg.contains("font-family") && !svg.contains("opacity=\"1\""));
     }
