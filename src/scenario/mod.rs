@@ -288,32 +288,6 @@ fn remedy_clause(input: &ScenarioInput, remedy: Remedy) -> String {
     }
 }
 
-/// How requests are batched and measured: the serving fields read after the engine's limits, in
-/// the field order errors are reported in.
-struct RunFields {
-    protocol: Protocol,
-    num_prompts: Option<u32>,
-    batching: Batching,
-    kv_alloc: KvAlloc,
-    length_dist: LengthDist,
-}
-
-impl RunFields {
-    fn read(input: &ScenarioInput) -> Result<RunFields, ScenarioError> {
-        let num_prompts = match input.num_prompts {
-            Some(n) => Some(NUM_PROMPTS.whole(n)?),
-            None => None,
-        };
-        Ok(RunFields {
-            protocol: input.protocol,
-            num_prompts,
-            batching: input.batching,
-            kv_alloc: input.kv_alloc,
-            length_dist: input.length_dist,
-        })
-    }
-}
-
 /// Speculative decoding as asked: off, or a method with its acceptance, length and draft cost
 /// (each defaulting to the method's preset).
 fn read_spec(input: &ScenarioInput) -> Result<Option<SpecDecode>, ScenarioError> {
@@ -387,7 +361,8 @@ fn lookup_gpu(input: &ScenarioInput) -> Result<Gpu, ScenarioError> {
 /// the defaults it brings (limits, server overhead, efficiency); no layout or memory yet.
 struct Reads {
     precision: Precision,
-    run: RunFields,
+    /// Prompts a benchmark sends in all, if given.
+    num_prompts: Option<u32>,
     profile: engine::Resolved,
     kv_precision: KvPrecision,
     gpu_count: u32,
@@ -468,7 +443,10 @@ impl Reads {
                     .unwrap_or(profile.knobs.server_overhead_ms),
             )?,
         );
-        let run = RunFields::read(input)?;
+        let num_prompts = match input.num_prompts {
+            Some(n) => Some(NUM_PROMPTS.whole(n)?),
+            None => None,
+        };
         let spec = read_spec(input)?;
         // The price typed, else the catalog's typical one; neither is no price (cost not shown),
         // never an error: throughput and latency need no price.
@@ -488,12 +466,12 @@ impl Reads {
         let workload = Workload {
             input_mean: input_len,
             output_mean: output_len,
-            input_sigma: if run.length_dist == LengthDist::Lognormal {
+            input_sigma: if input.length_dist == LengthDist::Lognormal {
                 input_sigma
             } else {
                 0.0
             },
-            output_sigma: if run.length_dist == LengthDist::Lognormal {
+            output_sigma: if input.length_dist == LengthDist::Lognormal {
                 output_sigma
             } else {
                 0.0
@@ -502,7 +480,7 @@ impl Reads {
         };
         Ok(Reads {
             precision,
-            run,
+            num_prompts,
             profile,
             kv_precision,
             gpu_count,
@@ -683,7 +661,7 @@ fn place(
             model_name: &model.name,
         },
         allocation: Allocation {
-            kv_alloc: reads.run.kv_alloc,
+            kv_alloc: input.kv_alloc,
             max_model_len,
             draft_fraction: reads.spec.map_or(0.0, |s| s.memory_fraction(arch.layers)),
             redundant_experts: f64::from(redundant_experts),
@@ -852,7 +830,7 @@ impl Scenario {
         let (gemm, step_cost) = step_cost(&model, &gpu, &reads, &placed, &mut warnings);
         let Reads {
             precision,
-            run,
+            num_prompts,
             profile,
             kv_precision,
             gpu_count,
@@ -875,6 +853,7 @@ impl Scenario {
             max_model_len,
             fit: f,
         } = placed;
+        let (batching, kv_alloc, protocol) = (input.batching, input.kv_alloc, input.protocol);
         Ok(Scenario {
             profile,
             input,
@@ -891,8 +870,8 @@ impl Scenario {
             workload,
             max_num_seqs: max_num_seqs.saturating_mul(par.dp.max(1)),
             chunk_tokens,
-            batching: run.batching,
-            kv_alloc: run.kv_alloc,
+            batching,
+            kv_alloc,
             max_model_len,
             spec,
             efficiency,
@@ -900,8 +879,8 @@ impl Scenario {
             usd_per_gpu_hour,
             concurrency,
             server_overhead,
-            protocol: run.protocol,
-            num_prompts: run.num_prompts,
+            protocol,
+            num_prompts,
             step_cost,
             weights_per_gpu: f.weights,
             kv_pool_per_gpu: f.pool,
