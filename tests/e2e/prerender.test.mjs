@@ -5,8 +5,9 @@
 //          the default scenario's chart (an inline SVG), heading, answer, slider and numbers,
 //          with no inline style and no id of the explorer's (#pareto-chart, #batch-size)
 //   pre-2  the live explorer takes over without a jump: with the wasm held back, the static
-//          screen's boxes (chart frame, slider, numbers panel) and texts (answer, subtitle,
-//          slider value, KV status, numbers) are read; once the explorer has taken over
+//          screen's boxes (chart frame, slider, numbers panel, the drop-down lists it draws
+//          where the explorer has <select>s) and texts (answer, subtitle, slider value, KV
+//          status, numbers) are read; once the explorer has taken over
 //          (servecost:takeover) the static screen is gone, the explorer is visible, and its boxes
 //          are within a few px and its texts the same, at a desktop and a phone width
 //   pre-3  a link with state (?model=, ?embed=1, a hash holding state) and a remembered
@@ -80,6 +81,11 @@ function readScreen(page, root) {
         slider: box('.slider input[type="range"]'),
         numbers: box('.numbers-panel'),
         heading: box('.hero h2'),
+        // The drop-down lists, drawn in the static screen (first_screen.rs `select`) and
+        // <select>s in the explorer: the first field's and the two axes'.
+        field: box('.field select, .field .select'),
+        xAxis: box('.chart-axes > :nth-child(2)'),
+        yAxis: box('.chart-axes > :nth-child(4)'),
       },
       texts: {
         heading: text('.hero h2'),
