@@ -33,8 +33,10 @@ use plotters::prelude::IntoDrawingArea;
 
 /// The chart's size in the static page (CSS pixels): its box at a 1280 px wide window (614 x
 /// 460.5), which the SVG's `viewBox` scales to whatever box it gets. Drawn at that box's own
-/// size, the SVG's text is not scaled there, so its 12 and 13.5 px labels are the fonts the page
-/// already uses (0.8rem, 0.9rem) and the first layout looks up no fonts of its own for the chart.
+/// size, the SVG's text is not scaled there: its labels are 12 and 13.5 px, the sizes the live
+/// chart draws, and Chrome looks up one platform font per size for SVG text, whatever sizes the
+/// page's own text uses (Chrome trace, `GetWebFontRenderStyleForStrike` before the first paint:
+/// 9 without the chart's text, 10 with one 12 px `<text>`, 11 with the chart's, at scale 1).
 pub const CHART_SIZE: (u32, u32) = (614, 460);
 
 /// Id of the static first screen in the built page; the explorer removes it.

@@ -9,7 +9,7 @@
 //                   page's second module (tools-<hash>.js and its wasm), which the explorer imports
 //                   after its first chart and the embed never loads, is printed on its own line.
 //   first chart     navigation start -> performance mark `servecost:first-draw` (after the first
-//                   live chart draw), median of 5 fresh loads (new browser context each, after one
+//                   live chart draw), median of 15 fresh loads (new browser context each, after one
 //                   uncounted warm-up load that starts the browser's own services); budget <= 250 ms
 //   first chart visible  navigation start -> a chart on screen, measured the same way for the
 //                   default page and a link with state: the later of (a) the frame that shows a
@@ -21,8 +21,8 @@
 //                   which can precede the task that drew the live chart by 100 ms and more when the
 //                   main thread is busy (a link's figure read 114 ms while its chart was drawn at
 //                   200). (b) is when the browser presented the first paint, which the build-time
-//                   chart is part of. Median of the same 5 loads for the default page (budget
-//                   <= 120 ms) and of 5 loads of a link with state (`?model=llama-3.1-8b`, which
+//                   chart is part of. Median of the same 15 loads for the default page (budget
+//                   <= 120 ms) and of 15 loads of a link with state (`?model=llama-3.1-8b`, which
 //                   shows only its own, live chart; budget <= 250 ms), each with its frame and FCP
 //                   medians and the bytes (gzip -9) it needs first: HTML and CSS for the default
 //                   page, the whole first load for a link; and when the live explorer replaced the
@@ -50,7 +50,11 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { openPage as openAppPage, openSite } from './browser.mjs';
 
-const LOADS = 5;
+// Fresh loads per page-load figure. One load's first paint on a 2-core machine spreads over
+// +-25 ms (first-contentful-paint of the default page ranged 84-232 ms over 40 loads), so a
+// median of 5 moved by 10 ms and more between runs of one build; 15 halves that (the median's
+// standard error falls as 1/sqrt(n)) for about 15 s more.
+const LOADS = 15;
 const MOVES = 200;
 const DRAG_STEPS = 200;
 const SETTLE_MS = 1_000;
@@ -234,7 +238,7 @@ async function measureFirstLoad(browser, baseUrl) {
 
   const median = quantile(firstChartMs, 0.5);
   figures.firstChart = { runs: firstChartMs, median };
-  line('first chart (median of 5 loads)', `${ms(median)} (runs: ${firstChartMs.map((x) => x.toFixed(0)).join(', ')} ms)`);
+  line(`first chart (median of ${LOADS} loads)`, `${ms(median)} (runs: ${firstChartMs.map((x) => x.toFixed(0)).join(', ')} ms)`);
   const medianOf = (key) => quantile(phases.map((p) => p[key]).filter((x) => x !== null), 0.5);
   line(
     '  on the way (medians)',
@@ -286,7 +290,7 @@ async function measureFirstLoad(browser, baseUrl) {
   const toolsReady = phases.map((p) => p.toolsReady).filter((x) => x !== null);
   figures.toolsReady = { runs: toolsReady, median: toolsReady.length ? quantile(toolsReady, 0.5) : null };
   line(
-    'tools mounted (median of 5 loads)',
+    `tools mounted (median of ${LOADS} loads)`,
     toolsReady.length ? `${ms(quantile(toolsReady, 0.5))} after navigation (runs: ${toolsReady.map((x) => x.toFixed(0)).join(', ')} ms)` : 'never',
   );
 }

@@ -195,8 +195,8 @@ fn sizes((css_width, css_height): (f64, f64)) -> Sizes {
     } else {
         Sizes {
             compact: false,
-            // 12 and 13.5 px: the page's 0.8rem and 0.9rem, so the first screen's SVG chart
-            // shapes its text with fonts the page has already looked up.
+            // 12 and 13.5 px: the page's 0.8rem and 0.9rem. Two sizes, so the first screen's
+            // SVG chart costs two platform-font lookups (first_screen::CHART_SIZE).
             tick: 12.0,
             axis_title: 13.5,
             label: 12.0,
