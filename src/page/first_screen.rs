@@ -31,13 +31,18 @@ use crate::scenario::{Batching, Scenario};
 use crate::share::{self, escape_attribute};
 use plotters::prelude::IntoDrawingArea;
 
-/// The chart's size in the static page (CSS pixels): its box at a 1280 px wide window (614 x
-/// 460.5), which the SVG's `viewBox` scales to whatever box it gets. Drawn at that box's own
-/// size, the SVG's text is not scaled there: its labels are 12 and 13.5 px, the sizes the live
-/// chart draws, and Chrome looks up one platform font per size for SVG text, whatever sizes the
-/// page's own text uses (Chrome trace, `GetWebFontRenderStyleForStrike` before the first paint:
-/// 9 without the chart's text, 10 with one 12 px `<text>`, 11 with the chart's, at scale 1).
-pub const CHART_SIZE: (u32, u32) = (614, 460);
+/// The chart's size in the static page (CSS pixels): the pixel grid the live canvas gets for
+/// the chart's box at a 1280 px wide window (614 x 460.5, whose `clientHeight` rounds to 461),
+/// which the SVG's `viewBox` scales to whatever box it gets. Both charts lay their text out in
+/// one estimate (`present::chart::svg::page_text_size`), so on one grid every label lands where
+/// the live chart puts it; at 614 x 460 the current point's label went to the other side of its
+/// marker, and moved when the explorer took over (e2e pre-2 compares the grids). The chart's
+/// text is all 12 px, and SVG text is unhinted, as the page's text is
+/// (`text-rendering: geometricPrecision`, static/style.css): it then shares the page's 12 px
+/// platform font (Chrome trace, `GetWebFontRenderStyleForStrike` before the first paint: 5 with
+/// or without the chart's text; with hinted page text and 12 and 13.5 px chart text it was 11,
+/// two of them the chart's).
+pub const CHART_SIZE: (u32, u32) = (614, 461);
 
 /// Id of the static first screen in the built page; the explorer removes it.
 pub const PRERENDER_ID: &str = "prerender";
@@ -160,12 +165,33 @@ fn select(options: &[(&str, bool)]) -> String {
     format!("<span class=\"select\">{items}</span>")
 }
 
+/// A text box showing `value`, drawn as `select` draws a drop-down list: a plain box with the
+/// box rules of the explorer's `<input>` (static/style.css, `.input`), its text centred in it as
+/// Chrome centres an input's. An `<input>` is a form control with a shadow tree of its own; the
+/// inert static screen is never typed into.
+fn text_box(value: &str) -> String {
+    format!("<span class=\"input\">{}</span>", text(value))
+}
+
+/// The batch-size slider at `position` of `steps`, drawn: the track (a CSS box,
+/// `.prerender .range::before`), the filled part up to the thumb and the thumb (an SVG line and
+/// circle at a percentage of the thumb's travel: a position without a `style=` attribute,
+/// which the Content-Security-Policy forbids), as Chrome draws the explorer's
+/// `<input type="range">` in the accent colour. A range input is a form control whose native
+/// look Chrome paints from a shadow tree of its own.
+fn range(position: u32, steps: u32) -> String {
+    let at = f64::from(position.min(steps)) * 100.0 / f64::from(steps.max(1));
+    format!(
+        "<span class=\"range\"><svg><line x1=\"-3\" y1=\"15\" x2=\"{at:.2}%\" y2=\"15\"/><circle cx=\"{at:.2}%\" cy=\"15\" r=\"8\"/></svg></span>"
+    )
+}
+
 /// A labelled control showing `value`, as the explorer's field controls lay out.
 fn field(field: &Field, value: &str, select_box: bool) -> String {
     let control = if select_box {
         select(&[(value, true)])
     } else {
-        format!("<input type=\"text\" value=\"{}\">", text(value))
+        text_box(value)
     };
     format!(
         "<div class=\"field\"><label>{}</label>{control}</div>",
@@ -331,9 +357,10 @@ pub fn first_screen(state: &State) -> Result<String, String> {
     let value_text = in_flight_text(concurrency);
     let limit = view.engine_limit();
     let slider = format!(
-        "<div class=\"slider\"><div class=\"slider-head\"><label>Batch size (max concurrency)</label><output class=\"slider-value\">{}</output><span class=\"slider-number\"><label>Batch size</label><input type=\"number\" value=\"{concurrency}\"></span></div><input type=\"range\" min=\"0\" max=\"{SLIDER_STEPS}\" value=\"{}\"><div class=\"slider-scale\">{}</div></div>",
+        "<div class=\"slider\"><div class=\"slider-head\"><label>Batch size (max concurrency)</label><output class=\"slider-value\">{}</output><span class=\"slider-number\"><label>Batch size</label>{}</span></div>{}<div class=\"slider-scale\">{}</div></div>",
         text(&value_text),
-        state.slider_position,
+        text_box(&concurrency.to_string()),
+        range(state.slider_position, SLIDER_STEPS),
         slider_scale(SLIDER_STEPS, limit)
             .iter()
             .map(|v| format!("<span>{v}</span>"))
@@ -393,10 +420,11 @@ mod tests {
         for needle in [
             "<svg",
             "class=\"answer\"",
-            "type=\"range\"",
+            "class=\"range\"",
             "metric-primary",
             "in flight",
             "class=\"select\"",
+            "class=\"input\"",
         ] {
             assert!(html.contains(needle), "missing {needle}");
         }
@@ -404,8 +432,10 @@ mod tests {
         assert!(!html.contains("style="));
         assert!(!html.contains("<script"));
         assert!(!html.contains("<style"));
-        // Drop-down lists are drawn, not form controls (`select`).
+        // Drop-down lists, text boxes and the slider are drawn, not form controls (`select`,
+        // `text_box`, `range`).
         assert!(!html.contains("<select"));
+        assert!(!html.contains("<input"));
         // The chart in integer coordinates only.
         let svg = &html[html.find("<svg").unwrap_or(0)..html.find("</svg>").unwrap_or(0)];
         for part in svg.split("=\"").skip(1) {

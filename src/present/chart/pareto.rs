@@ -195,12 +195,13 @@ fn sizes((css_width, css_height): (f64, f64)) -> Sizes {
     } else {
         Sizes {
             compact: false,
-            // 12 and 13.5 px: the page's 0.8rem and 0.9rem. Two sizes, so the first screen's
-            // SVG chart costs two platform-font lookups (first_screen::CHART_SIZE).
+            // One size, the page's 0.8rem: Chrome looks up a platform font for each size of
+            // SVG text, so the first screen's SVG chart costs one lookup, not two
+            // (first_screen::CHART_SIZE; the type scale in static/style.css).
             tick: 12.0,
-            axis_title: 13.5,
+            axis_title: 12.0,
             label: 12.0,
-            current_label: 13.5,
+            current_label: 12.0,
             y_label_area: 62.0,
             x_label_area: 46.0,
         }

@@ -14,9 +14,10 @@
 //! build time (`page::first_screen`), where every byte is part of the first load: integer
 //! coordinates, no attribute at its default value, consecutive lines of one stroke merged into one
 //! `<path>`, no font family (the text takes the page's, as the canvas chart does), and text at
-//! the size the page's canvas backend draws it (the style's size, not ÷ 1.24), measured by the
-//! same estimate at that size. Colours are presentation attributes (`fill=`, `stroke=`), which
-//! the Content-Security-Policy's `style-src` does not govern and the stylesheet can override.
+//! the size the page's canvas backend draws it (the style's size, not ÷ 1.24), laid out in the
+//! room the canvas backend gives it (`page_text_size`). Colours are presentation attributes
+//! (`fill=`, `stroke=`), which the Content-Security-Policy's `style-src` does not govern and the
+//! stylesheet can override.
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
@@ -156,8 +157,22 @@ pub struct CompactSvg<'a> {
     open: Option<((String, String, u32), String)>,
 }
 
-/// How much wider than the estimate the compact writer reserves for text (`estimate_text_size`).
+/// How much wider than the estimate the page's charts reserve for text (`page_text_size`).
 const PAGE_FONT_WIDTH: f64 = 1.09;
+
+/// Width and height of `text` drawn at `size` CSS pixels in the page's font (`system-ui`): the
+/// room every chart on the page lays its text out in, the build-time first screen's SVG
+/// (`CompactSvg`) and the live canvas (`ui::platform::canvas_backend`) alike. The same estimate
+/// on both, not the canvas's `measureText`, so the legend and the knee's and current point's
+/// labels land on the same side of their markers in the static chart and in the live one that
+/// replaces it (issue 28 §8: measured widths differ from any estimate by a few pixels, enough
+/// to move a label to another side of its marker at the hand-over), and on every system. The
+/// estimate runs wider than `system-ui` on the common systems (DejaVu Sans, the widest of them
+/// here, by about 8 % on the legend's texts: `PAGE_FONT_WIDTH`), so the layout leaves room.
+pub fn page_text_size(text: &str, size: f64) -> (u32, u32) {
+    let (width, _) = estimated_text_size(text, size * 1.24 * PAGE_FONT_WIDTH);
+    (width, size.max(0.0).ceil() as u32)
+}
 
 /// An error of the compact writer (writing to a `String` does not fail).
 #[derive(Debug)]
@@ -456,11 +471,8 @@ impl DrawingBackend for CompactSvg<'_> {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), CompactError> {
-        // Drawn at the style's size (not ÷ 1.24), so measured at it, and in the page's font
-        // (system-ui), which runs wider than the estimate's Helvetica-like advances on some
-        // systems (DejaVu Sans: about 8 % on the legend's texts), so the layout leaves room.
-        let (width, _) = estimated_text_size(text, style.size() * 1.24 * PAGE_FONT_WIDTH);
-        Ok((width, style.size().max(0.0).ceil() as u32))
+        // Drawn at the style's size (not ÷ 1.24), in the page's font: the canvas's room.
+        Ok(page_text_size(text, style.size()))
     }
 
     fn blit_bitmap(

@@ -10,16 +10,15 @@
 //!   chart is presented, so painting order is kept. Opaque paint looks the same drawn in one path
 //!   or in several; translucent shapes are still drawn one by one (overlaps would blend once
 //!   instead of twice).
-//! * **Text measured with `measureText`.** plotters' default text measurement on wasm
+//! * **Text laid out in an estimated room.** plotters' default text measurement on wasm
 //!   (plotters/src/style/font/web.rs) appends a `<span style="…">` to `<body>`, reads its size and
-//!   removes it, once per measured string. Each of those forces a layout of the whole page on every
-//!   redraw (the chart legend measures its labels), and the inline `style` attribute would need
-//!   `style-src-attr 'unsafe-inline'` in the page's Content-Security-Policy.
-//! * **Measurements kept.** A text's width in a font is the same on every redraw, so the widths
-//!   measured are kept for the page's life (`MEASURED`, a few hundred entries at most: the
-//!   legend's labels, tick labels and point labels) and a redraw measures only text it has not
-//!   seen. Each `measureText` costs a canvas `font` set (the legend and the labels alternate
-//!   fonts) plus the measurement: together about half of a redraw before this cache.
+//!   removes it, once per measured string: a forced layout of the whole page per string on every
+//!   redraw, and an inline `style` attribute the page's Content-Security-Policy forbids. This
+//!   backend measures nothing: the legend and the labels are laid out in the room
+//!   `present::chart::svg::page_text_size` estimates, the same as the build-time first screen's
+//!   SVG chart, so the live chart that replaces it puts every label where the static one had it
+//!   (issue 28 §8; `measureText` widths moved the knee's and current point's labels to other
+//!   sides of their markers at the hand-over) and no redraw waits on a font measurement.
 //! * **The page's font.** The charts ask for plotters' sans-serif, which this backend draws in the
 //!   stylesheet's `system-ui, sans-serif` (`PAGE_SANS_SERIF`). The browser then finds the chart's
 //!   text in the fonts the page's first layout already looked up, instead of making a platform
@@ -27,6 +26,7 @@
 //!   the first chart draw.
 
 use crate::choice::Choice;
+use crate::present::chart::svg::page_text_size;
 use crate::present::chart::Theme;
 use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
@@ -56,7 +56,7 @@ fn canvas_error(error: wasm_bindgen::JsValue) -> DrawingErrorKind<CanvasError> {
 /// The stylesheet's text font (`static/style.css`, `:root`), for plotters' sans-serif.
 pub const PAGE_SANS_SERIF: &str = "system-ui, sans-serif";
 
-/// The CSS font shorthand the canvas measures and draws a text style in.
+/// The CSS font shorthand the canvas draws a text style in.
 fn css_font<S: BackendTextStyle>(style: &S) -> String {
     let family = style.family();
     let family = match family {
@@ -96,39 +96,6 @@ enum Pending {
     None,
     Stroke { color: String, width: f64 },
     Fill { color: String },
-}
-
-/// Entries kept in `MEASURED` before it starts over (a redraw measures a few dozen strings; a
-/// page that walks many scenarios meets new tick and label strings, so the list is bounded).
-const MEASURED_MAX: usize = 512;
-
-thread_local! {
-    /// The widths `estimate_text_size` measured: (CSS font, text, width). Shared by every backend
-    /// on the page: a backend lives for one draw, the measurements for the page's life. A list
-    /// searched in order, not a map: a few hundred short strings compare in microseconds, and a
-    /// map of strings would add kilobytes of code to the first load.
-    static MEASURED: RefCell<Vec<(String, String, f64)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// The width of `text` in `font` measured before, if it was.
-fn measured(font: &str, text: &str) -> Option<f64> {
-    MEASURED.with(|m| {
-        m.borrow()
-            .iter()
-            .find(|(f, t, _)| f == font && t == text)
-            .map(|(_, _, width)| *width)
-    })
-}
-
-/// Keep a measured width.
-fn keep_measured(font: &str, text: &str, width: f64) {
-    MEASURED.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= MEASURED_MAX {
-            m.clear();
-        }
-        m.push((font.to_string(), text.to_string(), width));
-    });
 }
 
 /// What the context was last given, so that an unchanged style is not set again.
@@ -468,29 +435,13 @@ impl DrawingBackend for CanvasBackend {
         drawn.map_err(canvas_error)
     }
 
-    /// Width from `measureText`; height = the font size (what the canvas lays a line out in).
+    /// The room the page's charts lay text out in (module doc); height = the font size.
     fn estimate_text_size<S: BackendTextStyle>(
         &self,
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
-        let size = style.size().max(0.0);
-        let font = css_font(style);
-        let width = match measured(&font, text) {
-            Some(width) => width,
-            None => {
-                self.set_font(font.clone());
-                match self.context.measure_text(text) {
-                    Ok(metrics) => {
-                        keep_measured(&font, text, metrics.width());
-                        metrics.width()
-                    }
-                    // Not kept: a failed measurement is an estimate.
-                    Err(_) => size * 0.6 * text.chars().count() as f64,
-                }
-            }
-        };
-        Ok((width.max(0.0).ceil() as u32, size.ceil() as u32))
+        Ok(page_text_size(text, style.size()))
     }
 }
 
