@@ -27,7 +27,11 @@
 //                   medians and the bytes (gzip -9) it needs first: HTML and CSS for the default
 //                   page, the whole first load for a link; and when the live explorer replaced the
 //                   build-time screen on the default page (`servecost:takeover`, median; not
-//                   budgeted)
+//                   budgeted). Beside the default page, a blank page's first-contentful-paint
+//                   (one word, served the same way, opened in a fresh context just before each
+//                   default-page load; not budgeted): the part of the figure no page can remove,
+//                   which moves with the machine's load between runs, and the default page's
+//                   chart over it (median of the differences)
 //   update          `servecost:update` measures (control input -> chart drawn) over 200 slider moves,
 //                   each waited for; median and p95; budget: p95 <= 4 ms. `servecost:draw` (the
 //                   canvas draw alone) is printed beside it to show what dominates.
@@ -48,7 +52,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import os from 'node:os';
 import { openPage as openAppPage, openSite } from './browser.mjs';
+import { startServer } from './serve.mjs';
 
 // Fresh loads per page-load figure. One load's first paint on a 2-core machine spreads over
 // +-25 ms (first-contentful-paint of the default page ranged 84-232 ms over 40 loads), so a
@@ -147,6 +153,39 @@ async function firstVisibleChart(page) {
   });
 }
 
+/** A page holding one word, served as the site is (serve.mjs, from its own directory). */
+let blankSite = null;
+async function blankUrl() {
+  if (!blankSite) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'servecost-bench-blank-'));
+    fs.writeFileSync(
+      path.join(dir, 'index.html'),
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body><p>blank</p></body></html>\n',
+    );
+    blankSite = { dir, server: await startServer({ root: dir }) };
+  }
+  return blankSite.server.url;
+}
+
+/** First-contentful-paint of the blank page in a fresh context, opened as the default page is. */
+async function blankFirstPaint(browser) {
+  const url = await blankUrl();
+  // As openPage opens a page (window, init script, listeners), without waiting for an app.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(watchFirstVisibleChart);
+  const page = await context.newPage();
+  page.on('console', () => {});
+  page.on('request', () => {});
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, {
+    timeout: 10_000,
+    polling: 20,
+  });
+  const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0].startTime);
+  await context.close();
+  return fcp;
+}
+
 /** Waits until the chart has been drawn again (polled every animation frame). */
 async function waitForDrawAfter(page, previous) {
   await page.waitForFunction((p) => window.__servecostDraws > p, previous, { timeout: 5_000, polling: 'raf' });
@@ -171,7 +210,9 @@ async function measureFirstLoad(browser, baseUrl) {
     await context.close();
   }
   const visible = [];
+  const blank = [];
   for (let i = 0; i < LOADS; i++) {
+    blank.push(await blankFirstPaint(browser));
     const { context, page, responses } = await openPage(browser, baseUrl, { initScript: watchFirstVisibleChart });
     visible.push(await firstVisibleChart(page));
     const timing = await page.evaluate(() => {
@@ -275,6 +316,16 @@ async function measureFirstLoad(browser, baseUrl) {
     `${ms(s.median)} (runs: ${s.runs.map((x) => x.toFixed(0)).join(', ')} ms; medians: chart frame ` +
     `${s.frameMedian.toFixed(0)} ms, first-contentful-paint ${s.fcpMedian.toFixed(0)} ms)`;
   line('first chart visible, default page', `${described(visibleSummary)}; needs HTML + CSS, ${kb(htmlCss)} gzip`);
+  // What a page with one word costs in this browser on this machine, loaded just before each
+  // default-page load: the part of the figure no page can remove (navigation, a new renderer,
+  // the first frame), which moves with the machine's load between runs.
+  const overBlank = visible.map((v, i) => v.visible - blank[i]);
+  figures.blankFirstPaint = { runs: blank, median: quantile(blank, 0.5), defaultOverBlankMedian: quantile(overBlank, 0.5) };
+  line(
+    '  a blank page (not budgeted)',
+    `first-contentful-paint ${ms(quantile(blank, 0.5))} (median of ${LOADS}, each loaded just before a default-page load); ` +
+      `the default page's chart ${ms(quantile(overBlank, 0.5))} after it (median of the differences)`,
+  );
   line(`first chart visible, ${STATE_LINK}`, `${described(linkSummary)}; needs the whole first load, ${kb(gzip)} gzip`);
   const takeovers = phases.map((p) => p.takeover).filter((x) => x !== null);
   figures.takeover = { runs: takeovers, median: takeovers.length ? quantile(takeovers, 0.5) : null };
@@ -554,5 +605,9 @@ try {
   failed = true;
 } finally {
   await site.close();
+  if (blankSite) {
+    await blankSite.server.close();
+    fs.rmSync(blankSite.dir, { recursive: true, force: true });
+  }
 }
 process.exit(failed ? 1 : 0);
