@@ -12,10 +12,10 @@
 //!
 //! `CompactSvg` is a second SVG writer for the page's first screen, inlined into `index.html` at
 //! build time (`page::first_screen`), where every byte is part of the first load: integer
-//! coordinates, no attribute at its default value, consecutive lines of one stroke merged into one
-//! `<path>`, no font family (the text takes the page's, as the canvas chart does), and text at
-//! the size the page's canvas backend draws it (the style's size, not ÷ 1.24), laid out in the
-//! room the canvas backend gives it (`page_text_size`). Colours are presentation attributes
+//! coordinates, no attribute at its default value, consecutive lines of one stroke (and opaque
+//! circles of one paint) merged into one `<path>`, no font family (the text takes the page's, as
+//! the canvas chart does), and text at the size the page's canvas backend draws it (the style's
+//! size, not ÷ 1.24), laid out in the room the canvas backend gives it (`page_text_size`). Colours are presentation attributes
 //! (`fill=`, `stroke=`), which the Content-Security-Policy's `style-src` does not govern and the
 //! stylesheet can override.
 
@@ -152,9 +152,9 @@ impl<'a> DrawingBackend for EstimatedSvg<'a> {
 pub struct CompactSvg<'a> {
     size: (u32, u32),
     out: &'a mut String,
-    /// The `<path>` being extended by consecutive lines of one stroke: its (colour, opacity,
-    /// width) and its `d`.
-    open: Option<((String, String, u32), String)>,
+    /// The `<path>` being extended by consecutive shapes of one paint (lines of one stroke,
+    /// opaque circles of one fill or outline): its paint attributes and its `d`.
+    open: Option<(String, String)>,
 }
 
 /// How much wider than the estimate the page's charts reserve for text (`page_text_size`).
@@ -248,16 +248,19 @@ impl<'a> CompactSvg<'a> {
     }
 
     fn close_path(&mut self) {
-        if let Some(((color, opacity, width), d)) = self.open.take() {
-            let width = if width == 1 {
-                String::new()
-            } else {
-                format!(" stroke-width=\"{width}\"")
-            };
-            let _ = write!(
-                self.out,
-                "<path d=\"{d}\" fill=\"none\" stroke=\"{color}\"{opacity}{width}/>"
-            );
+        if let Some((paint, d)) = self.open.take() {
+            let _ = write!(self.out, "<path d=\"{d}\" {paint}/>");
+        }
+    }
+
+    /// `subpath` as a part of the open `<path>` when that has the same `paint`, else of a new one.
+    fn extend(&mut self, paint: String, subpath: &str) {
+        match &mut self.open {
+            Some((open, d)) if *open == paint => d.push_str(subpath),
+            _ => {
+                self.close_path();
+                self.open = Some((paint, subpath.to_string()));
+            }
         }
     }
 
@@ -273,15 +276,7 @@ impl<'a> CompactSvg<'a> {
             return;
         }
         let subpath = polyline(path);
-        let (color, opacity) = paint("stroke", style.color());
-        let key = (color, opacity, style.stroke_width());
-        match &mut self.open {
-            Some((open, d)) if *open == key => d.push_str(&subpath),
-            _ => {
-                self.close_path();
-                self.open = Some((key, subpath));
-            }
-        }
+        self.extend(CompactSvg::shape_paint(style, false), &subpath);
     }
 
     /// A rectangle's or circle's paint: filled, or outlined at the style's width.
@@ -404,13 +399,25 @@ impl DrawingBackend for CompactSvg<'_> {
         if style.color().alpha == 0.0 {
             return Ok(());
         }
-        self.close_path();
-        let paint_attributes = CompactSvg::shape_paint(style, fill);
-        let _ = write!(
-            self.out,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"{radius}\" {paint_attributes}/>",
-            center.0, center.1
+        // Two arcs from the leftmost point, both one way round, as a subpath: a run of markers
+        // of one paint (the frontier's dots, the curves' hollow rings) is one element, not one
+        // each (54 `<circle>`s on the default first screen, each styled, laid out and painted
+        // on its own before the first paint). Opaque paint only: translucent circles that
+        // overlap would blend once in one path instead of twice.
+        let (r, (x, y)) = (i64::from(radius), center);
+        let circle = format!(
+            "M{} {y}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 -{} 0",
+            i64::from(x) - r,
+            2 * r,
+            2 * r
         );
+        let paint_attributes = CompactSvg::shape_paint(style, fill);
+        if style.color().alpha < 1.0 {
+            self.close_path();
+            let _ = write!(self.out, "<path d=\"{circle}\" {paint_attributes}/>");
+        } else {
+            self.extend(paint_attributes, &circle);
+        }
         Ok(())
     }
 
@@ -507,7 +514,11 @@ mod tests {
                 plotters::style::Color::stroke_width(&RED, 2),
             ))
             .expect("draws");
-            area.draw(&Circle::new((50, 50), 3, BLACK.filled()))
+            for x in [50, 60] {
+                area.draw(&Circle::new((x, 50), 3, BLACK.filled()))
+                    .expect("draws");
+            }
+            area.draw(&Circle::new((70, 50), 3, BLACK.mix(0.5).filled()))
                 .expect("draws");
             area.draw(&Text::new("a < b", (5, 5), ("sans-serif", 12).into_font()))
                 .expect("draws");
@@ -516,8 +527,9 @@ mod tests {
         }
         let svg = compact_svg_document((100, 80), &body, "");
         assert!(svg.starts_with("<svg viewBox=\"0 0 100 80\">"), "{svg}");
-        // The three blue lines are one path of three subpaths; the red one its own.
-        assert_eq!(svg.matches("<path").count(), 2, "{svg}");
+        // The three blue lines are one path of three subpaths; the red one its own; the two
+        // opaque black circles one path of two arcs each, the translucent one its own.
+        assert_eq!(svg.matches("<path").count(), 4, "{svg}");
         assert!(
             svg.contains("d=\"M10 0l0 80M20 0l0 80M30 0l0 80\""),
             "{svg}"
@@ -526,7 +538,17 @@ mod tests {
             svg.contains("stroke=\"#FF0000\" stroke-width=\"2\""),
             "{svg}"
         );
-        assert!(svg.contains("<circle cx=\"50\" cy=\"50\" r=\"3\" fill=\"#000000\"/>"));
+        assert!(
+            svg.contains(
+                "<path d=\"M47 50a3 3 0 1 0 6 0a3 3 0 1 0 -6 0M57 50a3 3 0 1 0 6 0a3 3 0 1 0 -6 0\" fill=\"#000000\"/>"
+            ),
+            "{svg}"
+        );
+        assert!(
+            svg.contains("<path d=\"M67 50a3 3 0 1 0 6 0a3 3 0 1 0 -6 0\" fill=\"#000000\" fill-opacity=\"0.50\"/>"),
+            "{svg}"
+        );
+        assert!(!svg.contains("<circle"), "{svg}");
         // Text at the canvas's size, escaped, with no font family.
         assert!(svg.contains("font-size=\"12\""), "{svg}");
         // A tenth of a pixel kept: the page's 0.9rem, not a 14 px font of its own.
