@@ -33,7 +33,6 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
     FontFamily, FontTransform,
 };
-use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 use web_sys::CanvasRenderingContext2d;
 
@@ -112,8 +111,7 @@ pub struct CanvasBackend {
     canvas: web_sys::HtmlCanvasElement,
     context: CanvasRenderingContext2d,
     pending: Pending,
-    /// Behind a `RefCell` because plotters measures text through `&self`.
-    state: RefCell<ContextState>,
+    state: ContextState,
 }
 
 impl CanvasBackend {
@@ -129,7 +127,7 @@ impl CanvasBackend {
             canvas: canvas.clone(),
             context,
             pending: Pending::None,
-            state: RefCell::new(ContextState::default()),
+            state: ContextState::default(),
         })
     }
 
@@ -138,8 +136,8 @@ impl CanvasBackend {
         &self.context
     }
 
-    fn set_stroke(&self, color: String, width: f64) {
-        let mut state = self.state.borrow_mut();
+    fn set_stroke(&mut self, color: String, width: f64) {
+        let state = &mut self.state;
         if state.stroke.as_ref() != Some(&(color.clone(), width)) {
             self.context.set_stroke_style_str(&color);
             self.context.set_line_width(width);
@@ -147,24 +145,24 @@ impl CanvasBackend {
         }
     }
 
-    fn set_fill(&self, color: String) {
-        let mut state = self.state.borrow_mut();
+    fn set_fill(&mut self, color: String) {
+        let state = &mut self.state;
         if state.fill.as_ref() != Some(&color) {
             self.context.set_fill_style_str(&color);
             state.fill = Some(color);
         }
     }
 
-    fn set_font(&self, font: String) {
-        let mut state = self.state.borrow_mut();
+    fn set_font(&mut self, font: String) {
+        let state = &mut self.state;
         if state.font.as_ref() != Some(&font) {
             self.context.set_font(&font);
             state.font = Some(font);
         }
     }
 
-    fn set_anchor(&self, align: &'static str, baseline: &'static str) {
-        let mut state = self.state.borrow_mut();
+    fn set_anchor(&mut self, align: &'static str, baseline: &'static str) {
+        let state = &mut self.state;
         if state.align != Some(align) {
             self.context.set_text_align(align);
             state.align = Some(align);
