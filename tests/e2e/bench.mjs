@@ -170,13 +170,7 @@ async function blankUrl() {
 /** First-contentful-paint of the blank page in a fresh context, opened as the default page is. */
 async function blankFirstPaint(browser) {
   const url = await blankUrl();
-  // As openPage opens a page (window, init script, listeners), without waiting for an app.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(watchFirstVisibleChart);
-  const page = await context.newPage();
-  page.on('console', () => {});
-  page.on('request', () => {});
-  await page.goto(url, { waitUntil: 'load' });
+  const { context, page } = await openPage(browser, url, { initScript: watchFirstVisibleChart, waitForApp: false });
   await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, {
     timeout: 10_000,
     polling: 20,

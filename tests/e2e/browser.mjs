@@ -44,11 +44,12 @@ export async function openSite({ root } = {}) {
  * Opens `url` in a fresh context (options: viewport, colorScheme, reducedMotion, ... and
  * `initScript`, a function run in the page before any of its own scripts) and waits until the app
  * has drawn its chart (`window.__servecostDraws >= 1`) and, on the explorer, mounted its second module
- * (`servecost:tools-ready`; `waitForTools: false` skips that). `log` collects page errors, console
- * errors, dialogs and every request URL.
+ * (`servecost:tools-ready`; `waitForTools: false` skips that). `waitForApp: false` waits for
+ * neither: a page that is not the app (the bench's blank page). `log` collects page errors,
+ * console errors, dialogs and every request URL.
  */
 export async function openPage(browser, url, options = {}) {
-  const { initScript, waitForTools, ...contextOptions } = options;
+  const { initScript, waitForTools, waitForApp, ...contextOptions } = options;
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...contextOptions });
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
@@ -67,6 +68,7 @@ export async function openPage(browser, url, options = {}) {
     await context.close();
     throw new Error(`GET ${url} -> ${response ? response.status() : 'no response'}`);
   }
+  if (waitForApp === false) return { context, page, log };
   try {
     await page.waitForFunction(() => Number(window.__servecostDraws) >= 1, null, {
       timeout: READY_TIMEOUT_MS,

@@ -15,9 +15,9 @@
 //! coordinates, no attribute at its default value, consecutive lines of one stroke (and opaque
 //! circles of one paint) merged into one `<path>`, no font family (the text takes the page's, as
 //! the canvas chart does), and text at the size the page's canvas backend draws it (the style's
-//! size, not ÷ 1.24), laid out in the room the canvas backend gives it (`page_text_size`). Colours are presentation attributes
-//! (`fill=`, `stroke=`), which the Content-Security-Policy's `style-src` does not govern and the
-//! stylesheet can override.
+//! size, not ÷ 1.24), laid out in the room the canvas backend gives it (`page_text_size`).
+//! Colours are presentation attributes (`fill=`, `stroke=`), which the Content-Security-Policy's
+//! `style-src` does not govern and the stylesheet can override.
 
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea, SVGBackend};
