@@ -14,16 +14,20 @@
     clippy::panic
 )]
 
+use plotters::prelude::IntoDrawingArea;
 use servecost::choice::Choice;
 use servecost::model::techniques::{background_curves, TechniqueLevel};
 use servecost::model::{evaluate, sweep, CurvePoint};
+use servecost::page::first_screen::draw_chart;
+use servecost::page::state::State;
 use servecost::present::chart::hit::pixel_of;
-use servecost::present::chart::svg::svg_area;
+use servecost::present::chart::svg::{svg_area, CompactSvg};
 use servecost::present::chart::{
     draw_pareto_kept, draw_pareto_placed, ChartOptions, KeptLabels, Labelled, Layers, Marker,
     OtherCurve, Overlay, Part,
 };
 use servecost::scenario::{Scenario, ScenarioInput};
+use servecost::share;
 
 /// The first gap between a label and its marker (CSS px, `place::LABEL_GAPS_CSS_PX[0]`): a box
 /// there is at most this·√2 from its marker (a corner); farther out needs a leader line.
@@ -322,4 +326,63 @@ fn kept_labels_place_as_a_fresh_draw() {
             }
         }
     }
+}
+
+/// Whether the segment from `a` to `b` runs through `text_box` (sampled every half pixel: the
+/// test's own check, not the drawing code's).
+fn runs_through(&[left, top, right, bottom]: &[i32; 4], a: (f64, f64), b: (f64, f64)) -> bool {
+    let steps = ((b.0 - a.0).hypot(b.1 - a.1) * 2.0).ceil().max(1.0) as u32;
+    (0..=steps).any(|i| {
+        let t = f64::from(i) / f64::from(steps);
+        let (x, y) = (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
+        x > f64::from(left) && x < f64::from(right) && y > f64::from(top) && y < f64::from(bottom)
+    })
+}
+
+/// The KV-edge note ("← infeasible: KV cache full beyond C = …") runs across no curve on the
+/// page's default chart (`first_screen::draw_chart`, drawn by the page's own SVG writer, which
+/// lays text out as the page does: technique ladder, expected-error band) at the explorer's
+/// size on a 1280 px window (614 × 461 CSS px) and larger. Its place by the x axis lies across
+/// the frontier there, and it used to stop rising after six steps, still across it.
+#[test]
+fn the_kv_edge_note_crosses_no_curve() {
+    let state = State::from_view(share::start_view("", None).view);
+    let view = state.view.as_ref().expect("the default view");
+    let mut notes = 0;
+    for size in [(614_u32, 461_u32), (800, 480), (1000, 560), (1280, 560)] {
+        let case = format!("{} × {} CSS px", size.0, size.1);
+        let mut svg = String::new();
+        let (frame, placements) = draw_chart(
+            CompactSvg::new(&mut svg, size).into_drawing_area(),
+            &state,
+            view,
+        )
+        .expect("draws");
+        let note = placements
+            .into_iter()
+            .flatten()
+            .find(|p| p.labelled == Labelled::InfeasibleNote)
+            .expect("the default scenario's curve has a KV edge");
+        let line = |points: Vec<&CurvePoint>| -> Vec<(f64, f64)> {
+            points
+                .into_iter()
+                .filter_map(|p| pixel_of(&frame, &state.chart, p))
+                .collect()
+        };
+        let mut lines = vec![line(view.curve.points.iter().collect())];
+        for other in view.techniques.background.iter().map(OtherCurve::from) {
+            lines.push(line(other.curve.points.iter().filter(|p| p.fits).collect()));
+        }
+        assert!(lines.len() >= 4, "{case}: the technique ladder is drawn");
+        for (i, line) in lines.iter().enumerate() {
+            for pair in line.windows(2) {
+                assert!(
+                    !runs_through(&note.text_box, pair[0], pair[1]),
+                    "{case}: the note {note:?} runs across curve {i} at {pair:?}"
+                );
+            }
+        }
+        notes += 1;
+    }
+    assert_eq!(notes, 4);
 }

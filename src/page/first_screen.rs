@@ -22,14 +22,16 @@ use crate::page::state::{State, View};
 use crate::present::chart::notes::static_batching_note;
 use crate::present::chart::svg::{compact_svg_document, CompactSvg};
 use crate::present::chart::{
-    draw_pareto_layered, ChartOptions, Layers, Marker, OtherCurve, Overlay, XAxis, YAxis,
+    draw_pareto_placed, ChartOptions, Frame, Layers, Marker, OtherCurve, Overlay, Part, Placements,
+    XAxis, YAxis,
 };
 use crate::present::format::{format_number, format_usd, group_thousands};
 use crate::present::sentences::answer_sentence;
 use crate::scenario::fields::{Field, GPU, GPUS, MODEL, PRECISION};
 use crate::scenario::{Batching, Scenario};
 use crate::share::{self, escape_attribute};
-use plotters::prelude::IntoDrawingArea;
+use plotters::coord::Shift;
+use plotters::prelude::{DrawingArea, DrawingBackend, IntoDrawingArea};
 
 /// The chart's size in the static page (CSS pixels): the pixel grid the live canvas gets for
 /// the chart's box at a 1280 px wide window (614 x 460.5, whose `clientHeight` rounds to 461),
@@ -114,6 +116,22 @@ fn text(s: &str) -> String {
 /// a compact SVG of `size` CSS pixels in the light theme (the stylesheet recolours it for a
 /// dark one).
 pub fn chart_svg(state: &State, view: &View, size: (u32, u32)) -> Result<String, String> {
+    let mut body = String::new();
+    draw_chart(
+        CompactSvg::new(&mut body, size).into_drawing_area(),
+        state,
+        view,
+    )?;
+    Ok(compact_svg_document(size, &body, " role=\"img\""))
+}
+
+/// The same chart drawn on `root`, with its frame and where its in-plot labels went: what the
+/// label geometry tests check against the page's own chart (tests/chart_labels.rs).
+pub fn draw_chart<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    state: &State,
+    view: &View,
+) -> Result<(Frame, Placements), String> {
     let study = &*view.techniques;
     let others: Vec<OtherCurve<'_>> = study.background.iter().map(OtherCurve::from).collect();
     let main = (
@@ -131,16 +149,15 @@ pub fn chart_svg(state: &State, view: &View, size: (u32, u32)) -> Result<String,
             throughput_by_regime(&view.scenario)
         },
     };
-    let mut body = String::new();
-    draw_pareto_layered(
-        CompactSvg::new(&mut body, size).into_drawing_area(),
+    draw_pareto_placed(
+        root,
         &view.curve,
         &Marker::from(&*view.point),
         &Overlay::default(),
         &layers,
         &ChartOptions::default(),
-    )?;
-    Ok(compact_svg_document(size, &body, " role=\"img\""))
+        Part::All,
+    )
 }
 
 /// A closed drop-down list showing the `selected` one of its `options`, drawn as plain boxes

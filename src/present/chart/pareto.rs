@@ -38,10 +38,9 @@ fn plottable(x: f64, y: f64) -> bool {
     x.is_finite() && x > 0.0 && y.is_finite()
 }
 
-/// How far (CSS px) the infeasible note rises beside the edge's line per step, and how many
-/// heights it tries, when its place by the x axis is taken.
+/// How far (CSS px) the infeasible note rises beside the edge's line per step when its place by
+/// the x axis is taken; it tries every height up to the plot's top.
 const NOTE_RISE_CSS_PX: f64 = 12.0;
-const NOTE_RISES: usize = 6;
 
 /// What the base draws in the plot, in backend pixels (`at` maps plot coordinates, as plotters
 /// does): the curve's points and line, the infeasible tail and the edge's line, the knee, the
@@ -494,7 +493,9 @@ type Note = (String, (i32, i32), Pos);
 
 /// The KV-edge note, beside the edge's line near the x axis on the feasible side, pointing at
 /// the infeasible one (left on the interactivity axis, right on the TPOT axis); higher up
-/// beside the line when the axis is taken.
+/// beside the line, step by step up to the plot's top, when the axis is taken or the note
+/// would run across a curve (the default chart's frontier and technique curves fill the lower
+/// half of the plot beside the edge, and the note, some 260 px wide, read across them).
 #[inline(always)]
 fn place_note(
     anchor: (i32, i32),
@@ -528,8 +529,10 @@ fn place_note(
     let rise = options.offset(NOTE_RISE_CSS_PX);
     let at = |step: usize| (shift, offset.1 - i32::try_from(step).unwrap_or(0) * rise);
     let label_at = |step: usize| label_box(anchor, at(step), pos, note_size);
+    // Every height from the axis up to the plot's top (`choose` takes the first clear one).
+    let rises = usize::try_from((anchor.1 - placing.bounds[1]) / rise.max(1)).unwrap_or(0) + 1;
     let step = choose(
-        NOTE_RISES,
+        rises,
         &label_at,
         None,
         &placing.placed,
